@@ -1,0 +1,1 @@
+"""Subcommands of ``dicetable``: each module defines ``register(subparsers)``."""

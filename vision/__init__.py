@@ -1,0 +1,1 @@
+"""Reading dice from camera frames: detection, face reading, tray calibration, settle detection."""

@@ -1,0 +1,1 @@
+"""The Flask scoreboard and dealer console (reads public state, submits inputs)."""
