@@ -1,0 +1,167 @@
+"""The device interfaces every backend implements, and the records devices produce.
+
+One protocol per device kind (:class:`Camera`, :class:`SeatPanel`, :class:`TagReader`); each
+device also answers :meth:`Device.check` with a :class:`DeviceStatus` that says what is wrong and
+how to fix it, and releases its resources in :meth:`Device.close`. Backends implement the protocols
+structurally (no base class needed); the contract tests in ``tests/hardware/`` check every backend.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+Frame = npt.NDArray[np.uint8]
+"""A camera frame: BGR, ``uint8``, shape ``(height, width, 3)`` (OpenCV's layout)."""
+
+
+@dataclass(frozen=True)
+class DeviceStatus:
+    """A device's health: ``ok``, or the ``problem`` in a person's words and the ``fix`` to try."""
+
+    name: str
+    ok: bool
+    problem: str = ""
+    fix: str = ""
+
+    @classmethod
+    def healthy(cls, name: str) -> DeviceStatus:
+        """A status saying ``name`` works."""
+        return cls(name, True)
+
+    @classmethod
+    def failing(cls, name: str, problem: str, fix: str) -> DeviceStatus:
+        """A status saying what is wrong with ``name`` and how to fix it."""
+        return cls(name, False, problem, fix)
+
+    def to_json(self) -> dict[str, Any]:
+        """The status as a JSON object (field names are part of ``dicetable doctor --json``)."""
+        return {"device": self.name, "ok": self.ok, "problem": self.problem, "fix": self.fix}
+
+
+class PressKind(Enum):
+    """What happened to a button (after debouncing)."""
+
+    PRESS = "press"
+    RELEASE = "release"
+    LONG_PRESS = "long_press"
+
+
+@dataclass(frozen=True)
+class ButtonEvent:
+    """A debounced button event: ``button`` of ``seat`` was pressed/released/held at ``at``.
+
+    ``at`` is a time of the device's :class:`~hardware.clock.Clock` (seconds, monotonic). A
+    long press comes between its press and its release, ``hold_time`` after the press.
+    """
+
+    seat: int
+    button: str
+    kind: PressKind
+    at: float
+
+
+class LightState(Enum):
+    """A seat's turn light."""
+
+    OFF = "off"
+    ON = "on"
+    BLINK = "blink"
+
+
+class TagChange(Enum):
+    """A tag came onto a reader's spot or went away from it."""
+
+    ARRIVE = "arrive"
+    LEAVE = "leave"
+
+
+@dataclass(frozen=True)
+class TagEvent:
+    """Tag ``tag`` (upper-case hex UID) arrived on or left ``spot`` at clock time ``at``."""
+
+    spot: str
+    tag: str
+    change: TagChange
+    at: float
+
+
+@runtime_checkable
+class Device(Protocol):
+    """What every device offers: a name, a health check and a close."""
+
+    @property
+    def name(self) -> str:
+        """The device's name as ``doctor`` shows it, e.g. ``camera`` or ``panel``."""
+        ...
+
+    def check(self) -> DeviceStatus:
+        """Probe the device now and say whether it works (never raises for a device fault)."""
+        ...
+
+    def close(self) -> None:
+        """Release the device (pins, bus, files); calling it twice is harmless."""
+        ...
+
+
+@runtime_checkable
+class Camera(Device, Protocol):
+    """A camera looking down at the dice tray."""
+
+    def frame(self) -> Frame:
+        """The next frame (BGR uint8).
+
+        :raises DeviceTimeout: no frame came in time (dropped).
+        :raises DeviceDisconnected: the camera stopped or was unplugged.
+        """
+        ...
+
+
+@runtime_checkable
+class SeatPanel(Device, Protocol):
+    """Buttons and a turn light per seat; button events are debounced by the backend."""
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats this panel serves (seat numbers as the games count them, from 0)."""
+        ...
+
+    def buttons(self, seat: int) -> tuple[str, ...]:
+        """The names of the buttons at ``seat`` (e.g. ``("raise", "call", "pass")``)."""
+        ...
+
+    def poll(self) -> list[ButtonEvent]:
+        """Every button event since the last poll, oldest first (each event exactly once)."""
+        ...
+
+    def set_light(self, seat: int, state: LightState) -> None:
+        """Switch ``seat``'s turn light."""
+        ...
+
+
+@runtime_checkable
+class TagReader(Device, Protocol):
+    """RFID readers under the bet spots: which tags lie on each spot."""
+
+    @property
+    def spots(self) -> tuple[str, ...]:
+        """The names of the spots this reader watches (e.g. ``("seat0", "pot")``)."""
+        ...
+
+    def tags(self, spot: str) -> frozenset[str]:
+        """The tags on ``spot`` as of the last poll.
+
+        :raises KeyError: ``spot`` is not one of :attr:`spots`.
+        """
+        ...
+
+    def poll(self) -> list[TagEvent]:
+        """Scan the spots now; the arrivals and departures since the last poll, oldest first.
+
+        :raises DeviceTimeout: a reader did not answer.
+        """
+        ...
