@@ -1,0 +1,355 @@
+"""The table's hardware configuration, read from ``table.toml`` (see ``table.example.toml``).
+
+``[hardware] backend`` chooses ``sim`` or ``pi``; the ``DICETABLE_HW`` environment variable
+overrides it. Every key is checked: a wrong type or an unknown key raises :class:`ConfigError`
+naming the key, so a typo never silently falls back to a default.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from pathlib import Path
+from typing import Any, Mapping
+
+from controller.games.errors import ConfigError
+
+ENV_BACKEND = "DICETABLE_HW"
+ENV_FAULTS = "DICETABLE_SIM_FAULTS"
+DEFAULT_BUTTONS = ("raise", "call", "pass")
+
+
+class Backend(Enum):
+    """Where devices come from: the simulated table or the Raspberry Pi's hardware."""
+
+    SIM = "sim"
+    PI = "pi"
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    """``[camera]``: which camera backend and its settings."""
+
+    source: str = "picamera2"
+    device: int | str = 0
+    folder: str = ""
+    loop: bool = True
+    width: int = 1536
+    height: int = 864
+    exposure_us: int = 10000
+    analogue_gain: float = 1.0
+    colour_gains: tuple[float, float] = (1.8, 1.6)
+
+
+@dataclass(frozen=True)
+class SeatPins:
+    """``[[panel.seats]]``: one seat's button pins (BCM numbers) and turn-light pin."""
+
+    seat: int
+    buttons: Mapping[str, int]
+    light: int | None = None
+
+
+@dataclass(frozen=True)
+class PanelConfig:
+    """``[panel]``: seat panels on the Pi's GPIO, on seat nodes, or none."""
+
+    source: str = "gpio"
+    bounce_time: float = 0.02
+    hold_time: float = 1.0
+    seats: tuple[SeatPins, ...] = ()
+
+
+@dataclass(frozen=True)
+class ReaderPins:
+    """``[[rfid.readers]]``: one RC522 reader under ``spot``, selected by GPIO ``chip_select``."""
+
+    spot: str
+    chip_select: int
+
+
+@dataclass(frozen=True)
+class RfidConfig:
+    """``[rfid]``: RC522 readers on one SPI bus (each with its own chip select), or none."""
+
+    source: str = "mfrc522"
+    bus: int = 0
+    reset_pin: int | None = 25
+    speed_hz: int = 1_000_000
+    registry: str = "stones.db"
+    readers: tuple[ReaderPins, ...] = ()
+
+
+@dataclass(frozen=True)
+class SeatNodeConfig:
+    """``[[seatnodes]]``: a Pico seat node serving ``seat``, reached at serial ``url``."""
+
+    seat: int
+    url: str
+    spot: str = ""
+
+
+@dataclass(frozen=True)
+class HardwareConfig:
+    """The whole hardware configuration; ``path`` is the file it came from (None: defaults)."""
+
+    backend: Backend = Backend.SIM
+    faults: tuple[str, ...] = ()
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    panel: PanelConfig = field(default_factory=PanelConfig)
+    rfid: RfidConfig = field(default_factory=RfidConfig)
+    seatnodes: tuple[SeatNodeConfig, ...] = ()
+    path: Path | None = None
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """Every seat the configuration wires up, in order."""
+        return tuple(sorted({s.seat for s in self.panel.seats} | {n.seat for n in self.seatnodes}))
+
+    @property
+    def spots(self) -> tuple[str, ...]:
+        """Every RFID spot the configuration names, in order of appearance."""
+        names = [r.spot for r in self.rfid.readers] + [n.spot for n in self.seatnodes if n.spot]
+        return tuple(dict.fromkeys(names))
+
+    def registry_path(self) -> Path:
+        """The stone registry's SQLite file, relative to the configuration file's folder."""
+        base = self.path.parent if self.path else Path.cwd()
+        return base / self.rfid.registry
+
+
+class _Table:
+    """A TOML table being read: every key taken is checked, leftovers are errors."""
+
+    def __init__(self, data: Mapping[str, Any], where: str) -> None:
+        if not isinstance(data, Mapping):
+            raise ConfigError(f"{where}: expected a table, got {data!r}")
+        self.data = dict(data)
+        self.where = where
+
+    def key(self, name: str) -> str:
+        return f"{self.where}.{name}" if self.where else name
+
+    def take(self, name: str, kinds: type | tuple[type, ...], default: Any) -> Any:
+        if name not in self.data:
+            return default
+        value = self.data.pop(name)
+        if isinstance(value, bool) and bool not in _as_tuple(kinds):
+            raise ConfigError(f"{self.key(name)}: expected {_kind_names(kinds)}, got {value!r}")
+        if not isinstance(value, kinds):
+            raise ConfigError(f"{self.key(name)}: expected {_kind_names(kinds)}, got {value!r}")
+        return value
+
+    def choice(self, name: str, options: tuple[str, ...], default: str) -> str:
+        value: str = self.take(name, str, default)
+        if value not in options:
+            raise ConfigError(f"{self.key(name)}: {value!r} is not one of {', '.join(options)}")
+        return value
+
+    def sub(self, name: str) -> _Table:
+        return _Table(self.take(name, dict, {}), self.key(name))
+
+    def items(self, name: str) -> list[_Table]:
+        values = self.take(name, list, [])
+        return [_Table(v, f"{self.key(name)}[{i}]") for i, v in enumerate(values)]
+
+    def done(self) -> None:
+        if self.data:
+            unknown = ", ".join(self.key(k) for k in sorted(self.data))
+            raise ConfigError(f"unknown configuration key: {unknown} (see table.example.toml)")
+
+
+def _as_tuple(kinds: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kinds if isinstance(kinds, tuple) else (kinds,)
+
+
+def _kind_names(kinds: type | tuple[type, ...]) -> str:
+    names = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
+             list: "a list", dict: "a table"}
+    return " or ".join(names.get(k, k.__name__) for k in _as_tuple(kinds))
+
+
+def _pin(table: _Table, name: str, default: int | None) -> int | None:
+    value: int | None = table.take(name, int, default)
+    if value is not None and not 0 <= value <= 27:
+        raise ConfigError(f"{table.key(name)}: GPIO {value} is not a BCM pin (0-27)")
+    return value
+
+
+def _camera(table: _Table) -> CameraConfig:
+    d = CameraConfig()
+    gains = table.take("colour_gains", list, list(d.colour_gains))
+    if len(gains) != 2 or not all(isinstance(g, (int, float)) for g in gains):
+        raise ConfigError(f"{table.key('colour_gains')}: expected [red, blue], got {gains!r}")
+    config = CameraConfig(
+        source=table.choice("source", ("picamera2", "opencv", "folder", "sim"), d.source),
+        device=table.take("device", (int, str), d.device),
+        folder=table.take("folder", str, d.folder),
+        loop=table.take("loop", bool, d.loop),
+        width=table.take("width", int, d.width),
+        height=table.take("height", int, d.height),
+        exposure_us=table.take("exposure_us", int, d.exposure_us),
+        analogue_gain=float(table.take("analogue_gain", (int, float), d.analogue_gain)),
+        colour_gains=(float(gains[0]), float(gains[1])),
+    )
+    if config.source == "folder" and not config.folder:
+        raise ConfigError(f"{table.key('folder')}: required when camera.source is 'folder'")
+    table.done()
+    return config
+
+
+def _seat_pins(table: _Table) -> SeatPins:
+    seat = table.take("seat", int, None)
+    if seat is None:
+        raise ConfigError(f"{table.key('seat')}: required (the seat number, from 0)")
+    buttons = table.sub("buttons")
+    pins = {name: _pin(buttons, name, None) for name in list(buttons.data)}
+    light = _pin(table, "light", None)
+    table.done()
+    return SeatPins(seat, {name: pin for name, pin in pins.items() if pin is not None}, light)
+
+
+def _panel(table: _Table) -> PanelConfig:
+    d = PanelConfig()
+    config = PanelConfig(
+        source=table.choice("source", ("gpio", "seatnode", "none"), d.source),
+        bounce_time=float(table.take("bounce_time", (int, float), d.bounce_time)),
+        hold_time=float(table.take("hold_time", (int, float), d.hold_time)),
+        seats=tuple(_seat_pins(t) for t in table.items("seats")),
+    )
+    table.done()
+    _check_unique(table.key("seats"), [s.seat for s in config.seats], "seat")
+    return config
+
+
+def _reader(table: _Table) -> ReaderPins:
+    spot = table.take("spot", str, "")
+    cs = _pin(table, "chip_select", None)
+    if not spot or cs is None:
+        raise ConfigError(f"{table.where}: needs spot = \"NAME\" and chip_select = GPIO")
+    table.done()
+    return ReaderPins(spot, cs)
+
+
+def _rfid(table: _Table) -> RfidConfig:
+    d = RfidConfig()
+    config = RfidConfig(
+        source=table.choice("source", ("mfrc522", "seatnode", "none"), d.source),
+        bus=table.take("bus", int, d.bus),
+        reset_pin=_pin(table, "reset_pin", d.reset_pin),
+        speed_hz=table.take("speed_hz", int, d.speed_hz),
+        registry=table.take("registry", str, d.registry),
+        readers=tuple(_reader(t) for t in table.items("readers")),
+    )
+    table.done()
+    _check_unique(table.key("readers"), [r.spot for r in config.readers], "spot")
+    _check_unique(table.key("readers"), [r.chip_select for r in config.readers], "chip_select")
+    return config
+
+
+def _seatnode(table: _Table) -> SeatNodeConfig:
+    seat = table.take("seat", int, None)
+    url = table.take("url", str, "")
+    if seat is None or not url:
+        raise ConfigError(f"{table.where}: needs seat = N and url = \"/dev/ttyACM0\"")
+    spot = table.take("spot", str, "")
+    table.done()
+    return SeatNodeConfig(seat, url, spot)
+
+
+def _check_unique(where: str, values: list[Any], what: str) -> None:
+    seen = [v for i, v in enumerate(values) if v in values[:i]]
+    if seen:
+        raise ConfigError(f"{where}: {what} {seen[0]!r} appears twice")
+
+
+def _backend(table: _Table, env: Mapping[str, str]) -> Backend:
+    name = table.choice("backend", ("sim", "pi"), "sim")
+    override = env.get(ENV_BACKEND, "").strip().lower()
+    if override and override not in ("sim", "pi"):
+        raise ConfigError(f"{ENV_BACKEND}={override!r}: expected sim or pi")
+    return Backend(override or name)
+
+
+def _faults(table: _Table, env: Mapping[str, str]) -> tuple[str, ...]:
+    faults = table.take("faults", list, [])
+    if not all(isinstance(f, str) for f in faults):
+        raise ConfigError(f"{table.key('faults')}: expected a list of \"device:fault\" strings")
+    extra = [f for f in env.get(ENV_FAULTS, "").split(",") if f.strip()]
+    return tuple(f.strip() for f in faults + extra)
+
+
+def parse_config(data: Mapping[str, Any], env: Mapping[str, str] | None = None,
+                 path: Path | None = None) -> HardwareConfig:
+    """Build a :class:`HardwareConfig` from parsed TOML ``data`` (other top-level tables are
+    ignored: they belong to other parts of the table).
+
+    :raises ConfigError: a key has the wrong type or is unknown; the message names it.
+    """
+    env = os.environ if env is None else env
+    top = dict(data)
+    hardware = _Table(top.get("hardware", {}), "hardware")
+    backend, faults = _backend(hardware, env), _faults(hardware, env)
+    hardware.done()
+    config = HardwareConfig(
+        backend=backend, faults=faults,
+        camera=_camera(_Table(top.get("camera", {}), "camera")),
+        panel=_panel(_Table(top.get("panel", {}), "panel")),
+        rfid=_rfid(_Table(top.get("rfid", {}), "rfid")),
+        seatnodes=tuple(_seatnode(_Table(t, f"seatnodes[{i}]"))
+                        for i, t in enumerate(_list(top, "seatnodes"))),
+        path=path,
+    )
+    config = config if config.seats else _with_default_seats(config)
+    _check_pins(config)
+    return config
+
+
+def _check_pins(config: HardwareConfig) -> None:
+    """No GPIO may serve two purposes (a button wired to a chip select reads garbage)."""
+    pins: list[int | None] = [config.rfid.reset_pin] if config.rfid.readers else []
+    for seat in config.panel.seats:
+        pins += [*seat.buttons.values(), seat.light]
+    pins += [r.chip_select for r in config.rfid.readers]
+    _check_unique("GPIO pins", [p for p in pins if p is not None], "pin")
+
+
+def _list(top: Mapping[str, Any], name: str) -> list[Any]:
+    value = top.get(name, [])
+    if not isinstance(value, list):
+        raise ConfigError(f"{name}: expected a list of tables ([[{name}]]), got {value!r}")
+    return value
+
+
+def _with_default_seats(config: HardwareConfig) -> HardwareConfig:
+    """Four seats wired as in ``table.example.toml`` when the file names none (sim tables)."""
+    seats = tuple(SeatPins(s, dict(zip(DEFAULT_BUTTONS, pins)), light)
+                  for s, (pins, light) in enumerate(DEFAULT_PINS))
+    readers = config.rfid.readers or tuple(ReaderPins(f"seat{s}", cs)
+                                           for s, cs in enumerate(DEFAULT_CHIP_SELECTS))
+    return replace(config, panel=replace(config.panel, seats=seats),
+                   rfid=replace(config.rfid, readers=readers))
+
+
+DEFAULT_PINS = (((5, 6, 13), 19), ((12, 16, 20), 21), ((17, 27, 22), 26), ((23, 24, 3), 14))
+DEFAULT_CHIP_SELECTS = (8, 7, 18, 4)
+
+
+def load_config(path: str | Path | None = None,
+                env: Mapping[str, str] | None = None) -> HardwareConfig:
+    """Read ``path`` (a ``table.toml``); with no path, the defaults (a simulated 4-seat table).
+
+    :raises ConfigError: the file is missing, is not TOML, or has a bad key.
+    """
+    if path is None:
+        return parse_config({}, env)
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such configuration file") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{path}: not valid TOML: {err}") from None
+    return parse_config(data, env, path)
