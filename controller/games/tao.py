@@ -1,0 +1,825 @@
+"""Tao Dice (RULES.md section 1): a pure engine fed one action or dice observation at a time.
+
+The engine never rolls. It says what it waits for (:meth:`TaoDice.pending`) and accepts antes,
+passes, raises, calls, folds and :class:`~controller.games.rolls.Roll` observations. Every input
+has ``verify_*`` (raises :class:`IllegalAction`), ``can_*`` and the act itself, which returns the
+frozen record appended to :attr:`TaoDice.inputs`. Decisions where RULES.md is silent are written
+down in ``docs/rules-decisions.md``.
+
+>>> game = create(2, {})
+>>> game.pending().actors
+(0, 1)
+>>> str(game.ante(0, black=1, white=0))
+'ante 0 black=1 white=0'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Callable, Mapping, Sequence, TypeVar
+
+from controller.games.base import DiceNeeded, Input, Pending
+from controller.games.dice import DieKind
+from controller.games.errors import IllegalAction, InvalidInput
+from controller.games.rolls import Roll
+
+MIN_SEATS, MAX_SEATS = 2, 6
+
+
+# --- records -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Ante:
+    """``seat`` antes ``black`` + ``white`` stones (colour does not matter for an ante)."""
+
+    seat: int
+    black: int
+    white: int
+
+    def __str__(self) -> str:
+        return f"ante {self.seat} black={self.black} white={self.white}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """``seat`` passes in the open phase of a betting part."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"pass {self.seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class Raise:
+    """``seat`` raises with ``black`` + ``white`` stones (the part's one raise)."""
+
+    seat: int
+    black: int
+    white: int
+
+    def __str__(self) -> str:
+        return f"raise {self.seat} black={self.black} white={self.white}"
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """``seat`` calls the part's raise with ``black`` + ``white`` stones."""
+
+    seat: int
+    black: int
+    white: int
+
+    def __str__(self) -> str:
+        return f"call {self.seat} black={self.black} white={self.white}"
+
+
+@dataclass(frozen=True, slots=True)
+class Fold:
+    """``seat`` folds in answer to a raise and leaves the round without revealing."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"fold {self.seat}"
+
+
+TaoInput = Ante | Pass | Raise | Call | Fold | Roll
+_T = TypeVar("_T", Ante, Pass, Raise, Call, Fold, Roll)
+
+
+# --- options -------------------------------------------------------------------------------------
+
+class Length(Enum):
+    """How long a game lasts (RULES.md: game length option)."""
+
+    TOKEN = "token"
+    SINGLE = "single"
+    FIRST_TO = "first-to"
+
+
+@dataclass(frozen=True)
+class TaoOptions:
+    """The rule options of one Tao Dice game; ``text()`` and :func:`parse_options` round-trip."""
+
+    black: int = 4
+    white: int = 2
+    start_seat: int = 0
+    length: Length = Length.TOKEN
+    first_to: int = 2
+    bid_multiplier: bool = True
+
+    def text(self) -> dict[str, str]:
+        """The options as a history header writes them."""
+        length = f"first-to-{self.first_to}" if self.length is Length.FIRST_TO else self.length.value
+        return {"black": str(self.black), "white": str(self.white),
+                "start_seat": str(self.start_seat), "length": length,
+                "bid_multiplier": "on" if self.bid_multiplier else "off"}
+
+
+def parse_options(seats: int, options: Mapping[str, str]) -> TaoOptions:
+    """Read text options (``black``, ``white``, ``start_seat``, ``length``, ``bid_multiplier``).
+
+    :raises InvalidInput: naming an unknown option or a bad value.
+    """
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        raise InvalidInput(f"Tao Dice is for {MIN_SEATS} to {MAX_SEATS} players, not {seats}")
+    unknown = sorted(set(options) - set(TaoOptions().text()))
+    if unknown:
+        raise InvalidInput(f"unknown Tao Dice option {unknown[0]!r} "
+                           f"(known: {', '.join(TaoOptions().text())})")
+    black = _count_option(options, "black", 4)
+    white = _count_option(options, "white", 2)
+    if black + white < 1:
+        raise InvalidInput("black and white stones per player cannot both be 0")
+    start = _count_option(options, "start_seat", 0)
+    if start >= seats:
+        raise InvalidInput(f"start_seat={start} is not a seat (seats 0-{seats - 1})")
+    length, first_to = _length_option(options.get("length", "token"))
+    return TaoOptions(black, white, start, length, first_to,
+                      _switch_option(options.get("bid_multiplier", "on")))
+
+
+def _count_option(options: Mapping[str, str], key: str, default: int) -> int:
+    text = options.get(key, str(default)).strip()
+    if not text.isdigit():
+        raise InvalidInput(f"option {key}={text!r} must be a whole number >= 0")
+    return int(text)
+
+
+def _length_option(text: str) -> tuple[Length, int]:
+    word = text.strip().lower()
+    if word in ("token", "single"):
+        return Length(word), 2
+    prefix, _, count = word.rpartition("-")
+    if prefix == "first-to" and count.isdigit() and int(count) >= 1:
+        return Length.FIRST_TO, int(count)
+    raise InvalidInput(f"option length={text!r} must be token, single or first-to-N (N >= 1)")
+
+
+def _switch_option(text: str) -> bool:
+    word = text.strip().lower()
+    if word not in ("on", "off"):
+        raise InvalidInput(f"option bid_multiplier={text!r} must be on or off")
+    return word == "on"
+
+
+# --- the engine ----------------------------------------------------------------------------------
+
+class Phase(Enum):
+    """Where a round is; the dice phases wait for rolls, the others for players."""
+
+    ANTE = "ante"
+    ROLL_D6 = "roll-d6"
+    BET_ONE = "part-one"
+    REROLL_D6 = "reroll-d6"
+    ROLL_D12 = "roll-d12"
+    BET_TWO = "part-two"
+    REROLL_D12 = "reroll-d12"
+    OVER = "over"
+
+
+class SeatStatus(Enum):
+    """A seat's place in the current round."""
+
+    ACTIVE = "active"
+    FOLDED = "folded"
+    SITTING_OUT = "sitting-out"  # not among the tied players of a tiebreak round
+    OUT = "out"  # no stones: out of the match
+
+
+_NEXT_PHASE = {Phase.ROLL_D6: Phase.BET_ONE, Phase.BET_ONE: Phase.REROLL_D6,
+               Phase.REROLL_D6: Phase.ROLL_D12, Phase.ROLL_D12: Phase.BET_TWO,
+               Phase.BET_TWO: Phase.REROLL_D12}
+_DICE_PHASES = {Phase.ROLL_D6: DieKind.D6, Phase.REROLL_D6: DieKind.D6,
+                Phase.ROLL_D12: DieKind.D12, Phase.REROLL_D12: DieKind.D12}
+_DICE_COUNT = {DieKind.D6: 2, DieKind.D12: 1}
+_REASONS = {Phase.ROLL_D6: "hidden roll", Phase.REROLL_D6: "white stone reroll",
+            Phase.ROLL_D12: "d12 into the centre", Phase.REROLL_D12: "white stone reroll"}
+
+
+class TaoDice:
+    """One Tao Dice game (several matches) for ``seats`` players; see the module docstring."""
+
+    name = "tao"
+
+    def __init__(self, seats: int, options: TaoOptions | None = None) -> None:
+        self.options = options or TaoOptions()
+        self._seats = seats
+        self._inputs: list[Input] = []
+        self.black = [self.options.black] * seats
+        self.white = [self.options.white] * seats
+        self.pot_black = 0
+        self.pot_white = 0
+        self.status = [SeatStatus.ACTIVE] * seats
+        self.d6: list[tuple[int, int] | None] = [None] * seats
+        self.d12: list[int | None] = [None] * seats
+        self.phase = Phase.ANTE
+        self.matches_won = [0] * seats
+        self.match = 1
+        self.round = 1
+        self.rounds_played = 0
+        self.token_holder: int | None = None
+        self.token_gold = False
+        self.winner: int | None = None
+        self.multiplier = 1
+        self.tiebreak = False
+        self.last_round: dict[str, Any] | None = None
+        self._orders = [[(start + i) % seats for i in range(seats)] for start in range(seats)]
+        self._waiting: list[int] = []  # seats that must ante / roll / pass / respond, in order
+        self._raiser: int | None = None
+        self._responded: set[int] = set()
+        self._rerolls = [False] * seats
+        self._pending: Pending | None = None
+        self._handlers: dict[type, tuple[Callable[[Any], None], Callable[[Any], None]]] = {
+            Ante: (self._verify_ante, self._act_ante), Pass: (self._verify_pass, self._act_pass),
+            Raise: (self._verify_raise, self._act_raise), Call: (self._verify_call, self._act_call),
+            Fold: (self._verify_fold, self._act_fold), Roll: (self._verify_roll, self._act_roll)}
+        self._start_round(None)
+
+    # --- the Game protocol ---------------------------------------------------------------------
+
+    @property
+    def seats(self) -> int:
+        """Seats at the table (players who started the game)."""
+        return self._seats
+
+    @property
+    def inputs(self) -> Sequence[Input]:
+        """Every accepted input, in order."""
+        return self._inputs
+
+    @property
+    def hands_played(self) -> int:
+        """Rounds completed, tiebreak rounds included."""
+        return self.rounds_played
+
+    def options_text(self) -> dict[str, str]:
+        """The rule options for a history header."""
+        return self.options.text()
+
+    def pending(self) -> Pending:
+        """What the game waits for: antes, dice, a pass from ``prompt`` or responses to a raise."""
+        if self._pending is None:
+            self._pending = self._compute_pending()
+        return self._pending
+
+    def verify(self, inp: Input) -> None:
+        """Raise :class:`IllegalAction` with the reason if ``inp`` is not legal now."""
+        self._handler(inp)[0](inp)
+
+    def can(self, inp: Input) -> bool:
+        """Whether ``inp`` is legal now."""
+        try:
+            self.verify(inp)
+        except IllegalAction:
+            return False
+        return True
+
+    def apply(self, inp: Input) -> Input:
+        """Verify ``inp``, act on it and return the record appended to :attr:`inputs`."""
+        verify, act = self._handler(inp)
+        verify(inp)
+        act(inp)
+        self._inputs.append(inp)
+        self._pending = None
+        return inp
+
+    def legal_inputs(self, seat: int) -> list[Input]:
+        """The actions ``seat`` may take now, every colour mix included (dice: see ``pending``)."""
+        if not 0 <= seat < self._seats or seat not in self._actors():
+            return []
+        if self.phase is Phase.ANTE:
+            return [Ante(seat, b, w) for b, w in self._mixes(seat)]
+        if self._raiser is not None:
+            calls: list[Input] = [Call(seat, b, w) for b, w in self._mixes(seat)]
+            return calls + [Fold(seat)]
+        raises: list[Input] = [Raise(seat, b, w) for b, w in self._mixes(seat)]
+        return ([Pass(seat)] + raises) if self._waiting[0] == seat else raises
+
+    def parse_input(self, line: str) -> Input:
+        """Parse one history line into a record (see :func:`parse_input`)."""
+        return parse_input(line)
+
+    def public_view(self) -> dict[str, Any]:
+        """What the room may see; hidden 2d6 appear only in ``last_round`` after a showdown."""
+        return _public_view(self)
+
+    def seat_view(self, seat: int) -> dict[str, Any]:
+        """The public view plus ``seat``'s own hidden 2d6 (``my_d6``) and legal choices."""
+        view = _public_view(self)
+        dice = self.d6[seat]
+        view["me"] = seat
+        view["my_d6"] = list(dice) if dice is not None else None
+        return view
+
+    def chips_total(self) -> int:
+        """Stones in stacks and the pot."""
+        return sum(self.black) + sum(self.white) + self.pot_black + self.pot_white
+
+    def chips_expected(self) -> int:
+        """Stones dealt: each seat's black and white stones."""
+        return self._seats * (self.options.black + self.options.white)
+
+    def final(self) -> dict[str, Any]:
+        """Stacks, matches won, the token and the winner: what simulate and replay print."""
+        return {"game": self.name, "seats": self._seats, "rounds": self.rounds_played,
+                "match": self.match, "matches_won": list(self.matches_won),
+                "stacks": [b + w for b, w in zip(self.black, self.white)],
+                "black": list(self.black), "white": list(self.white),
+                "pot": self.pot_black + self.pot_white, "token": self._token_view(),
+                "winner": self.winner, "over": self.phase is Phase.OVER}
+
+    # --- per-kind verify / can / act -------------------------------------------------------------
+
+    def verify_ante(self, seat: int, black: int, white: int) -> None:
+        """Raise unless ``seat`` may ante ``black`` + ``white`` stones now."""
+        self._verify_ante(Ante(seat, black, white))
+
+    def can_ante(self, seat: int, black: int, white: int) -> bool:
+        """Whether ``seat`` may ante these stones now."""
+        return self.can(Ante(seat, black, white))
+
+    def ante(self, seat: int, black: int, white: int) -> Ante:
+        """``seat`` antes ``black`` + ``white`` stones."""
+        return self._record(Ante(seat, black, white))
+
+    def verify_pass(self, seat: int) -> None:
+        """Raise unless it is ``seat``'s turn to pass."""
+        self._verify_pass(Pass(seat))
+
+    def can_pass(self, seat: int) -> bool:
+        """Whether ``seat`` may pass now."""
+        return self.can(Pass(seat))
+
+    def pass_(self, seat: int) -> Pass:
+        """``seat`` passes."""
+        return self._record(Pass(seat))
+
+    def verify_raise(self, seat: int, black: int, white: int) -> None:
+        """Raise unless ``seat`` may raise with these stones now."""
+        self._verify_raise(Raise(seat, black, white))
+
+    def can_raise(self, seat: int, black: int, white: int) -> bool:
+        """Whether ``seat`` may raise with these stones now."""
+        return self.can(Raise(seat, black, white))
+
+    def raise_(self, seat: int, black: int, white: int) -> Raise:
+        """``seat`` raises with ``black`` + ``white`` stones."""
+        return self._record(Raise(seat, black, white))
+
+    def verify_call(self, seat: int, black: int, white: int) -> None:
+        """Raise unless ``seat`` may call with these stones now."""
+        self._verify_call(Call(seat, black, white))
+
+    def can_call(self, seat: int, black: int, white: int) -> bool:
+        """Whether ``seat`` may call with these stones now."""
+        return self.can(Call(seat, black, white))
+
+    def call(self, seat: int, black: int, white: int) -> Call:
+        """``seat`` calls the raise with ``black`` + ``white`` stones."""
+        return self._record(Call(seat, black, white))
+
+    def verify_fold(self, seat: int) -> None:
+        """Raise unless ``seat`` may fold now (only in answer to a raise)."""
+        self._verify_fold(Fold(seat))
+
+    def can_fold(self, seat: int) -> bool:
+        """Whether ``seat`` may fold now."""
+        return self.can(Fold(seat))
+
+    def fold(self, seat: int) -> Fold:
+        """``seat`` folds."""
+        return self._record(Fold(seat))
+
+    def verify_roll(self, seat: int, kind: DieKind, faces: Sequence[str]) -> None:
+        """Raise unless the table waits for ``seat``'s dice of ``kind``."""
+        self._verify_roll(Roll(seat, kind, tuple(faces)))
+
+    def can_roll(self, seat: int, kind: DieKind, faces: Sequence[str]) -> bool:
+        """Whether these dice are what the table waits for."""
+        return self.can(Roll(seat, kind, tuple(faces)))
+
+    def roll(self, seat: int, kind: DieKind, faces: Sequence[str]) -> Roll:
+        """Observe ``seat``'s dice."""
+        return self._record(Roll(seat, kind, tuple(faces)))
+
+    # --- verification ----------------------------------------------------------------------------
+
+    def _handler(self, inp: Input) -> tuple[Callable[[Any], None], Callable[[Any], None]]:
+        handler = self._handlers.get(type(inp))
+        if handler is None:
+            raise IllegalAction(f"Tao Dice does not accept {str(inp)!r}")
+        if self.phase is Phase.OVER:
+            raise IllegalAction(f"the game is over: seat {self.winner} won it")
+        return handler
+
+    def _record(self, inp: _T) -> _T:
+        self.apply(inp)
+        return inp
+
+    def _check_seat(self, seat: int | None, verb: str) -> int:
+        if seat is None or not 0 <= seat < self._seats:
+            raise IllegalAction(f"there is no seat {seat} to {verb} (seats 0-{self._seats - 1})")
+        status = self.status[seat]
+        if status is not SeatStatus.ACTIVE:
+            raise IllegalAction(f"Seat {seat} cannot {verb}: {_STATUS_WORDS[status]}")
+        return seat
+
+    def _verify_ante(self, inp: Ante) -> None:
+        seat = self._check_seat(inp.seat, "ante")
+        if self.phase is not Phase.ANTE:
+            raise IllegalAction(f"Seat {seat} cannot ante now: {self._waiting_for()}")
+        if seat not in self._waiting:
+            raise IllegalAction(f"Seat {seat} cannot ante: they already anted this round")
+        self._verify_stones(seat, inp.black, inp.white, "ante")
+
+    def _verify_pass(self, inp: Pass) -> None:
+        seat = self._check_bettor(inp.seat, "pass")
+        if seat not in self._waiting:
+            raise IllegalAction(f"Seat {seat} cannot pass: they already passed in this part")
+        if self._waiting[0] != seat:
+            raise IllegalAction(f"Seat {seat} cannot pass yet: it is seat {self._waiting[0]}'s "
+                                f"turn to pass (passing goes clockwise; raising may come any time)")
+
+    def _verify_raise(self, inp: Raise) -> None:
+        seat = self._check_bettor(inp.seat, "raise")
+        if seat not in self._waiting:
+            if self.black[seat] + self.white[seat] == 0:
+                raise IllegalAction(f"Seat {seat} cannot raise: they hold no stones (Gratis rule)")
+            raise IllegalAction(f"Seat {seat} cannot raise: they already passed in this part")
+        self._verify_stones(seat, inp.black, inp.white, "raise")
+
+    def _check_bettor(self, seat: int, verb: str) -> int:
+        self._check_seat(seat, verb)
+        if self.phase not in (Phase.BET_ONE, Phase.BET_TWO):
+            raise IllegalAction(f"Seat {seat} cannot {verb} now: {self._waiting_for()}")
+        if self._raiser is not None:
+            raise IllegalAction(f"Seat {seat} cannot {verb}: seat {self._raiser} already raised "
+                                f"in this part (only one raise per part); call or fold")
+        return seat
+
+    def _verify_response(self, seat: int, verb: str) -> None:
+        self._check_seat(seat, verb)
+        if self.phase not in (Phase.BET_ONE, Phase.BET_TWO):
+            raise IllegalAction(f"Seat {seat} cannot {verb} now: {self._waiting_for()}")
+        if self._raiser is None:
+            raise IllegalAction(f"Seat {seat} cannot {verb}: nobody has raised in this part")
+        if seat == self._raiser:
+            raise IllegalAction(f"Seat {seat} cannot {verb}: they made this part's raise")
+        if seat not in self._waiting:
+            if self.black[seat] + self.white[seat] == 0 and seat not in self._responded:
+                raise IllegalAction(f"Seat {seat} cannot {verb}: they hold no stones and stay in "
+                                    f"without calling (Gratis rule)")
+            raise IllegalAction(f"Seat {seat} cannot {verb}: they already answered this raise")
+
+    def _verify_call(self, inp: Call) -> None:
+        self._verify_response(inp.seat, "call")
+        self._verify_stones(inp.seat, inp.black, inp.white, "call")
+
+    def _verify_fold(self, inp: Fold) -> None:
+        self._verify_response(inp.seat, "fold")
+
+    def _verify_stones(self, seat: int, black: int, white: int, verb: str) -> None:
+        held = self.black[seat] + self.white[seat]
+        due = min(self.multiplier, held)
+        if black < 0 or white < 0 or black + white != due:
+            why = (f"they hold only {held}, so all {due} (Gratis rule)" if held < self.multiplier
+                   else f"the bid is {self.multiplier}")
+            raise IllegalAction(f"Seat {seat} cannot {verb} with {black} black and {white} white: "
+                                f"it takes exactly {due} stone{'s' * (due != 1)} ({why})")
+        if black > self.black[seat] or white > self.white[seat]:
+            raise IllegalAction(f"Seat {seat} cannot {verb} with {black} black and {white} white: "
+                                f"they hold {self.black[seat]} black and {self.white[seat]} white")
+
+    def _verify_roll(self, inp: Roll) -> None:
+        kind = _DICE_PHASES.get(self.phase)
+        if kind is None or inp.seat not in self._waiting:
+            raise IllegalAction(f"the table does not need seat {inp.seat}'s dice now: "
+                                f"{self._waiting_for()}")
+        if inp.kind is not kind or len(inp.faces) != _DICE_COUNT[kind]:
+            raise IllegalAction(f"seat {inp.seat} must roll {_DICE_COUNT[kind]}{kind.value}, "
+                                f"not {len(inp.faces)}{inp.kind.value}")
+        for face in inp.faces:
+            if face not in kind.faces:
+                raise IllegalAction(f"{face!r} is not a face of a {kind.value} die")
+
+    def _waiting_for(self) -> str:
+        who = ", ".join(str(s) for s in self._waiting)
+        if self.phase is Phase.ANTE:
+            return f"the table waits for antes from seats {who}"
+        if self.phase in _DICE_PHASES:
+            return f"the table waits for dice ({_REASONS[self.phase]}) from seats {who}"
+        if self._raiser is None:
+            return f"the table waits for seat {self._waiting[0]} to pass or anyone to raise"
+        return f"the table waits for seats {who} to call or fold"
+
+    # --- acts ------------------------------------------------------------------------------------
+
+    def _act_ante(self, inp: Ante) -> None:
+        self._pay(inp.seat, inp.black, inp.white)
+        self._waiting.remove(inp.seat)
+        if not self._waiting:
+            self._enter(Phase.ROLL_D6)
+
+    def _act_pass(self, inp: Pass) -> None:
+        del self._waiting[0]
+        if not self._waiting:
+            self._end_part()
+
+    def _act_raise(self, inp: Raise) -> None:
+        seat = inp.seat
+        self._pay(seat, inp.black, inp.white)
+        self._rerolls[seat] = inp.white > 0
+        self._raiser = seat
+        self._responded = set()
+        self._waiting = [s for s in self._orders[(seat + 1) % self._seats]
+                         if s != seat and self.status[s] is SeatStatus.ACTIVE
+                         and self.black[s] + self.white[s] > 0]
+        if not self._waiting:
+            self._end_part()
+
+    def _act_call(self, inp: Call) -> None:
+        self._pay(inp.seat, inp.black, inp.white)
+        self._rerolls[inp.seat] = inp.white > 0
+        self._answered(inp.seat)
+
+    def _act_fold(self, inp: Fold) -> None:
+        self.status[inp.seat] = SeatStatus.FOLDED
+        active = [s for s in range(self._seats) if self.status[s] is SeatStatus.ACTIVE]
+        if len(active) == 1:
+            self._finish_round(active, folded_out=True)
+        else:
+            self._answered(inp.seat)
+
+    def _answered(self, seat: int) -> None:
+        self._waiting.remove(seat)
+        self._responded.add(seat)
+        if not self._waiting:
+            self._end_part()
+
+    def _act_roll(self, inp: Roll) -> None:
+        seat = inp.seat
+        assert seat is not None  # _verify_roll found it among the seats waited for
+        if inp.kind is DieKind.D6:
+            self.d6[seat] = (int(inp.faces[0]), int(inp.faces[1]))
+        else:
+            self.d12[seat] = int(inp.faces[0])
+        self._rerolls[seat] = False
+        self._waiting.remove(seat)
+        if not self._waiting:
+            self._after_dice()
+
+    def _pay(self, seat: int, black: int, white: int) -> None:
+        self.black[seat] -= black
+        self.white[seat] -= white
+        self.pot_black += black
+        self.pot_white += white
+
+    # --- the flow of a round ---------------------------------------------------------------------
+
+    def _enter(self, phase: Phase) -> None:
+        """Start ``phase``; phases with nobody to wait for are skipped."""
+        self.phase = phase
+        active = [s for s in self._orders[self._start_seat()]
+                  if self.status[s] is SeatStatus.ACTIVE]
+        if phase in (Phase.ROLL_D6, Phase.ROLL_D12):
+            self._waiting = active
+        elif phase in (Phase.REROLL_D6, Phase.REROLL_D12):
+            self._waiting = [s for s in active if self._rerolls[s]]
+        else:  # a betting part: the open phase, passing clockwise from the token holder
+            self._raiser = None
+            self._rerolls = [False] * self._seats
+            self._waiting = [s for s in active if self.black[s] + self.white[s] > 0]
+        if not self._waiting:
+            self._end_part() if phase in (Phase.BET_ONE, Phase.BET_TWO) else self._after_dice()
+
+    def _after_dice(self) -> None:
+        if self.phase is Phase.REROLL_D12:
+            self._showdown()
+        else:
+            self._enter(_NEXT_PHASE[self.phase])
+
+    def _end_part(self) -> None:
+        self._raiser = None
+        self._enter(_NEXT_PHASE[self.phase])
+
+    def _start_seat(self) -> int:
+        return self.options.start_seat if self.token_holder is None else self.token_holder
+
+    def _showdown(self) -> None:
+        active = [s for s in range(self._seats) if self.status[s] is SeatStatus.ACTIVE]
+        scores = {s: sum(self._d6(s)) + self._d12(s) for s in active}
+        best = max(scores.values())
+        self._finish_round([s for s in active if scores[s] == best], folded_out=False,
+                           reveal=[{"seat": s, "d6": list(self._d6(s)), "d12": self._d12(s),
+                                    "score": scores[s]} for s in active])
+
+    def _d6(self, seat: int) -> tuple[int, int]:
+        dice = self.d6[seat]
+        assert dice is not None  # every active seat rolled before the showdown
+        return dice
+
+    def _d12(self, seat: int) -> int:
+        die = self.d12[seat]
+        assert die is not None
+        return die
+
+    def _finish_round(self, best: list[int], folded_out: bool,
+                      reveal: list[dict[str, Any]] | None = None) -> None:
+        pot = self.pot_black + self.pot_white
+        self.last_round = {"match": self.match, "round": self.round, "tiebreak": self.tiebreak,
+                           "pot": pot, "winners": best, "folded_out": folded_out,
+                           "reveal": reveal or []}
+        if len(best) == 1:
+            self._award(best[0])
+        self.rounds_played += 1
+        self.round += 1
+        tied = best if len(best) > 1 else None
+        for seat in range(self._seats):
+            if self.black[seat] + self.white[seat] == 0 and (tied is None or seat not in tied):
+                self.status[seat] = SeatStatus.OUT
+        holders = [s for s in range(self._seats) if self.black[s] + self.white[s] > 0]
+        if tied is None and len(holders) == 1:
+            self._end_match(holders[0])
+        else:
+            self._start_round(tied)
+
+    def _award(self, seat: int) -> None:
+        self.black[seat] += self.pot_black
+        self.white[seat] += self.pot_white
+        self.pot_black = self.pot_white = 0
+
+    def _start_round(self, tied: list[int] | None) -> None:
+        """A new round: everyone with stones antes, or only the tied play on the carried pot."""
+        out = sum(status is SeatStatus.OUT for status in self.status)
+        if self.options.bid_multiplier and self._seats >= 4:
+            self.multiplier = 1 + out // 2
+        self.tiebreak = tied is not None
+        for seat in range(self._seats):
+            if self.status[seat] is not SeatStatus.OUT:
+                in_round = tied is None or seat in tied
+                self.status[seat] = SeatStatus.ACTIVE if in_round else SeatStatus.SITTING_OUT
+            self.d6[seat] = self.d12[seat] = None
+        self._rerolls = [False] * self._seats
+        self._raiser = None
+        if tied is None:
+            self.phase = Phase.ANTE
+            self._waiting = [s for s in self._orders[self._start_seat()]
+                             if self.status[s] is SeatStatus.ACTIVE]
+        else:
+            self._enter(Phase.ROLL_D6)
+
+    def _end_match(self, winner: int) -> None:
+        self.matches_won[winner] += 1
+        self._move_token(winner)
+        if self.winner is None and self.options.length is Length.SINGLE:
+            self.winner = winner
+        if self.winner is None and self.options.length is Length.FIRST_TO \
+                and self.matches_won[winner] >= self.options.first_to:
+            self.winner = winner
+        if self.winner is not None:
+            self.phase = Phase.OVER
+            self._waiting = []
+            return
+        self.match += 1
+        self.round = 1
+        self.black = [self.options.black] * self._seats
+        self.white = [self.options.white] * self._seats
+        self.status = [SeatStatus.ACTIVE] * self._seats
+        self._start_round(None)
+
+    def _move_token(self, winner: int) -> None:
+        """Token rules: 2 players take it then win; 3+ take it silver, turn it gold, then win."""
+        if self.token_holder != winner:
+            self.token_holder, self.token_gold = winner, False
+        elif self._seats >= 3 and not self.token_gold:
+            self.token_gold = True
+        elif self.options.length is Length.TOKEN:
+            self.winner = winner
+
+    # --- what the table may see ------------------------------------------------------------------
+
+    def _compute_pending(self) -> Pending:
+        if self.phase is Phase.OVER:
+            return Pending(over=True, note=f"seat {self.winner} won the game")
+        waiting = tuple(self._waiting)
+        if self.phase in _DICE_PHASES:
+            kind = _DICE_PHASES[self.phase]
+            hidden = kind is DieKind.D6
+            dice = tuple(DiceNeeded(s, kind, _DICE_COUNT[kind], hidden, _REASONS[self.phase])
+                         for s in waiting)
+            return Pending(prompt=waiting[0], dice=dice, note=self._waiting_for())
+        return Pending(actors=self._actors(), prompt=waiting[0], note=self._waiting_for())
+
+    def _actors(self) -> tuple[int, ...]:
+        if self.phase in _DICE_PHASES or self.phase is Phase.OVER:
+            return ()
+        return tuple(self._waiting)
+
+    def _mixes(self, seat: int) -> list[tuple[int, int]]:
+        """Every (black, white) a seat may put in now: all its stones if fewer than the bid."""
+        black, white = self.black[seat], self.white[seat]
+        due = min(self.multiplier, black + white)
+        return [(b, due - b) for b in range(min(due, black), max(0, due - white) - 1, -1)]
+
+    def _token_view(self) -> dict[str, Any]:
+        side = None if self.token_holder is None else ("gold" if self.token_gold else "silver")
+        return {"holder": self.token_holder, "side": side}
+
+
+_STATUS_WORDS = {SeatStatus.FOLDED: "they folded this round",
+                 SeatStatus.SITTING_OUT: "they sit out this tiebreak round",
+                 SeatStatus.OUT: "they are out of this match (no stones)",
+                 SeatStatus.ACTIVE: "they are active"}
+
+
+def _public_view(game: TaoDice) -> dict[str, Any]:
+    """The one function that builds what the room sees.
+
+    Hidden 2d6 enter only through ``last_round["reveal"]``, which the showdown fills with the seats
+    that reached it; folded seats' dice (2d6 and d12) are never included.
+    """
+    players = []
+    for seat in range(game.seats):
+        active = game.status[seat] is SeatStatus.ACTIVE
+        players.append({"seat": seat, "status": game.status[seat].value,
+                        "black": game.black[seat], "white": game.white[seat],
+                        "rolled": game.d6[seat] is not None and active,
+                        "d12": game.d12[seat] if active else None,
+                        "reroll_due": game._rerolls[seat] and active})
+    betting = game.phase in (Phase.BET_ONE, Phase.BET_TWO)
+    return {"game": game.name, "seats": game.seats, "match": game.match, "round": game.round,
+            "tiebreak": game.tiebreak, "phase": game.phase.value, "multiplier": game.multiplier,
+            "pot": {"black": game.pot_black, "white": game.pot_white},
+            "raiser": game._raiser if betting else None, "waiting": list(game._waiting),
+            "players": players, "token": game._token_view(),
+            "matches_won": list(game.matches_won), "winner": game.winner,
+            "last_round": game.last_round, "rounds_played": game.rounds_played}
+
+
+_PARSERS: dict[str, Callable[[list[str], str], TaoInput]] = {}
+
+
+def parse_input(line: str) -> TaoInput:
+    """Read one Tao Dice history line.
+
+    >>> parse_input("raise 3 black=0 white=1")
+    Raise(seat=3, black=0, white=1)
+
+    :raises InvalidInput: quoting the line.
+    """
+    words = line.split()
+    if not words:
+        raise InvalidInput("empty input line")
+    if words[0] == "roll":
+        return Roll.parse(line)
+    parser = _PARSERS.get(words[0])
+    if parser is None:
+        raise InvalidInput(f"unknown Tao Dice input {words[0]!r} in {line!r} "
+                           f"(known: ante, pass, raise, call, fold, roll)")
+    return parser(words, line)
+
+
+def _seat_word(words: list[str], line: str, size: int) -> int:
+    if len(words) != size or not words[1].isdigit():
+        raise InvalidInput(f"cannot read {line!r}: expected '{words[0]} SEAT"
+                           f"{' black=N white=N' if size == 4 else ''}'")
+    return int(words[1])
+
+
+def _stones_words(words: list[str], line: str) -> tuple[int, int]:
+    counts = []
+    for word, key in zip(words[2:], ("black", "white")):
+        name, _, value = word.partition("=")
+        if name != key or not value.isdigit():
+            raise InvalidInput(f"cannot read {line!r}: expected {key}=N, found {word!r}")
+        counts.append(int(value))
+    return counts[0], counts[1]
+
+
+def _stones_parser(cls: type[Ante] | type[Raise] | type[Call]) -> Callable[[list[str], str], TaoInput]:
+    def parse(words: list[str], line: str) -> TaoInput:
+        seat = _seat_word(words, line, 4)
+        return cls(seat, *_stones_words(words, line))
+    return parse
+
+
+def _seat_parser(cls: type[Pass] | type[Fold]) -> Callable[[list[str], str], TaoInput]:
+    def parse(words: list[str], line: str) -> TaoInput:
+        return cls(_seat_word(words, line, 2))
+    return parse
+
+
+_PARSERS.update({"ante": _stones_parser(Ante), "pass": _seat_parser(Pass),
+                 "raise": _stones_parser(Raise), "call": _stones_parser(Call),
+                 "fold": _seat_parser(Fold)})
+
+
+def create(seats: int, options: dict[str, str]) -> TaoDice:
+    """Build a Tao Dice game from the text options of the command line or a history header.
+
+    :raises InvalidInput: naming an unknown option or a bad value.
+    """
+    return TaoDice(seats, parse_options(seats, options))
