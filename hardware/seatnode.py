@@ -1,0 +1,370 @@
+"""The Pi's side of a seat node: the serial link driver and the SeatPanel/TagReader backends on it.
+
+A seat node is a Pico running ``firmware/`` that does one seat's buttons, lights and RFID reader
+and talks to the Pi over USB serial. :class:`SeatNodeLink` speaks the link protocol with the
+firmware's own ``link.py`` code (one implementation on both ends), opens the port through
+pyserial's ``serial_for_url`` (so tests use ``loop://``, a pty or ``socket://``), reopens it after a
+disconnect and never delivers a message twice. Nothing here runs in a thread: every call to
+``pump()`` (made by ``poll()`` and ``check()``) exchanges what is due.
+"""
+
+from __future__ import annotations
+
+import random
+import struct
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import serial
+
+from hardware.clock import Clock
+from hardware.devices import (
+    ButtonEvent,
+    DeviceStatus,
+    LightState,
+    PressKind,
+    TagChange,
+    TagEvent,
+)
+from hardware.seatnode_firmware import firmware
+
+BAUD = 115200
+FLASH_FIX = "flash firmware/ onto the seat node with mpremote (see firmware/README.md)"
+PRESS_KINDS = {1: PressKind.PRESS, 2: PressKind.RELEASE, 3: PressKind.LONG_PRESS}
+TAG_CHANGES = {1: TagChange.ARRIVE, 2: TagChange.LEAVE}
+LIGHT_MODES = {LightState.OFF: 0, LightState.ON: 1, LightState.BLINK: 2}
+DEFAULT_BUTTONS = ("raise", "call", "pass", "fold")
+
+
+class SerialPort(Protocol):
+    """What the driver needs of a pyserial port (or the simulated node's stand-in)."""
+
+    @property
+    def in_waiting(self) -> int:
+        """Bytes ready to read."""
+        ...
+
+    def read(self, size: int = 1) -> bytes:
+        """Up to ``size`` bytes, without waiting (the port is opened with ``timeout=0``)."""
+        ...
+
+    def write(self, data: bytes, /) -> int | None:
+        """Send ``data``."""
+        ...
+
+    def close(self) -> None:
+        """Release the port."""
+        ...
+
+
+OpenPort = Callable[[], SerialPort]
+
+
+@dataclass(frozen=True)
+class NodeButton:
+    """A debounced button event from a node: button ``index`` (wiring order), ``kind``, node time."""
+
+    index: int
+    kind: PressKind
+    node_ms: int
+
+
+@dataclass(frozen=True)
+class NodeTag:
+    """A tag ``uid`` (upper-case hex) arrived on or left the antenna of reader ``reader``."""
+
+    reader: int
+    change: TagChange
+    uid: str
+
+
+def serial_opener(url: str) -> OpenPort:
+    """A function opening ``url`` with pyserial, non-blocking (``/dev/ttyACM0``, ``loop://``, ...)."""
+
+    def open_port() -> SerialPort:
+        port: SerialPort = serial.serial_for_url(url, baudrate=BAUD, timeout=0, write_timeout=1)
+        return port
+
+    return open_port
+
+
+class SeatNodeLink:
+    """The Pi's end of the link to one seat node on serial port ``url``.
+
+    ``open_port`` defaults to pyserial on ``url``; the simulated node passes its own. A lost port
+    is reopened every ``retry_after`` seconds; the node keeps unacknowledged events and resends
+    them, and the sequence numbers make sure each one is delivered exactly once.
+    """
+
+    def __init__(self, url: str, clock: Clock, *, open_port: OpenPort | None = None,
+                 session: int | None = None, retry_after: float = 1.0,
+                 answer_within: float = 1.5) -> None:
+        self.url = url
+        self._clock = clock
+        self._open_port = open_port or serial_opener(url)
+        self._retry_after = retry_after
+        self._answer_within = answer_within
+        self._port: SerialPort | None = None
+        self._next_open = clock.now()
+        self._problem = ""
+        self._buttons: deque[NodeButton] = deque()
+        self._tags: deque[NodeTag] = deque()
+        self.malformed = 0
+        if session is None:
+            session = random.SystemRandom().getrandbits(16)
+        self._link: Any = firmware().link.Link(self._write, self._now_ms, session)
+
+    def _now_ms(self) -> int:
+        return int(round(self._clock.now() * 1000))
+
+    @property
+    def connected(self) -> bool:
+        """True while the port is open and the node answers."""
+        return self._port is not None and bool(self._link.alive())
+
+    @property
+    def unacknowledged(self) -> int:
+        """How many commands to the node still wait for its acknowledgement."""
+        return int(self._link.pending())
+
+    def pump(self) -> None:
+        """Exchange what is due now: (re)open the port, read, acknowledge, resend, heartbeat."""
+        if self._port is None and not self._reopen():
+            return
+        data = self._read()
+        if data:
+            for kind, payload in self._link.feed(data):
+                self._deliver(kind, bytes(payload))
+        if self._port is not None:
+            self._link.poll()
+
+    def _read(self) -> bytes:
+        assert self._port is not None
+        try:
+            return self._port.read(max(1, self._port.in_waiting))
+        except (serial.SerialException, OSError) as exc:
+            self._lost(exc)
+            return b""
+
+    def _write(self, data: bytes) -> None:
+        if self._port is None:
+            return
+        try:
+            self._port.write(data)
+        except (serial.SerialException, OSError) as exc:
+            self._lost(exc)
+
+    def _reopen(self) -> bool:
+        if self._clock.now() < self._next_open:
+            return False
+        try:
+            self._port = self._open_port()
+        except (serial.SerialException, OSError) as exc:
+            self._problem = f"cannot open {self.url}: {exc}"
+            self._next_open = self._clock.now() + self._retry_after
+            return False
+        self._problem = ""
+        self._link.hello(True)
+        return self._port is not None
+
+    def _lost(self, exc: Exception) -> None:
+        port, self._port = self._port, None
+        self._problem = f"lost {self.url}: {exc}"
+        self._next_open = self._clock.now() + self._retry_after
+        if port is not None:
+            try:
+                port.close()
+            except (serial.SerialException, OSError):
+                pass
+
+    def _deliver(self, kind: int, payload: bytes) -> None:
+        link = firmware().link
+        if kind == link.T_BUTTON and len(payload) == 6:
+            index, press, node_ms = struct.unpack(">BBI", payload)
+            if press in PRESS_KINDS:
+                self._buttons.append(NodeButton(index, PRESS_KINDS[press], node_ms))
+                return
+        elif kind == link.T_TAG and len(payload) >= 6 and payload[1] in TAG_CHANGES:
+            self._tags.append(NodeTag(payload[0], TAG_CHANGES[payload[1]], payload[2:].hex().upper()))
+            return
+        self.malformed += 1
+
+    def take_buttons(self) -> list[NodeButton]:
+        """The button events received since the last call, oldest first."""
+        events = list(self._buttons)
+        self._buttons.clear()
+        return events
+
+    def take_tags(self) -> list[NodeTag]:
+        """The tag events received since the last call, oldest first."""
+        events = list(self._tags)
+        self._tags.clear()
+        return events
+
+    def set_led(self, index: int, state: LightState) -> None:
+        """Ask the node to switch light ``index`` (delivered once, after a reconnect if need be)."""
+        link = firmware().link
+        self._link.send(link.T_SET_LED, bytes((index, LIGHT_MODES[state])))
+        self.pump()
+
+    def wait_answer(self) -> bool:
+        """Pump until the node answers or ``answer_within`` seconds pass; True if it answers."""
+        deadline = self._clock.now() + self._answer_within
+        self.pump()
+        while not self.connected and self._clock.now() < deadline:
+            self._clock.sleep(0.01)
+            self.pump()
+        return self.connected
+
+    def status(self, name: str) -> DeviceStatus:
+        """Probe the node now and say, as device ``name``, whether it works and how to fix it."""
+        if self.wait_answer():
+            return DeviceStatus.healthy(name)
+        version = self._link.peer_version
+        expected = firmware().link.VERSION
+        if version is not None and version != expected:
+            return DeviceStatus.failing(
+                name, f"seat node on {self.url} speaks link protocol v{version}, "
+                f"this table speaks v{expected}", FLASH_FIX)
+        if self._port is None:
+            return DeviceStatus.failing(
+                name, f"seat node on {self.url} not found ({self._problem})",
+                f"check the USB cable and that the node appears as {self.url}")
+        return DeviceStatus.failing(
+            name, f"seat node on {self.url} not answering: check the USB cable",
+            f"check the USB cable; if the node's light stays dark, {FLASH_FIX}")
+
+    def close(self) -> None:
+        """Close the port (harmless twice); a later ``pump()`` would open it again."""
+        port, self._port = self._port, None
+        if port is not None:
+            port.close()
+
+
+class SeatNodePanel:
+    """:class:`~hardware.devices.SeatPanel` on seat nodes: one node per seat, light 0 is the turn light."""
+
+    def __init__(self, nodes: Mapping[int, SeatNodeLink], clock: Clock,
+                 buttons: Sequence[str] = DEFAULT_BUTTONS, name: str = "panel") -> None:
+        self._nodes = dict(nodes)
+        self._clock = clock
+        self._button_names = tuple(buttons)
+        self._name = name
+
+    @property
+    def name(self) -> str:
+        """The panel's name for ``doctor``."""
+        return self._name
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats that have a node, in order."""
+        return tuple(sorted(self._nodes))
+
+    def buttons(self, seat: int) -> tuple[str, ...]:
+        """The button names of every seat (wiring order on the node)."""
+        self._node(seat)
+        return self._button_names
+
+    def _node(self, seat: int) -> SeatNodeLink:
+        if seat not in self._nodes:
+            raise KeyError(f"no seat node for seat {seat!r}; seats: {self.seats}")
+        return self._nodes[seat]
+
+    def _button_name(self, index: int) -> str:
+        return self._button_names[index] if index < len(self._button_names) else f"button{index}"
+
+    def poll(self) -> list[ButtonEvent]:
+        """Every button event the nodes sent since the last poll, seat by seat, each once."""
+        events = []
+        for seat in self.seats:
+            node = self._nodes[seat]
+            node.pump()
+            now = self._clock.now()
+            events += [ButtonEvent(seat, self._button_name(b.index), b.kind, now)
+                       for b in node.take_buttons()]
+        return events
+
+    def set_light(self, seat: int, state: LightState) -> None:
+        """Switch ``seat``'s turn light (light 0 of its node)."""
+        self._node(seat).set_led(0, state)
+
+    def check(self) -> DeviceStatus:
+        """OK when every node answers, else the first that does not, with the fix."""
+        for seat in self.seats:
+            status = self._nodes[seat].status(f"{self._name} seat {seat}")
+            if not status.ok:
+                return DeviceStatus.failing(self._name, status.problem, status.fix)
+        return DeviceStatus.healthy(self._name)
+
+    def close(self) -> None:
+        """Close every node's port."""
+        for node in self._nodes.values():
+            node.close()
+
+
+class SeatNodeReader:
+    """:class:`~hardware.devices.TagReader` on seat nodes: ``spots`` maps a spot to (node, reader)."""
+
+    def __init__(self, spots: Mapping[str, tuple[SeatNodeLink, int]], clock: Clock,
+                 name: str = "rfid") -> None:
+        self._spots = dict(spots)
+        self._clock = clock
+        self._name = name
+        self._tags: dict[str, set[str]] = {spot: set() for spot in self._spots}
+        self._nodes = list({id(node): node for node, _ in self._spots.values()}.values())
+
+    @property
+    def name(self) -> str:
+        """The reader's name for ``doctor``."""
+        return self._name
+
+    @property
+    def spots(self) -> tuple[str, ...]:
+        """The spots watched, in configuration order."""
+        return tuple(self._spots)
+
+    def tags(self, spot: str) -> frozenset[str]:
+        """The tags on ``spot`` as of the last poll."""
+        if spot not in self._tags:
+            raise KeyError(f"unknown spot {spot!r}; spots: {self.spots}")
+        return frozenset(self._tags[spot])
+
+    def _spot_of(self, node: SeatNodeLink, reader: int) -> str | None:
+        for spot, where in self._spots.items():
+            if where == (node, reader):
+                return spot
+        return None
+
+    def poll(self) -> list[TagEvent]:
+        """The arrivals and departures the nodes reported since the last poll, oldest first."""
+        events = []
+        for node in self._nodes:
+            node.pump()
+            for tag in node.take_tags():
+                spot = self._spot_of(node, tag.reader)
+                if spot is not None:
+                    events.append(self._record(spot, tag))
+        return events
+
+    def _record(self, spot: str, tag: NodeTag) -> TagEvent:
+        if tag.change is TagChange.ARRIVE:
+            self._tags[spot].add(tag.uid)
+        else:
+            self._tags[spot].discard(tag.uid)
+        return TagEvent(spot, tag.uid, tag.change, self._clock.now())
+
+    def check(self) -> DeviceStatus:
+        """OK when every node answers, else what is wrong with the first that does not."""
+        for node in self._nodes:
+            status = node.status(self._name)
+            if not status.ok:
+                return status
+        return DeviceStatus.healthy(self._name)
+
+    def close(self) -> None:
+        """Close every node's port."""
+        for node in self._nodes:
+            node.close()

@@ -1,0 +1,246 @@
+"""A simulated seat node: the firmware's own code run in-process, with faults on demand.
+
+:class:`SimSeatNode` runs ``firmware/main.py``'s :class:`SeatNode` on stand-in pins and
+antennas, stepped every few simulated milliseconds by a :class:`~hardware.clock.SimClock` (or by
+hand with :meth:`SimSeatNode.step`). The Pi side reaches it through :meth:`SimSeatNode.open`
+(in-memory byte pipes with pyserial's errors), or through a real pty pair (:class:`PtyPort`).
+Faults: :meth:`unplug`/:meth:`plug` (the node keeps running and keeps its unsent events) and
+:meth:`send_garbage`.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import tty
+from typing import Any, Protocol
+
+import serial
+
+from hardware.clock import Clock, SimClock
+from hardware.devices import LightState
+from hardware.seatnode import SeatNodeLink
+from hardware.seatnode_firmware import firmware
+
+LIGHT_STATES = {0: LightState.OFF, 1: LightState.ON, 2: LightState.BLINK}
+
+
+class NodeSerial(Protocol):
+    """The node's serial port as the firmware sees it (a ``machine.UART``-like byte pipe)."""
+
+    def read(self) -> bytes | None:
+        """The bytes waiting, or ``None``."""
+        ...
+
+    def write(self, data: bytes) -> None:
+        """Send ``data`` to the Pi."""
+        ...
+
+
+class SimPin:
+    """A GPIO pin: ``value()`` reads it, ``value(v)`` drives it (buttons idle high, pulled up)."""
+
+    def __init__(self, level: int = 1) -> None:
+        self.level = level
+
+    def value(self, level: int | None = None) -> int:
+        """The level, after setting it when ``level`` is given."""
+        if level is not None:
+            self.level = 1 if level else 0
+        return self.level
+
+
+class SimAntenna:
+    """A reader's antenna with a tag on it or not; answers like the firmware's ``RC522.read_uid``."""
+
+    def __init__(self) -> None:
+        self.uid: bytes | None = None
+
+    def read_uid(self) -> tuple[int, bytes]:
+        """``(OK, uid)`` with a tag on the antenna, ``(NO_TAG, b"")`` without."""
+        rc522 = firmware().rc522
+        if self.uid is None:
+            return rc522.NO_TAG, b""
+        return rc522.OK, self.uid
+
+
+class PipePort:
+    """The Pi's end of the in-memory link: a pyserial-like port that fails while unplugged."""
+
+    def __init__(self, node: SimSeatNode, generation: int) -> None:
+        self._node = node
+        self._generation = generation
+        self._closed = False
+
+    def _check(self) -> None:
+        if self._closed or self._generation != self._node.generation:
+            raise serial.SerialException("device disconnected (simulated unplug)")
+
+    @property
+    def in_waiting(self) -> int:
+        """Bytes the node has sent and the Pi not yet read."""
+        self._check()
+        return len(self._node.to_pi)
+
+    def read(self, size: int = 1) -> bytes:
+        """Up to ``size`` bytes from the node, without waiting."""
+        self._check()
+        data = bytes(self._node.to_pi[:size])
+        del self._node.to_pi[:size]
+        return data
+
+    def write(self, data: bytes, /) -> int:
+        """Bytes to the node."""
+        self._check()
+        self._node.to_node.extend(data)
+        return len(data)
+
+    def close(self) -> None:
+        """Release the port."""
+        self._closed = True
+
+
+class PipeSerial:
+    """The node's end of the in-memory link (its ``machine.UART`` stand-in)."""
+
+    def __init__(self, node: SimSeatNode) -> None:
+        self._node = node
+
+    def read(self) -> bytes | None:
+        """What the Pi sent, or ``None``."""
+        data = bytes(self._node.to_node)
+        self._node.to_node.clear()
+        return data or None
+
+    def write(self, data: bytes) -> None:
+        """To the Pi; lost while unplugged, as on a real cable."""
+        if self._node.plugged:
+            self._node.to_pi.extend(data)
+
+
+class PtyPort:
+    """The node's end of a pty pair: the Pi opens :attr:`path` with pyserial like a real tty."""
+
+    def __init__(self) -> None:
+        self.master, slave = os.openpty()
+        self.path = os.ttyname(slave)
+        os.set_blocking(self.master, False)
+        self._slave = slave
+        tty.setraw(slave)
+
+    def read(self) -> bytes | None:
+        """What the Pi wrote, or ``None``."""
+        try:
+            return os.read(self.master, 4096) or None
+        except (BlockingIOError, OSError):
+            return None
+
+    def write(self, data: bytes) -> None:
+        """Send ``data`` to the Pi."""
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(self.master, view):]
+            except BlockingIOError:
+                return
+
+    def close(self) -> None:
+        """Close both ends of the pair."""
+        os.close(self.master)
+        os.close(self._slave)
+
+
+class SimSeatNode:
+    """One seat node's firmware running in-process.
+
+    ``clock`` gives the node its millisecond ticks; with a :class:`SimClock` the node steps
+    itself every ``step_every`` seconds as tests advance the clock. ``serial`` is where the
+    firmware's bytes go (default: in-memory pipes reached with :meth:`open`).
+    """
+
+    def __init__(self, clock: Clock, *, buttons: int = 4, lights: int = 2, readers: int = 1,
+                 session: int | None = None, serial_port: NodeSerial | None = None,
+                 antennas: list[Any] | None = None, step_every: float = 0.005) -> None:
+        self.clock = clock
+        self.generation = 0
+        self.plugged = True
+        self.to_pi = bytearray()
+        self.to_node = bytearray()
+        self.buttons = [SimPin(1) for _ in range(buttons)]
+        self.lights = [SimPin(0) for _ in range(lights)]
+        self.antennas = antennas if antennas is not None else [SimAntenna() for _ in range(readers)]
+        if session is None:
+            session = random.SystemRandom().getrandbits(16)
+        self.serial = serial_port if serial_port is not None else PipeSerial(self)
+        self.node = firmware().main.SeatNode(self.serial, self.buttons, self.lights,
+                                             self.antennas, self._now_ms, session)
+        self._step_every = step_every
+        if isinstance(clock, SimClock):
+            clock.call_later(step_every, self._tick)
+
+    def _now_ms(self) -> int:
+        return int(round(self.clock.now() * 1000)) & 0x3FFFFFFF
+
+    def _tick(self) -> None:
+        assert isinstance(self.clock, SimClock)
+        self.step()
+        self.clock.call_later(self._step_every, self._tick)
+
+    def step(self) -> None:
+        """Run one pass of the firmware's main loop."""
+        self.node.step()
+
+    def open(self) -> PipePort:
+        """The Pi's port to this node (what :class:`SeatNodeLink`'s ``open_port`` calls).
+
+        :raises serial.SerialException: the node is unplugged.
+        """
+        if not self.plugged:
+            raise serial.SerialException("could not open port: no such device (simulated unplug)")
+        return PipePort(self, self.generation)
+
+    def link(self, url: str = "sim://seatnode", **options: Any) -> SeatNodeLink:
+        """A Pi-side driver connected to this node through :meth:`open`."""
+        return SeatNodeLink(url, self.clock, open_port=self.open, **options)
+
+    def press(self, button: int) -> None:
+        """Hold ``button`` down (the pin reads 0)."""
+        self.buttons[button].value(0)
+
+    def release(self, button: int) -> None:
+        """Let ``button`` go."""
+        self.buttons[button].value(1)
+
+    def place_tag(self, uid: bytes, reader: int = 0) -> None:
+        """Put the tag ``uid`` on reader ``reader``'s antenna."""
+        self.antennas[reader].uid = bytes(uid)
+
+    def remove_tag(self, reader: int = 0) -> None:
+        """Take the tag off reader ``reader``'s antenna."""
+        self.antennas[reader].uid = None
+
+    def light(self, index: int = 0) -> LightState:
+        """What the firmware set light ``index`` to."""
+        return LIGHT_STATES[self.node.leds.modes()[index]]
+
+    def unplug(self) -> None:
+        """Pull the cable: the Pi's port fails and cannot be reopened; the node runs on."""
+        self.plugged = False
+        self.generation += 1
+        self.to_pi.clear()
+        self.to_node.clear()
+
+    def plug(self) -> None:
+        """Put the cable back: the Pi can open the port again."""
+        self.plugged = True
+
+    def send_garbage(self, data: bytes | None = None) -> None:
+        """Line noise towards the Pi: ``data``, or 64 random bytes with zero bytes among them."""
+        if data is None:
+            data = bytes(random.Random(len(self.to_pi)).getrandbits(8) for _ in range(64))
+        self.to_pi.extend(data)
+
+    def pending(self) -> int:
+        """Events the node holds that the Pi has not acknowledged yet."""
+        return int(self.node.link.pending())
+
