@@ -1,0 +1,383 @@
+"""Synthetic dice scenes with exact ground truth, for tests, benchmarks and the simulated camera.
+
+A scene is rendered in 3-D: the dice are rounded cubes on a tray plane (millimetres) seen by a
+pinhole camera, so perspective, visible side faces, cocked dice and tray markers all come from one
+geometry. Everything random comes from the ``random.Random`` passed in.
+
+>>> import random
+>>> scene = render_scene(random.Random(1), SceneSpec(size=(320, 240), n_dice=2, die_px=(30, 40)))
+>>> scene.image.shape, len(scene.dice)
+((240, 320, 3), 2)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field, replace
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from controller.games.errors import InvalidInput
+from vision.calibrate import CORNER_IDS, TrayLayout
+from vision.render_die import DiePose, DieStyle, Faces, draw_die, face_points, random_faces, TOP
+from vision.render_ground import BACKGROUNDS, Camera, finish, ground_image, make_camera
+
+DIE_MM = 16.0
+"""Edge of a standard d6; sets the tray scale when ``SceneSpec.px_per_mm`` is not given."""
+
+
+@dataclass(frozen=True)
+class DieTruth:
+    """What a perfect reader would report for one die in a rendered scene."""
+
+    kind: str
+    value: int | None
+    center: tuple[float, float]
+    box: tuple[float, float, float, float]
+    cocked: bool = False
+    cut_off: bool = False
+    colour: tuple[int, int, int] = (255, 255, 255)
+    tray_mm: tuple[float, float] | None = None
+    moving: bool = False
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A rendered frame (BGR uint8) and the truth about every die in it."""
+
+    image: np.ndarray
+    dice: tuple[DieTruth, ...]
+    moving: bool = False
+    camera: Camera | None = field(default=None, compare=False)
+    tray: TrayLayout | None = None
+
+
+@dataclass(frozen=True)
+class SceneSpec:
+    """What to render; every field has a sensible default.
+
+    ``die_px`` is the range of die edge lengths in pixels at the image centre; ``glare`` (0..1) the
+    share and strength of specular spots; ``blur`` a gaussian sigma in pixels; ``noise`` the sensor
+    noise in grey levels; ``perspective`` (0..1) tilts the camera up to 30 degrees; ``cocked`` and
+    ``cut_off`` how many dice lean against something or cross the frame edge.
+    """
+
+    size: tuple[int, int] = (1536, 864)
+    n_dice: int = 7
+    die_px: tuple[float, float] = (60, 110)
+    touching: bool = False
+    glare: float = 0.0
+    translucent: bool = False
+    blur: float = 0.0
+    noise: float = 0.0
+    perspective: float = 0.0
+    cocked: int = 0
+    cut_off: int = 0
+    background: str = "felt"
+    markers: bool = False
+    tray: TrayLayout | None = None
+    px_per_mm: float | None = None
+    fov_deg: float = 40.0
+    marbled: float = 0.25
+    jpeg_quality: int | None = None
+    kind: str = "d6"
+
+    def __post_init__(self) -> None:
+        if self.background not in (*BACKGROUNDS, "random"):
+            raise InvalidInput(f"unknown background {self.background!r}")
+        if self.kind != "d6":
+            raise InvalidInput(f"the renderer draws only d6 dice so far, not {self.kind!r}")
+        if not 0 < self.die_px[0] <= self.die_px[1]:
+            raise InvalidInput(f"die_px must be a rising pair of sizes, not {self.die_px!r}")
+
+
+@dataclass(frozen=True, eq=False)
+class _Die:
+    pose: DiePose
+    faces: Faces
+    style: DieStyle
+    cocked: bool
+
+
+@dataclass(frozen=True, eq=False)
+class _Layout:
+    camera: Camera
+    ground: np.ndarray
+    light: np.ndarray
+    tray: TrayLayout | None
+    dice: tuple[_Die, ...]
+
+
+def render_scene(rng: random.Random, spec: SceneSpec = SceneSpec(),
+                 values: Sequence[int] | None = None) -> Scene:
+    """Render one frame of resting dice.
+
+    ``values`` fixes the top faces (and the number of dice, overriding ``spec.n_dice``); the last
+    ``spec.cocked`` dice lean over and their truth value is None.
+    """
+    layout = _layout(rng, spec, values)
+    return _compose(rng, spec, layout, layout.dice, moving=())
+
+
+def render_roll(rng: random.Random, spec: SceneSpec, frames: int, settle_at: int | None = None,
+                values: Sequence[int] | None = None) -> list[Scene]:
+    """A roll: dice tumble in and slow down until frame ``settle_at`` (default 2/3 of the way),
+    then lie still; every frame has fresh sensor noise."""
+    layout = _layout(rng, spec, values)
+    settle = frames * 2 // 3 if settle_at is None else settle_at
+    paths = [_tumble(rng, die) for die in layout.dice]
+    scenes = []
+    for k in range(frames):
+        left = max(0.0, 1.0 - k / settle) if settle > 0 else 0.0
+        dice = tuple(_moved(die, path, left) for die, path in zip(layout.dice, paths))
+        moving = tuple(left > 0 for _ in dice)
+        scenes.append(_compose(rng, spec, layout, dice, moving))
+    return scenes
+
+
+def _layout(rng: random.Random, spec: SceneSpec, values: Sequence[int] | None) -> _Layout:
+    """Camera, empty tray and resting dice of one scene."""
+    cv2.setRNGSeed(rng.getrandbits(31))
+    scale = spec.px_per_mm or (spec.die_px[0] + spec.die_px[1]) / 2 / DIE_MM
+    tilt, towards = spec.perspective * 30 * rng.uniform(0.6, 1.0), rng.uniform(0, 2 * math.pi)
+    tray = spec.tray or (_fitted_tray(spec, scale, tilt, towards) if spec.markers else None)
+    target = (tray.width_mm / 2, tray.height_mm / 2) if tray else (spec.size[0] / 2 / scale, spec.size[1] / 2 / scale)
+    camera = make_camera(spec.size, scale, spec.fov_deg, tilt, towards, target)
+    ground = ground_image(rng, camera, spec.background, tray if spec.markers else None, scale)
+    light = np.array([rng.uniform(-0.4, 0.4), rng.uniform(-0.4, 0.4), -1.0])
+    tops = list(values) if values is not None else [rng.randint(1, 6) for _ in range(spec.n_dice)]
+    dice = _place(rng, spec, camera, tray if spec.markers else None, tops, scale)
+    return _Layout(camera, ground, light / np.linalg.norm(light), tray, dice)
+
+
+def _fitted_tray(spec: SceneSpec, scale: float, tilt: float, towards: float) -> TrayLayout:
+    """The largest tray of the frame's shape whose corners the (tilted) camera sees, markers ~12%."""
+    camera = make_camera(spec.size, scale, spec.fov_deg, tilt, towards, (0.0, 0.0))
+    half = np.array(spec.size, np.float64) / 2 / scale
+    corners = np.array([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]], np.float64)
+    fraction = 0.9
+    while fraction > 0.2:
+        seen = camera.project(corners * np.append(half * fraction, 0))
+        if (seen.min(axis=0) >= 8).all() and (seen.max(axis=0) <= np.array(spec.size) - 8).all():
+            break
+        fraction -= 0.02
+    width, height = 2 * half * fraction
+    return TrayLayout(width, height, marker_mm=round(min(width, height) * 0.12, 1), margin_mm=3.0)
+
+
+def _compose(rng: random.Random, spec: SceneSpec, layout: _Layout, dice: tuple[_Die, ...],
+             moving: tuple[bool, ...]) -> Scene:
+    """Draw ``dice`` (far ones first) on the layout's tray and apply the camera effects."""
+    image = layout.ground.copy()
+    camera = layout.camera
+    order = sorted(range(len(dice)), key=lambda i: -float(np.linalg.norm(dice[i].pose.position - camera.centre)))
+    hulls: dict[int, np.ndarray] = {}
+    for i in order:
+        hulls[i] = draw_die(image, dice[i].pose, dice[i].faces, dice[i].style, camera, layout.light, rng)
+    image = finish(image, spec.blur, spec.noise, spec.jpeg_quality)
+    truths = tuple(_truth(dice[i], hulls[i], camera, spec, bool(moving and moving[i])) for i in range(len(dice)))
+    return Scene(image, truths, any(moving), camera, layout.tray)
+
+
+def _truth(die: _Die, hull: np.ndarray, camera: Camera, spec: SceneSpec, moving: bool) -> DieTruth:
+    """Ground truth of a drawn die: box around its outline clipped to the frame, top-face centre."""
+    width, height = spec.size
+    lo, hi = hull.min(axis=0), hull.max(axis=0)
+    cut = bool(lo[0] < 0 or lo[1] < 0 or hi[0] > width or hi[1] > height)
+    x0, y0 = max(0.0, lo[0] - 0.5), max(0.0, lo[1] - 0.5)
+    x1, y1 = min(float(width), hi[0] + 0.5), min(float(height), hi[1] + 0.5)
+    top = camera.project(die.pose.world(face_points(TOP, np.zeros((1, 2)))))[0]
+    unreadable = die.cocked or moving
+    position = die.pose.position
+    return DieTruth(kind=spec.kind, value=None if unreadable else die.faces.values[TOP],
+                    center=(float(top[0]), float(top[1])), box=(x0, y0, x1 - x0, y1 - y0),
+                    cocked=die.cocked, cut_off=cut, colour=die.style.body,
+                    tray_mm=(float(position[0]), float(position[1])), moving=moving)
+
+
+PALETTE: tuple[tuple[tuple[int, int, int], tuple[tuple[int, int, int], ...]], ...] = (
+    ((236, 236, 232), ((25, 25, 25), (25, 25, 25), (35, 35, 190), (150, 60, 20))),
+    ((200, 228, 238), ((30, 30, 30),)),
+    ((32, 30, 30), ((235, 235, 235), (235, 235, 235), (40, 200, 230), (40, 40, 200))),
+    ((40, 40, 195), ((240, 240, 240), (240, 240, 240), (20, 20, 20))),
+    ((165, 60, 20), ((240, 240, 240), (40, 210, 235))),
+    ((60, 150, 40), ((240, 240, 240), (40, 210, 235))),
+    ((40, 215, 235), ((25, 25, 25), (30, 30, 170))),
+    ((120, 35, 85), ((235, 235, 235), (40, 200, 230))),
+    ((30, 120, 235), ((240, 240, 240), (20, 20, 20))),
+    ((175, 140, 240), ((245, 245, 245), (20, 20, 20))),
+    ((150, 140, 30), ((240, 240, 240),)),
+    ((55, 125, 175), ((25, 25, 25),)),
+    ((115, 115, 115), ((240, 240, 240),)),
+)
+"""Die bodies (BGR) and pip colours they come with, from dice sets seen on real tables."""
+
+
+def _style(rng: random.Random, spec: SceneSpec) -> DieStyle:
+    """A random die look: body from the palette with some spread, contrasting pips, material."""
+    body, pip_choices = rng.choice(PALETTE)
+    body = tuple(max(0, min(255, c + rng.randint(-18, 18))) for c in body)  # type: ignore[assignment]
+    translucent = spec.translucent and rng.random() < 0.6
+    marble = None
+    if not translucent and rng.random() < spec.marbled:
+        marble = rng.choice(PALETTE)[0]
+    glare = spec.glare * rng.uniform(0.6, 1.0) if rng.random() < max(0.35, spec.glare) else 0.0
+    return DieStyle(body=body, pips=rng.choice(pip_choices), marble=marble, translucent=translucent,
+                    pip_radius=rng.uniform(0.065, 0.095), corner=rng.uniform(0.1, 0.2),
+                    glare=glare if spec.glare > 0 else 0.0)
+
+
+def _rz(angle: float) -> np.ndarray:
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
+
+
+def _rx(angle: float) -> np.ndarray:
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[1, 0, 0], [0, c, -s], [0, s, c]])
+
+
+CUBE = np.array([(x, y, z) for x in (-.5, .5) for y in (-.5, .5) for z in (-.5, .5)])
+
+
+def _resting(xy: np.ndarray, rotation: np.ndarray, edge: float, lift: float = 0.0) -> DiePose:
+    """A pose at ``xy`` whose lowest corner touches the tray (or hovers ``lift`` mm above it)."""
+    low = float((CUBE * edge @ rotation.T)[:, 2].max())
+    return DiePose(np.array([xy[0], xy[1], -low - lift]), rotation, edge)
+
+
+def _yaw(pose: DiePose) -> float:
+    return math.atan2(pose.rotation[1, 0], pose.rotation[0, 0])
+
+
+def _footprint(pose: DiePose) -> np.ndarray:
+    """The die's shadow straight down on the tray: convex hull of its corners' (x, y), float32."""
+    corners = pose.world(CUBE)[:, :2].astype(np.float32)
+    return cv2.convexHull(corners).reshape(-1, 2)
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    area, _ = cv2.intersectConvexConvex(a, b)
+    return float(area)
+
+
+def _place(rng: random.Random, spec: SceneSpec, camera: Camera, tray: TrayLayout | None,
+           tops: Sequence[int], scale: float) -> tuple[_Die, ...]:
+    """Put the dice on the tray: apart, touching or leaning as the spec asks, all in view."""
+    placed: list[_Die] = []
+    n_cocked = min(spec.cocked, len(tops))
+    for i, top in enumerate(tops):
+        cocked = i >= len(tops) - n_cocked
+        cut = not cocked and i < spec.cut_off
+        for _ in range(300):
+            die = _candidate(rng, spec, camera, placed, top, cocked, cut, scale)
+            if die is not None and _fits(die, placed, camera, spec, tray, cut):
+                placed.append(die)
+                break
+        else:
+            raise InvalidInput(f"cannot place {len(tops)} dice of {spec.die_px} px in a {spec.size} frame")
+    return tuple(placed)
+
+
+def _candidate(rng: random.Random, spec: SceneSpec, camera: Camera, placed: list[_Die], top: int,
+               cocked: bool, cut: bool, scale: float) -> _Die | None:
+    """One random try at a die's pose: next to another die or anywhere in view."""
+    edge = rng.uniform(*spec.die_px) / scale
+    faces = random_faces(rng, top)
+    style = _style(rng, spec)
+    flat = [d for d in placed if not d.cocked]
+    tilt = _rx(math.radians(rng.uniform(20, 38))) if cocked else np.eye(3)
+    if flat and not cut and rng.random() < (0.85 if cocked else 0.65 if spec.touching else 0.0):
+        pose = _beside(rng, rng.choice(flat).pose, edge, tilt, cocked)
+        return None if pose is None else _Die(pose, faces, style, cocked)
+    xy = _in_view(rng, camera, spec, edge * scale, cut)
+    pose = _resting(xy, _rz(rng.uniform(0, 2 * math.pi)) @ tilt, edge)
+    return _Die(pose, faces, style, cocked)
+
+
+def _beside(rng: random.Random, partner: DiePose, edge: float, tilt: np.ndarray, cocked: bool) -> DiePose | None:
+    """A pose touching ``partner`` face to face, or leaning its top against it when ``cocked``."""
+    angle = _yaw(partner) + rng.randrange(4) * math.pi / 2
+    direction = np.array([math.cos(angle), math.sin(angle)])
+    across = np.array([-direction[1], direction[0]]) * rng.uniform(-0.3, 0.3) * min(edge, partner.edge_mm)
+    yaw = angle + math.pi / 2 if cocked else _yaw(partner) + rng.uniform(-0.04, 0.04)
+    rotation = _rz(yaw) @ tilt
+    other = _footprint(partner)
+    for step in range(200):
+        distance = (edge + partner.edge_mm) / 2 + step * 0.2
+        pose = _resting(partner.position[:2] + direction * distance + across, rotation, edge)
+        if _overlap(_footprint(pose), other) < 0.05:
+            return pose
+    return None
+
+
+def _in_view(rng: random.Random, camera: Camera, spec: SceneSpec, edge_px: float, cut: bool) -> np.ndarray:
+    """A tray point seen inside the frame, or on its border for a die that is cut off."""
+    width, height = spec.size
+    if cut:
+        u = rng.choice([0.0, float(width)]) + rng.uniform(-0.3, 0.3) * edge_px
+        v = rng.uniform(edge_px, height - edge_px)
+        pixel = (u, v) if rng.random() < 0.5 else (v * width / height, rng.choice([0.0, float(height)]))
+    else:
+        margin = edge_px * 0.9
+        pixel = (rng.uniform(margin, width - margin), rng.uniform(margin, height - margin))
+    return camera.image_to_ground(np.array([pixel], np.float64))[0]
+
+
+def _fits(die: _Die, placed: list[_Die], camera: Camera, spec: SceneSpec, tray: TrayLayout | None,
+          cut: bool) -> bool:
+    """True when the die overlaps no other die or marker and is in view as asked."""
+    mine = _footprint(die.pose)
+    if any(_overlap(mine, _footprint(other.pose)) > 0.05 for other in placed):
+        return False
+    if tray is not None and not cut and not _on_free_tray(mine, tray):
+        return False
+    outline = camera.project(die.pose.world(CUBE))
+    inside = bool((outline.min(axis=0) >= 1).all() and (outline.max(axis=0) <= np.array(spec.size) - 1).all())
+    return not inside if cut else inside
+
+
+def _on_free_tray(footprint: np.ndarray, tray: TrayLayout) -> bool:
+    """True when a footprint lies on the tray and clear of every marker's quiet zone."""
+    lo, hi = footprint.min(axis=0), footprint.max(axis=0)
+    if lo.min() < 0 or hi[0] > tray.width_mm or hi[1] > tray.height_mm:
+        return False
+    pad = tray.marker_mm / 6 + 2
+    for marker_id in CORNER_IDS:
+        x, y = tray.marker_origin_mm(marker_id)
+        zone = np.array([[x - pad, y - pad], [x + tray.marker_mm + pad, y - pad],
+                         [x + tray.marker_mm + pad, y + tray.marker_mm + pad], [x - pad, y + tray.marker_mm + pad]],
+                        np.float32)
+        if _overlap(footprint, zone) > 0:
+            return False
+    return True
+
+
+@dataclass(frozen=True, eq=False)
+class _Path:
+    offset: np.ndarray
+    axis: np.ndarray
+    spin: float
+    hops: float
+
+
+def _tumble(rng: random.Random, die: _Die) -> _Path:
+    """How a die arrives at its resting pose: from where, spinning about what, hopping how often."""
+    angle = rng.uniform(0, 2 * math.pi)
+    offset = np.array([math.cos(angle), math.sin(angle)]) * die.pose.edge_mm * rng.uniform(3, 7)
+    axis = np.array([rng.gauss(0, 1) for _ in range(3)])
+    return _Path(offset, axis / np.linalg.norm(axis), rng.uniform(6, 12), rng.uniform(1.5, 3.5))
+
+
+def _moved(die: _Die, path: _Path, left: float) -> _Die:
+    """The die part way along its path; ``left`` runs from 1 (thrown) to 0 (at rest)."""
+    if left <= 0:
+        return die
+    ease = left * (0.5 + 0.5 * left)
+    rotation = die.pose.rotation @ cv2.Rodrigues(path.axis * path.spin * ease)[0]
+    lift = die.pose.edge_mm * 0.6 * abs(math.sin(left * math.pi * path.hops)) * left
+    pose = _resting(die.pose.position[:2] + path.offset * ease, rotation, die.pose.edge_mm, lift)
+    return replace(die, pose=pose)

@@ -1,0 +1,145 @@
+"""The synthetic renderer's camera, tray surfaces (felt, wood, plain), tray markers and sensor effects."""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.calibrate import CORNER_IDS, TrayLayout, marker_image
+
+BACKGROUNDS = ("felt", "wood", "plain")
+"""Surfaces the renderer knows; ``"random"`` picks one of them."""
+
+
+@dataclass(frozen=True, eq=False)
+class Camera:
+    """A pinhole camera over the tray: world mm with x right, y down the tray, z down into it."""
+
+    size: tuple[int, int]
+    focal_px: float
+    rotation: np.ndarray  # world -> camera
+    centre: np.ndarray    # camera position, world mm
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        """World points (N, 3) in mm to pixels (N, 2)."""
+        cam = (points - self.centre) @ self.rotation.T
+        uv = cam[:, :2] / cam[:, 2:] * self.focal_px
+        return uv + (self.size[0] / 2, self.size[1] / 2)
+
+    def ground_to_image(self) -> np.ndarray:
+        """Homography from tray-plane mm (x, y, 1) to pixels."""
+        k = np.array([[self.focal_px, 0, self.size[0] / 2], [0, self.focal_px, self.size[1] / 2], [0, 0, 1]])
+        r = self.rotation
+        return k @ np.column_stack([r[:, 0], r[:, 1], -r @ self.centre])
+
+    def image_to_ground(self, pixels: np.ndarray) -> np.ndarray:
+        """Pixels (N, 2) to tray-plane mm (N, 2)."""
+        points = pixels.reshape(-1, 1, 2).astype(np.float64)
+        return cv2.perspectiveTransform(points, np.linalg.inv(self.ground_to_image())).reshape(-1, 2)
+
+
+def make_camera(size: tuple[int, int], px_per_mm: float, fov_deg: float, tilt_deg: float,
+                tilt_towards: float, target: tuple[float, float]) -> Camera:
+    """A camera seeing ``px_per_mm`` at ``target`` on the tray, tilted ``tilt_deg`` from straight down."""
+    focal = size[0] / 2 / math.tan(math.radians(fov_deg) / 2)
+    axis = np.array([math.cos(tilt_towards), math.sin(tilt_towards), 0.0]) * math.radians(tilt_deg)
+    rotation = cv2.Rodrigues(axis)[0]
+    distance = focal / px_per_mm
+    centre = np.array([target[0], target[1], 0.0]) - distance * rotation.T @ np.array([0.0, 0.0, 1.0])
+    return Camera(size, focal, rotation, centre)
+
+
+def ground_image(rng: random.Random, camera: Camera, background: str,
+                 tray: TrayLayout | None, px_per_mm: float) -> np.ndarray:
+    """The empty tray as the camera sees it: a textured surface, with the markers if ``tray``."""
+    width, height = camera.size
+    corners = camera.image_to_ground(np.array([[0, 0], [width, 0], [width, height], [0, height]], float))
+    lo, hi = corners.min(axis=0) - 2, corners.max(axis=0) + 2
+    scale = min(px_per_mm * 1.25, 2.2 * math.sqrt(width * height / float(np.prod(hi - lo))))
+    size = (int((hi - lo)[0] * scale) + 1, int((hi - lo)[1] * scale) + 1)
+    texture = surface(rng, background, size, scale)
+    if tray is not None:
+        draw_tray(texture, tray, lo, scale)
+    to_texture = np.array([[scale, 0, -lo[0] * scale], [0, scale, -lo[1] * scale], [0, 0, 1]])
+    warp = camera.ground_to_image() @ np.linalg.inv(to_texture)
+    return cv2.warpPerspective(texture, warp, camera.size, flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def surface(rng: random.Random, background: str, size: tuple[int, int], px_per_mm: float) -> np.ndarray:
+    """A top-down texture of the named surface, ``size`` = (width, height) pixels."""
+    kind = rng.choice(BACKGROUNDS) if background == "random" else background
+    if kind == "felt":
+        base = _jitter(rng, rng.choice([(45, 105, 35), (110, 60, 25), (40, 40, 120), (70, 70, 70)]), 20)
+        return _grain(_lit(rng, _flat(size, base), 0.25), 9)
+    if kind == "wood":
+        return _grain(_lit(rng, _wood(rng, size, px_per_mm), 0.2), 4)
+    if kind == "plain":
+        base = _jitter(rng, (218, 222, 225), 14)
+        return _grain(_lit(rng, _flat(size, base), 0.18), 3)
+    raise ValueError(f"unknown background {background!r} (choose from {', '.join(BACKGROUNDS)}, random)")
+
+
+def _jitter(rng: random.Random, colour: tuple[int, int, int], amount: int) -> tuple[int, int, int]:
+    return tuple(max(0, min(255, c + rng.randint(-amount, amount))) for c in colour)  # type: ignore[return-value]
+
+
+def _flat(size: tuple[int, int], colour: tuple[int, int, int]) -> np.ndarray:
+    return np.full((size[1], size[0], 3), colour, np.uint8)
+
+
+def _lit(rng: random.Random, image: np.ndarray, amount: float) -> np.ndarray:
+    """Uneven lighting: a smooth brightness field varying by about ``amount``."""
+    cells = np.array([[1 + amount * (rng.random() - 0.5) for _ in range(3)] for _ in range(3)], np.float32)
+    field = cv2.resize(cells, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_CUBIC)
+    return cv2.multiply(image, cv2.merge([field] * 3), dtype=cv2.CV_8U)
+
+
+def _grain(image: np.ndarray, strength: float) -> np.ndarray:
+    """Fine texture (felt fibres, paper grain), drawn with OpenCV's seeded generator."""
+    noise = np.empty(image.shape[:2], np.int16)
+    cv2.randn(noise, 0, strength)
+    blurred = cv2.GaussianBlur(noise, (3, 3), 0)
+    return cv2.add(image, cv2.merge([blurred] * 3), dtype=cv2.CV_8U)
+
+
+def _wood(rng: random.Random, size: tuple[int, int], px_per_mm: float) -> np.ndarray:
+    """Planks of grain along x: a wavy stripe pattern between two browns."""
+    dark = np.array(_jitter(rng, (30, 60, 110), 15), np.float32)
+    light = np.array(_jitter(rng, (70, 120, 180), 15), np.float32)
+    warp = cv2.resize(np.array([[rng.random() for _ in range(6)] for _ in range(3)], np.float32),
+                      size, interpolation=cv2.INTER_CUBIC)
+    y = np.arange(size[1], dtype=np.float32)[:, None] / px_per_mm
+    stripes = 0.5 + 0.5 * np.sin(y * rng.uniform(0.4, 0.9) + warp * rng.uniform(6, 14))
+    return (dark + (light - dark) * stripes[..., None]).astype(np.uint8)
+
+
+def draw_tray(texture: np.ndarray, tray: TrayLayout, origin: np.ndarray, scale: float) -> None:
+    """Draw the four corner markers, each on a white quiet zone one cell wide."""
+    for marker_id in CORNER_IDS:
+        x, y = (np.array(tray.marker_origin_mm(marker_id)) - origin) * scale
+        cell = tray.marker_mm / 6 * scale
+        side = int(round(tray.marker_mm * scale))
+        x0, y0 = int(round(x)), int(round(y))
+        pad = int(round(cell))
+        cv2.rectangle(texture, (x0 - pad, y0 - pad), (x0 + side + pad, y0 + side + pad), (235, 235, 235), -1)
+        marker = cv2.resize(marker_image(marker_id, 8), (side, side), interpolation=cv2.INTER_NEAREST)
+        texture[y0:y0 + side, x0:x0 + side] = marker[..., None]
+
+
+def finish(image: np.ndarray, blur: float, noise: float, jpeg_quality: int | None) -> np.ndarray:
+    """Camera effects on the final frame: defocus blur, sensor noise, JPEG compression."""
+    if blur > 0:
+        image = cv2.GaussianBlur(image, (0, 0), blur)
+    if noise > 0:
+        grain = np.empty(image.shape, np.int16)
+        cv2.randn(grain, (0, 0, 0), (noise, noise, noise))
+        image = cv2.add(image, grain, dtype=cv2.CV_8U)
+    if jpeg_quality is not None:
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else image
+    return image
