@@ -1,0 +1,994 @@
+"""The dice hold'em hand both hold'em games share: blinds, private roll, flop 3, turn 1, river 1.
+
+:class:`HoldemGame` runs hand after hand on the betting core (:mod:`controller.games.betting`):
+the button moves with the dead-button rule, busted players rebuy or leave between hands, and the
+game ends when one player holds every chip. The games (:mod:`controller.games.tauren`,
+:mod:`controller.games.diceholdem`) are subclasses that name their dice and their hand ranking;
+Standard DiceHoldem also switches on the Reroll/Protect bets (``reroll_protect``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Callable, Mapping, Sequence, TypeVar
+
+from controller.games.base import DiceNeeded, Input, Pending
+from controller.games.betting import Betting, BettingRules, Pot, Structure, side_pots, split
+from controller.games.dice import DieKind
+from controller.games.errors import IllegalAction, InvalidInput
+from controller.games.rolls import Roll
+
+KeyFunction = Callable[[Sequence[str]], tuple[int, ...]]
+STREETS = ("preflop", "flop", "turn", "river")
+NEW_DICE = (0, 3, 1, 1)  # community dice rolled at the start of each round
+
+
+# -- records: str() is the history line ---------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Fold:
+    """The seat gives up the hand."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"fold {self.seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """The seat stays in without putting chips in (nothing to call)."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"check {self.seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """The seat matches the current bet (all-in for less if short)."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"call {self.seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class Bet:
+    """The first bet of a round: ``amount`` chips."""
+
+    seat: int
+    amount: int
+
+    def __str__(self) -> str:
+        return f"bet {self.seat} {self.amount}"
+
+
+@dataclass(frozen=True, slots=True)
+class Raise:
+    """A raise to ``to`` chips in total this round."""
+
+    seat: int
+    to: int
+
+    def __str__(self) -> str:
+        return f"raise {self.seat} {self.to}"
+
+
+@dataclass(frozen=True, slots=True)
+class AllIn:
+    """The seat puts in every chip it has (a call, bet or raise)."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"allin {self.seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reroll:
+    """Standard DiceHoldem: ``amount`` chips to put community die ``die`` (0-4) in reroll state."""
+
+    seat: int
+    die: int
+    amount: int
+
+    def __str__(self) -> str:
+        return f"reroll {self.seat} {self.die} {self.amount}"
+
+
+@dataclass(frozen=True, slots=True)
+class Protect:
+    """Standard DiceHoldem: ``amount`` chips to put community die ``die`` in protect state."""
+
+    seat: int
+    die: int
+    amount: int
+
+    def __str__(self) -> str:
+        return f"protect {self.seat} {self.die} {self.amount}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Standard DiceHoldem: no Reroll/Protect bet after this turn's ordinary action."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"pass {self.seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class Rebuy:
+    """Between hands, a busted seat buys back in for the starting stack."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"rebuy {self.seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """Between hands, a busted seat declines the rebuy and leaves the game."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"leave {self.seat}"
+
+
+SideBet = Reroll | Protect
+_SEAT_ONLY: dict[str, type[Fold | Check | Call | AllIn | Pass | Rebuy | Leave]] = {
+    "fold": Fold, "check": Check, "call": Call, "allin": AllIn, "pass": Pass,
+    "rebuy": Rebuy, "leave": Leave}
+
+
+class Phase(Enum):
+    """What the hand waits for."""
+
+    PRIVATE = "private roll"
+    BOARD = "community roll"
+    BETTING = "betting"
+    SIDE_BET = "reroll/protect"
+    REBUY = "rebuy"
+    OVER = "over"
+
+
+# -- options ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class HoldemOptions:
+    """The rule options both hold'em games share (RULES.md section 2, Betting)."""
+
+    betting: BettingRules
+    stack: int = 20
+    rebuy: bool = True
+    button: int = 0
+
+    def text(self) -> dict[str, str]:
+        """The options as history-header text."""
+        return {"blinds": "on" if self.betting.blinds else "off",
+                "min_bet": str(self.betting.min_bet), "stack": str(self.stack),
+                "structure": self.betting.structure.value,
+                "rebuy": "on" if self.rebuy else "off", "button": str(self.button)}
+
+
+HOLDEM_KEYS = ("blinds", "min_bet", "stack", "structure", "rebuy", "button")
+
+
+def switch(options: Mapping[str, str], key: str, default: bool) -> bool:
+    """Read an on/off option.
+
+    :raises InvalidInput: naming the option.
+    """
+    text = options.get(key, "on" if default else "off").strip().lower()
+    if text in ("on", "true", "yes", "1"):
+        return True
+    if text in ("off", "false", "no", "0"):
+        return False
+    raise InvalidInput(f"option {key}={text!r}: expected on or off")
+
+
+def number(options: Mapping[str, str], key: str, default: int, low: int, high: int) -> int:
+    """Read a whole-number option in ``low..high``.
+
+    :raises InvalidInput: naming the option.
+    """
+    text = options.get(key, str(default)).strip()
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise InvalidInput(f"option {key}={text!r}: expected a whole number from {low} to {high}")
+    return int(text)
+
+
+def parse_holdem_options(seats: int, options: Mapping[str, str],
+                         known: Sequence[str] = ()) -> HoldemOptions:
+    """Read the shared options; ``known`` are the game's own keys (checked by the game).
+
+    :raises InvalidInput: for an unknown option or a bad value, naming it.
+    """
+    for key in options:
+        if key not in HOLDEM_KEYS and key not in known:
+            allowed = ", ".join(sorted((*HOLDEM_KEYS, *known)))
+            raise InvalidInput(f"unknown option {key!r} (options: {allowed})")
+    if not 2 <= seats <= 10:
+        raise InvalidInput(f"hold'em needs 2 to 10 seats, not {seats}")
+    text = options.get("structure", "no-limit").strip().lower()
+    try:
+        structure = Structure(text)
+    except ValueError:
+        raise InvalidInput(f"option structure={text!r}: expected limit, pot-limit or "
+                           "no-limit") from None
+    rules = BettingRules(structure, number(options, "min_bet", 2, 1, 10**6),
+                         switch(options, "blinds", True))
+    return HoldemOptions(rules, number(options, "stack", 20, 1, 10**9),
+                         switch(options, "rebuy", True), number(options, "button", 0, 0, seats - 1))
+
+
+def hand_key(game: str, **rules: Any) -> KeyFunction:
+    """The hand-ranking key of ``game`` from the hand evaluation module (higher wins)."""
+    hands = importlib.import_module("controller.games.hands")
+    evaluator = hands.evaluator(hands.HandRules(game=game, **rules))
+    key: KeyFunction = evaluator.key
+    return key
+
+
+_R = TypeVar("_R")
+
+
+# -- the game -----------------------------------------------------------------------------------
+class HoldemGame:
+    """A table of dice hold'em, hand after hand; subclasses name the dice and the ranking."""
+
+    name = "holdem"
+    kind = DieKind.D6
+    reroll_protect = False
+
+    def __init__(self, seats: int, options: HoldemOptions, key: KeyFunction,
+                 extra_rounds: int = 1) -> None:
+        self._seats = seats
+        self.options = options
+        self.rules = options.betting
+        self.key = key
+        self.extra_rounds = extra_rounds
+        self.stacks = [options.stack] * seats
+        self.out = [False] * seats
+        self.rebuys = [0] * seats
+        self.decided = [True] * seats
+        self._inputs: list[Input] = []
+        self._hands = 0
+        self.button = options.button
+        self.sb_pos = -1
+        self.sb_posts = False
+        self.bb = -1
+        self.hand: Betting | None = None
+        self.phase = Phase.OVER
+        self.private: list[tuple[str, ...]] = [()] * seats
+        self.board: list[str] = []
+        self.round_no = 0
+        self.fresh: tuple[int, ...] = ()
+        self.die_bets: dict[int, tuple[str, int]] = {}
+        self.need_dice = 0
+        self.side_seat = -1
+        self.last_hand: dict[str, Any] = {}
+        self._start_hand(first=True)
+
+    # -- the Game protocol ----------------------------------------------------------------------
+    @property
+    def seats(self) -> int:
+        """Number of seats at the table."""
+        return self._seats
+
+    @property
+    def inputs(self) -> Sequence[Input]:
+        """Every accepted input, in order."""
+        return self._inputs
+
+    @property
+    def hands_played(self) -> int:
+        """Hands finished so far."""
+        return self._hands
+
+    def options_text(self) -> dict[str, str]:
+        """The rule options as history-header text (round-trips through ``create``)."""
+        return self.options.text()
+
+    def pending(self) -> Pending:
+        """Who acts now, or which dice the engine needs."""
+        phase = self.phase
+        if phase is Phase.BETTING:
+            seat = self.hand.to_act if self.hand else -1
+            return Pending((seat,), seat, note=f"{STREETS[min(self.round_no, 3)]} betting")
+        if phase is Phase.SIDE_BET:
+            return Pending((self.side_seat,), self.side_seat,
+                           note="reroll or protect a die, or pass")
+        if phase is Phase.PRIVATE:
+            return Pending(dice=tuple(DiceNeeded(seat, self.kind, 2, True, "private roll")
+                                      for seat in self._unrolled()), note="private roll")
+        if phase is Phase.BOARD:
+            return Pending(dice=(DiceNeeded(None, self.kind, self.need_dice, False,
+                                            self._board_reason()),), note=self._board_reason())
+        if phase is Phase.REBUY:
+            waiting = tuple(s for s in range(self._seats) if not self.decided[s])
+            return Pending(waiting, waiting[0], note="rebuy or leave")
+        return Pending(over=True, note="game over")
+
+    def verify(self, inp: Input) -> None:
+        """Raise :class:`IllegalAction` with the reason if ``inp`` is illegal now."""
+        self._handler(inp)[0](inp)
+
+    def can(self, inp: Input) -> bool:
+        """True if ``inp`` is legal now."""
+        try:
+            self.verify(inp)
+        except IllegalAction:
+            return False
+        return True
+
+    def apply(self, inp: Input) -> Input:
+        """Verify and act; returns the record appended to :attr:`inputs`."""
+        verify, act = self._handler(inp)
+        verify(inp)
+        act(inp)
+        self._inputs.append(inp)
+        return inp
+
+    def parse_input(self, line: str) -> Input:
+        """Read one history line back into its record.
+
+        :raises InvalidInput: quoting the line.
+        """
+        words = line.split()
+        if not words:
+            raise InvalidInput("empty input line")
+        verb = words[0].lower()
+        if verb == "roll":
+            return Roll.parse(line)
+        if not all(w.isdigit() for w in words[1:]):
+            raise InvalidInput(f"expected numbers after {verb!r}: {line!r}")
+        nums = [int(w) for w in words[1:]]
+        shapes: dict[str, tuple[int, Callable[..., Input]]] = {
+            **{name: (1, cls) for name, cls in _SEAT_ONLY.items()},
+            "bet": (2, Bet), "raise": (2, Raise), "reroll": (3, Reroll), "protect": (3, Protect)}
+        if verb not in shapes:
+            raise InvalidInput(f"unknown input {verb!r} in {line!r} "
+                               f"(known: roll, {', '.join(sorted(shapes))})")
+        count, cls = shapes[verb]
+        if len(nums) != count:
+            raise InvalidInput(f"{verb!r} takes {count} number(s): {line!r}")
+        return cls(*nums)
+
+    def legal_inputs(self, seat: int) -> list[Input]:
+        """Legal inputs for ``seat`` now; bets at minimum, half pot, pot and all-in."""
+        if self.phase is Phase.BETTING and self.hand and self.hand.to_act == seat:
+            return self._legal_bets(seat, self.hand)
+        if self.phase is Phase.SIDE_BET and seat == self.side_seat:
+            return [Pass(seat), *self._legal_side_bets(seat)]
+        if self.phase is Phase.REBUY and not self.decided[seat]:
+            return [Rebuy(seat), Leave(seat)]
+        return []
+
+    def public_view(self) -> dict[str, Any]:
+        """What the room may see. The ONE place that builds it: no private die ever enters it."""
+        hand = self.hand
+        seats = []
+        for seat in range(self._seats):
+            seats.append({
+                "seat": seat, "stack": self.stacks[seat], "out": self.out[seat],
+                "in_hand": hand is not None and not hand.folded[seat],
+                "folded": hand is not None and hand.folded[seat] and not self.out[seat],
+                "all_in": hand is not None and hand.allin[seat],
+                "bet": hand.street[seat] if hand else 0,
+                "in_pot": hand.total[seat] if hand else 0,
+                "dice_rolled": len(self.private[seat]), "rebuys": self.rebuys[seat]})
+        return {
+            "game": self.name, "hand": self._hands + 1, "phase": self.phase.value,
+            "street": STREETS[min(self.round_no, 3)] if self.round_no < 4 else "extra",
+            "button": self.button, "small_blind": self.sb_pos if self.sb_posts else None,
+            "big_blind": self.bb, "board": list(self.board),
+            "die_states": {str(d): {"state": k, "bet": a} for d, (k, a) in self.die_bets.items()},
+            "to_act": self.pending().prompt, "current_bet": hand.current if hand else 0,
+            "pots": [{"amount": p.amount, "eligible": list(p.eligible)} for p in self.pots()],
+            "seats": seats, "last_hand": self.last_hand, "over": self.phase is Phase.OVER}
+
+    def seat_view(self, seat: int) -> dict[str, Any]:
+        """The public view plus ``seat``'s own private dice."""
+        view = self.public_view()
+        view["seat"] = seat
+        view["my_dice"] = list(self.private[seat])
+        return view
+
+    def chips_total(self) -> int:
+        """Chips in stacks and in the pot now."""
+        return sum(self.stacks) + (self.hand.pot_total() if self.hand else 0)
+
+    def chips_expected(self) -> int:
+        """Every chip dealt at the start plus every rebuy."""
+        return self.options.stack * (self._seats + sum(self.rebuys))
+
+    def final(self) -> dict[str, Any]:
+        """Stacks, hands played, rebuys and the winner (when one player holds every chip)."""
+        alive = [s for s in range(self._seats) if self.stacks[s] > 0]
+        return {"stacks": list(self.stacks), "hands_played": self._hands,
+                "rebuys": list(self.rebuys), "over": self.phase is Phase.OVER,
+                "winner": alive[0] if self.phase is Phase.OVER and len(alive) == 1 else None}
+
+    def pots(self) -> list[Pot]:
+        """The main pot and side pots of the hand in play (derived, never stored)."""
+        hand = self.hand
+        return side_pots(hand.total, hand.folded, hand.dead) if hand else []
+
+    # -- per-kind triples -----------------------------------------------------------------------
+    def verify_fold(self, seat: int) -> None:
+        """Raise unless ``seat`` may fold now."""
+        self._verify_fold(Fold(seat))
+
+    def can_fold(self, seat: int) -> bool:
+        """True if ``seat`` may fold now."""
+        return self.can(Fold(seat))
+
+    def fold(self, seat: int) -> Fold:
+        """Fold ``seat``'s hand."""
+        return self._do(Fold(seat))
+
+    def verify_check(self, seat: int) -> None:
+        """Raise unless ``seat`` may check now."""
+        self._verify_check(Check(seat))
+
+    def can_check(self, seat: int) -> bool:
+        """True if ``seat`` may check now."""
+        return self.can(Check(seat))
+
+    def check(self, seat: int) -> Check:
+        """Check."""
+        return self._do(Check(seat))
+
+    def verify_call(self, seat: int) -> None:
+        """Raise unless ``seat`` may call now."""
+        self._verify_call(Call(seat))
+
+    def can_call(self, seat: int) -> bool:
+        """True if ``seat`` may call now."""
+        return self.can(Call(seat))
+
+    def call(self, seat: int) -> Call:
+        """Call the current bet."""
+        return self._do(Call(seat))
+
+    def verify_bet(self, seat: int, amount: int) -> None:
+        """Raise unless ``seat`` may bet ``amount`` now."""
+        self._verify_bet(Bet(seat, amount))
+
+    def can_bet(self, seat: int, amount: int) -> bool:
+        """True if ``seat`` may bet ``amount`` now."""
+        return self.can(Bet(seat, amount))
+
+    def bet(self, seat: int, amount: int) -> Bet:
+        """Open the betting with ``amount``."""
+        return self._do(Bet(seat, amount))
+
+    def verify_raise(self, seat: int, to: int) -> None:
+        """Raise unless ``seat`` may raise to ``to`` now."""
+        self._verify_raise(Raise(seat, to))
+
+    def can_raise(self, seat: int, to: int) -> bool:
+        """True if ``seat`` may raise to ``to`` now."""
+        return self.can(Raise(seat, to))
+
+    def raise_(self, seat: int, to: int) -> Raise:
+        """Raise to a round total of ``to``."""
+        return self._do(Raise(seat, to))
+
+    def verify_all_in(self, seat: int) -> None:
+        """Raise unless ``seat`` may go all-in now."""
+        self._verify_all_in(AllIn(seat))
+
+    def can_all_in(self, seat: int) -> bool:
+        """True if ``seat`` may go all-in now."""
+        return self.can(AllIn(seat))
+
+    def all_in(self, seat: int) -> AllIn:
+        """Put every chip in."""
+        return self._do(AllIn(seat))
+
+    def verify_reroll(self, seat: int, die: int, amount: int) -> None:
+        """Raise unless ``seat`` may bet ``amount`` to reroll ``die`` now."""
+        self._verify_side_bet(Reroll(seat, die, amount))
+
+    def can_reroll(self, seat: int, die: int, amount: int) -> bool:
+        """True if ``seat`` may bet ``amount`` to reroll ``die`` now."""
+        return self.can(Reroll(seat, die, amount))
+
+    def reroll(self, seat: int, die: int, amount: int) -> Reroll:
+        """Bet ``amount`` to put ``die`` in reroll state."""
+        return self._do(Reroll(seat, die, amount))
+
+    def verify_protect(self, seat: int, die: int, amount: int) -> None:
+        """Raise unless ``seat`` may bet ``amount`` to protect ``die`` now."""
+        self._verify_side_bet(Protect(seat, die, amount))
+
+    def can_protect(self, seat: int, die: int, amount: int) -> bool:
+        """True if ``seat`` may bet ``amount`` to protect ``die`` now."""
+        return self.can(Protect(seat, die, amount))
+
+    def protect(self, seat: int, die: int, amount: int) -> Protect:
+        """Bet ``amount`` to put ``die`` in protect state."""
+        return self._do(Protect(seat, die, amount))
+
+    def verify_pass(self, seat: int) -> None:
+        """Raise unless ``seat`` may decline a Reroll/Protect bet now."""
+        self._verify_pass(Pass(seat))
+
+    def can_pass(self, seat: int) -> bool:
+        """True if ``seat`` may decline a Reroll/Protect bet now."""
+        return self.can(Pass(seat))
+
+    def pass_(self, seat: int) -> Pass:
+        """No Reroll/Protect bet this turn."""
+        return self._do(Pass(seat))
+
+    def verify_rebuy(self, seat: int) -> None:
+        """Raise unless ``seat`` may rebuy now."""
+        self._verify_rebuy(Rebuy(seat))
+
+    def can_rebuy(self, seat: int) -> bool:
+        """True if ``seat`` may rebuy now."""
+        return self.can(Rebuy(seat))
+
+    def rebuy(self, seat: int) -> Rebuy:
+        """Buy back in for the starting stack."""
+        return self._do(Rebuy(seat))
+
+    def verify_leave(self, seat: int) -> None:
+        """Raise unless ``seat`` may leave now."""
+        self._verify_rebuy(Leave(seat))
+
+    def can_leave(self, seat: int) -> bool:
+        """True if ``seat`` may leave now."""
+        return self.can(Leave(seat))
+
+    def leave(self, seat: int) -> Leave:
+        """Decline the rebuy and leave the game."""
+        return self._do(Leave(seat))
+
+    def verify_roll(self, seat: int | None, kind: DieKind, faces: Sequence[str]) -> None:
+        """Raise unless these dice are the ones the engine waits for."""
+        self._verify_roll(Roll(seat, kind, tuple(faces)))
+
+    def can_roll(self, seat: int | None, kind: DieKind, faces: Sequence[str]) -> bool:
+        """True if these dice are the ones the engine waits for."""
+        return self.can(Roll(seat, kind, tuple(faces)))
+
+    def roll(self, seat: int | None, kind: DieKind, faces: Sequence[str]) -> Roll:
+        """Observe dice: a seat's private roll, or community dice (seat None)."""
+        return self._do(Roll(seat, kind, tuple(faces)))
+
+    # -- dispatch -------------------------------------------------------------------------------
+    def _do(self, inp: _R) -> _R:
+        self.apply(inp)
+        return inp
+
+    def _handler(self, inp: Input) -> tuple[Callable[[Any], None], Callable[[Any], None]]:
+        kind = type(inp)
+        pair = _HANDLERS.get(kind)
+        if pair is None:
+            raise IllegalAction(f"{self.name} does not take {kind.__name__} inputs: {inp}")
+        verify, act = pair
+        return getattr(self, verify), getattr(self, act)
+
+    # -- verification ---------------------------------------------------------------------------
+    def _who(self, seat: int) -> str:
+        return f"Seat {seat}"
+
+    def _betting_turn(self, seat: int, verb: str) -> Betting:
+        hand = self.hand
+        if self.phase is not Phase.BETTING or hand is None:
+            raise IllegalAction(f"{self._who(seat)} cannot {verb} now: waiting for "
+                                f"{self.pending().note}")
+        if hand.to_act != seat:
+            raise IllegalAction(f"{self._who(seat)} cannot {verb}: it is seat "
+                                f"{hand.to_act}'s turn")
+        return hand
+
+    def _verify_fold(self, inp: Fold) -> None:
+        hand = self._betting_turn(inp.seat, "fold")
+        if hand.to_call(inp.seat) == 0:
+            raise IllegalAction(f"{self._who(inp.seat)} cannot fold: there is nothing to call "
+                                "(check instead)")
+
+    def _verify_check(self, inp: Check) -> None:
+        hand = self._betting_turn(inp.seat, "check")
+        owed = hand.to_call(inp.seat)
+        if owed:
+            raise IllegalAction(f"{self._who(inp.seat)} cannot check: {owed} to call")
+
+    def _verify_call(self, inp: Call) -> None:
+        hand = self._betting_turn(inp.seat, "call")
+        if hand.to_call(inp.seat) == 0:
+            raise IllegalAction(f"{self._who(inp.seat)} cannot call: there is nothing to call "
+                                "(check instead)")
+
+    def _verify_bet(self, inp: Bet) -> None:
+        hand = self._betting_turn(inp.seat, "bet")
+        who = self._who(inp.seat)
+        if hand.current:
+            raise IllegalAction(f"{who} cannot bet: there is already a bet of {hand.current} "
+                                "(raise instead)")
+        self._verify_size(hand, inp.seat, inp.amount, f"{who} cannot bet {inp.amount}")
+
+    def _verify_raise(self, inp: Raise) -> None:
+        hand = self._betting_turn(inp.seat, "raise")
+        who = self._who(inp.seat)
+        if not hand.current:
+            raise IllegalAction(f"{who} cannot raise: nobody has bet yet (bet instead)")
+        if inp.to <= hand.current:
+            raise IllegalAction(f"{who} cannot raise to {inp.to}: the bet is already "
+                                f"{hand.current}")
+        self._verify_size(hand, inp.seat, inp.to, f"{who} cannot raise to {inp.to}")
+
+    def _verify_size(self, hand: Betting, seat: int, to: int, prefix: str) -> None:
+        refusal = hand.raise_refusal(seat, self._who(seat))
+        if refusal:
+            raise IllegalAction(refusal)
+        everything = hand.street[seat] + hand.stacks[seat]
+        if to > everything:
+            raise IllegalAction(f"{prefix}: only {everything} in chips")
+        low, high = hand.min_raise_to(), hand.max_raise_to(seat)
+        what = "bet" if not hand.current else "raise"
+        if to < low and to != everything:
+            raise IllegalAction(f"{prefix}: the minimum {what} is to {low}" if hand.current
+                                else f"{prefix}: the minimum bet is {low}")
+        if to > high:
+            raise IllegalAction(f"{prefix}: the {hand.rules.structure.value} maximum is "
+                                f"{'to ' if hand.current else ''}{high}")
+
+    def _verify_all_in(self, inp: AllIn) -> None:
+        hand = self._betting_turn(inp.seat, "go all-in")
+        seat = inp.seat
+        if hand.stacks[seat] <= hand.to_call(seat) and hand.current > hand.street[seat]:
+            return
+        self._verify_size(hand, seat, hand.street[seat] + hand.stacks[seat],
+                          f"{self._who(seat)} cannot go all-in")
+
+    def _verify_pass(self, inp: Pass) -> None:
+        if self.phase is not Phase.SIDE_BET or inp.seat != self.side_seat:
+            raise IllegalAction(f"{self._who(inp.seat)} cannot pass: no Reroll/Protect "
+                                "decision is waiting for this seat")
+
+    def _verify_side_bet(self, inp: Reroll | Protect) -> None:
+        word = "reroll" if isinstance(inp, Reroll) else "protect"
+        prefix = f"{self._who(inp.seat)} cannot {word} die {inp.die} for {inp.amount}"
+        if not self.reroll_protect:
+            raise IllegalAction(f"{prefix}: this variant has no Reroll/Protect bets")
+        if self.phase is not Phase.SIDE_BET or inp.seat != self.side_seat or not self.hand:
+            raise IllegalAction(f"{prefix}: only right after your own check, call, bet or "
+                                "raise in a round where they are allowed")
+        if inp.die not in self.fresh:
+            fresh = ", ".join(map(str, self.fresh)) or "none"
+            raise IllegalAction(f"{prefix}: only dice rolled this street may take one "
+                                f"(dice {fresh})")
+        low, high = self._side_bet_range(inp.seat, inp.die, word)
+        if low < 0:
+            raise IllegalAction(f"{prefix}: the die is already in {word} state")
+        if inp.amount < low:
+            raise IllegalAction(f"{prefix}: the minimum is {low}")
+        if inp.amount > high:
+            raise IllegalAction(f"{prefix}: the maximum is {high} (a Reroll/Protect bet "
+                                "can never put you all-in)")
+
+    def _side_bet_range(self, seat: int, die: int, word: str) -> tuple[int, int]:
+        """The smallest and largest bet to put ``die`` in ``word`` state (-1 if it already is)."""
+        hand = self.hand
+        assert hand is not None
+        last = self.die_bets.get(die)
+        if last is None:
+            low = self.rules.min_bet
+        elif last[0] == word:
+            return -1, -1
+        else:
+            low = last[1] + hand.increment
+        high = hand.stacks[seat] - 1
+        if self.rules.structure is Structure.LIMIT:
+            high = min(high, low)
+        elif self.rules.structure is Structure.POT_LIMIT:
+            high = min(high, hand.pot_total())
+        return low, high
+
+    def _verify_rebuy(self, inp: Rebuy | Leave) -> None:
+        if self.phase is not Phase.REBUY or not 0 <= inp.seat < self._seats \
+                or self.decided[inp.seat]:
+            raise IllegalAction(f"{self._who(inp.seat)} cannot {type(inp).__name__.lower()} "
+                                "now: only a busted player, between hands")
+
+    def _verify_roll(self, inp: Roll) -> None:
+        if inp.kind is not self.kind:
+            raise IllegalAction(f"{self.name} is played with {self.kind.value} dice, "
+                                f"not {inp.kind.value}")
+        if self.phase is Phase.PRIVATE and inp.seat is not None:
+            if inp.seat not in self._unrolled():
+                raise IllegalAction(f"{self._who(inp.seat)} cannot roll now: "
+                                    "not waiting for that seat's private dice")
+            if len(inp.faces) != 2:
+                raise IllegalAction(f"{self._who(inp.seat)} rolls exactly 2 private dice, "
+                                    f"not {len(inp.faces)}")
+            return
+        if self.phase is Phase.BOARD and inp.seat is None:
+            if len(inp.faces) != self.need_dice:
+                raise IllegalAction(f"the {self._board_reason()} needs {self.need_dice} dice, "
+                                    f"not {len(inp.faces)}")
+            return
+        raise IllegalAction(f"not waiting for these dice now ({self.pending().note})")
+
+    # -- acts -----------------------------------------------------------------------------------
+    def _act_fold(self, inp: Fold) -> None:
+        hand = self.hand
+        assert hand is not None
+        hand.fold(inp.seat)
+        self._after_action()
+
+    def _act_check_or_call(self, inp: Check | Call) -> None:
+        assert self.hand is not None
+        self.hand.check_or_call(inp.seat)
+        self._after_ordinary(inp.seat)
+
+    def _act_bet(self, inp: Bet) -> None:
+        assert self.hand is not None
+        self.hand.raise_to(inp.seat, inp.amount)
+        self._after_ordinary(inp.seat)
+
+    def _act_raise(self, inp: Raise) -> None:
+        assert self.hand is not None
+        self.hand.raise_to(inp.seat, inp.to)
+        self._after_ordinary(inp.seat)
+
+    def _act_all_in(self, inp: AllIn) -> None:
+        hand = self.hand
+        assert hand is not None
+        seat = inp.seat
+        if hand.stacks[seat] <= hand.to_call(seat):
+            hand.check_or_call(seat)
+        else:
+            hand.raise_to(seat, hand.street[seat] + hand.stacks[seat])
+        self._after_action()
+
+    def _act_side_bet(self, inp: Reroll | Protect) -> None:
+        assert self.hand is not None
+        self.die_bets[inp.die] = ("reroll" if isinstance(inp, Reroll) else "protect", inp.amount)
+        self.hand.add_dead(inp.seat, inp.amount)
+        self.phase = Phase.BETTING
+        self._after_action()
+
+    def _act_pass(self, inp: Pass) -> None:
+        self.phase = Phase.BETTING
+        self._after_action()
+
+    def _act_rebuy(self, inp: Rebuy) -> None:
+        self.stacks[inp.seat] = self.options.stack
+        self.rebuys[inp.seat] += 1
+        self._decided(inp.seat)
+
+    def _act_leave(self, inp: Leave) -> None:
+        self.out[inp.seat] = True
+        self._decided(inp.seat)
+
+    def _decided(self, seat: int) -> None:
+        self.decided[seat] = True
+        if all(self.decided):
+            self._start_hand(first=False)
+
+    def _act_roll(self, inp: Roll) -> None:
+        if inp.seat is not None:
+            self.private[inp.seat] = inp.faces
+            if not self._unrolled():
+                self._open_round(0)
+            return
+        rerolled = sorted(d for d, (k, _) in self.die_bets.items() if k == "reroll")
+        faces = list(inp.faces)
+        for die in rerolled:
+            self.board[die] = faces.pop(0)
+        start = len(self.board)
+        self.board.extend(faces)
+        self.fresh = (*rerolled, *range(start, len(self.board)))
+        self.die_bets = {}
+        self._open_round(self.round_no + 1)
+
+    # -- flow -----------------------------------------------------------------------------------
+    def _after_ordinary(self, seat: int) -> None:
+        """After a check, call, bet or raise: offer the Reroll/Protect decision if it exists."""
+        if self._side_bets_open(seat):
+            self.phase = Phase.SIDE_BET
+            self.side_seat = seat
+            return
+        self._after_action()
+
+    def _side_bets_open(self, seat: int) -> bool:
+        hand = self.hand
+        if not self.reroll_protect or hand is None or not self._side_round():
+            return False
+        if any(hand.allin[s] and not hand.folded[s] for s in range(self._seats)):
+            return False
+        return hand.stacks[seat] > self.rules.min_bet and bool(self._legal_side_bets(seat))
+
+    def _side_round(self) -> bool:
+        """Reroll/Protect bets are allowed this round (a reroll can still follow it)."""
+        return 1 <= self.round_no < 3 + self.extra_rounds
+
+    def _after_action(self) -> None:
+        hand = self.hand
+        assert hand is not None
+        if hand.to_act >= 0:
+            return
+        self._close_round()
+
+    def _close_round(self) -> None:
+        hand = self.hand
+        assert hand is not None
+        hand.end_round()
+        live = hand.live()
+        if len(live) == 1:
+            self._award({live[0]: hand.pot_total()}, shown={})
+            return
+        rerolls = sum(1 for k, _ in self.die_bets.values() if k == "reroll")
+        if self.round_no < 3:
+            self._need_board(NEW_DICE[self.round_no + 1] + rerolls)
+        elif rerolls and self.round_no < 3 + self.extra_rounds:
+            self._need_board(rerolls)
+        else:
+            self._showdown(hand, live)
+
+    def _need_board(self, count: int) -> None:
+        self.phase = Phase.BOARD
+        self.need_dice = count
+
+    def _open_round(self, round_no: int) -> None:
+        hand = self.hand
+        assert hand is not None
+        self.round_no = round_no
+        self.phase = Phase.BETTING
+        if round_no == 0:
+            opening = self.rules.min_bet if self.rules.blinds else 0
+            first = (self.bb if self.rules.blinds else self.button) + 1
+            hand.start_round(0, first % self._seats, opening)
+        else:
+            hand.start_round(round_no, (self.button + 1) % self._seats)
+        if hand.to_act < 0:
+            self._close_round()
+
+    def _showdown(self, hand: Betting, live: list[int]) -> None:
+        keys = {seat: self.key((*self.private[seat], *self.board)) for seat in live}
+        won: dict[int, int] = {}
+        for pot in side_pots(hand.total, hand.folded, hand.dead):
+            best = max(keys[s] for s in pot.eligible)
+            winners = [s for s in pot.eligible if keys[s] == best]
+            for seat, chips in split(pot.amount, winners, self.button, self._seats).items():
+                won[seat] = won.get(seat, 0) + chips
+        self._award(won, shown={seat: list(self.private[seat]) for seat in live})
+
+    def _award(self, won: dict[int, int], shown: dict[int, list[str]]) -> None:
+        for seat, chips in won.items():
+            self.stacks[seat] += chips
+        self.last_hand = {"hand": self._hands + 1, "board": list(self.board),
+                          "shown": {str(s): d for s, d in shown.items()},
+                          "won": {str(s): c for s, c in sorted(won.items())}}
+        self._hands += 1
+        self.hand = None
+        self._between_hands()
+
+    def _between_hands(self) -> None:
+        busted = [s for s in range(self._seats) if not self.out[s] and self.stacks[s] == 0]
+        if self.options.rebuy and busted:
+            for seat in busted:
+                self.decided[seat] = False
+            self.phase = Phase.REBUY
+            self.private = [()] * self._seats
+            return
+        for seat in busted:
+            self.out[seat] = True
+        self._start_hand(first=False)
+
+    def _start_hand(self, first: bool) -> None:
+        alive = [s for s in range(self._seats) if not self.out[s]]
+        self.private = [()] * self._seats
+        self.board = []
+        self.fresh = ()
+        self.die_bets = {}
+        self.round_no = 0
+        if len(alive) < 2:
+            self.phase = Phase.OVER
+            return
+        self._move_button(alive, first)
+        self.hand = Betting(self.rules, self.stacks, alive)
+        self._post()
+        self.phase = Phase.PRIVATE
+
+    def _next_alive(self, seat: int) -> int:
+        for k in range(1, self._seats + 1):
+            nxt = (seat + k) % self._seats
+            if not self.out[nxt]:
+                return nxt
+        return seat
+
+    def _move_button(self, alive: list[int], first: bool) -> None:
+        """Blinds and button for the new hand, with the dead-button rule.
+
+        The big blind moves to the next player still in; the small blind goes to last hand's big
+        blind seat (none if that player left) and the button to last hand's small blind seat,
+        even if empty. Heads-up, the button posts the small blind; the player who did not post
+        the big blind last hand posts it now.
+        """
+        if first:
+            if self.out[self.button]:
+                self.button = self._next_alive(self.button)
+            sb = self.button if len(alive) == 2 else self._next_alive(self.button)
+            self.sb_pos, self.sb_posts, self.bb = sb, True, self._next_alive(sb)
+            return
+        bb = self._next_alive(self.bb)
+        if len(alive) == 2:
+            other = alive[0] if alive[1] == bb else alive[1]
+            self.button, self.sb_pos, self.sb_posts = other, other, True
+        else:
+            self.button, self.sb_pos = self.sb_pos, self.bb
+            self.sb_posts = not self.out[self.sb_pos]
+        self.bb = bb
+
+    def _post(self) -> None:
+        hand = self.hand
+        assert hand is not None
+        bet = self.rules.min_bet
+        if not self.rules.blinds:
+            for seat in range(self._seats):
+                if not self.out[seat]:
+                    hand.post(seat, bet, live=False)
+            return
+        if self.sb_posts and bet // 2:
+            hand.post(self.sb_pos, bet // 2, live=True)
+        hand.post(self.bb, bet, live=True)
+
+    # -- helpers --------------------------------------------------------------------------------
+    def _unrolled(self) -> list[int]:
+        hand = self.hand
+        if hand is None:
+            return []
+        return [s for s in range(self._seats) if not self.out[s] and not self.private[s]]
+
+    def _board_reason(self) -> str:
+        rerolls = sum(1 for k, _ in self.die_bets.values() if k == "reroll")
+        street = STREETS[self.round_no + 1] if self.round_no < 3 else "extra round"
+        return f"{street} ({rerolls} rerolled)" if rerolls else street
+
+    def _legal_bets(self, seat: int, hand: Betting) -> list[Input]:
+        owed = hand.to_call(seat)
+        choices: list[Input] = [Fold(seat), Call(seat)] if owed else [Check(seat)]
+        if hand.raise_refusal(seat, "") is None:
+            low, high = hand.min_raise_to(), hand.max_raise_to(seat)
+            everything = hand.street[seat] + hand.stacks[seat]
+            base = hand.pot_total() + hand.current - hand.street[seat]
+            sizes = sorted({max(low, min(high, size))
+                            for size in (low, hand.current + base // 2, hand.current + base)})
+            cls = Raise if hand.current else Bet
+            choices += [cls(seat, size) for size in sizes if size < everything]
+            if high >= everything:
+                choices.append(AllIn(seat))
+        return choices
+
+    def _legal_side_bets(self, seat: int) -> list[Input]:
+        choices: list[Input] = []
+        for die in self.fresh:
+            for word, cls in (("reroll", Reroll), ("protect", Protect)):
+                low, high = self._side_bet_range(seat, die, word)
+                if 0 <= low <= high:
+                    choices.append(cls(seat, die, low))
+        return choices
+
+
+_HANDLERS: dict[type, tuple[str, str]] = {
+    Fold: ("_verify_fold", "_act_fold"), Check: ("_verify_check", "_act_check_or_call"),
+    Call: ("_verify_call", "_act_check_or_call"), Bet: ("_verify_bet", "_act_bet"),
+    Raise: ("_verify_raise", "_act_raise"), AllIn: ("_verify_all_in", "_act_all_in"),
+    Reroll: ("_verify_side_bet", "_act_side_bet"), Protect: ("_verify_side_bet", "_act_side_bet"),
+    Pass: ("_verify_pass", "_act_pass"), Rebuy: ("_verify_rebuy", "_act_rebuy"),
+    Leave: ("_verify_rebuy", "_act_leave"), Roll: ("_verify_roll", "_act_roll"),
+}
