@@ -109,7 +109,7 @@ class HandRank:
     """The hand some dice make.
 
     ``best`` holds the dice the hand uses as written (five, or six for HOLDEM), ordered as the
-    hand reads: groups by size then rank, kickers high to low, straights from the bottom end.
+    hand reads: groups by size then rank, kickers high to low, straights from the top end down.
     ``played_as`` is the face each of those dice counts as (differs from ``best`` only where a
     wild Shaman stands for another face). Comparing ``key`` tuples orders any two hands of the
     same rules; equal keys tie.
@@ -123,7 +123,7 @@ class HandRank:
 
 @dataclass(frozen=True)
 class Straight:
-    """Five faces in a row, lowest first, and the value of its top end that ranks it."""
+    """Five faces in a row, top end first, and the value of the top end that ranks it."""
 
     faces: tuple[str, ...]
     top: int
@@ -167,7 +167,7 @@ def _straights(line: tuple[str, ...], values: dict[str, int], wrap: bool) -> tup
     """Every run of five faces along ``line`` (around it when ``wrap``), ranked by the top face."""
     starts = range(len(line)) if wrap else range(len(line) - 4)
     runs = [tuple(line[(start + step) % len(line)] for step in range(5)) for start in starts]
-    return tuple(sorted((Straight(run, values[run[-1]]) for run in runs),
+    return tuple(sorted((Straight(run[::-1], values[run[-1]]) for run in runs),
                         key=lambda straight: -straight.top))
 
 
@@ -182,7 +182,13 @@ def parse_face(rules: HandRules, text: str) -> str:
     stripped = text.strip()
     if rules.game == "diceholdem" and stripped in PIPS_TO_LETTERS:
         return PIPS_TO_LETTERS[stripped]
-    return rules.kind.parse_face(stripped)
+    try:
+        return rules.kind.parse_face(stripped)
+    except InvalidInput:
+        if rules.game == "diceholdem":
+            raise InvalidInput(f"{text!r} is not a DiceHoldem die (letters H O L D E M, "
+                               f"or pips 6 5 4 3 2 1 for them)") from None
+        raise
 
 
 def parse_dice(rules: HandRules, texts: Sequence[str]) -> tuple[str, ...]:
