@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from controller.bots import Bot, bot_factory
 from controller.games.base import DiceNeeded, Game, Input
+from controller.games.dice import DieKind
 from controller.games.errors import DiceTableError
 from controller.games.registry import create_game, find_game
 from controller.games.rolls import Roll
@@ -64,8 +65,8 @@ class BotTable:
         """Hands (rounds) completed over every game so far."""
         return self._earlier_hands + self.game.hands_played
 
-    def step(self) -> Input:
-        """Play one input (starting a new game if the last one is over) and return its record."""
+    def step(self) -> Event:
+        """Play one input (starting a new game if the last one is over) and say what happened."""
         game = self.game
         pending = game.pending()
         if pending.over:
@@ -73,7 +74,9 @@ class BotTable:
             game = create_game(self.name, self.players, self.options)
             self.games.append(game)
             pending = game.pending()
+        hidden = False
         if pending.dice:
+            hidden = pending.dice[0].hidden
             record = game.apply(roll_dice(pending.dice[0], self.dice))
         elif pending.prompt is not None or pending.actors:
             seat = pending.prompt if pending.prompt is not None else pending.actors[0]
@@ -82,7 +85,7 @@ class BotTable:
             raise EngineStuck(f"{self.name} waits for nothing but is not over: {pending.note}")
         if game.chips_total() != game.chips_expected():
             self.conserved = False
-        return record
+        return Event(len(self.games), record, hidden)
 
     def play(self, hands: int, progress: Callable[[int], None] | None = None) -> None:
         """Step until ``hands`` hands are complete; ``progress(hands)`` after each new hand."""
@@ -96,6 +99,62 @@ class BotTable:
     def final(self) -> dict[str, Any]:
         """The summary of every game played (see :func:`final_of`)."""
         return final_of(self.games)
+
+
+@dataclass(frozen=True)
+class Event:
+    """One accepted input: in which game (counted from 1), the record, and whether it is hidden dice."""
+
+    game: int
+    record: Input
+    hidden: bool = False
+
+    def describe(self, viewer: int | None = None) -> str:
+        """A sentence for the room (``viewer`` None) or for the player at seat ``viewer``."""
+        return describe(self.record, self.hidden, viewer)
+
+
+def describe(record: Input, hidden: bool = False, viewer: int | None = None) -> str:
+    """Say what an input was, in a spectator's words; hidden dice only to their owner.
+
+    >>> describe(Roll(2, DieKind.D6, ("3", "5")), hidden=True)
+    'Seat 2 rolls their hidden dice'
+    >>> describe(Roll(2, DieKind.D6, ("3", "5")), hidden=True, viewer=2)
+    'You roll 3 5 (hidden from the others)'
+    """
+    if isinstance(record, Roll):
+        return _describe_roll(record, hidden, viewer)
+    verb, _, rest = str(record).partition(" ")
+    seat_text, _, detail = rest.partition(" ")
+    if not seat_text.isdigit():
+        return str(record)
+    who = "You" if viewer == int(seat_text) else f"Seat {seat_text}"
+    if detail.startswith("black="):
+        return f"{who} {_VERBS.get(verb, verb)} with {_stones(detail, verb != 'ante')}"
+    return f"{who} {_VERBS.get(verb, verb)}{' ' + detail if detail else ''}"
+
+
+_VERBS = {"ante": "antes", "pass": "passes", "raise": "raises", "call": "calls", "fold": "folds"}
+
+
+def _describe_roll(roll: Roll, hidden: bool, viewer: int | None) -> str:
+    faces = " ".join(roll.faces)
+    if roll.seat is None:
+        return f"The table rolls {roll.kind.value}: {faces}"
+    if roll.seat == viewer:
+        return f"You roll {faces}{' (hidden from the others)' if hidden else ''}"
+    if hidden:
+        return f"Seat {roll.seat} rolls their hidden dice"
+    return f"Seat {roll.seat} rolls {roll.kind.value}: {faces}"
+
+
+def _stones(detail: str, bet: bool) -> str:
+    """``black=1 white=2`` as ``1 black + 2 white``, noting the reroll a white bet forces."""
+    counts = dict(word.partition("=")[::2] for word in detail.split())
+    black, white = int(counts.get("black", "0")), int(counts.get("white", "0"))
+    parts = [f"{n} {colour}" for n, colour in ((black, "black"), (white, "white")) if n]
+    text = " + ".join(parts) or "no stones"
+    return f"{text} (white: must reroll)" if white and bet else text
 
 
 def final_of(games: Sequence[Game]) -> dict[str, Any]:
