@@ -1,0 +1,356 @@
+"""MFRC522 RFID reader driver over SPI: request, anticollision (cascade levels 1-2), select, read.
+
+The driver talks to one chip through a :class:`SpiTransport` (one chip-select-low transaction per
+``transfer``), so several readers share one SPI bus, each with its own chip select
+(:class:`SpidevBus` on the Pi), and tests drive it against :class:`~hardware.sim_rc522.EmulatedRC522`.
+CRCs are computed by the chip's CRC coprocessor. :meth:`MFRC522.inventory` finds every tag on the
+antenna by walking the anticollision tree (each branch chosen after a WUPA), halting each found tag.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from controller.games.errors import DeviceError, DeviceTimeout
+from hardware.clock import Clock, RealClock
+from hardware.rc522_regs import (
+    ANTENNA_ON, CASCADE_TAG, COLL_POS_NOT_VALID, CRC_IRQ, ERR_BUFFER_OVFL, ERR_COLL, ERR_PARITY,
+    ERR_PROTOCOL, FLUSH_BUFFER, HLTA, IDLE_IRQ, KNOWN_VERSIONS, POWER_DOWN, READ, REQA,
+    RX_IRQ, SAK_CASCADE, SEL_CL1, SEL_CL2, START_SEND, TIMER_IRQ, VALUES_AFTER_COLL, WUPA, Cmd, Reg,
+)
+
+Bits = list[int]
+
+
+class SpiTransport(Protocol):
+    """One SPI device: ``transfer`` clocks ``data`` out with chip select low, returns MISO."""
+
+    def transfer(self, data: bytes) -> bytes:
+        """One transaction; the answer has as many bytes as ``data``."""
+        ...
+
+
+class TagProtocolError(DeviceError):
+    """A frame from a tag was garbled (CRC, parity, protocol); the tag is usually re-read."""
+
+
+@dataclass(frozen=True)
+class Reception:
+    """What the chip received: ``data`` (RxAlign applied), ``last_bits`` valid bits in the last
+    byte (0: all 8), and the 1-based ``collision`` position (None without collision)."""
+
+    data: bytes
+    last_bits: int
+    collision: int | None
+
+
+class MFRC522:
+    """One MFRC522 chip.
+
+    ``timeout`` bounds every wait on the chip in clock seconds; ``max_polls`` bounds it in
+    register reads too, so a simulated clock that nobody advances still ends the wait.
+    """
+
+    def __init__(self, spi: SpiTransport, clock: Clock | None = None, timeout: float = 0.05,
+                 max_polls: int = 100) -> None:
+        self.spi = spi
+        self.clock = clock or RealClock()
+        self.timeout = timeout
+        self.max_polls = max_polls
+
+    def read(self, reg: Reg) -> int:
+        """One register's value."""
+        return self.spi.transfer(bytes([0x80 | (reg << 1), 0]))[1]
+
+    def read_many(self, reg: Reg, count: int) -> bytes:
+        """``count`` reads of ``reg`` in one transaction (how the FIFO is emptied)."""
+        address = 0x80 | (reg << 1)
+        return self.spi.transfer(bytes([address] * count + [0]))[1:]
+
+    def write(self, reg: Reg, *values: int) -> None:
+        """Write ``values`` to ``reg`` in one transaction."""
+        self.spi.transfer(bytes([(reg << 1) & 0x7E, *values]))
+
+    def set_bits(self, reg: Reg, mask: int) -> None:
+        """Set ``mask``'s bits of ``reg``."""
+        self.write(reg, self.read(reg) | mask)
+
+    def clear_bits(self, reg: Reg, mask: int) -> None:
+        """Clear ``mask``'s bits of ``reg``."""
+        self.write(reg, self.read(reg) & ~mask & 0xFF)
+
+    def version(self) -> int:
+        """VersionReg: 0x91/0x92 for genuine chips, 0x00 or 0xFF when nothing answers."""
+        return self.read(Reg.VERSION)
+
+    def init(self) -> None:
+        """Soft-reset and set up: 25 ms receive timeout, 100 % ASK, CRC preset 0x6363, antenna on.
+
+        :raises DeviceError: nothing answers on this chip select.
+        """
+        version = self.version()
+        if version not in KNOWN_VERSIONS:
+            raise DeviceError(f"RC522 answers version 0x{version:02X}: not a reader "
+                              "(check its power, chip-select and MISO wiring)")
+        self.write(Reg.COMMAND, Cmd.SOFT_RESET)
+        self._wait(lambda: not self.read(Reg.COMMAND) & POWER_DOWN, "soft reset")
+        self.write(Reg.T_MODE, 0x80)          # TAuto: the timer starts at the end of sending
+        self.write(Reg.T_PRESCALER, 0xA9)     # 13.56 MHz / (2*169+1) = 40 kHz: 25 us ticks
+        self.write(Reg.T_RELOAD_H, 0x03)
+        self.write(Reg.T_RELOAD_L, 0xE8)      # 1000 ticks = 25 ms
+        self.write(Reg.TX_ASK, 0x40)
+        self.write(Reg.MODE, 0x3D)
+        self.set_bits(Reg.TX_CONTROL, ANTENNA_ON)
+
+    def _wait(self, done: Any, what: str) -> None:
+        deadline = self.clock.now() + self.timeout
+        for _ in range(self.max_polls):
+            if done():
+                return
+            if self.clock.now() > deadline:
+                break
+        raise DeviceTimeout(f"RC522 did not finish {what} in {self.timeout} s")
+
+    def calc_crc(self, data: bytes) -> bytes:
+        """CRC_A of ``data`` from the chip's coprocessor, low byte first."""
+        self.write(Reg.COMMAND, Cmd.IDLE)
+        self.write(Reg.DIV_IRQ, CRC_IRQ)
+        self.write(Reg.FIFO_LEVEL, FLUSH_BUFFER)
+        self.write(Reg.FIFO_DATA, *data)
+        self.write(Reg.COMMAND, Cmd.CALC_CRC)
+        self._wait(lambda: self.read(Reg.DIV_IRQ) & CRC_IRQ, "a CRC")
+        self.write(Reg.COMMAND, Cmd.IDLE)
+        return bytes([self.read(Reg.CRC_RESULT_L), self.read(Reg.CRC_RESULT_H)])
+
+    def transceive(self, data: bytes, tx_last_bits: int = 0, rx_align: int = 0) -> Reception | None:
+        """Send ``data`` to the tags and return their answer (None: no tag answered in time).
+
+        :raises DeviceTimeout: the chip itself did not finish.
+        :raises TagProtocolError: the answer was garbled.
+        """
+        self.write(Reg.COMMAND, Cmd.IDLE)
+        self.write(Reg.COM_IRQ, 0x7F)
+        self.write(Reg.FIFO_LEVEL, FLUSH_BUFFER)
+        self.write(Reg.FIFO_DATA, *data)
+        self.write(Reg.COMMAND, Cmd.TRANSCEIVE)
+        self.write(Reg.BIT_FRAMING, START_SEND | (rx_align << 4) | tx_last_bits)
+        irq = self._wait_irq()
+        self.clear_bits(Reg.BIT_FRAMING, START_SEND)
+        if irq & TIMER_IRQ and not irq & RX_IRQ:
+            return None
+        error = self.read(Reg.ERROR)
+        if error & (ERR_BUFFER_OVFL | ERR_PARITY | ERR_PROTOCOL):
+            raise TagProtocolError(f"RC522 receive error 0x{error:02X}")
+        received = self.read_many(Reg.FIFO_DATA, self.read(Reg.FIFO_LEVEL))
+        return Reception(received, self.read(Reg.CONTROL) & 0x07, self._collision(error))
+
+    def _wait_irq(self) -> int:
+        deadline = self.clock.now() + self.timeout
+        for _ in range(self.max_polls):
+            irq = self.read(Reg.COM_IRQ)
+            if irq & (RX_IRQ | IDLE_IRQ | TIMER_IRQ):
+                return irq
+            if self.clock.now() > deadline:
+                break
+        raise DeviceTimeout(f"RC522 gave no answer in {self.timeout} s (no interrupt)")
+
+    def _collision(self, error: int) -> int | None:
+        if not error & ERR_COLL:
+            return None
+        coll = self.read(Reg.COLL)
+        if coll & COLL_POS_NOT_VALID:
+            raise TagProtocolError("RC522 reports a collision outside the data bits")
+        return (coll & 0x1F) or 32
+
+    def request(self, wakeup: bool = False) -> bool:
+        """REQA (or WUPA, which also wakes halted tags): True when any tag answers."""
+        self.clear_bits(Reg.COLL, VALUES_AFTER_COLL)
+        return self.transceive(bytes([WUPA if wakeup else REQA]), tx_last_bits=7) is not None
+
+    def anticollision(self, level: int,
+                      prefix: Bits | None = None) -> tuple[bytes, list[Bits]] | None:
+        """Resolve one tag's 5 bytes at cascade ``level`` (0 or 1), starting from ``prefix`` bits.
+
+        At each collision the 1 branch is taken; the returned list holds the 0 branches not
+        taken (prefixes to explore later). None: no tag with that prefix answered.
+        """
+        known: Bits = list(prefix or [])
+        others: list[Bits] = []
+        for _ in range(41):
+            full, extra = divmod(len(known), 8)
+            frame = bytes([(SEL_CL1, SEL_CL2)[level], ((2 + full) << 4) | extra])
+            rx = self.transceive(frame + _pack(known), tx_last_bits=extra, rx_align=extra)
+            if rx is None:
+                return None
+            bits = known + _unpack(rx.data, len(rx.data) * 8)[extra:]
+            if rx.collision is None:
+                return _checked_cascade(bits[:40]), others
+            clash = full * 8 + rx.collision - 1
+            if clash < len(known) or clash >= 40:
+                raise TagProtocolError(f"RC522 collision at bit {clash} with {len(known)} known")
+            others.append(bits[:clash] + [0])
+            known = bits[:clash] + [1]
+        raise TagProtocolError("anticollision did not converge")
+
+    def select(self, level: int, cascade: bytes) -> int:
+        """SELECT the tag whose 5 cascade bytes are ``cascade``; returns its SAK.
+
+        :raises TagProtocolError: no valid SAK came back.
+        """
+        frame = bytes([(SEL_CL1, SEL_CL2)[level], 0x70]) + cascade
+        rx = self.transceive(frame + self.calc_crc(frame))
+        if rx is None or len(rx.data) != 3 or rx.collision is not None:
+            raise TagProtocolError(f"no SAK for SELECT at cascade level {level + 1}")
+        if self.calc_crc(rx.data[:1]) != rx.data[1:]:
+            raise TagProtocolError("SAK with a bad CRC")
+        return rx.data[0]
+
+    def read_uid(self) -> bytes | None:
+        """REQA, then anticollision and SELECT through the cascade levels: one tag's UID.
+
+        With several tags present the one chosen by taking the 1 branch at each collision.
+        """
+        if not self.request():
+            return None
+        found = self._select_path([], [], [])
+        return found[0] if found else None
+
+    def _select_path(self, chosen: list[bytes], prefix: Bits,
+                     pending: list[tuple[list[bytes], Bits]]) -> tuple[bytes, int] | None:
+        """Select the levels in ``chosen``, then resolve the rest from ``prefix``; returns
+        the UID and final SAK. Branches not taken are appended to ``pending``."""
+        for level, cascade in enumerate(chosen):
+            self.select(level, cascade)
+        uid, level = b"".join(c[1:4] for c in chosen), len(chosen)
+        while level < 2:
+            resolved = self.anticollision(level, prefix)
+            if resolved is None:
+                return None
+            cascade, others = resolved
+            pending += [(list(chosen), other) for other in others]
+            sak = self.select(level, cascade)
+            if not sak & SAK_CASCADE:
+                return uid + cascade[:4], sak
+            if cascade[0] != CASCADE_TAG:
+                raise TagProtocolError("SAK asks for another level but no cascade tag was sent")
+            chosen, prefix, uid, level = chosen + [cascade], [], uid + cascade[1:4], level + 1
+        raise TagProtocolError("UID longer than 7 bytes (cascade level 3 is not supported)")
+
+    def halt(self) -> None:
+        """HLTA: the selected tag stops answering REQA until woken by WUPA or taken away."""
+        frame = bytes([HLTA, 0])
+        if self.transceive(frame + self.calc_crc(frame)) is not None:
+            raise TagProtocolError("a tag answered HLTA")
+
+    def _halt_quietly(self) -> None:
+        try:
+            self.halt()
+        except TagProtocolError:
+            pass  # a garbled answer to HLTA: the tag is found all the same
+
+    def read_block(self, block: int) -> bytes:
+        """READ ``block`` of the selected tag: 16 bytes, CRC checked by the chip.
+
+        :raises TagProtocolError: NAK, short answer or bad CRC.
+        """
+        frame = bytes([READ, block & 0xFF])
+        rx = self.transceive(frame + self.calc_crc(frame))
+        if rx is None or len(rx.data) != 18:
+            raise TagProtocolError(f"READ of block {block} got no 16-byte answer")
+        if self.calc_crc(rx.data[:16]) != rx.data[16:]:
+            raise TagProtocolError(f"READ of block {block}: bad CRC")
+        return rx.data[:16]
+
+    def inventory(self, limit: int = 16) -> frozenset[str]:
+        """Every tag on the antenna (upper-case hex UIDs), each left halted.
+
+        Walks the anticollision tree: each branch starts with a WUPA, which also wakes the tags
+        halted by earlier branches, and is then steered by its prefix to a tag not found yet.
+        """
+        found: set[str] = set()
+        pending: list[tuple[list[bytes], Bits]] = [([], [])]
+        while pending and len(found) < limit:
+            chosen, prefix = pending.pop()
+            if not self.request(wakeup=True):
+                break
+            try:
+                hit = self._select_path(chosen, prefix, pending)
+            except TagProtocolError:
+                continue
+            if hit is not None:
+                found.add(hit[0].hex().upper())
+                self._halt_quietly()
+        return frozenset(found)
+
+
+def _pack(bits: Bits) -> bytes:
+    out = bytearray((len(bits) + 7) // 8)
+    for i, bit in enumerate(bits):
+        out[i // 8] |= bit << (i % 8)
+    return bytes(out)
+
+
+def _unpack(data: bytes, count: int) -> Bits:
+    return [(data[i // 8] >> (i % 8)) & 1 for i in range(min(count, len(data) * 8))]
+
+
+def _checked_cascade(bits: Bits) -> bytes:
+    cascade = _pack(bits)
+    if len(cascade) != 5 or cascade[0] ^ cascade[1] ^ cascade[2] ^ cascade[3] != cascade[4]:
+        raise TagProtocolError(f"UID part {cascade.hex()} fails its BCC check")
+    return cascade
+
+
+class SpidevBus:
+    """The Pi's SPI bus with chip selects driven as plain GPIOs, so any number of readers fit.
+
+    ``spidev`` is imported only when the bus opens (it exists on the Pi only); the kernel's own
+    chip selects must be off (``dtoverlay=spi0-0cs`` in ``config.txt``) to free GPIO 7 and 8.
+    """
+
+    def __init__(self, bus: int, speed_hz: int, pin_factory: Any = None) -> None:
+        import spidev  # type: ignore[import-not-found]  # Pi only: imported on use
+        self._spi = spidev.SpiDev()
+        self._spi.open(bus, 0)
+        self._spi.max_speed_hz = speed_hz
+        self._spi.mode = 0
+        self._pin_factory = pin_factory
+        self._lock = threading.Lock()
+        self._selects: list[Any] = []
+
+    def channel(self, chip_select: int) -> SpidevChannel:
+        """The reader whose SDA (chip select) is wired to GPIO ``chip_select``."""
+        from gpiozero import DigitalOutputDevice  # type: ignore[import-untyped]
+        select = DigitalOutputDevice(chip_select, initial_value=True,
+                                     pin_factory=self._pin_factory)
+        self._selects.append(select)
+        return SpidevChannel(self, select)
+
+    def exchange(self, select: Any, data: bytes) -> bytes:
+        """Clock ``data`` with ``select`` held low."""
+        with self._lock:
+            select.off()
+            try:
+                return bytes(self._spi.xfer2(list(data)))
+            finally:
+                select.on()
+
+    def close(self) -> None:
+        """Release the bus and the chip-select pins."""
+        for select in self._selects:
+            select.close()
+        self._spi.close()
+
+
+@dataclass(frozen=True)
+class SpidevChannel:
+    """One reader on a :class:`SpidevBus`: a :class:`SpiTransport`."""
+
+    bus: SpidevBus
+    select: Any
+
+    def transfer(self, data: bytes) -> bytes:
+        """One transaction with this reader's chip select low."""
+        return self.bus.exchange(self.select, data)

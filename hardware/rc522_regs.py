@@ -1,0 +1,102 @@
+"""The MFRC522's registers, commands and bits (NXP MFRC522 datasheet, section 9), and CRC_A.
+
+Shared by the Pi driver (:mod:`hardware.mfrc522`) and the emulated chip
+(:mod:`hardware.sim_rc522`) so both speak in the datasheet's names.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class Reg(IntEnum):
+    """Register addresses (6 bits)."""
+
+    COMMAND = 0x01
+    COM_IEN = 0x02
+    DIV_IEN = 0x03
+    COM_IRQ = 0x04
+    DIV_IRQ = 0x05
+    ERROR = 0x06
+    STATUS1 = 0x07
+    STATUS2 = 0x08
+    FIFO_DATA = 0x09
+    FIFO_LEVEL = 0x0A
+    WATER_LEVEL = 0x0B
+    CONTROL = 0x0C
+    BIT_FRAMING = 0x0D
+    COLL = 0x0E
+    MODE = 0x11
+    TX_MODE = 0x12
+    RX_MODE = 0x13
+    TX_CONTROL = 0x14
+    TX_ASK = 0x15
+    CRC_RESULT_H = 0x21
+    CRC_RESULT_L = 0x22
+    MOD_WIDTH = 0x24
+    RF_CFG = 0x26
+    T_MODE = 0x2A
+    T_PRESCALER = 0x2B
+    T_RELOAD_H = 0x2C
+    T_RELOAD_L = 0x2D
+    VERSION = 0x37
+
+
+class Cmd(IntEnum):
+    """CommandReg commands (low 4 bits)."""
+
+    IDLE = 0x00
+    MEM = 0x01
+    GENERATE_RANDOM_ID = 0x02
+    CALC_CRC = 0x03
+    TRANSMIT = 0x04
+    NO_CMD_CHANGE = 0x07
+    RECEIVE = 0x08
+    TRANSCEIVE = 0x0C
+    MF_AUTHENT = 0x0E
+    SOFT_RESET = 0x0F
+
+
+POWER_DOWN = 0x10            # CommandReg: soft power-down (also set while a soft reset runs)
+SET_BIT = 0x80               # ComIrqReg/DivIrqReg: 1 sets the marked bits, 0 clears them
+TX_IRQ, RX_IRQ, IDLE_IRQ = 0x40, 0x20, 0x10
+ERR_IRQ, TIMER_IRQ = 0x02, 0x01
+CRC_IRQ = 0x04               # DivIrqReg
+FLUSH_BUFFER = 0x80          # FIFOLevelReg
+START_SEND = 0x80            # BitFramingReg
+VALUES_AFTER_COLL = 0x80     # CollReg
+COLL_POS_NOT_VALID = 0x20    # CollReg
+ERR_BUFFER_OVFL, ERR_COLL, ERR_CRC, ERR_PARITY, ERR_PROTOCOL = 0x10, 0x08, 0x04, 0x02, 0x01
+ANTENNA_ON = 0x03            # TxControlReg: Tx1RFEn | Tx2RFEn
+FIFO_SIZE = 64
+KNOWN_VERSIONS = {0x88: "FM17522 clone", 0x90: "MFRC522 v0.0", 0x91: "MFRC522 v1.0",
+                  0x92: "MFRC522 v2.0", 0xB2: "FM17522 clone"}
+
+# ISO/IEC 14443-3 type A commands and answers.
+REQA, WUPA = 0x26, 0x52      # 7-bit short frames
+SEL_CL1, SEL_CL2 = 0x93, 0x95
+CASCADE_TAG = 0x88
+SAK_CASCADE = 0x04
+HLTA = 0x50
+READ = 0x30
+CRC_PRESETS = {0b00: 0x0000, 0b01: 0x6363, 0b10: 0xA671, 0b11: 0xFFFF}  # ModeReg CRCPreset
+
+
+def crc_a(data: bytes, preset: int = 0x6363) -> int:
+    """ISO/IEC 14443-3 CRC_A of ``data``; sent low byte first.
+
+    >>> hex(crc_a(bytes([0x50, 0x00])))  # HLTA is sent as 50 00 57 CD
+    '0xcd57'
+    """
+    crc = preset
+    for byte in data:
+        byte ^= crc & 0xFF
+        byte = (byte ^ (byte << 4)) & 0xFF
+        crc = ((crc >> 8) ^ (byte << 8) ^ (byte << 3) ^ (byte >> 4)) & 0xFFFF
+    return crc
+
+
+def with_crc(data: bytes) -> bytes:
+    """``data`` followed by its CRC_A, low byte first (what a tag or reader transmits)."""
+    crc = crc_a(data)
+    return data + bytes([crc & 0xFF, crc >> 8])

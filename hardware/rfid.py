@@ -1,0 +1,269 @@
+"""RFID spots: tracking which tags lie where, the MFRC522 tag reader, and the stone registry.
+
+:class:`SpotTracker` turns successive scans into arrive/leave events (every tag reader backend
+uses it); :class:`Mfrc522Reader` is the :class:`~hardware.devices.TagReader` over MFRC522 chips;
+:class:`StoneRegistry` keeps, in SQLite, what each tag is: a black or white stone, or a chip of
+some denomination, and whose it is.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Callable, Mapping
+
+from controller.games.errors import DeviceError, DeviceTimeout, InvalidInput
+from hardware.clock import Clock
+from hardware.devices import DeviceStatus, TagChange, TagEvent
+from hardware.mfrc522 import MFRC522, TagProtocolError
+from hardware.rc522_regs import KNOWN_VERSIONS
+
+
+class SpotTracker:
+    """The tags on each spot as of the last scan, and the events that changed them."""
+
+    def __init__(self, spots: tuple[str, ...]) -> None:
+        self._tags: dict[str, frozenset[str]] = {spot: frozenset() for spot in spots}
+
+    @property
+    def spots(self) -> tuple[str, ...]:
+        """The spots tracked."""
+        return tuple(self._tags)
+
+    def tags(self, spot: str) -> frozenset[str]:
+        """The tags on ``spot``.
+
+        :raises KeyError: unknown spot.
+        """
+        return self._tags[spot]
+
+    def update(self, spot: str, seen: frozenset[str], at: float) -> list[TagEvent]:
+        """Record a scan of ``spot`` that saw ``seen``; returns leaves then arrivals.
+
+        >>> tracker = SpotTracker(("pot",))
+        >>> [e.change.value for e in tracker.update("pot", frozenset({"A1"}), 1.0)]
+        ['arrive']
+        >>> [(e.tag, e.change.value) for e in tracker.update("pot", frozenset({"B2"}), 2.0)]
+        [('A1', 'leave'), ('B2', 'arrive')]
+        """
+        before = self._tags[spot]
+        self._tags[spot] = seen
+        leaves = [TagEvent(spot, tag, TagChange.LEAVE, at) for tag in sorted(before - seen)]
+        return leaves + [TagEvent(spot, tag, TagChange.ARRIVE, at) for tag in sorted(seen - before)]
+
+
+class Mfrc522Reader:
+    """A :class:`~hardware.devices.TagReader` with one MFRC522 chip under each spot.
+
+    ``wiring`` maps a spot to a description of its wiring used in messages (e.g. "chip select
+    GPIO 8"); ``on_close`` releases the bus.
+    """
+
+    def __init__(self, chips: Mapping[str, MFRC522], clock: Clock, name: str = "rfid",
+                 wiring: Mapping[str, str] | None = None,
+                 on_close: Callable[[], None] | None = None) -> None:
+        self._name = name
+        self._chips = dict(chips)
+        self._clock = clock
+        self._wiring = dict(wiring or {})
+        self._tracker = SpotTracker(tuple(chips))
+        self._on_close = on_close
+        self._ready: set[str] = set()
+
+    @property
+    def name(self) -> str:
+        """The device's name."""
+        return self._name
+
+    @property
+    def spots(self) -> tuple[str, ...]:
+        """The spots, one per chip."""
+        return self._tracker.spots
+
+    def tags(self, spot: str) -> frozenset[str]:
+        """The tags on ``spot`` as of the last poll."""
+        return self._tracker.tags(spot)
+
+    def poll(self) -> list[TagEvent]:
+        """Scan every spot; the arrivals and departures since the last poll.
+
+        :raises DeviceTimeout: a chip did not answer (the message names its spot).
+        :raises DeviceError: a chip is not there at all.
+        """
+        events: list[TagEvent] = []
+        for spot in self.spots:
+            events += self._tracker.update(spot, self._scan(spot), self._clock.now())
+        return events
+
+    def _scan(self, spot: str) -> frozenset[str]:
+        chip = self._chips[spot]
+        try:
+            if spot not in self._ready:
+                chip.init()
+                self._ready.add(spot)
+            return chip.inventory()
+        except TagProtocolError:
+            return self._tracker.tags(spot)  # a garbled scan changes nothing; the next one will
+        except DeviceTimeout as err:
+            self._ready.discard(spot)
+            raise DeviceTimeout(f"{self._name}: reader under {spot!r} timed out ({err})") from err
+        except DeviceError as err:
+            self._ready.discard(spot)
+            raise DeviceError(f"{self._name}: reader under {spot!r}: {err}") from err
+
+    def check(self) -> DeviceStatus:
+        """Every chip answers with a known version and completes a scan."""
+        for spot, chip in self._chips.items():
+            problem = self._problem(spot, chip)
+            if problem:
+                where = self._wiring.get(spot, "its chip select")
+                return DeviceStatus.failing(
+                    self._name, f"reader under spot {spot!r}: {problem}",
+                    f"check the reader's 3.3 V power and its wiring: SDA to {where}, SCK to "
+                    "GPIO 11, MOSI to GPIO 10, MISO to GPIO 9, RST to the reset pin")
+        return DeviceStatus.healthy(self._name)
+
+    def _problem(self, spot: str, chip: MFRC522) -> str:
+        version = chip.version()
+        if version not in KNOWN_VERSIONS:
+            return f"no RC522 answers (version register reads 0x{version:02X})"
+        try:
+            chip.init()
+            chip.inventory()
+        except DeviceError as err:
+            return f"it does not finish a scan ({err})"
+        self._ready.add(spot)
+        return ""
+
+    def close(self) -> None:
+        """Release the bus."""
+        if self._on_close is not None:
+            self._on_close()
+            self._on_close = None
+
+
+class TagKind(Enum):
+    """What a tag is sewn into."""
+
+    STONE = "stone"
+    CHIP = "chip"
+
+
+class StoneColour(Enum):
+    """Tao Dice stone colours."""
+
+    BLACK = "black"
+    WHITE = "white"
+
+
+class UnknownTag(DeviceError, LookupError):
+    """A tag id that is not in the registry: enrol it with ``dicetable stones enroll``."""
+
+
+@dataclass(frozen=True)
+class TagRecord:
+    """What a tag is: a stone with a ``colour`` or a chip with a ``denomination``; its ``owner``."""
+
+    tag_id: str
+    kind: TagKind
+    colour: StoneColour | None = None
+    denomination: int | None = None
+    owner: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind is TagKind.STONE and (self.colour is None or self.denomination is not None):
+            raise InvalidInput(f"stone {self.tag_id}: needs a colour and no denomination")
+        if self.kind is TagKind.CHIP and (self.denomination is None or self.colour is not None):
+            raise InvalidInput(f"chip {self.tag_id}: needs a denomination and no colour")
+        if self.denomination is not None and self.denomination <= 0:
+            raise InvalidInput(f"chip {self.tag_id}: denomination {self.denomination} is not > 0")
+
+    def describe(self) -> str:
+        """``black stone`` or ``25 chip``, with the owner when there is one."""
+        what = (f"{self.colour.value} stone" if self.colour is not None
+                else f"{self.denomination} chip")
+        return f"{what} ({self.owner})" if self.owner else what
+
+    def to_json(self) -> dict[str, object]:
+        """The record as a JSON object (``stones list --json``)."""
+        return {"tag": self.tag_id, "kind": self.kind.value,
+                "colour": self.colour.value if self.colour else None,
+                "denomination": self.denomination, "owner": self.owner}
+
+
+def normalise_tag(text: str) -> str:
+    """A tag id as the registry keeps it: 4 or 7 bytes of upper-case hex.
+
+    >>> normalise_tag("04:a1:b2:c3")
+    '04A1B2C3'
+    """
+    tag = text.replace(":", "").replace(" ", "").upper()
+    if len(tag) not in (8, 14) or any(c not in "0123456789ABCDEF" for c in tag):
+        raise InvalidInput(f"{text!r} is not a tag id (4 or 7 bytes of hex, e.g. 04A1B2C3)")
+    return tag
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tags (
+    tag_id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('stone', 'chip')),
+    colour TEXT CHECK (colour IN ('black', 'white')),
+    denomination INTEGER CHECK (denomination > 0),
+    owner TEXT NOT NULL DEFAULT ''
+)
+"""
+
+
+class StoneRegistry:
+    """The tag registry in an SQLite file (``:memory:`` for a throwaway one)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        try:
+            self._db = sqlite3.connect(self.path)
+            self._db.execute(_SCHEMA)
+            self._db.commit()
+        except sqlite3.Error as err:
+            raise DeviceError(f"stone registry {self.path}: {err}") from err
+
+    def enroll(self, record: TagRecord) -> None:
+        """Register (or re-register) a tag."""
+        with self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO tags VALUES (?, ?, ?, ?, ?)",
+                (record.tag_id, record.kind.value, record.colour.value if record.colour else None,
+                 record.denomination, record.owner))
+
+    def get(self, tag_id: str) -> TagRecord | None:
+        """The record of ``tag_id``, None when it is not registered."""
+        row = self._db.execute("SELECT * FROM tags WHERE tag_id = ?", (tag_id,)).fetchone()
+        return _record(row) if row else None
+
+    def lookup(self, tag_id: str) -> TagRecord:
+        """The record of ``tag_id``.
+
+        :raises UnknownTag: it is not registered.
+        """
+        record = self.get(tag_id)
+        if record is None:
+            raise UnknownTag(f"tag {tag_id} is not registered: enrol it with "
+                             "'dicetable stones enroll'")
+        return record
+
+    def all(self) -> list[TagRecord]:
+        """Every registered tag, stones first, then by colour/denomination and id."""
+        rows = self._db.execute("SELECT * FROM tags ORDER BY kind DESC, colour, denomination, "
+                                "tag_id").fetchall()
+        return [_record(row) for row in rows]
+
+    def close(self) -> None:
+        """Close the database."""
+        self._db.close()
+
+
+def _record(row: tuple[str, str, str | None, int | None, str]) -> TagRecord:
+    tag_id, kind, colour, denomination, owner = row
+    return TagRecord(tag_id, TagKind(kind), StoneColour(colour) if colour else None,
+                     denomination, owner)

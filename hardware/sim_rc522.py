@@ -1,0 +1,284 @@
+"""An emulated MFRC522 chip: answers SPI transfers as the real chip's registers and FIFO do.
+
+The Pi driver (:mod:`hardware.mfrc522`) and the seat-node firmware's driver are tested against
+it through :meth:`EmulatedRC522.transfer`, one chip-select-low transaction per call. Emulated:
+register reads/writes (address byte ``1aaaaaa0`` to read, ``0aaaaaa0`` to write, several data
+bytes per transaction), the 64-byte FIFO, ComIrqReg/DivIrqReg set/clear semantics, the
+Transceive command started by BitFramingReg's StartSend with TxLastBits and RxAlign, ControlReg's
+RxLastBits, ErrorReg's CollErr with CollReg's CollPos, CalcCRC through the CRC coprocessor,
+SoftReset, the antenna switch, and ISO 14443-3A tags (REQA/WUPA, anticollision and SELECT at
+cascade levels 1 and 2, READ, HLTA) that arrive, leave and collide.
+
+CollPos counts from the first bit of the first received byte, RxAlign's skipped bits included,
+so a driver finds the collided bit at ``8 * (known_bits // 8) + CollPos - 1``.
+Not emulated: MIFARE Classic authentication (tags answer READ like NTAG/Ultralight) and timing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from hardware.rc522_regs import (
+    ANTENNA_ON, CASCADE_TAG, COLL_POS_NOT_VALID, CRC_IRQ, CRC_PRESETS, ERR_BUFFER_OVFL, ERR_COLL,
+    ERR_IRQ, ERR_PROTOCOL, FIFO_SIZE, FLUSH_BUFFER, HLTA, POWER_DOWN, READ, REQA, RX_IRQ,
+    SAK_CASCADE, SEL_CL1, SEL_CL2, SET_BIT, START_SEND, TIMER_IRQ, TX_IRQ, VALUES_AFTER_COLL, WUPA,
+    Cmd, Reg, crc_a, with_crc,
+)
+
+Bits = list[int]
+
+RESET_VALUES = {Reg.COMMAND: 0x20, Reg.COM_IEN: 0x80, Reg.COM_IRQ: 0x14, Reg.CONTROL: 0x10,
+                Reg.MODE: 0x3F, Reg.TX_CONTROL: 0x80, Reg.WATER_LEVEL: 0x08, Reg.TX_MODE: 0x00,
+                Reg.RX_MODE: 0x00, Reg.MOD_WIDTH: 0x26, Reg.RF_CFG: 0x48}
+
+
+def to_bits(data: bytes, nbits: int | None = None) -> Bits:
+    """``data`` as bits, least significant bit of each byte first (the air order)."""
+    bits = [(byte >> i) & 1 for byte in data for i in range(8)]
+    return bits if nbits is None else bits[:nbits]
+
+
+def from_bits(bits: Bits, offset: int = 0) -> bytes:
+    """Pack ``bits`` into bytes, the first bit going to bit ``offset`` of the first byte."""
+    out = bytearray((offset + len(bits) + 7) // 8)
+    for i, bit in enumerate(bits, start=offset):
+        out[i // 8] |= bit << (i % 8)
+    return bytes(out)
+
+
+class TagState(Enum):
+    """ISO 14443-3A card states."""
+
+    IDLE = "idle"
+    READY = "ready"
+    ACTIVE = "active"
+    HALT = "halt"
+
+
+@dataclass
+class EmulatedTag:
+    """A type A tag with a 4- or 7-byte UID and 16 pages of 4 bytes (NTAG/Ultralight-like)."""
+
+    uid: bytes
+    memory: bytearray = field(default_factory=lambda: bytearray(64))
+    state: TagState = TagState.IDLE
+    level: int = 0
+    halted: bool = False
+
+    def __post_init__(self) -> None:
+        if len(self.uid) not in (4, 7):
+            raise ValueError(f"a UID has 4 or 7 bytes, not {len(self.uid)}: {self.uid.hex()}")
+        self.memory[0:len(self.uid)] = self.uid
+
+    @property
+    def tag_id(self) -> str:
+        """The UID in upper-case hex, as the registry names tags."""
+        return self.uid.hex().upper()
+
+    def cascade(self, level: int) -> bytes:
+        """The 5 bytes (UID part and BCC) this tag sends at cascade ``level`` (0 or 1)."""
+        part = self.uid if len(self.uid) == 4 else (
+            bytes([CASCADE_TAG]) + self.uid[:3] if level == 0 else self.uid[3:])
+        return part + bytes([part[0] ^ part[1] ^ part[2] ^ part[3]])
+
+    @property
+    def levels(self) -> int:
+        """How many cascade levels the UID needs."""
+        return 1 if len(self.uid) == 4 else 2
+
+    def hear(self, bits: Bits) -> Bits | None:
+        """Answer a frame from the reader (None: stay silent)."""
+        if len(bits) == 7:
+            return self._short_frame(from_bits(bits)[0])
+        if len(bits) < 16 or self.state in (TagState.IDLE, TagState.HALT):
+            return None
+        frame = from_bits(bits)
+        if self.state is TagState.READY:
+            return self._select(frame, bits)
+        return self._active(frame)
+
+    def _short_frame(self, command: int) -> Bits | None:
+        if command == WUPA or (command == REQA and self.state is not TagState.HALT):
+            self.halted = self.halted and command == WUPA
+            self.state, self.level = TagState.READY, 0
+            return to_bits(bytes([0x04 if len(self.uid) == 4 else 0x44, 0x00]))
+        return None
+
+    def _select(self, frame: bytes, bits: Bits) -> Bits | None:
+        if frame[0] != (SEL_CL1, SEL_CL2)[self.level]:
+            return self._confused()
+        if frame[1] == 0x70 and len(bits) == 72:
+            return self._full_select(frame)
+        known = (frame[1] >> 4) * 8 + (frame[1] & 0x0F) - 16
+        mine = to_bits(self.cascade(self.level))
+        if known != len(bits) - 16 or not 0 <= known < 40:
+            return self._confused()
+        return mine[known:] if bits[16:] == mine[:known] else None
+
+    def _full_select(self, frame: bytes) -> Bits | None:
+        if frame[2:7] != self.cascade(self.level) or crc_a(frame[:7]) != _crc_of(frame[7:9]):
+            return self._confused()
+        self.level += 1
+        if self.level < self.levels:
+            return to_bits(with_crc(bytes([SAK_CASCADE])))
+        self.state = TagState.ACTIVE
+        return to_bits(with_crc(bytes([0x08 if len(self.uid) == 4 else 0x00])))
+
+    def _active(self, frame: bytes) -> Bits | None:
+        if len(frame) != 4 or crc_a(frame[:2]) != _crc_of(frame[2:4]):
+            return self._confused()
+        if frame[0] == HLTA and frame[1] == 0:
+            self.state, self.halted = TagState.HALT, True
+            return None
+        if frame[0] == READ:
+            start = (frame[1] % 16) * 4
+            page = (self.memory + self.memory)[start:start + 16]
+            return to_bits(with_crc(bytes(page)))
+        return self._confused()
+
+    def _confused(self) -> Bits | None:
+        """A frame the tag does not expect sends it back to IDLE (HALT if it was halted)."""
+        self.state = TagState.HALT if self.halted else TagState.IDLE
+        return None
+
+
+def _crc_of(two: bytes) -> int:
+    return two[0] | (two[1] << 8) if len(two) == 2 else -1
+
+
+class ChipFault(Enum):
+    """Ways the emulated chip misbehaves on demand."""
+
+    NONE = "none"
+    DEAD = "dead"          # no answer on SPI: every byte reads 0x00 (unpowered, MISO loose)
+    STUCK = "stuck"        # registers answer, but a Transceive never completes (no interrupt)
+
+
+class EmulatedRC522:
+    """The chip behind one chip select: call :meth:`transfer` with what the master clocks out."""
+
+    def __init__(self, version: int = 0x92) -> None:
+        self.version = version
+        self.tags: list[EmulatedTag] = []
+        self.fault = ChipFault.NONE
+        self.transfers = 0
+        self._reset()
+
+    def _reset(self) -> None:
+        self.regs = [0] * 64
+        for reg, value in RESET_VALUES.items():
+            self.regs[reg] = value
+        self.regs[Reg.COMMAND] = Cmd.IDLE
+        self.fifo: list[int] = []
+
+    def place(self, tag: EmulatedTag) -> None:
+        """A tag comes into the field (it starts IDLE, like any freshly powered tag)."""
+        tag.state, tag.level, tag.halted = TagState.IDLE, 0, False
+        self.tags.append(tag)
+
+    def remove(self, uid: bytes) -> None:
+        """The tag with ``uid`` leaves the field (no-op when it is not there)."""
+        self.tags = [tag for tag in self.tags if tag.uid != uid]
+
+    def transfer(self, data: bytes) -> bytes:
+        """One SPI transaction (chip select low for all of ``data``); returns MISO's bytes."""
+        self.transfers += 1
+        if self.fault is ChipFault.DEAD or not data:
+            return bytes(len(data))
+        if data[0] & 0x80:
+            return bytes([0]) + bytes(self._read((b >> 1) & 0x3F) for b in data[:-1])
+        for value in data[1:]:
+            self._write((data[0] >> 1) & 0x3F, value)
+        return bytes(len(data))
+
+    def _read(self, reg: int) -> int:
+        if reg == Reg.FIFO_DATA:
+            return self.fifo.pop(0) if self.fifo else 0
+        if reg == Reg.FIFO_LEVEL:
+            return len(self.fifo)
+        if reg == Reg.VERSION:
+            return self.version
+        return self.regs[reg]
+
+    def _write(self, reg: int, value: int) -> None:
+        if reg in (Reg.COM_IRQ, Reg.DIV_IRQ):
+            mask = value & 0x7F
+            self.regs[reg] = self.regs[reg] | mask if value & SET_BIT else self.regs[reg] & ~mask
+        elif reg == Reg.FIFO_DATA:
+            self._push_fifo([value])
+        elif reg == Reg.FIFO_LEVEL:
+            if value & FLUSH_BUFFER:
+                self.fifo.clear()
+                self.regs[Reg.ERROR] &= ~ERR_BUFFER_OVFL
+        elif reg == Reg.COMMAND:
+            self._command(value)
+        elif reg == Reg.COLL:
+            self.regs[reg] = (self.regs[reg] & 0x7F) | (value & VALUES_AFTER_COLL)
+        elif reg == Reg.BIT_FRAMING:
+            self.regs[reg] = value
+            if value & START_SEND and self.regs[Reg.COMMAND] & 0x0F == Cmd.TRANSCEIVE:
+                self._transceive()
+        elif reg not in (Reg.ERROR, Reg.STATUS1, Reg.VERSION, Reg.CRC_RESULT_H, Reg.CRC_RESULT_L):
+            self.regs[reg] = value
+
+    def _push_fifo(self, values: list[int]) -> None:
+        for value in values:
+            if len(self.fifo) >= FIFO_SIZE:
+                self.regs[Reg.ERROR] |= ERR_BUFFER_OVFL
+                return
+            self.fifo.append(value)
+
+    def _command(self, value: int) -> None:
+        command = value & 0x0F
+        if command == Cmd.SOFT_RESET:
+            self._reset()
+            return
+        self.regs[Reg.COMMAND] = value & (POWER_DOWN | 0x0F)
+        if command == Cmd.CALC_CRC:
+            preset = CRC_PRESETS[self.regs[Reg.MODE] & 0x03]
+            crc = crc_a(bytes(self.fifo), preset)
+            self.fifo.clear()
+            self.regs[Reg.CRC_RESULT_L], self.regs[Reg.CRC_RESULT_H] = crc & 0xFF, crc >> 8
+            self.regs[Reg.DIV_IRQ] |= CRC_IRQ
+        elif command == Cmd.MF_AUTHENT:
+            self.regs[Reg.ERROR] |= ERR_PROTOCOL
+            self.regs[Reg.COM_IRQ] |= ERR_IRQ
+
+    def _transceive(self) -> None:
+        framing = self.regs[Reg.BIT_FRAMING]
+        tx_last, rx_align = framing & 0x07, (framing >> 4) & 0x07
+        sent = bytes(self.fifo)
+        self.fifo.clear()
+        self.regs[Reg.ERROR] &= ERR_BUFFER_OVFL
+        self.regs[Reg.COM_IRQ] |= TX_IRQ
+        if self.fault is ChipFault.STUCK:
+            return
+        nbits = (len(sent) - 1) * 8 + (tx_last or 8) if sent else 0
+        answers = self._answers(to_bits(sent, nbits))
+        if not answers:
+            self.regs[Reg.COM_IRQ] |= TIMER_IRQ
+            return
+        self._receive(answers, rx_align)
+
+    def _answers(self, bits: Bits) -> list[Bits]:
+        if not self.regs[Reg.TX_CONTROL] & ANTENNA_ON or not bits:
+            return []
+        heard = [tag.hear(bits) for tag in self.tags]
+        return [answer for answer in heard if answer is not None]
+
+    def _receive(self, answers: list[Bits], rx_align: int) -> None:
+        longest = max(len(a) for a in answers)
+        clash = next((i for i in range(longest)
+                      if len({a[i] if i < len(a) else 0 for a in answers}) > 1), None)
+        bits = answers[0] if clash is None else [*answers[0][:clash], 1]
+        if clash is None:
+            self.regs[Reg.COLL] = (self.regs[Reg.COLL] & VALUES_AFTER_COLL) | COLL_POS_NOT_VALID
+        else:
+            self.regs[Reg.ERROR] |= ERR_COLL
+            self.regs[Reg.COM_IRQ] |= ERR_IRQ
+            position = (rx_align + clash + 1) % 32
+            self.regs[Reg.COLL] = (self.regs[Reg.COLL] & VALUES_AFTER_COLL) | position
+        self._push_fifo(list(from_bits(bits, rx_align)))
+        self.regs[Reg.CONTROL] = (self.regs[Reg.CONTROL] & 0xF8) | ((rx_align + len(bits)) % 8)
+        self.regs[Reg.COM_IRQ] |= RX_IRQ

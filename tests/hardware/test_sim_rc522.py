@@ -1,0 +1,129 @@
+"""The emulated RC522 answers SPI transfers as the datasheet's registers and FIFO do."""
+
+from hardware.rc522_regs import (
+    ANTENNA_ON, CRC_IRQ, ERR_COLL, REQA, RX_IRQ, START_SEND, TIMER_IRQ, Cmd, Reg, crc_a,
+)
+from hardware.sim_rc522 import ChipFault, EmulatedRC522, EmulatedTag, TagState
+
+
+def read(chip, reg):
+    return chip.transfer(bytes([0x80 | (reg << 1), 0]))[1]
+
+
+def write(chip, reg, *values):
+    chip.transfer(bytes([(reg << 1) & 0x7E, *values]))
+
+
+def test_version_register_reads_0x92():
+    assert read(EmulatedRC522(), Reg.VERSION) == 0x92
+
+
+def test_read_transaction_answers_each_address_one_byte_later():
+    chip = EmulatedRC522()
+    write(chip, Reg.T_RELOAD_H, 0x12)
+    answer = chip.transfer(bytes([0x80 | (Reg.VERSION << 1), 0x80 | (Reg.T_RELOAD_H << 1), 0]))
+    assert answer == bytes([0, 0x92, 0x12])
+
+
+def test_fifo_keeps_written_bytes_in_order_and_counts_them():
+    chip = EmulatedRC522()
+    write(chip, Reg.FIFO_DATA, 1, 2, 3)
+    assert read(chip, Reg.FIFO_LEVEL) == 3
+    assert [read(chip, Reg.FIFO_DATA) for _ in range(3)] == [1, 2, 3]
+
+
+def test_flush_buffer_empties_the_fifo():
+    chip = EmulatedRC522()
+    write(chip, Reg.FIFO_DATA, 1, 2)
+    write(chip, Reg.FIFO_LEVEL, 0x80)
+    assert read(chip, Reg.FIFO_LEVEL) == 0
+
+
+def test_com_irq_write_with_bit7_clear_clears_marked_bits():
+    chip = EmulatedRC522()
+    write(chip, Reg.COM_IRQ, 0x80 | RX_IRQ | TIMER_IRQ)
+    write(chip, Reg.COM_IRQ, TIMER_IRQ)
+    assert read(chip, Reg.COM_IRQ) & (RX_IRQ | TIMER_IRQ) == RX_IRQ
+
+
+def test_calc_crc_uses_the_fifo_and_mode_preset():
+    chip = EmulatedRC522()
+    write(chip, Reg.MODE, 0x3D)
+    write(chip, Reg.FIFO_DATA, 0x50, 0x00)
+    write(chip, Reg.COMMAND, Cmd.CALC_CRC)
+    assert read(chip, Reg.DIV_IRQ) & CRC_IRQ
+    assert (read(chip, Reg.CRC_RESULT_L), read(chip, Reg.CRC_RESULT_H)) == (0x57, 0xCD)
+
+
+def test_crc_a_matches_the_iso_example():
+    assert crc_a(bytes([0x00, 0x00])) == 0x1EA0
+
+
+def transceive_reqa(chip):
+    write(chip, Reg.TX_CONTROL, 0x80 | ANTENNA_ON)
+    write(chip, Reg.FIFO_DATA, REQA)
+    write(chip, Reg.COMMAND, Cmd.TRANSCEIVE)
+    write(chip, Reg.BIT_FRAMING, START_SEND | 7)
+
+
+def test_reqa_with_tag_puts_atqa_in_fifo():
+    chip = EmulatedRC522()
+    chip.place(EmulatedTag(bytes.fromhex("DEADBEEF")))
+    transceive_reqa(chip)
+    assert read(chip, Reg.COM_IRQ) & RX_IRQ
+    assert [read(chip, Reg.FIFO_DATA) for _ in range(read(chip, Reg.FIFO_LEVEL))] == [0x04, 0x00]
+
+
+def test_reqa_without_tag_times_out():
+    chip = EmulatedRC522()
+    transceive_reqa(chip)
+    assert read(chip, Reg.COM_IRQ) & (RX_IRQ | TIMER_IRQ) == TIMER_IRQ
+
+
+def test_antenna_off_means_no_tag_answers():
+    chip = EmulatedRC522()
+    chip.place(EmulatedTag(bytes.fromhex("DEADBEEF")))
+    write(chip, Reg.FIFO_DATA, REQA)
+    write(chip, Reg.COMMAND, Cmd.TRANSCEIVE)
+    write(chip, Reg.BIT_FRAMING, START_SEND | 7)
+    assert read(chip, Reg.COM_IRQ) & TIMER_IRQ
+
+
+def test_two_tags_answering_anticollision_set_coll_err_and_position():
+    chip = EmulatedRC522()
+    chip.place(EmulatedTag(bytes.fromhex("01000000")))
+    chip.place(EmulatedTag(bytes.fromhex("03000000")))
+    transceive_reqa(chip)
+    write(chip, Reg.FIFO_LEVEL, 0x80)
+    write(chip, Reg.FIFO_DATA, 0x93, 0x20)
+    write(chip, Reg.COMMAND, Cmd.TRANSCEIVE)
+    write(chip, Reg.BIT_FRAMING, START_SEND)
+    assert read(chip, Reg.ERROR) & ERR_COLL
+    assert read(chip, Reg.COLL) & 0x1F == 2  # the UIDs first differ in their second bit
+
+
+def test_soft_reset_restores_register_defaults():
+    chip = EmulatedRC522()
+    write(chip, Reg.MODE, 0x3D)
+    write(chip, Reg.COMMAND, Cmd.SOFT_RESET)
+    assert read(chip, Reg.MODE) == 0x3F
+
+
+def test_dead_chip_reads_zero():
+    chip = EmulatedRC522()
+    chip.fault = ChipFault.DEAD
+    assert read(chip, Reg.VERSION) == 0
+
+
+def test_tag_that_leaves_stops_answering():
+    chip = EmulatedRC522()
+    tag = EmulatedTag(bytes.fromhex("DEADBEEF"))
+    chip.place(tag)
+    chip.remove(tag.uid)
+    transceive_reqa(chip)
+    assert read(chip, Reg.COM_IRQ) & TIMER_IRQ
+
+
+def test_halted_tag_ignores_reqa():
+    tag = EmulatedTag(bytes.fromhex("DEADBEEF"), state=TagState.HALT)
+    assert tag.hear([0, 1, 1, 0, 0, 1, 0]) is None
