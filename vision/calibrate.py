@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import math
+import tomllib
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
 
 import cv2
 import numpy as np
@@ -29,6 +33,18 @@ class TrayLayout:
     marker_mm: float = 30.0
     margin_mm: float = 5.0
 
+    @classmethod
+    def from_config(cls, table: Mapping[str, Any]) -> TrayLayout:
+        """The layout from a configuration's ``[tray]`` table (keys as the field names)."""
+        values = {}
+        for key in ("width_mm", "height_mm", "marker_mm", "margin_mm"):
+            if key in table:
+                value = table[key]
+                if isinstance(value, bool) or not isinstance(value, (int, float)):
+                    raise ConfigError(f"[tray] {key} must be a number of millimetres, not {value!r}")
+                values[key] = float(value)
+        return cls(**values)
+
     def __post_init__(self) -> None:
         inner = min(self.width_mm, self.height_mm) - 2 * (self.margin_mm + self.marker_mm)
         if self.marker_mm <= 0 or self.margin_mm < 0 or inner <= 0:
@@ -53,3 +69,170 @@ def marker_image(marker_id: int, cells_px: int) -> np.ndarray:
     """The marker as a grey image, ``cells_px`` pixels per bit cell (6 cells across with border)."""
     dictionary = cv2.aruco.getPredefinedDictionary(MARKER_DICTIONARY)
     return cv2.aruco.generateImageMarker(dictionary, marker_id, 6 * cells_px)
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A named area of the tray (the community area, a seat's area) as a polygon in tray mm."""
+
+    name: str
+    polygon: tuple[tuple[float, float], ...]
+
+    def contains(self, point_mm: tuple[float, float]) -> bool:
+        """True when the point lies inside the polygon or on its edge."""
+        contour = np.array(self.polygon, np.float32).reshape(-1, 1, 2)
+        return cv2.pointPolygonTest(contour, (float(point_mm[0]), float(point_mm[1])), False) >= 0
+
+
+@dataclass(frozen=True)
+class ZoneMap:
+    """The tray's zones in configuration order; the first zone containing a point wins."""
+
+    zones: tuple[Zone, ...] = ()
+
+    @classmethod
+    def from_config(cls, table: Mapping[str, Any]) -> ZoneMap:
+        """Zones from a ``[zones]`` table: ``name = [[x, y], ...]`` or ``[zones.name] polygon = ...``.
+
+        >>> zones = ZoneMap.from_config({"community": [[0, 0], [100, 0], [100, 50], [0, 50]]})
+        >>> zones.zone_of((20, 20)), zones.zone_of((20, 80))
+        ('community', None)
+        """
+        return cls(tuple(_zone(name, value) for name, value in table.items()))
+
+    def zone_of(self, point_mm: tuple[float, float]) -> str | None:
+        """The name of the zone a tray point lies in, or None outside every zone."""
+        return next((zone.name for zone in self.zones if zone.contains(point_mm)), None)
+
+
+def _zone(name: str, value: Any) -> Zone:
+    points = value.get("polygon") if isinstance(value, Mapping) else value
+    try:
+        polygon = tuple((float(x), float(y)) for x, y in points)
+    except (TypeError, ValueError) as err:
+        raise ConfigError(f"[zones] {name} must be a list of [x, y] points in mm, not {value!r}") from err
+    if len(polygon) < 3:
+        raise ConfigError(f"[zones] {name} needs at least 3 points, got {len(polygon)}")
+    return Zone(name, polygon)
+
+
+def load_tray_config(path: str | Path) -> tuple[TrayLayout, ZoneMap]:
+    """The tray layout and zone map from a table configuration file (TOML)."""
+    try:
+        with open(path, "rb") as handle:
+            config = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError) as err:
+        raise ConfigError(f"cannot read table configuration {str(path)!r}: {err}") from err
+    return TrayLayout.from_config(config.get("tray", {})), ZoneMap.from_config(config.get("zones", {}))
+
+
+def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+    """The tray markers found in a frame: id -> its four corners in pixels (ArUco order)."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    parameters = cv2.aruco.DetectorParameters()
+    parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(MARKER_DICTIONARY), parameters)
+    corners, ids, _ = detector.detectMarkers(grey)
+    if ids is None:
+        return {}
+    return {int(i): c.reshape(4, 2).astype(np.float64) for i, c in zip(ids.ravel(), corners) if i in CORNER_IDS}
+
+
+@dataclass(frozen=True, eq=False)
+class Calibration:
+    """The mapping between a camera's pixels and the tray plane, in millimetres.
+
+    ``homography`` maps tray mm (x, y, 1) to pixels. ``focal_px`` (the lens, from the
+    configuration or estimated from a tilted view) lets :meth:`die_tray_mm` undo the parallax of a
+    die's raised top face.
+    """
+
+    layout: TrayLayout
+    homography: np.ndarray
+    image_size: tuple[int, int]
+    focal_px: float | None = None
+
+    def to_image(self, points_mm: np.ndarray) -> np.ndarray:
+        """Tray points (N, 2) in mm to pixels (N, 2)."""
+        return _transform(self.homography, points_mm)
+
+    def to_tray(self, pixels: np.ndarray) -> np.ndarray:
+        """Pixels (N, 2) to tray-plane points (N, 2) in mm."""
+        return _transform(np.linalg.inv(self.homography), pixels)
+
+    def top_down(self, image: np.ndarray, px_per_mm: float = 2.0) -> np.ndarray:
+        """The tray seen straight from above, ``px_per_mm`` pixels per millimetre."""
+        to_tray_image = np.diag([px_per_mm, px_per_mm, 1.0])
+        size = (round(self.layout.width_mm * px_per_mm), round(self.layout.height_mm * px_per_mm))
+        return cv2.warpPerspective(image, to_tray_image @ np.linalg.inv(self.homography), size)
+
+    def camera_mm(self) -> np.ndarray:
+        """The camera's position in tray mm (z negative: above the tray), from the homography."""
+        if self.focal_px is None:
+            raise CalibrationError("the camera's focal length is unknown: set [tray] focal_px "
+                                   "or calibrate from a tilted view")
+        k = _intrinsics(self.focal_px, self.image_size)
+        columns = np.linalg.inv(k) @ self.homography
+        scale = (np.linalg.norm(columns[:, 0]) + np.linalg.norm(columns[:, 1])) / 2
+        columns = columns / scale if columns[2, 2] > 0 else -columns / scale
+        r1, r2 = columns[:, 0], columns[:, 1]
+        u, _, vt = np.linalg.svd(np.column_stack([r1, r2, np.cross(r1, r2)]))
+        rotation = u @ vt
+        return -rotation.T @ columns[:, 2]
+
+    def die_tray_mm(self, center_px: tuple[float, float], height_mm: float) -> tuple[float, float]:
+        """Where on the tray a die stands, from the pixel of its top face's centre.
+
+        The top face is ``height_mm`` above the tray (a flat d6's edge), so its ray meets the tray
+        plane beyond the die; walk back along the ray towards the camera by the die's share of
+        the camera's height.
+        """
+        on_plane = self.to_tray(np.array([center_px], np.float64))[0]
+        camera = self.camera_mm()
+        share = height_mm / -camera[2]
+        x, y = on_plane + (camera[:2] - on_plane) * share
+        return float(x), float(y)
+
+
+def calibrate(image: np.ndarray, layout: TrayLayout, focal_px: float | None = None) -> Calibration:
+    """Find the tray markers in a frame and fit the pixel <-> tray-mm homography.
+
+    Needs at least two of the four markers (eight corners); ``focal_px`` is estimated from the
+    view's tilt when not given and the tilt allows it.
+    """
+    found = detect_markers(image)
+    if len(found) < 2:
+        missing = [i for i in CORNER_IDS if i not in found]
+        raise CalibrationError(f"tray markers {missing} not found: is the whole tray in view and lit?")
+    tray = np.vstack([layout.marker_corners_mm(i) for i in sorted(found)])
+    pixels = np.vstack([found[i] for i in sorted(found)])
+    homography, _ = cv2.findHomography(tray, pixels, 0)
+    if homography is None:
+        raise CalibrationError("the tray markers give no homography (are they in a line?)")
+    size = (image.shape[1], image.shape[0])
+    return Calibration(layout, homography, size, focal_px or estimate_focal_px(homography, size))
+
+
+def estimate_focal_px(homography: np.ndarray, image_size: tuple[int, int]) -> float | None:
+    """The focal length a plane's homography implies (square pixels, centred principal point).
+
+    Returns None when the view is too close to straight-down for the estimate to be meaningful.
+    """
+    centred = np.array([[1, 0, -image_size[0] / 2], [0, 1, -image_size[1] / 2], [0, 0, 1]]) @ homography
+    (a1, a2), (b1, b2), (c1, c2) = centred[0, :2], centred[1, :2], centred[2, :2]
+    rows = np.array([[a1 * a2 + b1 * b2, c1 * c2], [a1 * a1 + b1 * b1 - a2 * a2 - b2 * b2, c1 * c1 - c2 * c2]])
+    # each row says rows[i, 0] / f^2 + rows[i, 1] = 0; solve for 1/f^2 in the least-squares sense
+    inverse_square = -float(rows[:, 0] @ rows[:, 1]) / float(rows[:, 0] @ rows[:, 0])
+    if inverse_square <= 0:
+        return None
+    focal = 1 / math.sqrt(inverse_square)
+    return focal if focal < 20 * max(image_size) else None
+
+
+def _intrinsics(focal_px: float, image_size: tuple[int, int]) -> np.ndarray:
+    return np.array([[focal_px, 0, image_size[0] / 2], [0, focal_px, image_size[1] / 2], [0, 0, 1]])
+
+
+def _transform(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
+    shaped = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(shaped, homography).reshape(-1, 2)

@@ -42,6 +42,7 @@ class DieTruth:
     colour: tuple[int, int, int] = (255, 255, 255)
     tray_mm: tuple[float, float] | None = None
     moving: bool = False
+    edge_mm: float | None = None
 
 
 @dataclass(frozen=True)
@@ -140,7 +141,6 @@ def render_roll(rng: random.Random, spec: SceneSpec, frames: int, settle_at: int
 
 def _layout(rng: random.Random, spec: SceneSpec, values: Sequence[int] | None) -> _Layout:
     """Camera, empty tray and resting dice of one scene."""
-    cv2.setRNGSeed(rng.getrandbits(31))
     scale = spec.px_per_mm or (spec.die_px[0] + spec.die_px[1]) / 2 / DIE_MM
     tilt, towards = spec.perspective * 30 * rng.uniform(0.6, 1.0), rng.uniform(0, 2 * math.pi)
     tray = spec.tray or (_fitted_tray(spec, scale, tilt, towards) if spec.markers else None)
@@ -177,7 +177,7 @@ def _compose(rng: random.Random, spec: SceneSpec, layout: _Layout, dice: tuple[_
     hulls: dict[int, np.ndarray] = {}
     for i in order:
         hulls[i] = draw_die(image, dice[i].pose, dice[i].faces, dice[i].style, camera, layout.light, rng)
-    image = finish(image, spec.blur, spec.noise, spec.jpeg_quality)
+    image = finish(rng, image, spec.blur, spec.noise, spec.jpeg_quality)
     truths = tuple(_truth(dice[i], hulls[i], camera, spec, bool(moving and moving[i])) for i in range(len(dice)))
     return Scene(image, truths, any(moving), camera, layout.tray)
 
@@ -195,7 +195,8 @@ def _truth(die: _Die, hull: np.ndarray, camera: Camera, spec: SceneSpec, moving:
     return DieTruth(kind=spec.kind, value=None if unreadable else die.faces.values[TOP],
                     center=(float(top[0]), float(top[1])), box=(x0, y0, x1 - x0, y1 - y0),
                     cocked=die.cocked, cut_off=cut, colour=die.style.body,
-                    tray_mm=(float(position[0]), float(position[1])), moving=moving)
+                    tray_mm=(float(position[0]), float(position[1])), moving=moving,
+                    edge_mm=die.pose.edge_mm)
 
 
 PALETTE: tuple[tuple[tuple[int, int, int], tuple[tuple[int, int, int], ...]], ...] = (
@@ -291,7 +292,9 @@ def _candidate(rng: random.Random, spec: SceneSpec, camera: Camera, placed: list
     flat = [d for d in placed if not d.cocked]
     tilt = _rx(math.radians(rng.uniform(20, 38))) if cocked else np.eye(3)
     if flat and not cut and rng.random() < (0.85 if cocked else 0.65 if spec.touching else 0.0):
-        pose = _beside(rng, rng.choice(flat).pose, edge, tilt, cocked)
+        partner = rng.choice(flat).pose
+        edge = partner.edge_mm * rng.uniform(0.9, 1.1)  # dice that end up together are of one set
+        pose = _beside(rng, partner, edge, tilt, cocked)
         return None if pose is None else _Die(pose, faces, style, cocked)
     xy = _in_view(rng, camera, spec, edge * scale, cut)
     pose = _resting(xy, _rz(rng.uniform(0, 2 * math.pi)) @ tilt, edge)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -59,7 +60,8 @@ def ground_image(rng: random.Random, camera: Camera, background: str,
     width, height = camera.size
     corners = camera.image_to_ground(np.array([[0, 0], [width, 0], [width, height], [0, height]], float))
     lo, hi = corners.min(axis=0) - 2, corners.max(axis=0) + 2
-    scale = min(px_per_mm * 1.25, 2.2 * math.sqrt(width * height / float(np.prod(hi - lo))))
+    sharpness = 1.25 if tray is not None else 0.8  # markers need crisp edges, felt does not
+    scale = min(px_per_mm * sharpness, 2.2 * math.sqrt(width * height / float(np.prod(hi - lo))))
     size = (int((hi - lo)[0] * scale) + 1, int((hi - lo)[1] * scale) + 1)
     texture = surface(rng, background, size, scale)
     if tray is not None:
@@ -75,12 +77,12 @@ def surface(rng: random.Random, background: str, size: tuple[int, int], px_per_m
     kind = rng.choice(BACKGROUNDS) if background == "random" else background
     if kind == "felt":
         base = _jitter(rng, rng.choice([(45, 105, 35), (110, 60, 25), (40, 40, 120), (70, 70, 70)]), 20)
-        return _grain(_lit(rng, _flat(size, base), 0.25), 9)
+        return _grain(rng, _lit(rng, _flat(size, base), 0.25), 9)
     if kind == "wood":
-        return _grain(_lit(rng, _wood(rng, size, px_per_mm), 0.2), 4)
+        return _grain(rng, _lit(rng, _wood(rng, size, px_per_mm), 0.2), 4)
     if kind == "plain":
         base = _jitter(rng, (218, 222, 225), 14)
-        return _grain(_lit(rng, _flat(size, base), 0.18), 3)
+        return _grain(rng, _lit(rng, _flat(size, base), 0.18), 3)
     raise ValueError(f"unknown background {background!r} (choose from {', '.join(BACKGROUNDS)}, random)")
 
 
@@ -99,12 +101,36 @@ def _lit(rng: random.Random, image: np.ndarray, amount: float) -> np.ndarray:
     return cv2.multiply(image, cv2.merge([field] * 3), dtype=cv2.CV_8U)
 
 
-def _grain(image: np.ndarray, strength: float) -> np.ndarray:
-    """Fine texture (felt fibres, paper grain), drawn with OpenCV's seeded generator."""
-    noise = np.empty(image.shape[:2], np.int16)
-    cv2.randn(noise, 0, strength)
-    blurred = cv2.GaussianBlur(noise, (3, 3), 0)
-    return cv2.add(image, cv2.merge([blurred] * 3), dtype=cv2.CV_8U)
+def _grain(rng: random.Random, image: np.ndarray, strength: int) -> np.ndarray:
+    """Fine texture (felt fibres, paper grain): smoothed noise, the same in every channel."""
+    return cv2.add(image, noise_like(rng, image.shape, strength, smooth=True), dtype=cv2.CV_8U)
+
+
+TILE = 2048
+
+
+@lru_cache(maxsize=8)
+def _noise_tile(strength: int, smooth: bool) -> np.ndarray:
+    """A fixed tile of gaussian noise (int8, 3 channels); frames take random windows of it, which
+    is much cheaper than drawing fresh noise for every pixel of every frame."""
+    generator = np.random.default_rng(strength * 2 + smooth)
+    if smooth:
+        grey = cv2.GaussianBlur(generator.normal(0, 2.2, (TILE, TILE)).astype(np.float32), (3, 3), 0)
+        tile = np.repeat(grey[..., None], 3, axis=2)
+    else:
+        tile = generator.normal(0, 1, (TILE, TILE, 3))
+    return np.clip(np.round(tile * strength), -127, 127).astype(np.int8)
+
+
+def noise_like(rng: random.Random, shape: tuple[int, ...], strength: float, smooth: bool = False) -> np.ndarray:
+    """Gaussian noise (int8) of the given (height, width, 3) shape and strength in grey levels."""
+    height, width = shape[:2]
+    tile = _noise_tile(max(1, min(40, round(strength))), smooth)
+    if height > TILE or width > TILE:
+        tile = np.tile(tile, (height // TILE + 1, width // TILE + 1, 1))
+    y, x = rng.randrange(tile.shape[0] - height + 1), rng.randrange(tile.shape[1] - width + 1)
+    window = tile[y:y + height, x:x + width]
+    return window[::-1] if rng.random() < 0.5 else window
 
 
 def _wood(rng: random.Random, size: tuple[int, int], px_per_mm: float) -> np.ndarray:
@@ -131,14 +157,13 @@ def draw_tray(texture: np.ndarray, tray: TrayLayout, origin: np.ndarray, scale: 
         texture[y0:y0 + side, x0:x0 + side] = marker[..., None]
 
 
-def finish(image: np.ndarray, blur: float, noise: float, jpeg_quality: int | None) -> np.ndarray:
+def finish(rng: random.Random, image: np.ndarray, blur: float, noise: float,
+           jpeg_quality: int | None) -> np.ndarray:
     """Camera effects on the final frame: defocus blur, sensor noise, JPEG compression."""
     if blur > 0:
         image = cv2.GaussianBlur(image, (0, 0), blur)
     if noise > 0:
-        grain = np.empty(image.shape, np.int16)
-        cv2.randn(grain, (0, 0, 0), (noise, noise, noise))
-        image = cv2.add(image, grain, dtype=cv2.CV_8U)
+        image = cv2.add(image, noise_like(rng, image.shape, noise), dtype=cv2.CV_8U)
     if jpeg_quality is not None:
         ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])
         image = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else image
