@@ -37,11 +37,13 @@ class EngineStuck(DiceTableError, RuntimeError):
 class BotTable:
     """A table of bots playing games of one kind, one input per :meth:`step`.
 
-    ``bots`` names the bot of each seat, repeated round the table when shorter than ``players``.
+    ``bots`` names the bot of each seat, repeated round the table when shorter than ``players``;
+    ``seated`` puts given players (a person at the terminal) at some seats instead.
     """
 
     def __init__(self, game: str, players: int, seed: int, bots: Sequence[str] = (DEFAULT_BOT,),
-                 options: Mapping[str, str] | None = None) -> None:
+                 options: Mapping[str, str] | None = None,
+                 seated: Mapping[int, Bot] | None = None) -> None:
         spec = find_game(game)
         if not spec.min_seats <= players <= spec.max_seats:
             raise DiceTableError(f"{game} is for {spec.min_seats} to {spec.max_seats} players, "
@@ -51,6 +53,8 @@ class BotTable:
         names = list(bots) or [DEFAULT_BOT]
         self.bots: list[Bot] = [bot_factory(spec.name, names[s % len(names)])(
             s, random.Random(f"{seed}/bot/{s}")) for s in range(players)]
+        for seat, player in (seated or {}).items():
+            self.bots[seat] = player
         self.games: list[Game] = [create_game(self.name, players, self.options)]
         self.conserved = True
         self._earlier_hands = 0  # hands of the games before the current one
@@ -128,10 +132,11 @@ def describe(record: Input, hidden: bool = False, viewer: int | None = None) -> 
     seat_text, _, detail = rest.partition(" ")
     if not seat_text.isdigit():
         return str(record)
-    who = "You" if viewer == int(seat_text) else f"Seat {seat_text}"
+    you = viewer == int(seat_text)
+    said = f"You {verb}" if you else f"Seat {seat_text} {_VERBS.get(verb, verb)}"
     if detail.startswith("black="):
-        return f"{who} {_VERBS.get(verb, verb)} with {_stones(detail, verb != 'ante')}"
-    return f"{who} {_VERBS.get(verb, verb)}{' ' + detail if detail else ''}"
+        return f"{said} with {_stones(detail, verb != 'ante')}"
+    return f"{said}{' ' + detail if detail else ''}"
 
 
 _VERBS = {"ante": "antes", "pass": "passes", "raise": "raises", "call": "calls", "fold": "folds"}
@@ -142,7 +147,8 @@ def _describe_roll(roll: Roll, hidden: bool, viewer: int | None) -> str:
     if roll.seat is None:
         return f"The table rolls {roll.kind.value}: {faces}"
     if roll.seat == viewer:
-        return f"You roll {faces}{' (hidden from the others)' if hidden else ''}"
+        return f"You roll {faces} (hidden from the others)" if hidden \
+            else f"You roll {roll.kind.value}: {faces}"
     if hidden:
         return f"Seat {roll.seat} rolls their hidden dice"
     return f"Seat {roll.seat} rolls {roll.kind.value}: {faces}"
