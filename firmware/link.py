@@ -38,6 +38,9 @@ FIRST_RELIABLE = const(0x10)
 
 HELLO_REPLY_WANTED = const(0x01)
 
+ROLE_PI = const(0)
+ROLE_NODE = const(1)
+
 BUTTON_PRESS = const(1)
 BUTTON_RELEASE = const(2)
 BUTTON_LONG = const(3)
@@ -179,11 +182,14 @@ class Link:
     ``write(bytes)`` sends bytes to the peer, ``now_ms()`` reads a millisecond tick counter.
     ``session`` is a 16-bit number new at every boot (or driver start); a hello carrying a new
     session tells the peer to restart its sequence numbering from the hello's ``first``.
+    ``role`` is ``ROLE_NODE`` or ``ROLE_PI``: a hello from the same role (a port looped back on
+    itself) is ignored.
     """
 
-    def __init__(self, write, now_ms, session, resend_ms=200, heartbeat_ms=1000,
+    def __init__(self, write, now_ms, session, role, resend_ms=200, heartbeat_ms=1000,
                  peer_timeout_ms=3000, queue_max=64):
         self.write = write
+        self.role = role
         self.now_ms = now_ms
         self.session = session & SEQ_MASK
         self.resend_ms = resend_ms
@@ -246,11 +252,12 @@ class Link:
         return len(self.queue)
 
     def hello(self, reply_wanted):
-        """Send a hello: version, flags, session and the first sequence number still unacked."""
+        """Send a hello: version, flags, role, session and the first sequence number unacked."""
         first = self.queue[0][0] if self.queue else self.next_seq
         flags = HELLO_REPLY_WANTED if reply_wanted else 0
         self.last_hello = self.now_ms()
-        self._transmit(T_HELLO, 0, struct.pack(">BBHH", VERSION, flags, self.session, first))
+        self._transmit(T_HELLO, 0, struct.pack(">BBBHH", VERSION, flags, self.role, self.session,
+                                               first))
 
     def _handle(self, kind, seq, payload, delivered):
         if kind == T_HELLO:
@@ -261,9 +268,11 @@ class Link:
             self._on_reliable(kind, seq, payload, delivered)
 
     def _on_hello(self, payload):
-        if len(payload) < 6:
+        if len(payload) < 7:
             return
-        version, flags, session, first = struct.unpack(">BBHH", payload[:6])
+        version, flags, role, session, first = struct.unpack(">BBBHH", payload[:7])
+        if role == self.role:
+            return
         self.peer_version = version
         if version != VERSION:
             return

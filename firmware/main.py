@@ -9,7 +9,7 @@ import struct
 
 from buttons import Buttons
 from leds import Leds
-from link import const, Link, T_BUTTON, T_SET_LED, T_TAG, ticks_diff
+from link import const, Link, ROLE_NODE, T_BUTTON, T_SET_LED, T_TAG, ticks_diff
 from rc522 import RC522, TagWatch
 
 TAG_POLL_MS = const(100)
@@ -27,7 +27,7 @@ class SeatNode:
         now = now_ms()
         self.serial = serial
         self.now_ms = now_ms
-        self.link = Link(serial.write, now_ms, session)
+        self.link = Link(serial.write, now_ms, session, ROLE_NODE)
         self.buttons = Buttons(button_pins, now)
         self.leds = Leds(led_pins)
         self.watches = [TagWatch(reader) for reader in readers]

@@ -1,9 +1,9 @@
 """MFRC522 (RC522) RFID reader on ``machine.SPI`` plus a chip-select pin (MicroPython subset).
 
-Reads the UID of the ISO 14443A tag on the antenna: WUPA, anticollision and SELECT for cascade
-levels 1 to 3 (4, 7 and 10 byte UIDs), then HLTA so the next poll wakes it again. Two tags on one
-antenna at once are reported as a collision, not resolved: a bet spot holds one stone.
-:class:`TagWatch` turns successive reads into arrive/leave events.
+Reads the UIDs of the ISO 14443A tags on the antenna: WUPA/REQA, bit-oriented anticollision
+and SELECT for cascade levels 1 to 3 (4, 7 and 10 byte UIDs), then HLTA, one tag after another
+(several stones can lie on one spot). :class:`TagWatch` turns successive reads into arrive/leave
+events.
 """
 
 from link import const, TAG_ARRIVE, TAG_LEAVE
@@ -14,8 +14,8 @@ DIV_IRQ_REG = const(0x05)
 ERROR_REG = const(0x06)
 FIFO_DATA_REG = const(0x09)
 FIFO_LEVEL_REG = const(0x0A)
-CONTROL_REG = const(0x0C)
 BIT_FRAMING_REG = const(0x0D)
+COLL_REG = const(0x0E)
 MODE_REG = const(0x11)
 TX_CONTROL_REG = const(0x14)
 TX_ASK_REG = const(0x15)
@@ -43,6 +43,7 @@ IRQ_TIMER = const(0x01)
 IRQ_CRC = const(0x04)
 ERR_COLLISION = const(0x08)
 ERR_FATAL = const(0x13)
+COLL_POS_NOT_VALID = const(0x20)
 
 OK = const(0)
 NO_TAG = const(1)
@@ -50,12 +51,13 @@ COLLISION = const(2)
 ERROR = const(3)
 
 MISS_LIMIT = const(3)
+MAX_TAGS = const(8)
 
 
 class RC522:
     """One RC522 chip: ``spi`` is a ``machine.SPI``, ``cs`` its chip-select ``machine.Pin``."""
 
-    def __init__(self, spi, cs, wait_polls=100):
+    def __init__(self, spi, cs, wait_polls=2000):
         self.spi = spi
         self.cs = cs
         self.wait_polls = wait_polls
@@ -107,11 +109,15 @@ class RC522:
         for byte in data:
             self._write(FIFO_DATA_REG, byte)
 
-    def transceive(self, data, last_bits=0):
-        """Send ``data`` to the tag; ``(status, answer bytes)`` with status OK/NO_TAG/COLLISION/ERROR."""
+    def transceive(self, data, last_bits=0, rx_align=0):
+        """Send ``data`` to the tags; ``(status, answer)`` with status OK/NO_TAG/COLLISION/ERROR.
+
+        ``last_bits`` is how many bits of the last byte to send (0: all 8), ``rx_align`` the bit
+        position where the first received bit goes (both for bit-oriented anticollision frames).
+        """
         self._write(COM_IRQ_REG, 0x7F)
         self._load_fifo(data)
-        self._write(BIT_FRAMING_REG, last_bits & 0x07)
+        self._write(BIT_FRAMING_REG, ((rx_align & 0x07) << 4) | (last_bits & 0x07))
         self._write(COMMAND_REG, CMD_TRANSCEIVE)
         self._set_bits(BIT_FRAMING_REG, 0x80)
         status = self._wait_answer()
@@ -152,34 +158,106 @@ class RC522:
         self._write(COMMAND_REG, CMD_IDLE)
         return bytes((self._read(CRC_RESULT_L), self._read(CRC_RESULT_H)))
 
-    def _select_level(self, level):
-        status, uid5 = self.transceive(bytes((level, 0x20)))
-        if status != OK:
-            return status, b"", 0
-        if len(uid5) != 5 or uid5[0] ^ uid5[1] ^ uid5[2] ^ uid5[3] ^ uid5[4]:
+    def anticollision(self, level, prefix=b"", known=0):
+        """One anticollision step at cascade ``level`` (0x93, 0x95, 0x97) after ``known`` bits.
+
+        Only tags whose UID part starts with the first ``known`` bits of ``prefix`` answer.
+        Returns ``(status, uid5, known)``: OK with the 5 bytes (UID part and BCC) of the one tag
+        answering; COLLISION with the bits up to the first collided one (that bit set to 1) and
+        their count; NO_TAG or ERROR with nothing.
+        """
+        self._write(COLL_REG, 0)
+        uid5 = bytearray(5)
+        uid5[:len(prefix)] = prefix
+        _keep_bits(uid5, known)
+        whole, bits = known // 8, known % 8
+        frame = bytes((level, ((2 + whole) << 4) | bits)) + bytes(uid5[:whole + (1 if bits else 0)])
+        status, answer = self.transceive(frame, bits, bits)
+        if status not in (OK, COLLISION) or not answer:
+            return (ERROR if status == OK else status), b"", 0
+        for i, byte in enumerate(answer[:5 - whole]):
+            uid5[whole + i] |= byte
+        if status == OK:
+            return self._check_bcc(uid5) + (40,)
+        known = self._collided_bit(whole)
+        if not known_bits_valid(known, whole, bits):
             return ERROR, b"", 0
+        _keep_bits(uid5, known)
+        uid5[(known - 1) // 8] |= 1 << ((known - 1) % 8)
+        return COLLISION, bytes(uid5), known
+
+    def _collided_bit(self, whole):
+        """How many bits are known after a collision (up to and including the collided bit)."""
+        coll = self._read(COLL_REG)
+        if coll & COLL_POS_NOT_VALID:
+            return -1
+        return 8 * whole + (coll & 0x1F or 32)
+
+    @staticmethod
+    def _check_bcc(uid5):
+        if uid5[0] ^ uid5[1] ^ uid5[2] ^ uid5[3] ^ uid5[4]:
+            return ERROR, b""
+        return OK, bytes(uid5)
+
+    def _select(self, level, uid5):
+        """SELECT the tag with ``uid5`` at ``level``: ``(status, SAK)``."""
         frame = bytes((level, 0x70)) + uid5
         status, sak = self.transceive(frame + self.crc_a(frame))
         if status != OK or not sak:
-            return ERROR if status == OK else status, b"", 0
-        return OK, uid5[:4], sak[0]
+            return ERROR, 0
+        return OK, sak[0]
 
-    def read_uid(self):
-        """``(status, uid bytes)`` of the tag on the antenna; the tag is halted afterwards."""
-        status, atqa = self.transceive(bytes((PICC_WUPA,)), 7)
-        if status != OK:
-            return status, b""
-        uid = b""
-        for level in CASCADE:
-            status, part, sak = self._select_level(level)
+    def _resolve(self, done, prefix, known, pending):
+        """Select the one tag below a branch of the UID tree, or split the branch on a collision.
+
+        ``done`` holds the 5-byte parts of the cascade levels already fixed for this branch,
+        ``prefix``/``known`` the bits fixed at the next level. Returns ``(status, uid)``.
+        """
+        parts = list(done)
+        for index, level in enumerate(CASCADE):
+            if index == len(parts):
+                status, uid5, bits = self.anticollision(level, prefix if index == len(done) else b"",
+                                                        known if index == len(done) else 0)
+                if status == COLLISION:
+                    zero = bytearray(uid5)
+                    zero[(bits - 1) // 8] &= ~(1 << ((bits - 1) % 8)) & 0xFF
+                    pending.append((parts, bytes(zero), bits))
+                    pending.append((parts, uid5, bits))
+                    return COLLISION, b""
+                if status != OK:
+                    return status, b""
+                parts.append(uid5)
+            status, sak = self._select(level, parts[index])
             if status != OK:
                 return status, b""
             if not sak & 0x04:
-                uid += part
                 self.halt()
-                return OK, uid
-            uid += part[1:]
+                return OK, b"".join(part[1:4] for part in parts[:-1]) + parts[-1][:4]
         return ERROR, b""
+
+    def read_uids(self, most=MAX_TAGS):
+        """``(status, [uid, ...])``: every tag on the antenna (up to ``most``), each left halted.
+
+        A walk of the UID tree: every round wakes all tags (WUPA, halted ones too) and narrows
+        down with the bits fixed so far; a collision splits the branch in two, a branch with one
+        tag selects it. ``2 * most`` rounds find ``most`` tags.
+        """
+        uids = []
+        pending = [([], b"", 0)]
+        rounds = 0
+        while pending and len(uids) < most and rounds < 2 * most + 1:
+            rounds += 1
+            done, prefix, known = pending.pop()
+            status = self.transceive(bytes((PICC_WUPA,)), 7)[0]
+            if status == NO_TAG:
+                continue
+            if status == OK or status == COLLISION:
+                status, uid = self._resolve(done, prefix, known, pending)
+            if status == OK:
+                uids.append(uid)
+            elif status != COLLISION and status != NO_TAG:
+                return ERROR, uids
+        return OK, uids
 
     def halt(self):
         """Put the selected tag to sleep (HLTA; a tag does not answer it)."""
@@ -187,44 +265,58 @@ class RC522:
         self.transceive(frame + self.crc_a(frame))
 
 
+def known_bits_valid(known, whole, bits):
+    """True when a collision at ``known`` bits lies past the ``whole``/``bits`` already sent."""
+    return 8 * whole + bits < known <= 40
+
+
+def _keep_bits(data, count):
+    """Clear every bit of ``data`` from bit ``count`` on (bits counted LSB first, as on air)."""
+    for i in range(len(data)):
+        low = count - 8 * i
+        if low <= 0:
+            data[i] = 0
+        elif low < 8:
+            data[i] &= (1 << low) - 1
+
+
 class TagWatch:
-    """Which tag lies on one reader's antenna, as arrive/leave events.
+    """Which tags lie on one reader's antenna, as arrive/leave events.
 
     A tag counts as gone after ``miss_limit`` polls in a row without it, so a read that fails
-    once (a tag at the edge of the field) does not make it leave and arrive again.
+    once (a tag at the edge of the field) does not make it leave and arrive again. A poll where
+    the reader failed counts as no poll for the tags it did not read.
     """
 
     def __init__(self, reader, miss_limit=MISS_LIMIT):
         self.reader = reader
         self.miss_limit = miss_limit
-        self.present = None
-        self.misses = 0
+        self.misses = {}
+        self.failed = False
 
     def poll(self):
         """``[(TAG_ARRIVE or TAG_LEAVE, uid), ...]`` since the last poll."""
-        status, uid = self.reader.read_uid()
-        if status == OK:
-            return self._seen(uid)
-        if status == NO_TAG:
-            return self._missed()
-        return []
-
-    def _seen(self, uid):
-        self.misses = 0
-        if uid == self.present:
-            return []
-        events = [(TAG_LEAVE, self.present)] if self.present is not None else []
-        self.present = uid
-        events.append((TAG_ARRIVE, uid))
+        status, uids = self.reader.read_uids()
+        self.failed = status != OK
+        events = []
+        for uid in uids:
+            if uid not in self.misses:
+                events.append((TAG_ARRIVE, uid))
+            self.misses[uid] = 0
+        if not self.failed:
+            events.extend(self._count_misses(uids))
         return events
 
-    def _missed(self):
-        if self.present is None:
-            return []
-        self.misses += 1
-        if self.misses < self.miss_limit:
-            return []
-        gone = self.present
-        self.present = None
-        self.misses = 0
-        return [(TAG_LEAVE, gone)]
+    def _count_misses(self, uids):
+        gone = []
+        for uid in list(self.misses):
+            if uid not in uids:
+                self.misses[uid] += 1
+                if self.misses[uid] >= self.miss_limit:
+                    del self.misses[uid]
+                    gone.append((TAG_LEAVE, uid))
+        return gone
+
+    def present(self):
+        """The UIDs on the antenna now, in no particular order."""
+        return list(self.misses)

@@ -114,7 +114,8 @@ class SeatNodeLink:
         self.malformed = 0
         if session is None:
             session = random.SystemRandom().getrandbits(16)
-        self._link: Any = firmware().link.Link(self._write, self._now_ms, session)
+        link = firmware().link
+        self._link: Any = link.Link(self._write, self._now_ms, session, link.ROLE_PI)
 
     def _now_ms(self) -> int:
         return int(round(self._clock.now() * 1000))

@@ -51,17 +51,14 @@ class SimPin:
 
 
 class SimAntenna:
-    """A reader's antenna with a tag on it or not; answers like the firmware's ``RC522.read_uid``."""
+    """A reader's antenna and the tags on it; answers like the firmware's ``RC522.read_uids``."""
 
     def __init__(self) -> None:
-        self.uid: bytes | None = None
+        self.uids: list[bytes] = []
 
-    def read_uid(self) -> tuple[int, bytes]:
-        """``(OK, uid)`` with a tag on the antenna, ``(NO_TAG, b"")`` without."""
-        rc522 = firmware().rc522
-        if self.uid is None:
-            return rc522.NO_TAG, b""
-        return rc522.OK, self.uid
+    def read_uids(self) -> tuple[int, list[bytes]]:
+        """``(OK, uids)``: every tag on the antenna, in the order they were placed."""
+        return firmware().rc522.OK, list(self.uids)
 
 
 class PipePort:
@@ -213,11 +210,12 @@ class SimSeatNode:
 
     def place_tag(self, uid: bytes, reader: int = 0) -> None:
         """Put the tag ``uid`` on reader ``reader``'s antenna."""
-        self.antennas[reader].uid = bytes(uid)
+        self.antennas[reader].uids.append(bytes(uid))
 
-    def remove_tag(self, reader: int = 0) -> None:
-        """Take the tag off reader ``reader``'s antenna."""
-        self.antennas[reader].uid = None
+    def remove_tag(self, uid: bytes, reader: int = 0) -> None:
+        """Take the tag ``uid`` off reader ``reader``'s antenna (no-op when it is not there)."""
+        antenna = self.antennas[reader]
+        antenna.uids = [other for other in antenna.uids if other != bytes(uid)]
 
     def light(self, index: int = 0) -> LightState:
         """What the firmware set light ``index`` to."""
