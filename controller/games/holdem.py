@@ -165,14 +165,14 @@ class HoldemOptions:
     """The rule options both hold'em games share (RULES.md section 2, Betting)."""
 
     betting: BettingRules
-    stack: int = 20
+    stacks: tuple[int, ...]
     rebuy: bool = True
     button: int = 0
 
     def text(self) -> dict[str, str]:
         """The options as history-header text."""
         return {"blinds": "on" if self.betting.blinds else "off",
-                "min_bet": str(self.betting.min_bet), "stack": str(self.stack),
+                "min_bet": str(self.betting.min_bet), "stack": _stack_text(self.stacks),
                 "structure": self.betting.structure.value,
                 "rebuy": "on" if self.rebuy else "off", "button": str(self.button)}
 
@@ -204,6 +204,23 @@ def number(options: Mapping[str, str], key: str, default: int, low: int, high: i
     return int(text)
 
 
+def stacks_option(options: Mapping[str, str], seats: int) -> tuple[int, ...]:
+    """Read ``stack``: one starting stack for everyone (``20``) or one per seat (``10,20,40``).
+
+    :raises InvalidInput: naming the option.
+    """
+    text = options.get("stack", "20").strip()
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) not in (1, seats) or not all(p.isdigit() and int(p) > 0 for p in parts):
+        raise InvalidInput(f"option stack={text!r}: expected a positive whole number, or "
+                           f"{seats} of them separated by commas (one per seat)")
+    return tuple(int(p) for p in parts) * (seats if len(parts) == 1 else 1)
+
+
+def _stack_text(stacks: tuple[int, ...]) -> str:
+    return str(stacks[0]) if len(set(stacks)) == 1 else ",".join(map(str, stacks))
+
+
 def parse_holdem_options(seats: int, options: Mapping[str, str],
                          known: Sequence[str] = ()) -> HoldemOptions:
     """Read the shared options; ``known`` are the game's own keys (checked by the game).
@@ -224,7 +241,7 @@ def parse_holdem_options(seats: int, options: Mapping[str, str],
                            "no-limit") from None
     rules = BettingRules(structure, number(options, "min_bet", 2, 1, 10**6),
                          switch(options, "blinds", True))
-    return HoldemOptions(rules, number(options, "stack", 20, 1, 10**9),
+    return HoldemOptions(rules, stacks_option(options, seats),
                          switch(options, "rebuy", True), number(options, "button", 0, 0, seats - 1))
 
 
@@ -254,7 +271,7 @@ class HoldemGame:
         self.rules = options.betting
         self.key = key
         self.extra_rounds = extra_rounds
-        self.stacks = [options.stack] * seats
+        self.stacks = list(options.stacks)
         self.out = [False] * seats
         self.rebuys = [0] * seats
         self.decided = [True] * seats
@@ -407,7 +424,7 @@ class HoldemGame:
 
     def chips_expected(self) -> int:
         """Every chip dealt at the start plus every rebuy."""
-        return self.options.stack * (self._seats + sum(self.rebuys))
+        return sum(stack * (1 + n) for stack, n in zip(self.options.stacks, self.rebuys))
 
     def final(self) -> dict[str, Any]:
         """Stacks, hands played, rebuys and the winner (when one player holds every chip)."""
@@ -766,7 +783,7 @@ class HoldemGame:
         self._after_action()
 
     def _act_rebuy(self, inp: Rebuy) -> None:
-        self.stacks[inp.seat] = self.options.stack
+        self.stacks[inp.seat] = self.options.stacks[inp.seat]
         self.rebuys[inp.seat] += 1
         self._decided(inp.seat)
 
@@ -872,7 +889,8 @@ class HoldemGame:
             self.stacks[seat] += chips
         self.last_hand = {"hand": self._hands + 1, "board": list(self.board),
                           "shown": {str(s): d for s, d in shown.items()},
-                          "won": {str(s): c for s, c in sorted(won.items())}}
+                          "won": {str(s): c for s, c in sorted(won.items())},
+                          "stacks": list(self.stacks)}
         self._hands += 1
         self.hand = None
         self._between_hands()
