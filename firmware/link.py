@@ -276,13 +276,13 @@ class Link:
         self.peer_version = version
         if version != VERSION:
             return
+        if flags & HELLO_REPLY_WANTED:
+            self.hello(False)
         if session != self.peer_session or self.expected is None:
             self.peer_session = session
             self.expected = first
             if self.queue:
                 self._send_head()
-        if flags & HELLO_REPLY_WANTED:
-            self.hello(False)
 
     def _on_ack(self, payload):
         if len(payload) != 2 or not self.queue:
