@@ -124,33 +124,52 @@ def render_scene(rng: random.Random, spec: SceneSpec = SceneSpec(),
 
 
 def render_roll(rng: random.Random, spec: SceneSpec, frames: int, settle_at: int | None = None,
-                values: Sequence[int] | None = None) -> list[Scene]:
-    """A roll: dice tumble in and slow down until frame ``settle_at`` (default 2/3 of the way),
-    then lie still; every frame has fresh sensor noise."""
-    layout = _layout(rng, spec, values)
+                values: Sequence[int] | None = None, rolls: int = 1) -> list[Scene]:
+    """A roll seen by a still camera: dice tumble in and slow down until frame ``settle_at``
+    (default 2/3 of ``frames``), then lie still; every frame has fresh sensor noise.
+
+    With ``rolls`` > 1 the dice are picked up and thrown again on the same tray, ``frames``
+    frames per roll, one list for all of them.
+    """
     settle = frames * 2 // 3 if settle_at is None else settle_at
-    paths = [_tumble(rng, die) for die in layout.dice]
+    stage = _stage(rng, spec)
     scenes = []
-    for k in range(frames):
-        left = max(0.0, 1.0 - k / settle) if settle > 0 else 0.0
-        dice = tuple(_moved(die, path, left) for die, path in zip(layout.dice, paths))
-        moving = tuple(left > 0 for _ in dice)
-        scenes.append(_compose(rng, spec, layout, dice, moving))
+    for _ in range(rolls):
+        layout = replace(stage, dice=_dice(rng, spec, stage, values))
+        paths = [_tumble(rng, die) for die in layout.dice]
+        for k in range(frames):
+            left = max(0.0, 1.0 - k / settle) if settle > 0 else 0.0
+            dice = tuple(_moved(die, path, left) for die, path in zip(layout.dice, paths))
+            scenes.append(_compose(rng, spec, layout, dice, tuple(left > 0 for _ in dice)))
     return scenes
 
 
 def _layout(rng: random.Random, spec: SceneSpec, values: Sequence[int] | None) -> _Layout:
     """Camera, empty tray and resting dice of one scene."""
-    scale = spec.px_per_mm or (spec.die_px[0] + spec.die_px[1]) / 2 / DIE_MM
+    stage = _stage(rng, spec)
+    return replace(stage, dice=_dice(rng, spec, stage, values))
+
+
+def _stage(rng: random.Random, spec: SceneSpec) -> _Layout:
+    """Camera, light and the empty tray as seen, without dice."""
+    scale = _scale(spec)
     tilt, towards = spec.perspective * 30 * rng.uniform(0.6, 1.0), rng.uniform(0, 2 * math.pi)
     tray = spec.tray or (_fitted_tray(spec, scale, tilt, towards) if spec.markers else None)
     target = (tray.width_mm / 2, tray.height_mm / 2) if tray else (spec.size[0] / 2 / scale, spec.size[1] / 2 / scale)
     camera = make_camera(spec.size, scale, spec.fov_deg, tilt, towards, target)
     ground = ground_image(rng, camera, spec.background, tray if spec.markers else None, scale)
     light = np.array([rng.uniform(-0.4, 0.4), rng.uniform(-0.4, 0.4), -1.0])
+    return _Layout(camera, ground, light / np.linalg.norm(light), tray, ())
+
+
+def _scale(spec: SceneSpec) -> float:
+    return spec.px_per_mm or (spec.die_px[0] + spec.die_px[1]) / 2 / DIE_MM
+
+
+def _dice(rng: random.Random, spec: SceneSpec, stage: _Layout, values: Sequence[int] | None) -> tuple[_Die, ...]:
+    """Resting dice for one throw on the stage's tray."""
     tops = list(values) if values is not None else [rng.randint(1, 6) for _ in range(spec.n_dice)]
-    dice = _place(rng, spec, camera, tray if spec.markers else None, tops, scale)
-    return _Layout(camera, ground, light / np.linalg.norm(light), tray, dice)
+    return _place(rng, spec, stage.camera, stage.tray if spec.markers else None, tops, _scale(spec))
 
 
 def _fitted_tray(spec: SceneSpec, scale: float, tilt: float, towards: float) -> TrayLayout:
@@ -176,7 +195,7 @@ def _compose(rng: random.Random, spec: SceneSpec, layout: _Layout, dice: tuple[_
     order = sorted(range(len(dice)), key=lambda i: -float(np.linalg.norm(dice[i].pose.position - camera.centre)))
     hulls: dict[int, np.ndarray] = {}
     for i in order:
-        hulls[i] = draw_die(image, dice[i].pose, dice[i].faces, dice[i].style, camera, layout.light, rng)
+        hulls[i] = draw_die(image, dice[i].pose, dice[i].faces, dice[i].style, camera, layout.light)
     image = finish(rng, image, spec.blur, spec.noise, spec.jpeg_quality)
     truths = tuple(_truth(dice[i], hulls[i], camera, spec, bool(moving and moving[i])) for i in range(len(dice)))
     return Scene(image, truths, any(moving), camera, layout.tray)
@@ -228,7 +247,7 @@ def _style(rng: random.Random, spec: SceneSpec) -> DieStyle:
     glare = spec.glare * rng.uniform(0.6, 1.0) if rng.random() < max(0.35, spec.glare) else 0.0
     return DieStyle(body=body, pips=rng.choice(pip_choices), marble=marble, translucent=translucent,
                     pip_radius=rng.uniform(0.065, 0.095), corner=rng.uniform(0.1, 0.2),
-                    glare=glare if spec.glare > 0 else 0.0)
+                    glare=glare if spec.glare > 0 else 0.0, seed=rng.getrandbits(32))
 
 
 def _rz(angle: float) -> np.ndarray:

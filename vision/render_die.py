@@ -43,7 +43,10 @@ TOP, BOTTOM = 0, 1
 class Projector(Protocol):
     """What a die needs from the camera."""
 
-    centre: np.ndarray
+    @property
+    def centre(self) -> np.ndarray:
+        """The camera's position in world mm."""
+        ...
 
     def project(self, points: np.ndarray) -> np.ndarray:
         """World points (N, 3) in mm to pixels (N, 2)."""
@@ -61,6 +64,7 @@ class DieStyle:
     pip_radius: float = 0.08
     corner: float = 0.16
     glare: float = 0.0
+    seed: int = 0  # the marble swirl and glare spot, fixed per die so still frames stay still
 
 
 @dataclass(frozen=True, eq=False)
@@ -156,8 +160,9 @@ def shaded(colour: tuple[int, int, int], shade: float) -> tuple[float, float, fl
 
 
 def draw_die(canvas: np.ndarray, pose: DiePose, faces: Faces, style: DieStyle, camera: Projector,
-             light: np.ndarray, rng: random.Random) -> np.ndarray:
+             light: np.ndarray) -> np.ndarray:
     """Draw a die with its shadow, body, pips and glare onto ``canvas``; returns its outline (pixels)."""
+    rng = random.Random(style.seed)
     hull = silhouette(pose, style, camera)
     x0, y0, x1, y1 = _region(hull, canvas.shape)
     if x1 <= x0 or y1 <= y0:
