@@ -310,8 +310,10 @@ class SpidevBus:
     chip selects must be off (``dtoverlay=spi0-0cs`` in ``config.txt``) to free GPIO 7 and 8.
     """
 
-    def __init__(self, bus: int, speed_hz: int, pin_factory: Any = None) -> None:
+    def __init__(self, bus: int, speed_hz: int, pin_factory: Any = None,
+                 reset_pin: int | None = None) -> None:
         import spidev  # type: ignore[import-not-found]  # Pi only: imported on use
+        from gpiozero import DigitalOutputDevice  # type: ignore[import-untyped]
         self._spi = spidev.SpiDev()
         self._spi.open(bus, 0)
         self._spi.max_speed_hz = speed_hz
@@ -319,10 +321,13 @@ class SpidevBus:
         self._pin_factory = pin_factory
         self._lock = threading.Lock()
         self._selects: list[Any] = []
+        if reset_pin is not None:  # NRSTPD held high keeps every reader powered up
+            self._selects.append(DigitalOutputDevice(reset_pin, initial_value=True,
+                                                     pin_factory=pin_factory))
 
     def channel(self, chip_select: int) -> SpidevChannel:
         """The reader whose SDA (chip select) is wired to GPIO ``chip_select``."""
-        from gpiozero import DigitalOutputDevice  # type: ignore[import-untyped]
+        from gpiozero import DigitalOutputDevice
         select = DigitalOutputDevice(chip_select, initial_value=True,
                                      pin_factory=self._pin_factory)
         self._selects.append(select)
@@ -338,7 +343,7 @@ class SpidevBus:
                 select.on()
 
     def close(self) -> None:
-        """Release the bus and the chip-select pins."""
+        """Release the bus, the chip-select pins and the reset pin."""
         for select in self._selects:
             select.close()
         self._spi.close()

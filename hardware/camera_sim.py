@@ -1,0 +1,98 @@
+"""The simulated camera: renders the simulated table's dice with the vision renderer.
+
+The simulated table says what lies in the tray with :meth:`SimCamera.show`; each frame is that
+scene, rendered by :func:`vision.render.render_scene` (imported on first use, so ``hardware``
+does not depend on ``vision`` at import time). Faults on demand: drop frames, or stop.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from enum import Enum
+from typing import Any, Sequence
+
+import numpy as np
+
+from controller.games.errors import DeviceDisconnected, DeviceTimeout
+from hardware.devices import DeviceStatus, Frame
+
+DROP_EVERY = 3
+
+
+class CameraFault(Enum):
+    """How the simulated camera misbehaves."""
+
+    NONE = "none"
+    DROPS = "drops"        # every third frame is dropped (a loose ribbon, an overloaded USB)
+    STOPPED = "stopped"    # no frames at all
+
+
+class SimCamera:
+    """A camera over the simulated tray; ``rng`` (seeded) makes the rendering reproducible."""
+
+    def __init__(self, rng: random.Random, size: tuple[int, int] = (1536, 864),
+                 name: str = "camera") -> None:
+        self._rng = rng
+        self._size = size
+        self._name = name
+        self._values: tuple[int, ...] = ()
+        self._overrides: dict[str, Any] = {}
+        self._scene: Any = None
+        self._frames = 0
+        self.fault = CameraFault.NONE
+
+    @property
+    def name(self) -> str:
+        """The device's name."""
+        return self._name
+
+    def show(self, values: Sequence[int], **spec: Any) -> None:
+        """Put dice showing ``values`` in the tray; ``spec`` overrides ``SceneSpec`` fields
+        (``kind``, ``touching``, ``glare``, ...). The next frame renders them."""
+        self._values, self._overrides, self._scene = tuple(values), dict(spec), None
+
+    @property
+    def scene(self) -> Any:
+        """The last rendered ``vision.render.Scene`` (with the dice's truth), or None."""
+        return self._scene
+
+    def frame(self) -> Frame:
+        """The current scene's image.
+
+        :raises DeviceTimeout: a dropped frame (fault ``drops``).
+        :raises DeviceDisconnected: fault ``stopped``.
+        """
+        if self.fault is CameraFault.STOPPED:
+            raise DeviceDisconnected(f"{self._name}: the simulated camera stopped")
+        self._frames += 1
+        if self.fault is CameraFault.DROPS and self._frames % DROP_EVERY == 0:
+            raise DeviceTimeout(f"{self._name}: frame {self._frames} dropped (simulated)")
+        if self._scene is None:
+            self._scene = self._render()
+        return np.array(self._scene.image, dtype=np.uint8, copy=True)
+
+    def _render(self) -> Any:
+        render = importlib.import_module("vision.render")
+        spec = render.SceneSpec(size=self._size, n_dice=len(self._values), **self._overrides)
+        return render.render_scene(self._rng, spec, values=list(self._values))
+
+    def check(self) -> DeviceStatus:
+        """Grabs a few frames: OK when none is missing."""
+        lost = 0
+        for _ in range(DROP_EVERY):
+            try:
+                self.frame()
+            except (DeviceTimeout, DeviceDisconnected):
+                lost += 1
+        if not lost:
+            return DeviceStatus.healthy(self._name)
+        problem = ("camera stopped sending frames" if lost == DROP_EVERY
+                   else f"camera dropped {lost} of {DROP_EVERY} frames")
+        return DeviceStatus.failing(
+            self._name, f"{problem} (simulated fault {self.fault.value})",
+            "reseat the camera ribbon cable and restart the table; in simulation, clear the "
+            "fault (remove --inject camera:... or DICETABLE_SIM_FAULTS)")
+
+    def close(self) -> None:
+        """Nothing to release."""
