@@ -187,9 +187,10 @@ class _Spread:
 
     def __init__(self, strengths: Mapping[int, int], board_code: int,
                  options: tuple[tuple[int, int], ...]) -> None:
-        ways: Counter[int] = Counter()
+        ways: dict[int, int] = {}
         for code, rolls in options:
-            ways[strengths[board_code + code]] += rolls
+            rank = strengths[board_code + code]
+            ways[rank] = ways.get(rank, 0) + rolls
         self.ways = ways
         self.ranks = sorted(ways)
         self.below = [0, *accumulate(ways[rank] for rank in self.ranks)]
@@ -201,6 +202,12 @@ class _Spread:
 
 def _tally_rank(tally: _Tally, seat: int, weight: int, others: list[tuple[int, int]]) -> None:
     """Credit ``seat`` holding one strength: the others lose or tie independently."""
+    if len(others) == 1:  # heads-up: the common case, without the polynomial
+        (lose, tie), = others
+        tally.wins[seat] += weight * lose
+        tally.ties[seat] += weight * tie
+        tally.shares[seat] += weight * (lose * tally.unit + tie * tally.unit // 2)
+        return
     ties_by_count = [1]  # coefficients of prod(lose + tie * x): ways with k others tying
     for lose, tie in others:
         ties_by_count = [lose * (ties_by_count[k] if k < len(ties_by_count) else 0)
