@@ -724,6 +724,10 @@ class HoldemGame:
         if inp.kind is not self.kind:
             raise IllegalAction(f"{self.name} is played with {self.kind.value} dice, "
                                 f"not {inp.kind.value}")
+        faces = self.kind.faces
+        for face in inp.faces:
+            if face not in faces:
+                raise IllegalAction(f"{face!r} is not a face of a {self.kind.value} die")
         if self.phase is Phase.PRIVATE and inp.seat is not None:
             if inp.seat not in self._unrolled():
                 raise IllegalAction(f"{self._who(inp.seat)} cannot roll now: "
@@ -846,7 +850,7 @@ class HoldemGame:
         hand.end_round()
         live = hand.live()
         if len(live) == 1:
-            self._award({live[0]: hand.pot_total()}, shown={})
+            self._award([(Pot(hand.pot_total(), (live[0],)), live)], shown={})
             return
         rerolls = sum(1 for k, _ in self.die_bets.values() if k == "reroll")
         if self.round_no < 3:
@@ -876,19 +880,25 @@ class HoldemGame:
 
     def _showdown(self, hand: Betting, live: list[int]) -> None:
         keys = {seat: self.key((*self.private[seat], *self.board)) for seat in live}
-        won: dict[int, int] = {}
+        paid = []
         for pot in side_pots(hand.total, hand.folded, hand.dead):
             best = max(keys[s] for s in pot.eligible)
-            winners = [s for s in pot.eligible if keys[s] == best]
+            paid.append((pot, [s for s in pot.eligible if keys[s] == best]))
+        self._award(paid, shown={seat: list(self.private[seat]) for seat in live})
+
+    def _award(self, paid: list[tuple[Pot, list[int]]], shown: dict[int, list[str]]) -> None:
+        """Pay each pot to its winners (odd chips clockwise from the button); end the hand."""
+        won: dict[int, int] = {}
+        pots = []
+        for pot, winners in paid:
             for seat, chips in split(pot.amount, winners, self.button, self._seats).items():
                 won[seat] = won.get(seat, 0) + chips
-        self._award(won, shown={seat: list(self.private[seat]) for seat in live})
-
-    def _award(self, won: dict[int, int], shown: dict[int, list[str]]) -> None:
+            pots.append({"amount": pot.amount, "eligible": list(pot.eligible),
+                         "winners": winners})
         for seat, chips in won.items():
             self.stacks[seat] += chips
         self.last_hand = {"hand": self._hands + 1, "board": list(self.board),
-                          "shown": {str(s): d for s, d in shown.items()},
+                          "shown": {str(s): d for s, d in shown.items()}, "pots": pots,
                           "won": {str(s): c for s, c in sorted(won.items())},
                           "stacks": list(self.stacks)}
         self._hands += 1
