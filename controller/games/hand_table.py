@@ -82,8 +82,9 @@ def _choose_groups(geo: Geometry, naturals: dict[str, int], jokers: int,
             if face in chosen:
                 continue
             need = max(0, size - naturals[face])
-            rest = [naturals[other] for other in by_value if other not in chosen and other != face]
-            if need <= spare and _fewest_jokers(sizes[index + 1:], rest) <= spare - need:
+            if need <= spare and _fewest_jokers(
+                    sizes[index + 1:], [naturals[other] for other in by_value
+                                        if other not in chosen and other != face]) <= spare - need:
                 chosen.append(face)
                 spare -= need
                 break

@@ -46,7 +46,7 @@ def exact(result):
 @pytest.mark.parametrize("rules, board, hands", [
     (TAUREN, "2 3 4", ["S S", "6 W"]),
     (TAUREN, "2 3 4 S", ["S ?", "6 W", "? ?"]),
-    (HandRules("tauren", "low", wrap=False), "2 3 C", ["S ?", "? ?"]),
+    (HandRules("tauren", "low", wrap=False), "2 3 C 5", ["S ?", "? ?"]),
     (HandRules("tauren", "wild"), "S 3 W", ["S 2", "C C"]),
     (DICEHOLDEM, "H O L D", ["E ?", "M M", "? ?"]),
     (DICEHOLDEM, "H H O", ["L D", "E M"]),
