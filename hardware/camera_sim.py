@@ -18,6 +18,8 @@ from controller.games.errors import DeviceDisconnected, DeviceTimeout
 from hardware.devices import DeviceStatus, Frame
 
 DROP_EVERY = 3
+FULL_WIDTH = 1536
+DIE_PX = (60.0, 110.0)      # die edge range at FULL_WIDTH, as the renderer's default
 
 
 class CameraFault(Enum):
@@ -74,7 +76,9 @@ class SimCamera:
 
     def _render(self) -> Any:
         render = importlib.import_module("vision.render")
-        spec = render.SceneSpec(size=self._size, n_dice=len(self._values), **self._overrides)
+        scale = self._size[0] / FULL_WIDTH  # dice keep their size relative to the tray
+        fields = {"die_px": (DIE_PX[0] * scale, DIE_PX[1] * scale), **self._overrides}
+        spec = render.SceneSpec(size=self._size, n_dice=len(self._values), **fields)
         return render.render_scene(self._rng, spec, values=list(self._values))
 
     def check(self) -> DeviceStatus:

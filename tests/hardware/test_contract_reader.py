@@ -1,0 +1,76 @@
+"""The TagReader contract, run against every tag reader backend."""
+
+import pytest
+
+from hardware.devices import TagChange, TagReader
+
+STONE, CHIP = "DEADBEEF", "04A1B2C3D4E5F6"
+
+
+def settle(rig, seconds=0.5):
+    """Poll as the table's loop does, every 50 ms: a link may deliver events later."""
+    events = []
+    for _ in range(int(seconds / 0.05)):
+        rig.advance(0.05)
+        events += rig.device.poll()
+    return events
+
+
+def test_reader_is_a_tag_reader(any_reader):
+    assert isinstance(any_reader.device, TagReader)
+
+
+def test_reader_checks_ok(any_reader):
+    assert any_reader.device.check().ok
+
+
+def test_reader_has_spots(any_reader):
+    assert any_reader.device.spots and all(isinstance(s, str) for s in any_reader.device.spots)
+
+
+def test_unknown_spot_raises_key_error(any_reader):
+    with pytest.raises(KeyError):
+        any_reader.device.tags("no such spot")
+
+
+def test_tag_arrival_is_reported_once(reader_rig):
+    spot = reader_rig.device.spots[0]
+    reader_rig.place(spot, STONE)
+    events = settle(reader_rig)
+    assert [(e.spot, e.tag, e.change) for e in events] == [(spot, STONE, TagChange.ARRIVE)]
+    assert settle(reader_rig) == []
+
+
+def test_tags_lists_what_lies_on_the_spot(reader_rig):
+    spot = reader_rig.device.spots[0]
+    reader_rig.place(spot, STONE)
+    settle(reader_rig)
+    assert reader_rig.device.tags(spot) == {STONE}
+
+
+def test_tag_leaving_is_reported(reader_rig):
+    spot = reader_rig.device.spots[0]
+    reader_rig.place(spot, STONE)
+    settle(reader_rig)
+    reader_rig.remove(spot, STONE)
+    assert [(e.tag, e.change) for e in settle(reader_rig)] == [(STONE, TagChange.LEAVE)]
+    assert reader_rig.device.tags(spot) == frozenset()
+
+
+def test_two_tags_on_one_spot_are_both_seen(reader_rig):
+    spot = reader_rig.device.spots[0]
+    reader_rig.place(spot, STONE)
+    reader_rig.place(spot, CHIP)
+    settle(reader_rig)
+    assert reader_rig.device.tags(spot) == {STONE, CHIP}
+
+
+def test_tag_on_second_spot_is_reported_there(reader_rig):
+    spot = reader_rig.device.spots[1]
+    reader_rig.place(spot, CHIP)
+    assert [e.spot for e in settle(reader_rig)] == [spot]
+
+
+def test_close_twice_is_harmless(any_reader):
+    any_reader.device.close()
+    any_reader.device.close()
