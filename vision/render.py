@@ -63,7 +63,10 @@ class SceneSpec:
     ``die_px`` is the range of die edge lengths in pixels at the image centre; ``glare`` (0..1) the
     share and strength of specular spots; ``blur`` a gaussian sigma in pixels; ``noise`` the sensor
     noise in grey levels; ``perspective`` (0..1) tilts the camera up to 30 degrees; ``cocked`` and
-    ``cut_off`` how many dice lean against something or cross the frame edge.
+    ``cut_off`` how many dice lean against something or cross the frame edge; ``markers`` draws the
+    tray's ArUco markers (on ``tray``, or a tray fitted to the view); ``px_per_mm`` and ``fov_deg``
+    set the camera; ``marbled`` is the share of marbled dice, ``shadow`` the shadows' darkness,
+    ``jpeg_quality`` compresses the frame like a camera's JPEG.
     """
 
     size: tuple[int, int] = (1536, 864)
@@ -83,6 +86,7 @@ class SceneSpec:
     px_per_mm: float | None = None
     fov_deg: float = 40.0
     marbled: float = 0.25
+    shadow: float = 0.45
     jpeg_quality: int | None = None
     kind: str = "d6"
 
@@ -237,17 +241,20 @@ PALETTE: tuple[tuple[tuple[int, int, int], tuple[tuple[int, int, int], ...]], ..
 
 
 def _style(rng: random.Random, spec: SceneSpec) -> DieStyle:
-    """A random die look: body from the palette with some spread, contrasting pips, material."""
+    """A random die look: body from the palette with some spread, contrasting pips, material.
+
+    Draws the same random numbers whatever the spec asks, so that one seed gives the same dice
+    with and without glare, translucency or marbling.
+    """
     body, pip_choices = rng.choice(PALETTE)
     body = tuple(max(0, min(255, c + rng.randint(-18, 18))) for c in body)  # type: ignore[assignment]
-    translucent = spec.translucent and rng.random() < 0.6
-    marble = None
-    if not translucent and rng.random() < spec.marbled:
-        marble = rng.choice(PALETTE)[0]
-    glare = spec.glare * rng.uniform(0.6, 1.0) if rng.random() < max(0.35, spec.glare) else 0.0
-    return DieStyle(body=body, pips=rng.choice(pip_choices), marble=marble, translucent=translucent,
-                    pip_radius=rng.uniform(0.065, 0.095), corner=rng.uniform(0.1, 0.2),
-                    glare=glare if spec.glare > 0 else 0.0, seed=rng.getrandbits(32))
+    pips, marble = rng.choice(pip_choices), rng.choice(PALETTE)[0]
+    see_through, marbled, shiny, shine = rng.random(), rng.random(), rng.random(), rng.uniform(0.6, 1.0)
+    translucent = spec.translucent and see_through < 0.6
+    glare = spec.glare * shine if shiny < max(0.35, spec.glare) else 0.0
+    return DieStyle(body=body, pips=pips, marble=marble if marbled < spec.marbled and not translucent else None,
+                    translucent=translucent, pip_radius=rng.uniform(0.065, 0.095), corner=rng.uniform(0.1, 0.2),
+                    glare=glare, seed=rng.getrandbits(32), shadow=spec.shadow)
 
 
 def _rz(angle: float) -> np.ndarray:

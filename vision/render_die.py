@@ -64,6 +64,7 @@ class DieStyle:
     pip_radius: float = 0.08
     corner: float = 0.16
     glare: float = 0.0
+    shadow: float = 0.45
     seed: int = 0  # the marble swirl and glare spot, fixed per die so still frames stay still
 
 
@@ -169,7 +170,8 @@ def draw_die(canvas: np.ndarray, pose: DiePose, faces: Faces, style: DieStyle, c
         return hull
     roi = canvas[y0:y1, x0:x1]
     offset = np.array([x0, y0], dtype=np.float64)
-    _draw_shadow(roi, pose, camera, light, offset)
+    if style.shadow > 0:
+        _draw_shadow(roi, pose, camera, light, offset, style.shadow)
     mask = np.zeros(roi.shape[:2], np.uint8)
     fill(mask, hull - offset, (255,))
     body = _draw_body(roi.copy(), pose, faces, style, camera, light, offset, hull)
@@ -193,7 +195,7 @@ def _region(hull: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, in
 
 
 def _draw_shadow(roi: np.ndarray, pose: DiePose, camera: Projector, light: np.ndarray,
-                 offset: np.ndarray) -> None:
+                 offset: np.ndarray, darkness: float) -> None:
     """Darken the tray under the die: its corners cast along the light onto z = 0, softened."""
     corners = pose.world(np.array([(x, y, z) for x in (-.5, .5) for y in (-.5, .5) for z in (-.5, .5)]))
     cast = corners - (corners[:, 2:] / light[2]) * light
@@ -203,7 +205,7 @@ def _draw_shadow(roi: np.ndarray, pose: DiePose, camera: Projector, light: np.nd
     fill(mask, outline, (1.0,))
     size = float(np.ptp(pixels[:, 0]))
     mask = cv2.GaussianBlur(mask, (0, 0), max(1.0, 0.12 * size))
-    roi[:] = (roi * (1 - 0.45 * mask[..., None])).astype(np.uint8)
+    roi[:] = (roi * (1 - darkness * mask[..., None])).astype(np.uint8)
 
 
 def _draw_body(body: np.ndarray, pose: DiePose, faces: Faces, style: DieStyle, camera: Projector,

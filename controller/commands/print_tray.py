@@ -1,0 +1,222 @@
+"""``dicetable print-tray``: a true-size SVG or PDF of the four ArUco tray markers, their ids and a scale bar."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+import cv2
+
+from controller.games.errors import ConfigError, InvalidInput
+from vision.calibrate import CORNER_IDS, MARKER_DICTIONARY, TrayLayout
+
+PT_PER_MM = 72 / 25.4
+
+
+@dataclass(frozen=True)
+class Box:
+    """A filled black rectangle, mm from the sheet's top-left corner."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+@dataclass(frozen=True)
+class Line:
+    """A thin black line, mm."""
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+
+@dataclass(frozen=True)
+class Text:
+    """A line of text whose baseline starts at (x, y), ``size`` mm high."""
+
+    x: float
+    y: float
+    size: float
+    text: str
+
+
+Shape = Box | Line | Text
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``print-tray`` subcommand."""
+    parser = subparsers.add_parser(
+        "print-tray", help="write a printable sheet of the tray's four calibration markers",
+        description="Write a true-size SVG or PDF (chosen by the file's suffix) of the four ArUco "
+                    "markers (4x4_50, ids 0-3 clockwise from top-left) that the camera uses to map "
+                    "the tray, with their ids and a 100 mm scale bar. Print at 100%% (no 'fit to "
+                    "page') and check the scale bar with a ruler; the same sizes go in the table "
+                    "configuration's [tray] table.")
+    parser.add_argument("--out", default="tray.pdf", help="output file, .svg or .pdf (default tray.pdf)")
+    parser.add_argument("--size", default="400x250", metavar="WxH",
+                        help="tray (and sheet) width x height in mm (default 400x250)")
+    parser.add_argument("--marker-mm", type=float, default=30.0,
+                        help="side of each marker's black square in mm (default 30)")
+    parser.add_argument("--margin-mm", type=float, default=5.0,
+                        help="gap between the tray edge and each marker in mm (default 5)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the sheet and say where it went."""
+    width, height = parse_size(args.size)
+    try:
+        layout = TrayLayout(width, height, args.marker_mm, args.margin_mm)
+    except ConfigError as err:
+        raise InvalidInput(str(err)) from err
+    out = Path(args.out)
+    suffix = out.suffix.lower()
+    if suffix not in (".svg", ".pdf"):
+        raise InvalidInput(f"--out {args.out!r}: the file must end in .svg or .pdf")
+    shapes = sheet(layout)
+    try:
+        if suffix == ".svg":
+            out.write_text(to_svg(shapes, layout), encoding="utf-8")
+        else:
+            out.write_bytes(to_pdf(shapes, layout))
+    except OSError as err:
+        raise InvalidInput(f"cannot write {args.out!r}: {err.strerror or err}") from err
+    print(f"wrote {out} ({width:g} x {height:g} mm, markers {args.marker_mm:g} mm): print at 100%")
+    return 0
+
+
+def parse_size(text: str) -> tuple[float, float]:
+    """``"400x250"`` -> (400.0, 250.0), millimetres.
+
+    >>> parse_size("420 X 297")
+    (420.0, 297.0)
+    """
+    parts = text.lower().replace(" ", "").split("x")
+    try:
+        width, height = (float(p) for p in parts)
+    except ValueError:
+        raise InvalidInput(f"--size {text!r}: expected WIDTHxHEIGHT in mm, e.g. 400x250") from None
+    if width <= 0 or height <= 0:
+        raise InvalidInput(f"--size {text!r}: both sides must be positive")
+    return width, height
+
+
+def sheet(layout: TrayLayout) -> list[Shape]:
+    """Everything on the sheet: the tray outline, the markers with ids, a scale bar and a title."""
+    shapes: list[Shape] = _outline(layout)
+    for marker_id in CORNER_IDS:
+        shapes += marker_boxes(layout, marker_id)
+        shapes.append(_label(layout, marker_id))
+    shapes += _scale_bar(layout)
+    shapes.append(Text(layout.width_mm / 2 - 40, layout.height_mm / 2, 3.5,
+                       f"dicetable tray {layout.width_mm:g} x {layout.height_mm:g} mm, "
+                       f"ArUco 4x4_50 markers {layout.marker_mm:g} mm"))
+    return shapes
+
+
+def marker_boxes(layout: TrayLayout, marker_id: int) -> list[Box]:
+    """The black cells of one marker as boxes (runs of cells in a row merged)."""
+    dictionary = cv2.aruco.getPredefinedDictionary(MARKER_DICTIONARY)
+    bits = cv2.aruco.generateImageMarker(dictionary, marker_id, 6) < 128
+    x0, y0 = layout.marker_origin_mm(marker_id)
+    cell = layout.marker_mm / 6
+    boxes = []
+    for row in range(6):
+        col = 0
+        while col < 6:
+            if not bits[row, col]:
+                col += 1
+                continue
+            end = col
+            while end < 6 and bits[row, end]:
+                end += 1
+            boxes.append(Box(x0 + col * cell, y0 + row * cell, (end - col) * cell, cell))
+            col = end
+    return boxes
+
+
+def _outline(layout: TrayLayout) -> list[Shape]:
+    w, h = layout.width_mm, layout.height_mm
+    return [Line(0, 0, w, 0), Line(w, 0, w, h), Line(w, h, 0, h), Line(0, h, 0, 0)]
+
+
+def _label(layout: TrayLayout, marker_id: int) -> Text:
+    x, y = layout.marker_origin_mm(marker_id)
+    top = y < layout.height_mm / 2
+    size = max(2.5, min(5.0, layout.marker_mm / 6))
+    baseline = y + layout.marker_mm + layout.marker_mm / 6 + size if top else y - layout.marker_mm / 6 - 1
+    return Text(x, baseline, size, f"id {marker_id}")
+
+
+def _scale_bar(layout: TrayLayout) -> list[Shape]:
+    """A bar 100 mm long (shorter on a small tray) with a tick every 10 mm, above the bottom edge."""
+    length = 100.0 if layout.width_mm - 2 * (layout.marker_mm + layout.margin_mm) > 110 else 50.0
+    x0 = (layout.width_mm - length) / 2
+    y = layout.height_mm - layout.margin_mm - 6
+    shapes: list[Shape] = [Box(x0, y, length, 1.0)]
+    for k in range(int(length // 10) + 1):
+        shapes.append(Line(x0 + 10 * k, y - (3 if k % 5 == 0 else 1.5), x0 + 10 * k, y))
+    shapes.append(Text(x0, y - 4, 3.0, f"{length:g} mm: check with a ruler"))
+    return shapes
+
+
+def to_svg(shapes: list[Shape], layout: TrayLayout) -> str:
+    """The sheet as SVG with millimetre user units, so it prints at true size."""
+    w, h = layout.width_mm, layout.height_mm
+    body = []
+    for shape in shapes:
+        if isinstance(shape, Box):
+            body.append(f'<rect x="{shape.x:.3f}" y="{shape.y:.3f}" width="{shape.w:.3f}" '
+                        f'height="{shape.h:.3f}" fill="black"/>')
+        elif isinstance(shape, Line):
+            body.append(f'<line x1="{shape.x1:.3f}" y1="{shape.y1:.3f}" x2="{shape.x2:.3f}" '
+                        f'y2="{shape.y2:.3f}" stroke="black" stroke-width="0.25"/>')
+        else:
+            body.append(f'<text x="{shape.x:.3f}" y="{shape.y:.3f}" font-family="Helvetica, Arial, '
+                        f'sans-serif" font-size="{shape.size:.2f}">{escape(shape.text)}</text>')
+    return (f'<?xml version="1.0" encoding="UTF-8"?>\n'
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:g}mm" height="{h:g}mm" '
+            f'viewBox="0 0 {w:g} {h:g}">\n<rect width="{w:g}" height="{h:g}" fill="white"/>\n'
+            + "\n".join(body) + "\n</svg>\n")
+
+
+def to_pdf(shapes: list[Shape], layout: TrayLayout) -> bytes:
+    """The sheet as a one-page PDF of the tray's size: boxes filled, lines stroked, Helvetica text."""
+    page_w, page_h = layout.width_mm * PT_PER_MM, layout.height_mm * PT_PER_MM
+    stream = "\n".join(_pdf_op(shape, page_h) for shape in shapes).encode("latin-1")
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        (f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {page_w:.3f} {page_h:.3f}] "
+         f"/Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>").encode(),
+        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, content in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + content + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def _pdf_op(shape: Shape, page_h: float) -> str:
+    """One shape as PDF drawing operators (PDF's origin is bottom-left, in points)."""
+    k = PT_PER_MM
+    if isinstance(shape, Box):
+        return f"0 g {shape.x * k:.3f} {page_h - (shape.y + shape.h) * k:.3f} {shape.w * k:.3f} {shape.h * k:.3f} re f"
+    if isinstance(shape, Line):
+        return (f"0 G 0.7 w {shape.x1 * k:.3f} {page_h - shape.y1 * k:.3f} m "
+                f"{shape.x2 * k:.3f} {page_h - shape.y2 * k:.3f} l S")
+    text = shape.text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+    return f"BT /F1 {shape.size * k:.2f} Tf {shape.x * k:.3f} {page_h - shape.y * k:.3f} Td ({text}) Tj ET"

@@ -1,0 +1,176 @@
+"""The synthetic dice renderer: images of the hard cases with exact ground truth."""
+
+from __future__ import annotations
+
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from controller.games.errors import InvalidInput
+from vision.render import Scene, SceneSpec, render_roll, render_scene
+
+SMALL = SceneSpec(size=(640, 480), die_px=(40, 60), n_dice=6, shadow=0.0)
+
+
+def dice_mask(spec: SceneSpec, seed: int) -> tuple[Scene, np.ndarray]:
+    """A scene and the mask of pixels its dice changed (the same tray rendered without dice)."""
+    scene = render_scene(random.Random(seed), spec)
+    empty = render_scene(random.Random(seed), spec, values=[])
+    mask = (cv2.absdiff(scene.image, empty.image).max(axis=2) > 8).astype(np.uint8)
+    return scene, mask
+
+
+def box_mask(scene: Scene, grow: int = 1) -> np.ndarray:
+    mask = np.zeros(scene.image.shape[:2], np.uint8)
+    for die in scene.dice:
+        x, y, w, h = die.box
+        mask[max(0, int(y) - grow):int(y + h) + 1 + grow, max(0, int(x) - grow):int(x + w) + 1 + grow] = 1
+    return mask
+
+
+def test_scene_has_requested_size_and_number_of_dice() -> None:
+    scene = render_scene(random.Random(1), SceneSpec(size=(800, 600), n_dice=5, die_px=(50, 70)))
+    assert scene.image.shape == (600, 800, 3) and scene.image.dtype == np.uint8
+    assert len(scene.dice) == 5
+
+
+def test_values_fix_the_top_faces() -> None:
+    scene = render_scene(random.Random(2), SMALL, values=[6, 1, 3, 3])
+    assert [die.value for die in scene.dice] == [6, 1, 3, 3]
+
+
+def test_same_seed_renders_the_same_image() -> None:
+    first = render_scene(random.Random(3), SMALL)
+    second = render_scene(random.Random(3), SMALL)
+    assert np.array_equal(first.image, second.image) and first.dice == second.dice
+
+
+def test_boxes_contain_every_die_pixel() -> None:
+    scene, mask = dice_mask(SceneSpec(size=(640, 480), die_px=(40, 60), n_dice=8, shadow=0.0,
+                                      perspective=0.5, touching=True), seed=4)
+    assert mask.sum() > 0
+    assert not (mask & (1 - box_mask(scene))).any()
+
+
+def test_every_box_is_tight_around_its_die() -> None:
+    scene, mask = dice_mask(SMALL, seed=5)
+    for die in scene.dice:
+        x, y, w, h = (int(round(v)) for v in die.box)
+        inside = mask[y:y + h, x:x + w]
+        assert inside[:, :3].any() and inside[:, -3:].any() and inside[:3].any() and inside[-3:].any()
+
+
+def test_centre_lies_inside_the_box() -> None:
+    scene = render_scene(random.Random(6), SceneSpec(perspective=0.8, cocked=2, touching=True))
+    for die in scene.dice:
+        x, y, w, h = die.box
+        assert x <= die.center[0] <= x + w and y <= die.center[1] <= y + h
+
+
+def test_touching_dice_touch() -> None:
+    scene, mask = dice_mask(SceneSpec(size=(800, 600), die_px=(40, 60), n_dice=8, shadow=0.0,
+                                      touching=True), seed=7)
+    blobs, _ = cv2.connectedComponents(mask)
+    assert blobs - 1 < len(scene.dice)
+
+
+def test_dice_apart_do_not_touch() -> None:
+    scene, mask = dice_mask(SceneSpec(size=(800, 600), die_px=(30, 40), n_dice=5, shadow=0.0), seed=8)
+    blobs, _ = cv2.connectedComponents(mask)
+    assert blobs - 1 == len(scene.dice)
+
+
+def test_cocked_dice_are_flagged_and_have_no_value() -> None:
+    scene = render_scene(random.Random(9), SceneSpec(n_dice=6, cocked=2))
+    cocked = [die for die in scene.dice if die.cocked]
+    assert len(cocked) == 2 and all(die.value is None for die in cocked)
+    assert all(die.value in range(1, 7) for die in scene.dice if not die.cocked)
+
+
+def outline_aspect(mask: np.ndarray) -> float:
+    """Long side over short side of the smallest rectangle around the mask's pixels."""
+    points = cv2.findNonZero(mask)
+    (_, _), (w, h), _ = cv2.minAreaRect(points)
+    return max(w, h) / min(w, h)
+
+
+@pytest.mark.parametrize("seed", [20, 21, 22])
+def test_cocked_die_shows_a_foreshortened_top_and_a_side(seed: int) -> None:
+    spec = SceneSpec(size=(480, 480), die_px=(80, 80), n_dice=1, shadow=0.0, fov_deg=20)
+    _, flat = dice_mask(spec, seed)
+    _, cocked = dice_mask(SceneSpec(**{**spec.__dict__, "cocked": 1}), seed)
+    assert outline_aspect(flat) < 1.1
+    assert outline_aspect(cocked) > 1.15
+
+
+def test_cut_off_die_crosses_the_frame_edge() -> None:
+    scene = render_scene(random.Random(11), SceneSpec(size=(640, 480), die_px=(40, 60), n_dice=4, cut_off=1))
+    cut = [die for die in scene.dice if die.cut_off]
+    assert len(cut) == 1
+    x, y, w, h = cut[0].box
+    assert x <= 0 or y <= 0 or x + w >= 640 or y + h >= 480
+
+
+def test_glare_brightens_the_dice() -> None:
+    plain = render_scene(random.Random(12), SMALL)
+    shiny = render_scene(random.Random(12), SceneSpec(**{**SMALL.__dict__, "glare": 1.0}))
+    boxes = box_mask(plain, grow=0).astype(bool)
+    assert plain.dice == shiny.dice
+    assert (shiny.image[boxes].astype(int) - plain.image[boxes]).clip(0).sum() > 255 * 50
+
+
+def test_translucent_dice_let_the_tray_show_through() -> None:
+    spec = SceneSpec(size=(640, 480), die_px=(50, 60), n_dice=6, shadow=0.0, marbled=0.0)
+    solid, mask = dice_mask(spec, seed=13)
+    clear, _ = dice_mask(SceneSpec(**{**spec.__dict__, "translucent": True}), seed=13)
+    empty = render_scene(random.Random(13), spec, values=[]).image.astype(int)
+    inside = mask.astype(bool)
+    assert np.abs(clear.image[inside] - empty[inside]).mean() < np.abs(solid.image[inside] - empty[inside]).mean()
+
+
+def test_markers_are_drawn_on_request() -> None:
+    plain = render_scene(random.Random(14), SceneSpec(markers=False, background="plain"))
+    marked = render_scene(random.Random(14), SceneSpec(markers=True, background="plain"))
+    assert marked.tray is not None and plain.tray is None
+    assert (marked.image < 40).sum() > (plain.image < 40).sum() + 1000
+
+
+@pytest.mark.parametrize("background", ["felt", "wood", "plain", "random"])
+def test_every_background_renders(background: str) -> None:
+    scene = render_scene(random.Random(15), SceneSpec(size=(320, 240), die_px=(30, 40), n_dice=3,
+                                                       background=background, noise=3, blur=0.8, jpeg_quality=80))
+    assert scene.image.shape == (240, 320, 3) and scene.image.std() > 5
+
+
+def test_unknown_background_is_refused() -> None:
+    with pytest.raises(InvalidInput, match="carpet"):
+        SceneSpec(background="carpet")
+
+
+def test_too_many_dice_for_the_frame_is_refused() -> None:
+    with pytest.raises(InvalidInput, match="cannot place"):
+        render_scene(random.Random(16), SceneSpec(size=(200, 200), die_px=(90, 100), n_dice=20))
+
+
+def test_roll_tumbles_then_lies_still() -> None:
+    scenes = render_roll(random.Random(17), SceneSpec(size=(640, 480), die_px=(40, 60), n_dice=4),
+                         frames=12, settle_at=8)
+    assert [scene.moving for scene in scenes] == [True] * 8 + [False] * 4
+    assert all(die.value is None for die in scenes[3].dice)
+    assert not np.array_equal(scenes[2].image, scenes[3].image)
+    assert all(np.array_equal(scenes[8].image, scene.image) for scene in scenes[9:])
+
+
+def test_roll_ends_on_the_requested_values() -> None:
+    scenes = render_roll(random.Random(18), SceneSpec(size=(640, 480), die_px=(40, 60)), frames=6,
+                         settle_at=3, values=[2, 4, 6])
+    assert [die.value for die in scenes[-1].dice] == [2, 4, 6]
+
+
+def test_still_frames_differ_only_by_sensor_noise() -> None:
+    scenes = render_roll(random.Random(19), SceneSpec(size=(640, 480), die_px=(40, 60), noise=4.0),
+                         frames=6, settle_at=2)
+    difference = cv2.absdiff(scenes[4].image, scenes[5].image)
+    assert 0 < difference.mean() < 8
