@@ -168,12 +168,6 @@ def test_first_round_passing_starts_at_the_starting_seat() -> None:
 
 
 def test_passing_starts_with_the_token_holder() -> None:
-    game = new(3, black=1, white=0)
-    win_match(game, 1)
-    assert game.final()["token"] == {"holder": 1, "side": "silver"}
-    to_part_one(game, LOW)
-    pending = game.pending()
-    assert pending.prompt is None or pending.prompt == 1  # nobody holds a stone after antes
     game = new(3, black=2, white=0)
     play_round(game, d6_win(1), MID, ["raise 0 black=1 white=0", "call 1 black=1 white=0",
                                        "call 2 black=1 white=0"])
