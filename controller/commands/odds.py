@@ -51,7 +51,8 @@ def odds_table(rules: HandRules, dice: int, odds: tuple[CategoryOdds, ...]) -> l
     """The odds as lines a game designer reads."""
     lines = [f"{GAME_NAMES[rules.game]} ({rules.describe()}): every roll of {dice} dice, "
              f"{odds[0].outcomes:,} equally likely",
-             f"{'rank':>4}  {'category':<16}{'rolls':>12}{'probability':>13}  {'one in':>8}  rarity"]
+             f"{'rank':>4}  {'category':<16}{'rolls':>12}{'probability':>13}  "
+             f"{'one in':>8}  rarity"]
     for place, row in enumerate(odds, start=1):
         lines.append(f"{place:>4}  {row.category.label:<16}{row.rolls:>12,}"
                      f"{float(row.probability):>13.4%}  {_one_in(row):>8}  {_rarity(row)}")

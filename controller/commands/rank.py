@@ -25,7 +25,8 @@ def register(subparsers: Any) -> None:
                     "(comparing keys as lists orders hands; equal keys split the pot).\n"
                     + FACES_HELP,
         epilog="examples: dicetable rank --game tauren W W W 5 5 C 2\n"
-               "          printf 'HOLDEMM\\n6654321\\n' | dicetable rank --game diceholdem - --json",
+               "          printf 'HOLDEMM\\n6654321\\n' | "
+               "dicetable rank --game diceholdem - --json",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("dice", nargs="+", metavar="DIE",
                         help="the dice of one hand, or '-' to read one hand per line from stdin")

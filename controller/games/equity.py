@@ -103,40 +103,52 @@ def equity(rules: HandRules, board: Sequence[str], hands: Sequence[Sequence[str]
 
     :raises InvalidInput: for a bad face, too many board dice, or a hand that is not two dice.
     """
-    known_board, _ = _split(rules, board, BOARD_DICE, "the board")
-    unknown_board = BOARD_DICE - len(known_board)
-    if not 2 <= len(hands) <= MAX_HANDS:
-        raise InvalidInput(f"equity needs 2 to {MAX_HANDS} hands, not {len(hands)}")
-    parsed = [_split(rules, hand, HAND_DICE, "a hand") for hand in hands]
-    for hand, (known, unknown) in zip(hands, parsed):
-        if len(known) + unknown != HAND_DICE:
-            raise InvalidInput(f"a hand is {HAND_DICE} dice (use ? for a hidden one), "
-                               f"not {' '.join(hand)!r}")
-    codes = face_codes(rules)
-    known_code = sum(codes[face] for face in known_board)
-    hand_options = [tuple((sum(codes[face] for face in known) + code, rolls)
-                          for code, rolls in weighted_multisets(rules, unknown))
-                    for known, unknown in parsed]
-    boards = tuple((known_code + code, rolls)
-                   for code, rolls in weighted_multisets(rules, unknown_board))
-    tally = _Tally(len(hands))
+    board_dice = _canonical(rules, board, BOARD_DICE, "the board")
+    seats = _hands(rules, hands)
+    boards = _completions(rules, board_dice, BOARD_DICE)
+    hand_options = [_completions(rules, hand, HAND_DICE) for hand in seats]
+    tally = _Tally(len(seats))
     strengths = evaluator(rules).strengths
     if all(len(options) == 1 for options in hand_options):
         _showdown_known(strengths, boards, [options[0][0] for options in hand_options], tally)
     else:
         _showdown_hidden(strengths, boards, hand_options, tally)
-    hidden = unknown_board + sum(unknown for _, unknown in parsed)
-    outcomes = len(rules.faces) ** hidden
-    return Equity(tuple(board), tally.results([tuple(hand) for hand in hands], outcomes),
-                  outcomes, len(boards))
+    outcomes = prod(sum(rolls for _, rolls in options) for options in (boards, *hand_options))
+    return Equity(board_dice, tally.results(seats, outcomes), outcomes, len(boards))
 
 
-def _split(rules: HandRules, dice: Sequence[str], most: int, what: str) -> tuple[tuple[str, ...], int]:
-    """The known canonical faces of ``dice`` and how many are ``?``."""
+def _canonical(rules: HandRules, dice: Sequence[str], most: int, what: str) -> tuple[str, ...]:
+    """Canonical faces of ``dice``, ``?`` kept for unknown ones.
+
+    :raises InvalidInput: for a bad face or more than ``most`` dice.
+    """
     if len(dice) > most:
         raise InvalidInput(f"{what} has at most {most} dice, not {len(dice)}: {' '.join(dice)!r}")
-    known = tuple(parse_face(rules, die) for die in dice if die.strip() != UNKNOWN)
-    return known, len(dice) - len(known)
+    return tuple(UNKNOWN if die.strip() == UNKNOWN else parse_face(rules, die) for die in dice)
+
+
+def _hands(rules: HandRules, hands: Sequence[Sequence[str]]) -> list[tuple[str, ...]]:
+    """Canonical hands of exactly two dice each, 2 to 10 of them.
+
+    :raises InvalidInput: for a bad face, a hand that is not two dice, or too few or many hands.
+    """
+    if not 2 <= len(hands) <= MAX_HANDS:
+        raise InvalidInput(f"equity needs 2 to {MAX_HANDS} hands, not {len(hands)}")
+    seats = [_canonical(rules, hand, HAND_DICE, "a hand") for hand in hands]
+    for hand in seats:
+        if len(hand) != HAND_DICE:
+            raise InvalidInput(f"a hand is {HAND_DICE} dice (use ? for a hidden one), "
+                               f"not {' '.join(hand)!r}")
+    return seats
+
+
+def _completions(rules: HandRules, dice: tuple[str, ...], size: int) -> tuple[tuple[int, int], ...]:
+    """``(code, rolls)`` of every way to complete ``dice`` to ``size`` known dice."""
+    codes = face_codes(rules)
+    known = [die for die in dice if die != UNKNOWN]
+    known_code = sum(codes[face] for face in known)
+    return tuple((known_code + code, rolls)
+                 for code, rolls in weighted_multisets(rules, size - len(known)))
 
 
 class _Tally:
@@ -148,7 +160,7 @@ class _Tally:
         self.ties = [0] * players
         self.shares = [0] * players
 
-    def results(self, hands: list[tuple[str, ...]], outcomes: int) -> tuple[HandEquity, ...]:
+    def results(self, hands: Sequence[tuple[str, ...]], outcomes: int) -> tuple[HandEquity, ...]:
         """The tallies as records."""
         return tuple(HandEquity(hand, wins, ties, Fraction(share, self.unit), outcomes)
                      for hand, wins, ties, share in zip(hands, self.wins, self.ties, self.shares))

@@ -64,7 +64,7 @@ def _natural_rank(geo: Geometry, played: tuple[str, ...], dice: tuple[str, ...])
 
 
 def _written(played: tuple[str, ...], dice: tuple[str, ...], joker: str | None) -> tuple[str, ...]:
-    """The dice as written that play ``played``: a natural face where there is one, else the joker."""
+    """The dice as written that play ``played``: a natural face if there is one, else the joker."""
     spare = Counter(face for face in dice if face != joker)
     written = []
     for face in played:

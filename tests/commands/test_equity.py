@@ -11,7 +11,8 @@ def test_equity_table_on_the_flop(capsys):
     assert main(["equity", "--game", "tauren", "--board", "2", "3", "4",
                  "--hand", "S", "S", "--hand", "6", "W"]) == 0
     assert capsys.readouterr().out.splitlines() == [
-        "Tauren Hold'em (shaman=ace, wrap), board 2 3 4: 64 equally likely rolls of the unknown dice",
+        "Tauren Hold'em (shaman=ace, wrap), board 2 3 4: "
+        "64 equally likely rolls of the unknown dice",
         "hand           win       tie    equity",
         "S S         67.19%     3.12%    68.75%",
         "6 W         29.69%     3.12%    31.25%",

@@ -27,13 +27,14 @@ def key(text, rules=TAUREN):
     ("2 2 3 3 5 6 C", "S S C W 6 3 2"),      # two pair > one pair
 ])
 def test_tauren_categories_rank_in_the_sources_order(better, worse):
-    assert key(better, HandRules("tauren", wrap=False)) > key(worse, HandRules("tauren", wrap=False))
+    no_wrap = HandRules("tauren", wrap=False)
+    assert key(better, no_wrap) > key(worse, no_wrap)
 
 
 def test_bust_is_possible_without_wrap_and_is_the_lowest_category():
-    assert rank("S C W 5 4 3 2", HandRules("tauren", "high", wrap=False)).category is Category.HIGH_DIE
-    assert key("2 2 3 4 6 W C", HandRules("tauren", "high", wrap=False)) > key(
-        "S C W 5 4 3 2", HandRules("tauren", "high", wrap=False))
+    high = HandRules("tauren", "high", wrap=False)
+    assert rank("S C W 5 4 3 2", high).category is Category.HIGH_DIE
+    assert key("2 2 3 4 6 W C", high) > key("S C W 5 4 3 2", high)
 
 
 def test_readable_full_house_uses_the_three_and_the_pair():
