@@ -1,0 +1,185 @@
+"""Camera backends' own behaviour: picamera2 against a stand-in module, folders, video files, faults."""
+
+import random
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from controller.games.errors import ConfigError, DeviceDisconnected, DeviceError, DeviceTimeout
+from hardware.camera import open_camera
+from hardware.camera_folder import FolderCamera
+from hardware.camera_opencv import OpenCvCamera
+from hardware.camera_picamera2 import Picamera2Camera
+from hardware.camera_sim import CameraFault, SimCamera
+from hardware.config import CameraConfig
+
+PHOTOS = Path("/work/shared/data/dice-photos/byler-d6-dev/images")
+
+
+class StandInPicamera2:
+    """picamera2.Picamera2's methods as the backend uses them, recording the calls."""
+
+    def __init__(self, shape=(864, 1536, 3), fail_capture=False):
+        self.calls, self.controls, self.shape, self.fail_capture = [], {}, shape, fail_capture
+
+    def create_video_configuration(self, main):
+        self.calls.append("create_video_configuration")
+        return {"main": main}
+
+    def configure(self, config):
+        self.calls.append("configure")
+        self.config = config
+
+    def set_controls(self, controls):
+        self.calls.append("set_controls")
+        self.controls.update(controls)
+
+    def start(self):
+        self.calls.append("start")
+
+    def capture_array(self, stream="main"):
+        if self.fail_capture:
+            raise RuntimeError("Camera frontend has timed out!")
+        return np.full(self.shape, 7, np.uint8)
+
+    def stop(self):
+        self.calls.append("stop")
+
+    def close(self):
+        self.calls.append("close")
+
+
+class StandInModule:
+    def __init__(self, camera=None, missing=False):
+        self.camera, self.missing = camera or StandInPicamera2(), missing
+
+    def Picamera2(self):
+        if self.missing:
+            raise IndexError("list index out of range")  # what picamera2 raises with no camera
+        return self.camera
+
+
+def test_picamera2_is_configured_before_it_starts():
+    module = StandInModule()
+    Picamera2Camera(CameraConfig(), module)
+    assert module.camera.calls == ["create_video_configuration", "configure", "set_controls",
+                                   "start"]
+
+
+def test_picamera2_fixes_exposure_and_white_balance():
+    module = StandInModule()
+    Picamera2Camera(CameraConfig(exposure_us=8000, analogue_gain=2.0), module)
+    controls = module.camera.controls
+    assert controls["AeEnable"] is False and controls["AwbEnable"] is False
+    assert controls["ExposureTime"] == 8000 and controls["AnalogueGain"] == 2.0
+
+
+def test_picamera2_asks_for_bgr_frames_of_the_configured_size():
+    module = StandInModule()
+    Picamera2Camera(CameraConfig(width=640, height=480), module)
+    assert module.camera.config["main"] == {"size": (640, 480), "format": "RGB888"}
+
+
+def test_picamera2_drops_the_padding_channel():
+    module = StandInModule(StandInPicamera2(shape=(864, 1536, 4)))
+    assert Picamera2Camera(CameraConfig(), module).frame().shape == (864, 1536, 3)
+
+
+def test_picamera2_check_reports_wrong_frame_size():
+    module = StandInModule(StandInPicamera2(shape=(480, 640, 3)))
+    status = Picamera2Camera(CameraConfig(), module).check()
+    assert not status.ok and "width/height" in status.fix
+
+
+def test_picamera2_without_camera_says_how_to_fix():
+    status = Picamera2Camera(CameraConfig(), StandInModule(missing=True)).check()
+    assert not status.ok and "ribbon" in status.fix and "python3-picamera2" in status.fix
+
+
+def test_picamera2_module_missing_is_a_status_not_a_crash():
+    status = open_camera(CameraConfig(source="picamera2")).check()
+    assert not status.ok and "ModuleNotFoundError" in status.problem
+
+
+def test_picamera2_capture_failure_is_a_disconnect():
+    camera = Picamera2Camera(CameraConfig(), StandInModule(StandInPicamera2(fail_capture=True)))
+    with pytest.raises(DeviceDisconnected):
+        camera.frame()
+
+
+def test_picamera2_close_stops_the_camera():
+    module = StandInModule()
+    Picamera2Camera(CameraConfig(), module).close()
+    assert module.camera.calls[-2:] == ["stop", "close"]
+
+
+def test_folder_replays_images_in_name_order():
+    camera = FolderCamera(PHOTOS)
+    first = cv2.imread(str(camera.files[0]))
+    assert np.array_equal(camera.frame(), first)
+
+
+def test_folder_without_loop_stops_after_the_last_image(tmp_path):
+    cv2.imwrite(str(tmp_path / "a.png"), np.zeros((8, 8, 3), np.uint8))
+    camera = FolderCamera(tmp_path, loop=False)
+    camera.frame()
+    with pytest.raises(DeviceDisconnected):
+        camera.frame()
+
+
+def test_folder_with_loop_starts_over(tmp_path):
+    for name, value in (("a.png", 10), ("b.png", 200)):
+        cv2.imwrite(str(tmp_path / name), np.full((8, 8, 3), value, np.uint8))
+    camera = FolderCamera(tmp_path, loop=True)
+    assert [int(camera.frame()[0, 0, 0]) for _ in range(3)] == [10, 200, 10]
+
+
+def test_empty_folder_fails_check(tmp_path):
+    status = FolderCamera(tmp_path).check()
+    assert not status.ok and "folder" in status.fix
+
+
+def test_missing_video_file_fails_with_the_path(tmp_path):
+    camera = OpenCvCamera(str(tmp_path / "none.avi"))
+    with pytest.raises(DeviceError, match="none.avi"):
+        camera.frame()
+
+
+def test_video_file_without_loop_ends(tmp_path):
+    path = tmp_path / "one.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5, (32, 32))
+    writer.write(np.full((32, 32, 3), 90, np.uint8))
+    writer.release()
+    camera = OpenCvCamera(str(path), loop=False)
+    camera.frame()
+    with pytest.raises(DeviceDisconnected):
+        camera.frame()
+
+
+def test_sim_camera_renders_the_dice_it_is_shown():
+    camera = SimCamera(random.Random(3), (640, 360))
+    camera.show([2, 5])
+    camera.frame()
+    assert sorted(d.value for d in camera.scene.dice) == [2, 5]
+
+
+def test_sim_camera_drops_every_third_frame():
+    camera = SimCamera(random.Random(3), (320, 240))
+    camera.fault = CameraFault.DROPS
+    camera.frame(), camera.frame()
+    with pytest.raises(DeviceTimeout):
+        camera.frame()
+
+
+def test_stopped_sim_camera_raises_disconnected():
+    camera = SimCamera(random.Random(3), (320, 240))
+    camera.fault = CameraFault.STOPPED
+    with pytest.raises(DeviceDisconnected):
+        camera.frame()
+
+
+def test_open_camera_refuses_sim_source():
+    with pytest.raises(ConfigError, match="camera.source"):
+        open_camera(CameraConfig(source="sim"))

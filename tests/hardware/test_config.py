@@ -1,0 +1,95 @@
+"""Reading table.toml: backends, the environment override, and errors that name the key."""
+
+from pathlib import Path
+
+import pytest
+
+from controller.games.errors import ConfigError
+from hardware.config import Backend, load_config, parse_config
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "table.example.toml"
+
+
+def test_example_configuration_loads():
+    config = load_config(EXAMPLE, {})
+    assert config.backend is Backend.PI and config.seats and config.spots
+
+
+def test_example_configuration_documents_every_key():
+    text = EXAMPLE.read_text()
+    for key in ("backend", "faults", "source", "exposure_us", "colour_gains", "bounce_time",
+                "hold_time", "chip_select", "reset_pin", "speed_hz", "registry", "url", "spot"):
+        assert f"{key} =" in text or f"# {key}" in text, key
+
+
+def test_default_is_a_simulated_four_seat_table():
+    config = load_config(None, {})
+    assert config.backend is Backend.SIM and config.seats == (0, 1, 2, 3)
+
+
+def test_environment_overrides_the_backend():
+    assert parse_config({"hardware": {"backend": "sim"}}, {"DICETABLE_HW": "pi"}).backend is Backend.PI
+
+
+def test_bad_environment_backend_is_named():
+    with pytest.raises(ConfigError, match="DICETABLE_HW"):
+        parse_config({}, {"DICETABLE_HW": "laptop"})
+
+
+def test_unknown_key_is_named():
+    with pytest.raises(ConfigError, match=r"camera\.exposure\b"):
+        parse_config({"camera": {"exposure": 100}}, {})
+
+
+def test_wrong_type_is_named():
+    with pytest.raises(ConfigError, match=r"panel\.hold_time"):
+        parse_config({"panel": {"hold_time": "long"}}, {})
+
+
+def test_boolean_is_not_a_number():
+    with pytest.raises(ConfigError, match=r"camera\.width"):
+        parse_config({"camera": {"width": True}}, {})
+
+
+def test_pin_outside_bcm_range_is_named():
+    with pytest.raises(ConfigError, match=r"rfid\.readers\[0\]\.chip_select"):
+        parse_config({"rfid": {"readers": [{"spot": "pot", "chip_select": 40}]}}, {})
+
+
+def test_pin_used_twice_is_refused():
+    seats = [{"seat": 0, "buttons": {"raise": 5}, "light": 5}]
+    with pytest.raises(ConfigError, match="pin 5"):
+        parse_config({"panel": {"seats": seats}}, {})
+
+
+def test_seat_node_needs_a_url():
+    with pytest.raises(ConfigError, match=r"seatnodes\[0\]"):
+        parse_config({"seatnodes": [{"seat": 0}]}, {})
+
+
+def test_faults_come_from_config_and_environment():
+    config = parse_config({"hardware": {"faults": ["camera:drops"]}},
+                          {"DICETABLE_SIM_FAULTS": "rfid:timeout"})
+    assert config.faults == ("camera:drops", "rfid:timeout")
+
+
+def test_missing_file_is_a_config_error(tmp_path):
+    with pytest.raises(ConfigError, match="no such configuration file"):
+        load_config(tmp_path / "table.toml", {})
+
+
+def test_invalid_toml_is_a_config_error(tmp_path):
+    path = tmp_path / "table.toml"
+    path.write_text("[hardware\n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(path, {})
+
+
+def test_other_sections_are_left_to_their_owners():
+    assert parse_config({"tray": {"width_mm": 400}, "zones": {}}, {}).backend is Backend.SIM
+
+
+def test_registry_is_found_next_to_the_configuration(tmp_path):
+    path = tmp_path / "table.toml"
+    path.write_text('[rfid]\nregistry = "tags.db"\n')
+    assert load_config(path, {}).registry_path() == tmp_path / "tags.db"

@@ -1,0 +1,95 @@
+"""The simulated table and the factory: every device from one place, faults on demand."""
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from controller.games.errors import DeviceDisconnected, DeviceTimeout, InvalidInput
+from hardware.clock import SimClock
+from hardware.config import load_config, parse_config
+from hardware.factory import BrokenDevice, build_devices
+from hardware.sim import Fault, SimTable
+
+
+@pytest.fixture
+def table():
+    table = SimTable(clock=SimClock())
+    yield table
+    table.close()
+
+
+def test_every_simulated_device_checks_ok(table):
+    assert [d.check().ok for d in table.devices()] == [True, True, True]
+
+
+def test_devices_share_the_table_clock(table):
+    table.press(0, "raise")
+    table.clock.advance(0.1)
+    assert table.panel.poll()[0].at <= table.clock.now()
+
+
+def test_camera_stopped_fault_names_the_fix(table):
+    table.inject("camera:stopped")
+    status = table.camera.check()
+    assert not status.ok and "stopped" in status.problem and "camera" in status.fix
+
+
+def test_camera_drops_fault_loses_frames(table):
+    table.inject("camera:drops")
+    with pytest.raises(DeviceTimeout):
+        for _ in range(3):
+            table.camera.frame()
+
+
+def test_reader_timeout_fault_makes_poll_time_out(table):
+    table.inject("rfid:timeout")
+    with pytest.raises(DeviceTimeout):
+        table.rfid.poll()
+
+
+def test_unknown_tag_fault_puts_an_unregistered_tag_on_a_spot(table):
+    table.inject("rfid:unknown-tag")
+    assert [e.tag for e in table.rfid.poll()] == ["0BADC0DE"]
+
+
+def test_panel_disconnect_fault(table):
+    table.inject("panel:disconnected")
+    with pytest.raises(DeviceDisconnected):
+        table.panel.poll()
+
+
+def test_unknown_fault_lists_the_known_ones():
+    with pytest.raises(InvalidInput, match="camera:stopped"):
+        Fault.parse("camera:melted")
+
+
+def test_seatnode_fault_without_seat_nodes_is_refused(table):
+    with pytest.raises(InvalidInput, match="seatnodes"):
+        table.inject("seatnode:disconnected")
+
+
+def test_seatnode_disconnect_fails_the_panel_check():
+    config = parse_config({"panel": {"source": "seatnode"},
+                           "seatnodes": [{"seat": 0, "url": "sim://n0"}]}, {})
+    table = SimTable(config)
+    table.inject("seatnode:disconnected")
+    status = table.panel.check()
+    assert not status.ok and "USB cable" in status.fix
+
+
+def test_faults_from_configuration_are_injected():
+    table = SimTable(parse_config({"hardware": {"faults": ["camera:stopped"]}}, {}))
+    assert not table.camera.check().ok
+
+
+def test_factory_builds_the_simulated_table_for_sim():
+    devices = build_devices(load_config(None, {}))
+    assert devices.sim is not None and len(devices.all()) == 3
+    devices.close()
+
+
+def test_factory_on_a_machine_without_spi_reports_the_reader_broken():
+    devices = build_devices(load_config(None, {"DICETABLE_HW": "pi"}), pin_factory=MockFactory())
+    assert isinstance(devices.rfid, BrokenDevice)
+    status = devices.rfid.check()
+    assert not status.ok and "raspi-config" in status.fix
+    devices.close()
