@@ -1,0 +1,69 @@
+"""``dicetable simulate``: figures, determinism, the record that replay reads back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main
+
+
+def simulate_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:  # type: ignore[type-arg]
+    assert main(["simulate", "--json", *args]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1
+    return json.loads(out[0])
+
+
+def test_simulate_json_reports_hands_speed_conservation_and_final(capsys) -> None:  # type: ignore[no-untyped-def]
+    report = simulate_json(capsys, "--game", "tao", "--players", "6", "--hands", "300", "--seed", "1")
+    assert report["hands"] == 300 and report["conserved"] is True
+    assert report["seconds"] > 0 and report["hands_per_second"] > 0
+    final = report["final"]
+    assert {"stacks", "matches_won", "token", "winner", "games", "game_winners"} <= set(final)
+    assert sum(final["stacks"]) + final["pot"] == 36
+
+
+def test_simulate_twice_with_the_same_seed_gives_the_same_final(capsys) -> None:  # type: ignore[no-untyped-def]
+    args = ("--players", "6", "--hands", "400", "--seed", "1", "--bots", "random,heuristic")
+    assert simulate_json(capsys, *args)["final"] == simulate_json(capsys, *args)["final"]
+
+
+def test_replay_of_the_record_prints_the_same_final(capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    record = tmp_path / "games.txt"
+    report = simulate_json(capsys, "--players", "6", "--hands", "600", "--seed", "1",
+                           "--record", str(record))
+    assert record.read_text().startswith("dicetable-history 1\ngame tao\nseats 6\n")
+    assert main(["replay", str(record), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == report["final"]
+
+
+def test_several_games_are_recorded_one_after_the_other(capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    record = tmp_path / "games.txt"
+    report = simulate_json(capsys, "--players", "2", "--hands", "60", "--option", "length=single",
+                           "--option", "black=1", "--record", str(record))
+    assert report["final"]["games"] > 1
+    assert record.read_text().count("dicetable-history 1") == report["final"]["games"]
+    assert main(["replay", str(record), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == report["final"]
+
+
+def test_simulate_without_json_prints_a_readable_summary(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["simulate", "--players", "3", "--hands", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "tao: 50 hands by 3 bots" in out and "conserved after every input: yes" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--bots", "genius"], "unknown bot 'genius'"),
+    (["--players", "9"], "tao is for 2 to 6 players"),
+    (["--option", "colour=red"], "unknown Tao Dice option 'colour'"),
+    (["--option", "nonsense"], "--option needs KEY=VALUE"),
+    (["--hands", "-1"], "--hands must be >= 0"),
+])
+def test_simulate_refuses_bad_arguments_in_one_line(capsys, args: list[str], message: str) -> None:  # type: ignore[no-untyped-def]
+    assert main(["simulate", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1

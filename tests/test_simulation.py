@@ -1,0 +1,98 @@
+"""The generic bot loop: seeded dice on demand, determinism, new games, the final summary."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from controller.games.base import DiceNeeded
+from controller.games.dice import DieKind
+from controller.games.errors import DiceTableError
+from controller.games.replays import dumps_all, loads_all
+from controller.games.rolls import Roll
+from controller.simulation import BotTable, Event, describe, final_of, roll_dice, simulate
+
+
+def test_roll_dice_gives_the_kind_and_count_asked_for() -> None:
+    needed = DiceNeeded(3, DieKind.D8_TAUREN, 2, True, "private")
+    roll = roll_dice(needed, random.Random(1))
+    assert roll.seat == 3 and roll.kind is DieKind.D8_TAUREN and len(roll.faces) == 2
+    assert all(face in DieKind.D8_TAUREN.faces for face in roll.faces)
+
+
+def test_the_same_seed_plays_the_same_games() -> None:
+    one, two = BotTable("tao", 4, 7, ["random", "heuristic"]), BotTable("tao", 4, 7, ["random", "heuristic"])
+    one.play(150)
+    two.play(150)
+    assert [str(i) for i in one.game.inputs] == [str(i) for i in two.game.inputs]
+    assert one.final() == two.final()
+
+
+def test_a_different_seed_plays_other_games() -> None:
+    one, two = BotTable("tao", 4, 1), BotTable("tao", 4, 2)
+    one.play(50)
+    two.play(50)
+    assert [str(i) for i in one.game.inputs] != [str(i) for i in two.game.inputs]
+
+
+def test_play_stops_at_exactly_the_hands_asked_for_across_games() -> None:
+    table = BotTable("tao", 2, 3, ["random"], {"length": "single", "black": "1", "white": "1"})
+    table.play(40)
+    assert table.hands == 40 and len(table.games) > 1
+    assert sum(game.hands_played for game in table.games) == 40
+    assert all(game.pending().over for game in table.games[:-1])
+
+
+def test_stones_are_checked_after_every_input() -> None:
+    report = simulate(BotTable("tao", 6, 5, ["random"]), 200)
+    assert report.conserved and report.hands == 200
+    assert report.as_json()["final"]["hands"] == 200
+
+
+def test_the_recorded_games_replay_to_the_same_final() -> None:
+    table = BotTable("tao", 3, 9, ["heuristic", "random"], {"length": "first-to-1"})
+    table.play(120)
+    assert final_of(loads_all(dumps_all(table.games))) == table.final()
+
+
+def test_every_event_says_what_happened_without_showing_hidden_dice() -> None:
+    table = BotTable("tao", 3, 4)
+    events = [table.step() for _ in range(6)]
+    assert isinstance(events[0], Event)
+    hidden = [event for event in events if event.hidden]
+    assert hidden and all(event.describe() == f"Seat {event.record.seat} rolls their hidden dice"
+                          for event in hidden if isinstance(event.record, Roll))
+
+
+def test_describe_bets_with_the_stones_used() -> None:
+    game = BotTable("tao", 2, 1).game
+    assert describe(game.parse_input("raise 1 black=1 white=1")) == \
+        "Seat 1 raises with 1 black + 1 white (white: must reroll)"
+    assert describe(game.parse_input("ante 0 black=0 white=1"), viewer=0) == "You ante with 1 white"
+    assert describe(Roll(None, DieKind.D12, ("7",))) == "The table rolls d12: 7"
+
+
+def test_a_seated_player_takes_the_place_of_a_bot() -> None:
+    class AlwaysFirst:
+        seat = 1
+        asked = 0
+
+        def choose(self, game):  # type: ignore[no-untyped-def]
+            AlwaysFirst.asked += 1
+            return game.legal_inputs(1)[0]
+
+    table = BotTable("tao", 2, 1, seated={1: AlwaysFirst()})
+    table.play(3)
+    assert AlwaysFirst.asked > 0
+
+
+@pytest.mark.parametrize("players", [1, 7])
+def test_seat_counts_outside_the_game_are_refused(players: int) -> None:
+    with pytest.raises(DiceTableError, match="tao is for 2 to 6 players"):
+        BotTable("tao", players, 1)
+
+
+def test_unknown_bots_are_refused_naming_the_known_ones() -> None:
+    with pytest.raises(DiceTableError, match="unknown bot 'genius' for tao .*heuristic, random"):
+        BotTable("tao", 3, 1, ["genius"])
