@@ -21,7 +21,8 @@ def test_replay_prints_the_final_state_of_a_hand_written_history(capsys, tmp_pat
                     "roll 0 d12 3\nroll 1 d12 11\n")
     assert main(["replay", str(path), "--json"]) == 0
     final = json.loads(capsys.readouterr().out)
-    assert final["stacks"] == [2, 0] and final["matches_won"] == [1, 0]
+    assert final["matches_won"] == [1, 0] and final["match"] == 2
+    assert final["stacks"] == [1, 1]  # the next match starts with everyone's stones reset
     assert final["token"] == {"holder": 0, "side": "silver"} and final["hands"] == 1
 
 
