@@ -160,10 +160,13 @@ class Calibration:
         """Pixels (N, 2) to tray-plane points (N, 2) in mm."""
         return _transform(np.linalg.inv(self.homography), pixels)
 
-    def top_down(self, image: np.ndarray, px_per_mm: float = 2.0) -> np.ndarray:
-        """The tray seen straight from above, ``px_per_mm`` pixels per millimetre."""
-        to_tray_image = np.diag([px_per_mm, px_per_mm, 1.0])
-        size = (round(self.layout.width_mm * px_per_mm), round(self.layout.height_mm * px_per_mm))
+    def top_down(self, image: np.ndarray, px_per_mm: float = 2.0, border_mm: float = 0.0) -> np.ndarray:
+        """The tray seen straight from above, ``px_per_mm`` pixels per millimetre, with
+        ``border_mm`` of its surroundings on every side (pixel (0, 0) is tray mm (-border, -border))."""
+        to_tray_image = np.array([[px_per_mm, 0, border_mm * px_per_mm], [0, px_per_mm, border_mm * px_per_mm],
+                                  [0, 0, 1]])
+        size = (round((self.layout.width_mm + 2 * border_mm) * px_per_mm),
+                round((self.layout.height_mm + 2 * border_mm) * px_per_mm))
         return cv2.warpPerspective(image, to_tray_image @ np.linalg.inv(self.homography), size)
 
     def camera_mm(self) -> np.ndarray:

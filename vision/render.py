@@ -177,7 +177,8 @@ def _dice(rng: random.Random, spec: SceneSpec, stage: _Layout, values: Sequence[
 
 
 def _fitted_tray(spec: SceneSpec, scale: float, tilt: float, towards: float) -> TrayLayout:
-    """The largest tray of the frame's shape whose corners the (tilted) camera sees, markers ~12%."""
+    """The largest tray of the frame's shape whose corners the (tilted) camera sees, markers ~12%
+    of its short side and their white quiet zones on the tray."""
     camera = make_camera(spec.size, scale, spec.fov_deg, tilt, towards, (0.0, 0.0))
     half = np.array(spec.size, np.float64) / 2 / scale
     corners = np.array([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]], np.float64)
@@ -188,7 +189,8 @@ def _fitted_tray(spec: SceneSpec, scale: float, tilt: float, towards: float) -> 
             break
         fraction -= 0.02
     width, height = 2 * half * fraction
-    return TrayLayout(width, height, marker_mm=round(min(width, height) * 0.12, 1), margin_mm=3.0)
+    marker = round(min(width, height) * 0.12, 1)
+    return TrayLayout(width, height, marker_mm=marker, margin_mm=round(marker / 6 + 1, 1))
 
 
 def _compose(rng: random.Random, spec: SceneSpec, layout: _Layout, dice: tuple[_Die, ...],

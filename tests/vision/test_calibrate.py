@@ -1,0 +1,134 @@
+"""Tray calibration: markers found, homography fitted, dice placed on the tray in millimetres, zones."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from controller.games.errors import ConfigError
+from vision.calibrate import (CalibrationError, TrayLayout, ZoneMap, calibrate, detect_markers,
+                              load_tray_config)
+from vision.render import Scene, SceneSpec, render_scene
+
+
+def tray_scene(seed: int, perspective: float) -> Scene:
+    spec = SceneSpec(markers=True, perspective=perspective, noise=3.0, blur=0.7, background="random")
+    return render_scene(random.Random(seed), spec)
+
+
+def test_all_four_markers_are_found_in_a_rendered_tray() -> None:
+    assert sorted(detect_markers(tray_scene(1, 0.4).image)) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("seed, perspective", [(2, 0.3), (3, 0.6), (4, 1.0)])
+def test_die_tray_position_is_recovered_within_2_mm_from_a_tilted_view(seed: int, perspective: float) -> None:
+    scene = tray_scene(seed, perspective)
+    assert scene.tray is not None
+    calibration = calibrate(scene.image, scene.tray)
+    for die in scene.dice:
+        assert die.tray_mm is not None and die.edge_mm is not None
+        found = calibration.die_tray_mm(die.center, die.edge_mm)
+        assert np.hypot(found[0] - die.tray_mm[0], found[1] - die.tray_mm[1]) < 2.0
+
+
+def test_die_tray_position_straight_down_uses_the_configured_focal_length() -> None:
+    scene = tray_scene(5, 0.0)
+    assert scene.tray is not None and scene.camera is not None
+    calibration = calibrate(scene.image, scene.tray, focal_px=scene.camera.focal_px)
+    for die in scene.dice:
+        assert die.tray_mm is not None and die.edge_mm is not None
+        found = calibration.die_tray_mm(die.center, die.edge_mm)
+        assert np.hypot(found[0] - die.tray_mm[0], found[1] - die.tray_mm[1]) < 2.0
+
+
+def test_focal_length_is_estimated_from_a_tilted_view() -> None:
+    scene = tray_scene(6, 0.8)
+    assert scene.tray is not None and scene.camera is not None
+    calibration = calibrate(scene.image, scene.tray)
+    assert calibration.focal_px == pytest.approx(scene.camera.focal_px, rel=0.05)
+
+
+def test_straight_down_view_without_focal_length_cannot_place_raised_dice() -> None:
+    scene = tray_scene(7, 0.0)
+    assert scene.tray is not None
+    calibration = calibrate(scene.image, scene.tray)
+    with pytest.raises(CalibrationError, match="focal"):
+        calibration.die_tray_mm(scene.dice[0].center, 16.0)
+
+
+def test_tray_points_round_trip_through_pixels() -> None:
+    scene = tray_scene(8, 0.5)
+    assert scene.tray is not None
+    calibration = calibrate(scene.image, scene.tray)
+    points = np.array([[10.0, 20.0], [150.0, 90.0], [200.0, 5.0]])
+    assert np.allclose(calibration.to_tray(calibration.to_image(points)), points)
+
+
+def test_top_down_image_puts_markers_where_the_layout_says() -> None:
+    scene = tray_scene(9, 0.6)
+    assert scene.tray is not None
+    top = calibrate(scene.image, scene.tray).top_down(scene.image, px_per_mm=3.0, border_mm=10.0)
+    found = detect_markers(top)
+    assert sorted(found) == [0, 1, 2, 3]
+    for marker_id, corners in found.items():
+        assert np.abs(corners / 3.0 - 10.0 - scene.tray.marker_corners_mm(marker_id)).max() < 1.0
+
+
+def test_frame_without_markers_is_refused_with_the_missing_ids() -> None:
+    scene = render_scene(random.Random(10), SceneSpec(size=(640, 480), die_px=(40, 50), markers=False))
+    with pytest.raises(CalibrationError, match=r"\[0, 1, 2, 3\]"):
+        calibrate(scene.image, TrayLayout())
+
+
+def test_tray_layout_refuses_markers_that_do_not_fit() -> None:
+    with pytest.raises(ConfigError, match="cannot hold"):
+        TrayLayout(width_mm=60, height_mm=60, marker_mm=30, margin_mm=5)
+
+
+def test_tray_layout_refuses_a_size_that_is_not_a_number() -> None:
+    with pytest.raises(ConfigError, match="width_mm"):
+        TrayLayout.from_config({"width_mm": "wide"})
+
+
+ZONES = {
+    "community": [[150, 75], [250, 75], [250, 175], [150, 175]],
+    "seat1": {"polygon": [[0, 0], [150, 0], [150, 125], [0, 125]]},
+    "seat2": [[250, 0], [400, 0], [400, 125]],
+}
+
+
+def test_zone_of_names_the_community_area_and_seats() -> None:
+    zones = ZoneMap.from_config(ZONES)
+    assert zones.zone_of((200, 100)) == "community"
+    assert zones.zone_of((20, 20)) == "seat1"
+    assert zones.zone_of((390, 20)) == "seat2"
+    assert zones.zone_of((100, 200)) is None
+
+
+def test_zone_with_fewer_than_three_points_is_refused() -> None:
+    with pytest.raises(ConfigError, match="seat3"):
+        ZoneMap.from_config({"seat3": [[0, 0], [10, 10]]})
+
+
+def test_zone_that_is_not_a_point_list_is_refused() -> None:
+    with pytest.raises(ConfigError, match="community"):
+        ZoneMap.from_config({"community": "middle"})
+
+
+def test_tray_configuration_is_loaded_from_toml(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text('[tray]\nwidth_mm = 420\nheight_mm = 297\nmarker_mm = 35\n\n'
+                    '[zones]\ncommunity = [[100, 100], [300, 100], [300, 200], [100, 200]]\n')
+    layout, zones = load_tray_config(path)
+    assert layout == TrayLayout(420.0, 297.0, 35.0, 5.0)
+    assert zones.zone_of((200, 150)) == "community"
+
+
+def test_unreadable_tray_configuration_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "broken.toml"
+    path.write_text("[tray\nwidth_mm = ")
+    with pytest.raises(ConfigError, match="broken.toml"):
+        load_tray_config(path)
