@@ -18,6 +18,7 @@ from controller.games.errors import ConfigError
 
 ENV_BACKEND = "DICETABLE_HW"
 ENV_FAULTS = "DICETABLE_SIM_FAULTS"
+ENV_CONFIG = "DICETABLE_CONFIG"
 DEFAULT_BUTTONS = ("raise", "call", "pass")
 
 
@@ -353,3 +354,10 @@ def load_config(path: str | Path | None = None,
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: not valid TOML: {err}") from None
     return parse_config(data, env, path)
+
+
+def config_for_command(path: str | None, env: Mapping[str, str] | None = None) -> HardwareConfig:
+    """The configuration a command uses: ``--config PATH``, else ``$DICETABLE_CONFIG``, else the
+    defaults (a simulated table unless ``DICETABLE_HW=pi``)."""
+    env = os.environ if env is None else env
+    return load_config(path or env.get(ENV_CONFIG) or None, env)

@@ -9,6 +9,7 @@ stayed in its new state for ``bounce_time``; a press held ``hold_time`` also giv
 from __future__ import annotations
 
 import threading
+import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
@@ -132,15 +133,20 @@ class GpioPanel:
 
     def _open(self, pin_factory: Any) -> None:
         from gpiozero import LED, DigitalInputDevice  # type: ignore[import-untyped]
+        with warnings.catch_warnings():  # pin factory fallbacks: the final error says it all
+            warnings.simplefilter("ignore")
+            self._open_pins(pin_factory, DigitalInputDevice, LED)
+
+    def _open_pins(self, pin_factory: Any, input_device: Any, led: Any) -> None:
         for seat in self._config.seats:
             for button, pin in seat.buttons.items():
-                device = DigitalInputDevice(pin, pull_up=True, bounce_time=None,
-                                            pin_factory=pin_factory)
+                device = input_device(pin, pull_up=True, bounce_time=None,
+                                      pin_factory=pin_factory)
                 device.when_activated = self._edge_callback(seat.seat, button, True)
                 device.when_deactivated = self._edge_callback(seat.seat, button, False)
                 self._inputs.append(device)
             if seat.light is not None:
-                self._lights[seat.seat] = LED(seat.light, pin_factory=pin_factory)
+                self._lights[seat.seat] = led(seat.light, pin_factory=pin_factory)
 
     def _edge_callback(self, seat: int, button: str, pressed: bool) -> Callable[[], None]:
         return lambda: self._buttons.edge(seat, button, pressed)
@@ -168,8 +174,13 @@ class GpioPanel:
         return self._buttons.poll()
 
     def set_light(self, seat: int, state: LightState) -> None:
-        """Switch ``seat``'s light (no-op for a seat wired without one)."""
+        """Switch ``seat``'s light (no-op for a seat wired without one).
+
+        :raises KeyError: no such seat.
+        """
         self._raise_if_broken()
+        if seat not in self.seats:
+            raise KeyError(f"no seat {seat!r} on this panel; seats: {self.seats}")
         led = self._lights.get(seat)
         if led is None:
             return

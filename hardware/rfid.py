@@ -16,7 +16,7 @@ from typing import Callable, Mapping
 
 from controller.games.errors import DeviceError, DeviceTimeout, InvalidInput
 from hardware.clock import Clock
-from hardware.devices import DeviceStatus, TagChange, TagEvent
+from hardware.devices import DeviceStatus, TagChange, TagEvent, TagReader
 from hardware.mfrc522 import MFRC522, TagProtocolError
 from hardware.rc522_regs import KNOWN_VERSIONS
 
@@ -267,3 +267,19 @@ def _record(row: tuple[str, str, str | None, int | None, str]) -> TagRecord:
     tag_id, kind, colour, denomination, owner = row
     return TagRecord(tag_id, TagKind(kind), StoneColour(colour) if colour else None,
                      denomination, owner)
+
+
+def check_tags(reader: TagReader, registry: StoneRegistry | None) -> DeviceStatus:
+    """Whether every tag lying on the reader's spots now is registered (``reader`` must be OK).
+
+    Polls the reader once; a tag that is not in ``registry`` (or any tag, without a registry)
+    makes the status fail, naming the tag, its spot and the fix.
+    """
+    reader.poll()
+    for spot in reader.spots:
+        for tag in sorted(reader.tags(spot)):
+            if registry is None or registry.get(tag) is None:
+                return DeviceStatus.failing(
+                    reader.name, f"tag {tag} on spot {spot!r} is not registered",
+                    "enrol it with 'dicetable stones enroll', or take it off the table")
+    return DeviceStatus.healthy(reader.name)

@@ -87,6 +87,11 @@ def test_light_follows_set_light(panel_rig, state):
     assert panel_rig.light(seat) is state
 
 
+def test_light_of_unknown_seat_raises_key_error(panel_rig):
+    with pytest.raises(KeyError):
+        panel_rig.device.set_light(99, LightState.ON)
+
+
 def test_close_twice_is_harmless(any_panel):
     any_panel.device.close()
     any_panel.device.close()

@@ -1,0 +1,177 @@
+"""``dicetable stones``: enrol RFID-tagged stones and chips by placing them on a reader, and list them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from controller.games.errors import DeviceTimeout, InvalidInput
+from hardware.clock import Clock, SimClock
+from hardware.config import config_for_command
+from hardware.devices import TagChange, TagReader
+from hardware.factory import build_devices
+from hardware.rfid import StoneColour, StoneRegistry, TagKind, TagRecord, normalise_tag
+from hardware.sim import SimTable
+
+POLL_EVERY = 0.1
+SIM_PLACE_EVERY = 0.5
+SIM_LIFT_AFTER = 0.3
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``stones`` command with its ``enroll`` and ``list`` subcommands."""
+    parser = subparsers.add_parser(
+        "stones", help="enrol RFID-tagged stones and chips, list the registry",
+        description="The registry says what each RFID tag is: a black or white stone, or a chip "
+                    "of some denomination, and whose it is.")
+    commands = parser.add_subparsers(title="subcommands", metavar="SUBCOMMAND")
+    _register_enroll(commands)
+    _register_list(commands)
+    parser.set_defaults(run=lambda args: _usage(parser))
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 2
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="FILE",
+                        help="the table configuration (default: $DICETABLE_CONFIG, else a "
+                             "simulated table)")
+    parser.add_argument("--db", metavar="FILE",
+                        help="the registry file (default: [rfid] registry of the configuration)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per tag")
+
+
+def _register_enroll(commands: Any) -> None:
+    parser = commands.add_parser(
+        "enroll", help="register tags by placing them, one at a time, on a reader",
+        description="Waits for tags to arrive on a reader's spot and registers each as the "
+                    "stone or chip described by the options. Place them one at a time.",
+        epilog="examples: dicetable stones enroll --kind stone --colour white --count 2\n"
+               "          DICETABLE_HW=sim dicetable stones enroll --kind chip "
+               "--denomination 25 --sim-tags 04A1B2C3D4E5F6,DEADBEEF",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--kind", required=True, choices=[k.value for k in TagKind])
+    parser.add_argument("--colour", choices=[c.value for c in StoneColour],
+                        help="a stone's colour (stones only)")
+    parser.add_argument("--denomination", type=int, help="a chip's value (chips only)")
+    parser.add_argument("--owner", default="", help="whose set the tags belong to")
+    parser.add_argument("--spot", help="the reader spot to place tags on (default: the first)")
+    parser.add_argument("--count", type=int,
+                        help="stop after this many tags (default: until --timeout)")
+    parser.add_argument("--timeout", type=float, default=60.0,
+                        help="seconds to wait for the tags (default: 60)")
+    parser.add_argument("--sim-tags", metavar="TAG[,TAG...]",
+                        help="simulated backend: place these tag ids on the spot, one after "
+                             "another, as a person would")
+    _common(parser)
+    parser.set_defaults(run=run_enroll)
+
+
+def _register_list(commands: Any) -> None:
+    parser = commands.add_parser("list", help="list the registered tags",
+                                 description="Every registered tag: id, kind, colour or "
+                                             "denomination, owner.")
+    _common(parser)
+    parser.set_defaults(run=run_list)
+
+
+def _record_for(args: argparse.Namespace, tag: str) -> TagRecord:
+    return TagRecord(tag, TagKind(args.kind),
+                     StoneColour(args.colour) if args.colour else None,
+                     args.denomination, args.owner)
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """The options must describe a stone (with a colour) or a chip (with a denomination)."""
+    if args.kind == TagKind.STONE.value and (not args.colour or args.denomination is not None):
+        raise InvalidInput("--kind stone needs --colour black|white and no --denomination")
+    if args.kind == TagKind.CHIP.value and (args.denomination is None or args.colour):
+        raise InvalidInput("--kind chip needs --denomination N and no --colour")
+    if args.denomination is not None and args.denomination <= 0:
+        raise InvalidInput(f"--denomination {args.denomination}: a chip is worth more than 0")
+
+
+def _registry(args: argparse.Namespace) -> StoneRegistry:
+    return StoneRegistry(args.db or config_for_command(args.config).registry_path())
+
+
+def run_enroll(args: argparse.Namespace) -> int:
+    """Register each tag that arrives on the spot; prints one line per tag."""
+    _check_options(args)
+    sim_tags = [normalise_tag(t) for t in (args.sim_tags or "").split(",") if t.strip()]
+    count = args.count or (len(sim_tags) or None)
+    devices = build_devices(config_for_command(args.config))
+    registry = _registry(args)
+    try:
+        reader = devices.rfid
+        if reader is None:
+            raise InvalidInput("the configuration has no RFID reader ([rfid] source = \"none\")")
+        spot = _spot(reader, args.spot)
+        if sim_tags:
+            _script_placements(devices.sim, devices.clock, spot, sim_tags)
+        print(f"place tags on spot {spot!r} one at a time", file=sys.stderr)
+        enrolled = _enroll(args, reader, devices.clock, spot, count, registry)
+    finally:
+        registry.close()
+        devices.close()
+    if count and enrolled < count:
+        raise DeviceTimeout(f"only {enrolled} of {count} tags enrolled in {args.timeout:g} s")
+    return 0
+
+
+def _spot(reader: TagReader, spot: str | None) -> str:
+    if spot is None:
+        return reader.spots[0]
+    if spot not in reader.spots:
+        raise InvalidInput(f"no spot {spot!r}; spots: {', '.join(reader.spots)}")
+    return spot
+
+
+def _script_placements(sim: SimTable | None, clock: Clock, spot: str, tags: list[str]) -> None:
+    if sim is None or not isinstance(clock, SimClock):
+        raise InvalidInput("--sim-tags needs the simulated backend (DICETABLE_HW=sim)")
+    for i, tag in enumerate(tags):
+        place_at = SIM_PLACE_EVERY * (i + 1)
+        clock.call_later(place_at, lambda tag=tag: sim.place(spot, tag))
+        clock.call_later(place_at + SIM_LIFT_AFTER, lambda tag=tag: sim.remove(spot, tag))
+
+
+def _enroll(args: argparse.Namespace, reader: TagReader, clock: Clock, spot: str,
+            count: int | None, registry: StoneRegistry) -> int:
+    enrolled: list[str] = []
+    deadline = clock.now() + args.timeout
+    while clock.now() < deadline and (count is None or len(enrolled) < count):
+        for event in reader.poll():
+            if event.spot == spot and event.change is TagChange.ARRIVE \
+                    and event.tag not in enrolled:
+                record = _record_for(args, event.tag)
+                registry.enroll(record)
+                enrolled.append(event.tag)
+                print(_describe(record, args.json), flush=True)
+        clock.sleep(POLL_EVERY)
+    return len(enrolled)
+
+
+def _describe(record: TagRecord, as_json: bool) -> str:
+    if as_json:
+        return json.dumps(record.to_json())
+    return f"{record.tag_id:<14} {record.describe()}"
+
+
+def run_list(args: argparse.Namespace) -> int:
+    """Print every registered tag."""
+    registry = _registry(args)
+    try:
+        records = registry.all()
+    finally:
+        registry.close()
+    for record in records:
+        print(_describe(record, args.json))
+    if not records and not args.json:
+        print("no tags registered (enrol some with 'dicetable stones enroll')", file=sys.stderr)
+    return 0

@@ -1,0 +1,104 @@
+"""``dicetable doctor``: every simulated device OK; an injected fault names the device and the fix."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from controller.cli import main
+from hardware.rfid import StoneRegistry, TagKind, TagRecord, StoneColour
+
+
+@pytest.fixture(autouse=True)
+def simulated(monkeypatch, tmp_path):
+    monkeypatch.setenv("DICETABLE_HW", "sim")
+    monkeypatch.delenv("DICETABLE_CONFIG", raising=False)
+    monkeypatch.delenv("DICETABLE_SIM_FAULTS", raising=False)
+    monkeypatch.chdir(tmp_path)
+
+
+def doctor(capsys, *args):
+    status = main(["doctor", "--json", *args])
+    return status, [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def test_every_simulated_device_is_ok(capsys):
+    status, lines = doctor(capsys)
+    assert status == 0
+    assert [(line["device"], line["ok"]) for line in lines] == [
+        ("camera", True), ("panel", True), ("rfid", True)]
+
+
+def test_json_lines_carry_the_backend(capsys):
+    _, lines = doctor(capsys)
+    assert {line["backend"] for line in lines} == {"sim"}
+
+
+@pytest.mark.parametrize("fault, device, fix_word", [
+    ("camera:stopped", "camera", "ribbon"),
+    ("camera:drops", "camera", "ribbon"),
+    ("rfid:timeout", "rfid", "wiring"),
+    ("rfid:dead", "rfid", "wiring"),
+    ("panel:disconnected", "panel", "reconnect"),
+])
+def test_injected_fault_names_the_device_and_the_fix(capsys, fault, device, fix_word):
+    status, lines = doctor(capsys, "--inject", fault)
+    broken = [line for line in lines if not line["ok"]]
+    assert status == 1
+    assert [line["device"] for line in broken] == [device]
+    assert broken[0]["problem"] and fix_word in broken[0]["fix"]
+
+
+def test_unknown_tag_on_a_spot_is_reported(capsys):
+    status, lines = doctor(capsys, "--inject", "rfid:unknown-tag")
+    assert status == 1 and "0BADC0DE" in lines[2]["problem"] and "enroll" in lines[2]["fix"]
+
+
+def test_registered_tag_on_a_spot_is_fine(capsys, tmp_path):
+    registry = StoneRegistry(tmp_path / "stones.db")
+    registry.enroll(TagRecord("0BADC0DE", TagKind.STONE, StoneColour.BLACK))
+    registry.close()
+    status, _ = doctor(capsys, "--inject", "rfid:unknown-tag")
+    assert status == 0
+
+
+def test_fault_from_the_environment_is_reported(capsys, monkeypatch):
+    monkeypatch.setenv("DICETABLE_SIM_FAULTS", "camera:stopped")
+    status, lines = doctor(capsys)
+    assert status == 1 and not lines[0]["ok"]
+
+
+def test_seat_node_disconnect_names_the_cable(capsys, tmp_path):
+    config = tmp_path / "table.toml"
+    config.write_text('[panel]\nsource = "seatnode"\n[[seatnodes]]\nseat = 0\n'
+                      'url = "sim://node0"\n')
+    status, lines = doctor(capsys, "--config", str(config), "--inject", "seatnode:disconnected")
+    assert status == 1 and "USB cable" in lines[1]["fix"]
+
+
+def test_inject_is_refused_on_the_pi_backend(capsys, monkeypatch):
+    monkeypatch.setenv("DICETABLE_HW", "pi")
+    assert main(["doctor", "--inject", "camera:stopped"]) == 2
+    assert "DICETABLE_HW=sim" in capsys.readouterr().err
+
+
+def test_unknown_fault_is_a_clean_error(capsys):
+    assert main(["doctor", "--inject", "camera:melted"]) == 2
+    assert "camera:stopped" in capsys.readouterr().err
+
+
+def test_text_report_says_ok_per_device(capsys):
+    assert main(["doctor"]) == 0
+    assert capsys.readouterr().out.split() == ["camera", "OK", "panel", "OK", "rfid", "OK"]
+
+
+def test_command_line_doctor_with_sim_env_prints_json_lines(tmp_path):
+    env = {**os.environ, "DICETABLE_HW": "sim"}
+    env.pop("DICETABLE_CONFIG", None)
+    env.pop("DICETABLE_SIM_FAULTS", None)
+    result = subprocess.run([sys.executable, "-m", "controller", "doctor", "--json"], env=env,
+                            cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert all(json.loads(line)["ok"] for line in result.stdout.splitlines())

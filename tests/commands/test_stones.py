@@ -1,0 +1,100 @@
+"""``dicetable stones``: enrolling tags placed on a (simulated) reader, listing the registry."""
+
+import json
+
+import pytest
+
+from controller.cli import main
+from hardware.rfid import StoneRegistry, StoneColour, TagKind, TagRecord, UnknownTag, normalise_tag
+from controller.games.errors import InvalidInput
+
+
+@pytest.fixture(autouse=True)
+def simulated(monkeypatch, tmp_path):
+    monkeypatch.setenv("DICETABLE_HW", "sim")
+    monkeypatch.delenv("DICETABLE_CONFIG", raising=False)
+    monkeypatch.delenv("DICETABLE_SIM_FAULTS", raising=False)
+    monkeypatch.chdir(tmp_path)
+
+
+def test_enroll_registers_each_placed_tag(capsys, tmp_path):
+    db = tmp_path / "stones.db"
+    assert main(["stones", "enroll", "--kind", "stone", "--colour", "white", "--db", str(db),
+                 "--sim-tags", "DEADBEEF,04A1B2C3D4E5F6"]) == 0
+    registry = StoneRegistry(db)
+    assert registry.lookup("DEADBEEF").colour is StoneColour.WHITE
+    assert registry.lookup("04A1B2C3D4E5F6").kind is TagKind.STONE
+
+
+def test_enroll_prints_one_json_object_per_tag(capsys, tmp_path):
+    main(["stones", "enroll", "--kind", "chip", "--denomination", "25", "--owner", "ana",
+          "--db", str(tmp_path / "s.db"), "--sim-tags", "DEADBEEF", "--json"])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines == [{"tag": "DEADBEEF", "kind": "chip", "colour": None, "denomination": 25,
+                      "owner": "ana"}]
+
+
+def test_enroll_on_another_spot(capsys, tmp_path):
+    db = tmp_path / "s.db"
+    assert main(["stones", "enroll", "--kind", "stone", "--colour", "black", "--spot", "seat2",
+                 "--db", str(db), "--sim-tags", "DEADBEEF"]) == 0
+    assert StoneRegistry(db).get("DEADBEEF") is not None
+
+
+def test_enroll_without_tags_times_out_with_a_clear_error(capsys, tmp_path):
+    assert main(["stones", "enroll", "--kind", "stone", "--colour", "black", "--count", "1",
+                 "--timeout", "2", "--db", str(tmp_path / "s.db")]) == 2
+    assert "only 0 of 1 tags enrolled" in capsys.readouterr().err
+
+
+def test_stone_needs_a_colour(capsys, tmp_path):
+    assert main(["stones", "enroll", "--kind", "stone", "--db", str(tmp_path / "s.db")]) == 2
+    assert "--colour" in capsys.readouterr().err
+
+
+def test_unknown_spot_lists_the_spots(capsys, tmp_path):
+    assert main(["stones", "enroll", "--kind", "stone", "--colour", "black", "--spot", "moon",
+                 "--db", str(tmp_path / "s.db"), "--sim-tags", "DEADBEEF"]) == 2
+    assert "seat0" in capsys.readouterr().err
+
+
+def test_sim_tags_need_the_simulated_backend(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("DICETABLE_HW", "pi")
+    assert main(["stones", "enroll", "--kind", "stone", "--colour", "black",
+                 "--db", str(tmp_path / "s.db"), "--sim-tags", "DEADBEEF"]) == 2
+
+
+def test_list_prints_registered_tags(capsys, tmp_path):
+    db = tmp_path / "s.db"
+    registry = StoneRegistry(db)
+    registry.enroll(TagRecord("DEADBEEF", TagKind.CHIP, denomination=5))
+    registry.enroll(TagRecord("0BADC0DE", TagKind.STONE, StoneColour.BLACK, owner="bo"))
+    registry.close()
+    assert main(["stones", "list", "--db", str(db)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["0BADC0DE       black stone (bo)", "DEADBEEF       5 chip"]
+
+
+def test_registry_survives_reopening(tmp_path):
+    db = tmp_path / "s.db"
+    StoneRegistry(db).enroll(TagRecord("DEADBEEF", TagKind.STONE, StoneColour.WHITE))
+    assert StoneRegistry(db).all() == [TagRecord("DEADBEEF", TagKind.STONE, StoneColour.WHITE)]
+
+
+def test_lookup_of_unknown_tag_says_how_to_enrol(tmp_path):
+    with pytest.raises(UnknownTag, match="stones enroll"):
+        StoneRegistry(tmp_path / "s.db").lookup("DEADBEEF")
+
+
+def test_chip_needs_a_positive_denomination():
+    with pytest.raises(InvalidInput):
+        TagRecord("DEADBEEF", TagKind.CHIP, denomination=0)
+
+
+def test_tag_ids_are_normalised():
+    assert normalise_tag("de:ad:be:ef") == "DEADBEEF"
+
+
+def test_malformed_tag_id_is_refused():
+    with pytest.raises(InvalidInput, match="not a tag id"):
+        normalise_tag("XYZ")
