@@ -15,7 +15,8 @@ import random
 import time
 from typing import Callable
 
-from controller.games.holdem import Call, Check, HoldemGame, Pass, Phase
+from controller.games.holdem import HoldemGame, Phase
+from controller.games.holdem_inputs import Call, Check, Pass
 from controller.games.registry import create_game
 from controller.games.rolls import Roll
 

@@ -14,8 +14,8 @@ from typing import Any, Sequence
 from controller.games.base import Game, Input
 from controller.games.errors import IllegalAction
 from controller.games.hands import Category, Evaluator, HandRules, evaluator
-from controller.games.holdem import (AllIn, Bet, Call, Check, Fold, Leave, Pass, Protect, Raise,
-                                     Rebuy, Reroll)
+from controller.games.holdem_inputs import (AllIn, Bet, Call, Check, Fold, Leave, Pass, Protect,
+                                            Raise, Rebuy, Reroll)
 
 # How good each category is, 0 (worst) to 1, for betting decisions.
 STRENGTH = {Category.HIGH_DIE: 0.1, Category.ONE_PAIR: 0.35, Category.TWO_PAIR: 0.55,

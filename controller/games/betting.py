@@ -171,11 +171,12 @@ class Betting:
     def _find(self, start: int) -> int:
         """The first seat from ``start`` clockwise that must act, or -1 when the round is over."""
         n, folded, allin, street = self.n, self.folded, self.allin, self.street
-        actors = [s for s in range(n) if not folded[s] and not allin[s]]
-        if len(actors) + sum(1 for s in range(n) if allin[s] and not folded[s]) <= 1:
+        live = [s for s in range(n) if not folded[s]]
+        if len(live) <= 1:
             return -1
-        if len(actors) <= 1:
-            top = max(street[s] for s in range(n) if not folded[s])
+        actors = [s for s in live if not allin[s]]
+        if len(actors) <= 1:  # nobody to bet against: act only to answer a bet
+            top = max(street[s] for s in live)
             return actors[0] if actors and street[actors[0]] < top else -1
         current, acted = self.current, self.acted_at
         for k in range(n):

@@ -13,7 +13,8 @@ from typing import Mapping
 
 from controller.games.dice import DieKind
 from controller.games.errors import InvalidInput
-from controller.games.holdem import HoldemGame, KeyFunction, hand_key, number, parse_holdem_options
+from controller.games.holdem import HoldemGame, KeyFunction, hand_key
+from controller.games.holdem_options import number, parse_holdem_options
 
 DICEHOLDEM_KEYS = ("variant", "extra_rounds")
 

@@ -10,142 +10,20 @@ Standard DiceHoldem also switches on the Reroll/Protect bets (``reroll_protect``
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from controller.games.base import DiceNeeded, Input, Pending
-from controller.games.betting import Betting, BettingRules, Pot, Structure, side_pots, split
+from controller.games.betting import Betting, Pot, Structure, side_pots, split
 from controller.games.dice import DieKind
-from controller.games.errors import IllegalAction, InvalidInput
-from controller.games.rolls import Roll
+from controller.games.errors import IllegalAction
+from controller.games.holdem_inputs import (AllIn, Bet, Call, Check, Fold, Leave, Pass, Protect,
+                                            Raise, Rebuy, Reroll, Roll, parse)
+from controller.games.holdem_options import HoldemOptions
 
 KeyFunction = Callable[[Sequence[str]], tuple[int, ...]]
 STREETS = ("preflop", "flop", "turn", "river")
 NEW_DICE = (0, 3, 1, 1)  # community dice rolled at the start of each round
-
-
-# -- records: str() is the history line ---------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Fold:
-    """The seat gives up the hand."""
-
-    seat: int
-
-    def __str__(self) -> str:
-        return f"fold {self.seat}"
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    """The seat stays in without putting chips in (nothing to call)."""
-
-    seat: int
-
-    def __str__(self) -> str:
-        return f"check {self.seat}"
-
-
-@dataclass(frozen=True, slots=True)
-class Call:
-    """The seat matches the current bet (all-in for less if short)."""
-
-    seat: int
-
-    def __str__(self) -> str:
-        return f"call {self.seat}"
-
-
-@dataclass(frozen=True, slots=True)
-class Bet:
-    """The first bet of a round: ``amount`` chips."""
-
-    seat: int
-    amount: int
-
-    def __str__(self) -> str:
-        return f"bet {self.seat} {self.amount}"
-
-
-@dataclass(frozen=True, slots=True)
-class Raise:
-    """A raise to ``to`` chips in total this round."""
-
-    seat: int
-    to: int
-
-    def __str__(self) -> str:
-        return f"raise {self.seat} {self.to}"
-
-
-@dataclass(frozen=True, slots=True)
-class AllIn:
-    """The seat puts in every chip it has (a call, bet or raise)."""
-
-    seat: int
-
-    def __str__(self) -> str:
-        return f"allin {self.seat}"
-
-
-@dataclass(frozen=True, slots=True)
-class Reroll:
-    """Standard DiceHoldem: ``amount`` chips to put community die ``die`` (0-4) in reroll state."""
-
-    seat: int
-    die: int
-    amount: int
-
-    def __str__(self) -> str:
-        return f"reroll {self.seat} {self.die} {self.amount}"
-
-
-@dataclass(frozen=True, slots=True)
-class Protect:
-    """Standard DiceHoldem: ``amount`` chips to put community die ``die`` in protect state."""
-
-    seat: int
-    die: int
-    amount: int
-
-    def __str__(self) -> str:
-        return f"protect {self.seat} {self.die} {self.amount}"
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """Standard DiceHoldem: no Reroll/Protect bet after this turn's ordinary action."""
-
-    seat: int
-
-    def __str__(self) -> str:
-        return f"pass {self.seat}"
-
-
-@dataclass(frozen=True, slots=True)
-class Rebuy:
-    """Between hands, a busted seat buys back in for the starting stack."""
-
-    seat: int
-
-    def __str__(self) -> str:
-        return f"rebuy {self.seat}"
-
-
-@dataclass(frozen=True, slots=True)
-class Leave:
-    """Between hands, a busted seat declines the rebuy and leaves the game."""
-
-    seat: int
-
-    def __str__(self) -> str:
-        return f"leave {self.seat}"
-
-
-SideBet = Reroll | Protect
-_SEAT_ONLY: dict[str, type[Fold | Check | Call | AllIn | Pass | Rebuy | Leave]] = {
-    "fold": Fold, "check": Check, "call": Call, "allin": AllIn, "pass": Pass,
-    "rebuy": Rebuy, "leave": Leave}
 
 
 class Phase(Enum):
@@ -157,92 +35,6 @@ class Phase(Enum):
     SIDE_BET = "reroll/protect"
     REBUY = "rebuy"
     OVER = "over"
-
-
-# -- options ------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class HoldemOptions:
-    """The rule options both hold'em games share (RULES.md section 2, Betting)."""
-
-    betting: BettingRules
-    stacks: tuple[int, ...]
-    rebuy: bool = True
-    button: int = 0
-
-    def text(self) -> dict[str, str]:
-        """The options as history-header text."""
-        return {"blinds": "on" if self.betting.blinds else "off",
-                "min_bet": str(self.betting.min_bet), "stack": _stack_text(self.stacks),
-                "structure": self.betting.structure.value,
-                "rebuy": "on" if self.rebuy else "off", "button": str(self.button)}
-
-
-HOLDEM_KEYS = ("blinds", "min_bet", "stack", "structure", "rebuy", "button")
-
-
-def switch(options: Mapping[str, str], key: str, default: bool) -> bool:
-    """Read an on/off option.
-
-    :raises InvalidInput: naming the option.
-    """
-    text = options.get(key, "on" if default else "off").strip().lower()
-    if text in ("on", "true", "yes", "1"):
-        return True
-    if text in ("off", "false", "no", "0"):
-        return False
-    raise InvalidInput(f"option {key}={text!r}: expected on or off")
-
-
-def number(options: Mapping[str, str], key: str, default: int, low: int, high: int) -> int:
-    """Read a whole-number option in ``low..high``.
-
-    :raises InvalidInput: naming the option.
-    """
-    text = options.get(key, str(default)).strip()
-    if not text.isdigit() or not low <= int(text) <= high:
-        raise InvalidInput(f"option {key}={text!r}: expected a whole number from {low} to {high}")
-    return int(text)
-
-
-def stacks_option(options: Mapping[str, str], seats: int) -> tuple[int, ...]:
-    """Read ``stack``: one starting stack for everyone (``20``) or one per seat (``10,20,40``).
-
-    :raises InvalidInput: naming the option.
-    """
-    text = options.get("stack", "20").strip()
-    parts = [part.strip() for part in text.split(",")]
-    if len(parts) not in (1, seats) or not all(p.isdigit() and int(p) > 0 for p in parts):
-        raise InvalidInput(f"option stack={text!r}: expected a positive whole number, or "
-                           f"{seats} of them separated by commas (one per seat)")
-    return tuple(int(p) for p in parts) * (seats if len(parts) == 1 else 1)
-
-
-def _stack_text(stacks: tuple[int, ...]) -> str:
-    return str(stacks[0]) if len(set(stacks)) == 1 else ",".join(map(str, stacks))
-
-
-def parse_holdem_options(seats: int, options: Mapping[str, str],
-                         known: Sequence[str] = ()) -> HoldemOptions:
-    """Read the shared options; ``known`` are the game's own keys (checked by the game).
-
-    :raises InvalidInput: for an unknown option or a bad value, naming it.
-    """
-    for key in options:
-        if key not in HOLDEM_KEYS and key not in known:
-            allowed = ", ".join(sorted((*HOLDEM_KEYS, *known)))
-            raise InvalidInput(f"unknown option {key!r} (options: {allowed})")
-    if not 2 <= seats <= 10:
-        raise InvalidInput(f"hold'em needs 2 to 10 seats, not {seats}")
-    text = options.get("structure", "no-limit").strip().lower()
-    try:
-        structure = Structure(text)
-    except ValueError:
-        raise InvalidInput(f"option structure={text!r}: expected limit, pot-limit or "
-                           "no-limit") from None
-    rules = BettingRules(structure, number(options, "min_bet", 2, 1, 10**6),
-                         switch(options, "blinds", True))
-    return HoldemOptions(rules, stacks_option(options, seats),
-                         switch(options, "rebuy", True), number(options, "button", 0, 0, seats - 1))
 
 
 def hand_key(game: str, **rules: Any) -> KeyFunction:
@@ -358,25 +150,7 @@ class HoldemGame:
 
         :raises InvalidInput: quoting the line.
         """
-        words = line.split()
-        if not words:
-            raise InvalidInput("empty input line")
-        verb = words[0].lower()
-        if verb == "roll":
-            return Roll.parse(line)
-        if not all(w.isdigit() for w in words[1:]):
-            raise InvalidInput(f"expected numbers after {verb!r}: {line!r}")
-        nums = [int(w) for w in words[1:]]
-        shapes: dict[str, tuple[int, Callable[..., Input]]] = {
-            **{name: (1, cls) for name, cls in _SEAT_ONLY.items()},
-            "bet": (2, Bet), "raise": (2, Raise), "reroll": (3, Reroll), "protect": (3, Protect)}
-        if verb not in shapes:
-            raise InvalidInput(f"unknown input {verb!r} in {line!r} "
-                               f"(known: roll, {', '.join(sorted(shapes))})")
-        count, cls = shapes[verb]
-        if len(nums) != count:
-            raise InvalidInput(f"{verb!r} takes {count} number(s): {line!r}")
-        return cls(*nums)
+        return parse(line)
 
     def legal_inputs(self, seat: int) -> list[Input]:
         """Legal inputs for ``seat`` now; bets at minimum, half pot, pot and all-in."""

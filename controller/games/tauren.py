@@ -6,7 +6,8 @@ from typing import Mapping
 
 from controller.games.dice import DieKind
 from controller.games.errors import InvalidInput
-from controller.games.holdem import HoldemGame, KeyFunction, hand_key, parse_holdem_options, switch
+from controller.games.holdem import HoldemGame, KeyFunction, hand_key
+from controller.games.holdem_options import parse_holdem_options, switch
 
 SHAMAN_RULES = ("ace", "high", "low", "wild")
 TAUREN_KEYS = ("shaman", "wrap")

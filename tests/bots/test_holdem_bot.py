@@ -7,8 +7,9 @@ import random
 import pytest
 
 from controller.bots.holdem import HoldemHeuristicBot
-from controller.games.holdem import (Bet, Check, Fold, HoldemGame, Leave, Pass, Protect, Raise,
-                                     Rebuy, Reroll)
+from controller.games.holdem import HoldemGame
+from controller.games.holdem_inputs import (Bet, Check, Fold, Leave, Pass, Protect, Raise, Rebuy,
+                                            Reroll)
 from controller.games.registry import create_game
 from controller.simulation import BotTable, simulate
 

@@ -10,7 +10,8 @@ import pytest
 
 from controller.games.betting import Pot, side_pots
 from controller.games.errors import IllegalAction
-from controller.games.holdem import AllIn, Call, Check, Fold, Phase, Raise
+from controller.games.holdem import Phase
+from controller.games.holdem_inputs import Call, Check, Fold
 from controller.games.tauren import TaurenHoldem
 
 FACES = ("2", "3", "4", "5", "6", "W", "C", "S")

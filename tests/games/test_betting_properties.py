@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 from controller.games.base import Input
 from controller.games.errors import DiceTableError, IllegalAction
 from controller.games.history import dumps, loads
-from controller.games.holdem import (AllIn, Bet, Call, Check, Fold, HoldemGame, Leave, Pass,
-                                     Protect, Raise, Rebuy, Reroll)
+from controller.games.holdem import HoldemGame
+from controller.games.holdem_inputs import (AllIn, Bet, Call, Check, Fold, Leave, Pass, Protect,
+                                            Raise, Rebuy, Reroll)
 from controller.games.registry import create_game
 from controller.games.rolls import Roll
 

@@ -12,7 +12,8 @@ from controller.games.diceholdem import create
 from controller.games.diceholdem_basic import BasicDiceHoldem
 from controller.games.diceholdem_standard import StandardDiceHoldem
 from controller.games.errors import IllegalAction
-from controller.games.holdem import Check, Pass, Phase, Protect, Reroll
+from controller.games.holdem import Phase
+from controller.games.holdem_inputs import Check, Pass, Protect, Reroll
 
 LETTERS = ("M", "E", "D", "L", "O", "H")
 
