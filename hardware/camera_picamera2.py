@@ -37,10 +37,14 @@ class Picamera2Camera:
             self.close()
 
     def controls(self) -> dict[str, Any]:
-        """The fixed controls: manual exposure, gain and colour gains."""
+        """The fixed controls: manual exposure, gain, colour gains, and focus when configured."""
         c = self._config
-        return {"AeEnable": False, "AwbEnable": False, "ExposureTime": c.exposure_us,
-                "AnalogueGain": c.analogue_gain, "ColourGains": c.colour_gains}
+        controls: dict[str, Any] = {
+            "AeEnable": False, "AwbEnable": False, "ExposureTime": c.exposure_us,
+            "AnalogueGain": c.analogue_gain, "ColourGains": c.colour_gains}
+        if c.lens_position > 0:  # Camera Module 3 only: AfMode 0 is manual focus
+            controls.update({"AfMode": 0, "LensPosition": c.lens_position})
+        return controls
 
     def _open(self, module: Any) -> None:
         camera = module.Picamera2()

@@ -42,6 +42,7 @@ class CameraConfig:
     exposure_us: int = 10000
     analogue_gain: float = 1.0
     colour_gains: tuple[float, float] = (1.8, 1.6)
+    lens_position: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -194,6 +195,7 @@ def _camera(table: _Table) -> CameraConfig:
         exposure_us=table.take("exposure_us", int, d.exposure_us),
         analogue_gain=float(table.take("analogue_gain", (int, float), d.analogue_gain)),
         colour_gains=(float(gains[0]), float(gains[1])),
+        lens_position=float(table.take("lens_position", (int, float), d.lens_position)),
     )
     if config.source == "folder" and not config.folder:
         raise ConfigError(f"{table.key('folder')}: required when camera.source is 'folder'")

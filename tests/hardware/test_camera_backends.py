@@ -76,6 +76,18 @@ def test_picamera2_fixes_exposure_and_white_balance():
     assert controls["ExposureTime"] == 8000 and controls["AnalogueGain"] == 2.0
 
 
+def test_picamera2_fixes_focus_when_a_lens_position_is_set():
+    module = StandInModule()
+    Picamera2Camera(CameraConfig(lens_position=2.5), module)
+    assert module.camera.controls["AfMode"] == 0 and module.camera.controls["LensPosition"] == 2.5
+
+
+def test_picamera2_leaves_focus_alone_by_default():
+    module = StandInModule()
+    Picamera2Camera(CameraConfig(), module)
+    assert "AfMode" not in module.camera.controls
+
+
 def test_picamera2_asks_for_bgr_frames_of_the_configured_size():
     module = StandInModule()
     Picamera2Camera(CameraConfig(width=640, height=480), module)

@@ -18,7 +18,7 @@ def test_example_configuration_loads():
 def test_example_configuration_documents_every_key():
     text = EXAMPLE.read_text()
     for key in ("backend", "faults", "source", "exposure_us", "colour_gains", "bounce_time",
-                "hold_time", "chip_select", "reset_pin", "speed_hz", "registry", "url", "spot"):
+                "hold_time", "lens_position", "chip_select", "reset_pin", "speed_hz", "registry", "url", "spot"):
         assert f"{key} =" in text or f"# {key}" in text, key
 
 
