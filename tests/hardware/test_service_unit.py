@@ -1,0 +1,34 @@
+"""The shipped systemd unit starts the table at boot and restarts it on failure."""
+
+import configparser
+from pathlib import Path
+
+UNIT = Path(__file__).resolve().parents[2] / "hardware" / "dicetable.service"
+
+
+def unit():
+    parser = configparser.ConfigParser(strict=False, interpolation=None)
+    parser.optionxform = str
+    parser.read(UNIT)
+    return parser
+
+
+def test_unit_runs_the_table_with_the_system_configuration():
+    assert unit()["Service"]["ExecStart"].endswith(
+        "dicetable run --config /etc/dicetable/table.toml")
+
+
+def test_unit_restarts_on_failure():
+    assert unit()["Service"]["Restart"] == "on-failure"
+
+
+def test_unit_starts_at_boot():
+    assert unit()["Install"]["WantedBy"] == "multi-user.target"
+
+
+def test_doctor_failure_does_not_block_the_start():
+    assert unit()["Service"]["ExecStartPre"].startswith("-")
+
+
+def test_service_user_may_use_gpio_spi_and_camera():
+    assert {"gpio", "spi", "video"} <= set(unit()["Service"]["SupplementaryGroups"].split())
