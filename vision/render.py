@@ -64,7 +64,9 @@ class SceneSpec:
     share and strength of specular spots; ``blur`` a gaussian sigma in pixels; ``noise`` the sensor
     noise in grey levels; ``perspective`` (0..1) tilts the camera up to 30 degrees; ``cocked`` and
     ``cut_off`` how many dice lean against something or cross the frame edge; ``markers`` draws the
-    tray's ArUco markers (on ``tray``, or a tray fitted to the view); ``px_per_mm`` and ``fov_deg``
+    tray's ArUco markers (on ``tray``, or a tray fitted to the view); ``walls`` the tray's walls
+    (dice stay inside); ``clutter`` how many distractors (holes, lines, print) lie on the surface;
+    ``px_per_mm`` and ``fov_deg``
     set the camera; ``marbled`` is the share of marbled dice, ``shadow`` the shadows' darkness,
     ``jpeg_quality`` compresses the frame like a camera's JPEG.
     """
@@ -82,6 +84,8 @@ class SceneSpec:
     cut_off: int = 0
     background: str = "felt"
     markers: bool = False
+    walls: bool = False
+    clutter: int = 0
     tray: TrayLayout | None = None
     px_per_mm: float | None = None
     fov_deg: float = 40.0
@@ -158,10 +162,11 @@ def _stage(rng: random.Random, spec: SceneSpec) -> _Layout:
     """Camera, light and the empty tray as seen, without dice."""
     scale = _scale(spec)
     tilt, towards = spec.perspective * 30 * rng.uniform(0.6, 1.0), rng.uniform(0, 2 * math.pi)
-    tray = spec.tray or (_fitted_tray(spec, scale, tilt, towards) if spec.markers else None)
+    tray = spec.tray or (_fitted_tray(spec, scale, tilt, towards) if spec.markers or spec.walls else None)
     target = (tray.width_mm / 2, tray.height_mm / 2) if tray else (spec.size[0] / 2 / scale, spec.size[1] / 2 / scale)
     camera = make_camera(spec.size, scale, spec.fov_deg, tilt, towards, target)
-    ground = ground_image(rng, camera, spec.background, tray if spec.markers else None, scale)
+    ground = ground_image(rng, camera, spec.background, tray, scale, markers=spec.markers, walls=spec.walls,
+                          clutter=spec.clutter)
     light = np.array([rng.uniform(-0.4, 0.4), rng.uniform(-0.4, 0.4), -1.0])
     return _Layout(camera, ground, light / np.linalg.norm(light), tray, ())
 
@@ -173,7 +178,8 @@ def _scale(spec: SceneSpec) -> float:
 def _dice(rng: random.Random, spec: SceneSpec, stage: _Layout, values: Sequence[int] | None) -> tuple[_Die, ...]:
     """Resting dice for one throw on the stage's tray."""
     tops = list(values) if values is not None else [rng.randint(1, 6) for _ in range(spec.n_dice)]
-    return _place(rng, spec, stage.camera, stage.tray if spec.markers else None, tops, _scale(spec))
+    bounded = spec.markers or spec.walls
+    return _place(rng, spec, stage.camera, stage.tray if bounded else None, tops, _scale(spec))
 
 
 def _fitted_tray(spec: SceneSpec, scale: float, tilt: float, towards: float) -> TrayLayout:
@@ -255,7 +261,7 @@ def _style(rng: random.Random, spec: SceneSpec) -> DieStyle:
     translucent = spec.translucent and see_through < 0.6
     glare = spec.glare * shine if shiny < max(0.35, spec.glare) else 0.0
     return DieStyle(body=body, pips=pips, marble=marble if marbled < spec.marbled and not translucent else None,
-                    translucent=translucent, pip_radius=rng.uniform(0.065, 0.095), corner=rng.uniform(0.1, 0.2),
+                    translucent=translucent, pip_radius=rng.uniform(0.065, 0.105), corner=rng.uniform(0.1, 0.26),
                     glare=glare, seed=rng.getrandbits(32), shadow=spec.shadow)
 
 
@@ -364,18 +370,20 @@ def _fits(die: _Die, placed: list[_Die], camera: Camera, spec: SceneSpec, tray: 
     mine = _footprint(die.pose)
     if any(_overlap(mine, _footprint(other.pose)) > 0.05 for other in placed):
         return False
-    if tray is not None and not cut and not _on_free_tray(mine, tray):
+    if tray is not None and not cut and not _on_free_tray(mine, tray, spec.markers):
         return False
     outline = camera.project(die.pose.world(CUBE))
     inside = bool((outline.min(axis=0) >= 1).all() and (outline.max(axis=0) <= np.array(spec.size) - 1).all())
     return not inside if cut else inside
 
 
-def _on_free_tray(footprint: np.ndarray, tray: TrayLayout) -> bool:
+def _on_free_tray(footprint: np.ndarray, tray: TrayLayout, markers: bool) -> bool:
     """True when a footprint lies on the tray and clear of every marker's quiet zone."""
     lo, hi = footprint.min(axis=0), footprint.max(axis=0)
-    if lo.min() < 0 or hi[0] > tray.width_mm or hi[1] > tray.height_mm:
+    if lo.min() < 1 or hi[0] > tray.width_mm - 1 or hi[1] > tray.height_mm - 1:
         return False
+    if not markers:
+        return True
     pad = tray.marker_mm / 6 + 2
     for marker_id in CORNER_IDS:
         x, y = tray.marker_origin_mm(marker_id)

@@ -146,7 +146,7 @@ def face_visible(pose: DiePose, face: int, camera: Projector) -> float:
 def face_shade(pose: DiePose, face: int, light: np.ndarray) -> float:
     """Lambert brightness of a face lit from ``light`` (unit vector towards the light)."""
     normal = pose.rotation @ np.array(FACES[face][0], dtype=np.float64)
-    return 0.42 + 0.62 * max(0.0, float(normal @ light))
+    return 0.58 + 0.46 * max(0.0, float(normal @ light))
 
 
 def fill(canvas: np.ndarray, polygon: np.ndarray, colour: tuple[float, ...]) -> None:
@@ -211,7 +211,7 @@ def _draw_shadow(roi: np.ndarray, pose: DiePose, camera: Projector, light: np.nd
 def _draw_body(body: np.ndarray, pose: DiePose, faces: Faces, style: DieStyle, camera: Projector,
                light: np.ndarray, offset: np.ndarray, hull: np.ndarray) -> np.ndarray:
     """The die's faces without pips: dark rounded edges, then each visible face shaded."""
-    fill(body, hull - offset, shaded(style.body, 0.45))
+    fill(body, hull - offset, shaded(style.body, 0.9 if style.translucent else 0.5))
     outline = rounded_square(0.47, style.corner)
     for face in range(6):
         if face_visible(pose, face, camera) > 0.03:

@@ -54,22 +54,86 @@ def make_camera(size: tuple[int, int], px_per_mm: float, fov_deg: float, tilt_de
     return Camera(size, focal, rotation, centre)
 
 
-def ground_image(rng: random.Random, camera: Camera, background: str,
-                 tray: TrayLayout | None, px_per_mm: float) -> np.ndarray:
-    """The empty tray as the camera sees it: a textured surface, with the markers if ``tray``."""
+def ground_image(rng: random.Random, camera: Camera, background: str, tray: TrayLayout | None,
+                 px_per_mm: float, markers: bool = False, walls: bool = False, clutter: int = 0) -> np.ndarray:
+    """The empty tray as the camera sees it: a textured surface with, on request, distractors,
+    the corner markers and the tray's walls (these two need ``tray``)."""
     width, height = camera.size
     corners = camera.image_to_ground(np.array([[0, 0], [width, 0], [width, height], [0, height]], float))
     lo, hi = corners.min(axis=0) - 2, corners.max(axis=0) + 2
-    sharpness = 1.25 if tray is not None else 0.8  # markers need crisp edges, felt does not
+    sharpness = 1.25 if markers else 0.8  # markers need crisp edges, felt does not
     scale = min(px_per_mm * sharpness, 2.2 * math.sqrt(width * height / float(np.prod(hi - lo))))
     size = (int((hi - lo)[0] * scale) + 1, int((hi - lo)[1] * scale) + 1)
     texture = surface(rng, background, size, scale)
-    if tray is not None:
+    if walls and tray is not None:
+        _paint_outside(texture, rng, tray, lo, scale)
+    for _ in range(clutter):
+        draw_distractor(texture, rng, scale)
+    if markers and tray is not None:
         draw_tray(texture, tray, lo, scale)
     to_texture = np.array([[scale, 0, -lo[0] * scale], [0, scale, -lo[1] * scale], [0, 0, 1]])
     warp = camera.ground_to_image() @ np.linalg.inv(to_texture)
-    return cv2.warpPerspective(texture, warp, camera.size, flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
+    image = cv2.warpPerspective(texture, warp, camera.size, flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    if walls and tray is not None:
+        draw_walls(image, rng, camera, tray)
+    return image
+
+
+def _paint_outside(texture: np.ndarray, rng: random.Random, tray: TrayLayout, origin: np.ndarray,
+                   scale: float) -> None:
+    """The table around the tray: a plain light surface outside the tray's outline."""
+    colour = _jitter(rng, (215, 218, 220), 20)
+    x0, y0 = ((0 - origin) * scale).astype(int)
+    x1, y1 = ((np.array([tray.width_mm, tray.height_mm]) - origin) * scale).astype(int)
+    outside = np.ones(texture.shape[:2], bool)
+    outside[max(0, y0):max(0, y1), max(0, x0):max(0, x1)] = False
+    texture[outside] = colour
+
+
+WALL_COLOURS = ((40, 40, 42), (70, 70, 80), (35, 70, 120), (150, 150, 150))
+
+
+def draw_walls(image: np.ndarray, rng: random.Random, camera: Camera, tray: TrayLayout) -> None:
+    """The tray's four inner walls, leaning out a little, with a lighter rim on top."""
+    colour = np.array(_jitter(rng, rng.choice(WALL_COLOURS), 15), np.float64)
+    tall, lean, rim = rng.uniform(22, 35), rng.uniform(2, 8), rng.uniform(3, 6)
+    w, h = tray.width_mm, tray.height_mm
+    edges = (((0, 0), (w, 0), (0, -1)), ((w, 0), (w, h), (1, 0)), ((w, h), (0, h), (0, 1)), ((0, h), (0, 0), (-1, 0)))
+    for (a, b, out), shade in zip(edges, (0.8, 1.0, 1.15, 0.9)):
+        base = np.array([[*a, 0.0], [*b, 0.0]])
+        step = np.array([out[0], out[1], 0.0])
+        top = base + step * lean - np.array([0.0, 0.0, tall])
+        _quad(image, camera, np.vstack([base, top[::-1]]), colour * shade)
+        _quad(image, camera, np.vstack([top, top[::-1] + step * rim]), colour * 1.35)
+
+
+def _quad(image: np.ndarray, camera: Camera, corners: np.ndarray, colour: np.ndarray) -> None:
+    pixels = np.round(camera.project(corners) * 16).astype(np.int32).reshape(1, -1, 2)
+    cv2.fillPoly(image, pixels, tuple(float(c) for c in np.clip(colour, 0, 255)), cv2.LINE_AA, 4)
+
+
+def draw_distractor(texture: np.ndarray, rng: random.Random, scale: float) -> None:
+    """One thing on the surface that is not a die: a hole, a stain, a line, a row of dots or print."""
+    height, width = texture.shape[:2]
+    x, y = rng.randrange(width), rng.randrange(height)
+    grey = rng.randint(40, 170)
+    colour = (grey, grey + rng.randint(-15, 15), grey + rng.randint(-15, 15))
+    kind = rng.choice(("hole", "line", "dots", "print"))
+    if kind == "hole":
+        cv2.circle(texture, (x, y), int(rng.uniform(3, 14) * scale), colour, -1, cv2.LINE_AA)
+    elif kind == "line":
+        angle, length = rng.uniform(0, math.pi), rng.uniform(20, 120) * scale
+        end = (int(x + length * math.cos(angle)), int(y + length * math.sin(angle)))
+        cv2.line(texture, (x, y), end, colour, max(1, int(rng.uniform(0.5, 2.5) * scale)), cv2.LINE_AA)
+    elif kind == "dots":
+        gap = rng.uniform(3, 6) * scale
+        for k in range(rng.randint(2, 4)):
+            cv2.circle(texture, (int(x + k * gap), y), max(1, int(rng.uniform(1, 2) * scale)), colour, -1, cv2.LINE_AA)
+    else:
+        text = "".join(rng.choice("ABCDEFGHKLMNOPRSTUVWXYZ0123456789 ") for _ in range(rng.randint(3, 10)))
+        cv2.putText(texture, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, rng.uniform(4, 10) * scale / 22, colour,
+                    max(1, int(scale * 0.6)), cv2.LINE_AA)
 
 
 def surface(rng: random.Random, background: str, size: tuple[int, int], px_per_mm: float) -> np.ndarray:
