@@ -109,7 +109,32 @@ class DebouncedButtons:
         return self.layout[seat]
 
 
-class GpioPanel:
+class _DebouncedPanel:
+    """What both panels share: a name and the debounced buttons of their seats."""
+
+    def __init__(self, name: str, buttons: DebouncedButtons) -> None:
+        self._name = name
+        self._buttons = buttons
+
+    @property
+    def name(self) -> str:
+        """The device's name."""
+        return self._name
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats of this panel."""
+        return tuple(self._buttons.layout)
+
+    def buttons(self, seat: int) -> tuple[str, ...]:
+        """The button names of ``seat``.
+
+        :raises KeyError: no such seat.
+        """
+        return self._buttons.buttons(seat)
+
+
+class GpioPanel(_DebouncedPanel):
     """Seat panels wired to the Pi's GPIO: buttons to ground (pull-ups on), lights via LEDs.
 
     ``pin_factory`` is gpiozero's pin factory (``MockFactory()`` in tests, None for the
@@ -118,10 +143,10 @@ class GpioPanel:
 
     def __init__(self, config: PanelConfig, clock: Clock, pin_factory: Any = None,
                  name: str = "panel") -> None:
-        self._name = name
-        self._config = config
         layout = {s.seat: tuple(s.buttons) for s in config.seats}
-        self._buttons = DebouncedButtons(layout, clock, config.bounce_time, config.hold_time)
+        super().__init__(name, DebouncedButtons(layout, clock, config.bounce_time,
+                                                config.hold_time))
+        self._config = config
         self._inputs: list[Any] = []
         self._lights: dict[int, Any] = {}
         self._error = ""
@@ -150,20 +175,6 @@ class GpioPanel:
 
     def _edge_callback(self, seat: int, button: str, pressed: bool) -> Callable[[], None]:
         return lambda: self._buttons.edge(seat, button, pressed)
-
-    @property
-    def name(self) -> str:
-        """The device's name."""
-        return self._name
-
-    @property
-    def seats(self) -> tuple[int, ...]:
-        """The seats wired to this panel."""
-        return tuple(self._buttons.layout)
-
-    def buttons(self, seat: int) -> tuple[str, ...]:
-        """The button names of ``seat``."""
-        return self._buttons.buttons(seat)
 
     def poll(self) -> list[ButtonEvent]:
         """Debounced button events since the last poll.
@@ -211,7 +222,7 @@ class GpioPanel:
         self._inputs, self._lights = [], {}
 
 
-class SimPanel:
+class SimPanel(_DebouncedPanel):
     """A simulated seat panel: tests and the simulated table drive its raw button contacts.
 
     It debounces exactly like :class:`GpioPanel`, so scripted bounces behave as on the table.
@@ -220,25 +231,9 @@ class SimPanel:
 
     def __init__(self, layout: Mapping[int, tuple[str, ...]], clock: Clock,
                  bounce_time: float = 0.02, hold_time: float = 1.0, name: str = "panel") -> None:
-        self._name = name
-        self._clock = clock
-        self._buttons = DebouncedButtons(layout, clock, bounce_time, hold_time)
+        super().__init__(name, DebouncedButtons(layout, clock, bounce_time, hold_time))
         self.lights: dict[int, LightState] = {seat: LightState.OFF for seat in layout}
         self.fault = ""
-
-    @property
-    def name(self) -> str:
-        """The device's name."""
-        return self._name
-
-    @property
-    def seats(self) -> tuple[int, ...]:
-        """The simulated seats."""
-        return tuple(self._buttons.layout)
-
-    def buttons(self, seat: int) -> tuple[str, ...]:
-        """The button names of ``seat``."""
-        return self._buttons.buttons(seat)
 
     def contact(self, seat: int, button: str, closed: bool) -> None:
         """Close (press) or open (release) the raw contact of ``button`` at ``seat`` now."""

@@ -50,6 +50,15 @@ class Rig:
         """Let simulated time pass."""
         self.clock.advance(seconds)
 
+    def drain(self, seconds: float = 0.5) -> list[Any]:
+        """Poll as the table's loop does, every 50 ms for ``seconds`` (a link may deliver an
+        event a few polls later); every event polled, in order."""
+        events: list[Any] = []
+        for _ in range(round(seconds / 0.05)):
+            self.advance(0.05)
+            events += self.device.poll()
+        return events
+
 
 def pi_devices() -> Any:
     """The real devices of ``DICETABLE_TEST_CONFIG``, or skip when there are none."""

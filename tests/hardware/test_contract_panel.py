@@ -5,15 +5,6 @@ import pytest
 from hardware.devices import LightState, PressKind, SeatPanel
 
 
-def drain(rig, seconds=0.5):
-    """Poll as the table's loop does, every 50 ms for ``seconds``: a link may deliver later."""
-    events = []
-    for _ in range(int(seconds / 0.05)):
-        rig.advance(0.05)
-        events += rig.device.poll()
-    return events
-
-
 def first_button(panel):
     seat = panel.seats[0]
     return seat, panel.buttons(seat)[0]
@@ -46,9 +37,9 @@ def test_poll_returns_a_list(any_panel):
 def test_press_arrives_once(panel_rig):
     seat, button = first_button(panel_rig.device)
     panel_rig.press(seat, button)
-    events = drain(panel_rig)
+    events = panel_rig.drain()
     assert [(e.seat, e.button, e.kind) for e in events] == [(seat, button, PressKind.PRESS)]
-    assert drain(panel_rig, 0.2) == []
+    assert panel_rig.drain(0.2) == []
 
 
 def test_release_follows_press(panel_rig):
@@ -56,34 +47,34 @@ def test_release_follows_press(panel_rig):
     panel_rig.press(seat, button)
     panel_rig.advance(0.2)
     panel_rig.release(seat, button)
-    assert [e.kind for e in drain(panel_rig)] == [PressKind.PRESS, PressKind.RELEASE]
+    assert [e.kind for e in panel_rig.drain()] == [PressKind.PRESS, PressKind.RELEASE]
 
 
 def test_event_times_are_not_in_the_future(panel_rig):
     seat, button = first_button(panel_rig.device)
     panel_rig.press(seat, button)
-    events = drain(panel_rig)
+    events = panel_rig.drain()
     assert events and all(e.at <= panel_rig.clock.now() for e in events)
 
 
 def test_holding_gives_a_long_press(panel_rig):
     seat, button = first_button(panel_rig.device)
     panel_rig.press(seat, button)
-    assert [e.kind for e in drain(panel_rig, 3.0)] == [PressKind.PRESS, PressKind.LONG_PRESS]
+    assert [e.kind for e in panel_rig.drain(3.0)] == [PressKind.PRESS, PressKind.LONG_PRESS]
 
 
 def test_second_seat_reports_its_own_seat(panel_rig):
     panel = panel_rig.device
     seat = panel.seats[1]
     panel_rig.press(seat, panel.buttons(seat)[-1])
-    assert [(e.seat, e.button) for e in drain(panel_rig)] == [(seat, panel.buttons(seat)[-1])]
+    assert [(e.seat, e.button) for e in panel_rig.drain()] == [(seat, panel.buttons(seat)[-1])]
 
 
 @pytest.mark.parametrize("state", [LightState.ON, LightState.OFF])
 def test_light_follows_set_light(panel_rig, state):
     seat = panel_rig.device.seats[0]
     panel_rig.device.set_light(seat, state)
-    drain(panel_rig)
+    panel_rig.drain()
     assert panel_rig.light(seat) is state
 
 

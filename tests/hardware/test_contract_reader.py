@@ -7,15 +7,6 @@ from hardware.devices import TagChange, TagReader
 STONE, CHIP = "DEADBEEF", "04A1B2C3D4E5F6"
 
 
-def settle(rig, seconds=0.5):
-    """Poll as the table's loop does, every 50 ms: a link may deliver events later."""
-    events = []
-    for _ in range(int(seconds / 0.05)):
-        rig.advance(0.05)
-        events += rig.device.poll()
-    return events
-
-
 def test_reader_is_a_tag_reader(any_reader):
     assert isinstance(any_reader.device, TagReader)
 
@@ -36,24 +27,24 @@ def test_unknown_spot_raises_key_error(any_reader):
 def test_tag_arrival_is_reported_once(reader_rig):
     spot = reader_rig.device.spots[0]
     reader_rig.place(spot, STONE)
-    events = settle(reader_rig)
+    events = reader_rig.drain()
     assert [(e.spot, e.tag, e.change) for e in events] == [(spot, STONE, TagChange.ARRIVE)]
-    assert settle(reader_rig) == []
+    assert reader_rig.drain() == []
 
 
 def test_tags_lists_what_lies_on_the_spot(reader_rig):
     spot = reader_rig.device.spots[0]
     reader_rig.place(spot, STONE)
-    settle(reader_rig)
+    reader_rig.drain()
     assert reader_rig.device.tags(spot) == {STONE}
 
 
 def test_tag_leaving_is_reported(reader_rig):
     spot = reader_rig.device.spots[0]
     reader_rig.place(spot, STONE)
-    settle(reader_rig)
+    reader_rig.drain()
     reader_rig.remove(spot, STONE)
-    assert [(e.tag, e.change) for e in settle(reader_rig)] == [(STONE, TagChange.LEAVE)]
+    assert [(e.tag, e.change) for e in reader_rig.drain()] == [(STONE, TagChange.LEAVE)]
     assert reader_rig.device.tags(spot) == frozenset()
 
 
@@ -61,14 +52,14 @@ def test_two_tags_on_one_spot_are_both_seen(reader_rig):
     spot = reader_rig.device.spots[0]
     reader_rig.place(spot, STONE)
     reader_rig.place(spot, CHIP)
-    settle(reader_rig)
+    reader_rig.drain()
     assert reader_rig.device.tags(spot) == {STONE, CHIP}
 
 
 def test_tag_on_second_spot_is_reported_there(reader_rig):
     spot = reader_rig.device.spots[1]
     reader_rig.place(spot, CHIP)
-    assert [e.spot for e in settle(reader_rig)] == [spot]
+    assert [e.spot for e in reader_rig.drain()] == [spot]
 
 
 def test_close_twice_is_harmless(any_reader):
