@@ -29,7 +29,24 @@ def beat_unseen(target: int) -> float:
 
 def win_chance(my_d6: int, my_d12: int | None, their_d12: Sequence[int | None]) -> float:
     """Chance to take the pot against opponents whose d12 is known (part two) or not (part one)."""
-    return _win_chance(my_d6, my_d12, tuple(sorted(their_d12, key=lambda d: d or 0)))
+    return _win_chance(my_d6, my_d12, _key(their_d12))
+
+
+def _key(their_d12: Sequence[int | None]) -> tuple[int | None, ...]:
+    """The opponents' dice in a canonical order, so equal situations share a cache entry."""
+    return tuple(sorted(their_d12, key=lambda d: d or 0))
+
+
+@lru_cache(maxsize=4096)
+def _reroll_d6(their_d12: tuple[int | None, ...]) -> float:
+    """Win chance in part one after rerolling the 2d6."""
+    return sum(_win_chance(s, None, their_d12) for s in _D6_SUMS) / 36
+
+
+@lru_cache(maxsize=65536)
+def _reroll_d12(my_d6: int, their_d12: tuple[int | None, ...]) -> float:
+    """Win chance in part two after rerolling the d12."""
+    return sum(_win_chance(my_d6, d, their_d12) for d in _D12) / 12
 
 
 @lru_cache(maxsize=65536)
@@ -85,11 +102,9 @@ class TaoHeuristicBot:
         players = view["players"]
         their = [p["d12"] for p in players if p["status"] == "active" and p["seat"] != self.seat]
         my_d12 = players[self.seat]["d12"]
-        chance = win_chance(d6, my_d12, their)
-        if my_d12 is None:
-            reroll = sum(win_chance(s, None, their) for s in _D6_SUMS) / 36
-        else:
-            reroll = sum(win_chance(d6, d, their) for d in _D12) / 12
+        key = _key(their)
+        chance = _win_chance(d6, my_d12, key)
+        reroll = _reroll_d6(key) if my_d12 is None else _reroll_d12(d6, key)
         return chance, reroll
 
 
