@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from functools import partial
 from typing import Any
 
 from controller.games.errors import DeviceTimeout, InvalidInput
@@ -137,8 +138,8 @@ def _script_placements(sim: SimTable | None, clock: Clock, spot: str, tags: list
         raise InvalidInput("--sim-tags needs the simulated backend (DICETABLE_HW=sim)")
     for i, tag in enumerate(tags):
         place_at = SIM_PLACE_EVERY * (i + 1)
-        clock.call_later(place_at, lambda tag=tag: sim.place(spot, tag))
-        clock.call_later(place_at + SIM_LIFT_AFTER, lambda tag=tag: sim.remove(spot, tag))
+        clock.call_later(place_at, partial(sim.place, spot, tag))
+        clock.call_later(place_at + SIM_LIFT_AFTER, partial(sim.remove, spot, tag))
 
 
 def _enroll(args: argparse.Namespace, reader: TagReader, clock: Clock, spot: str,
