@@ -22,8 +22,11 @@ import numpy as np
 
 from controller.games.errors import InvalidInput
 from vision.calibrate import CORNER_IDS, TrayLayout
-from vision.render_die import DiePose, DieStyle, Faces, draw_die, face_points, random_faces, TOP
+from vision.render_die import TOP, DiePose, DieStyle, Faces, draw_die, face_points, random_faces, rounded_square
 from vision.render_ground import BACKGROUNDS, Camera, finish, ground_image, make_camera
+
+READABLE = 0.8
+"""Share of the top face that must be in view for the truth to give its value."""
 
 DIE_MM = 16.0
 """Edge of a standard d6; sets the tray scale when ``SceneSpec.px_per_mm`` is not given."""
@@ -31,7 +34,12 @@ DIE_MM = 16.0
 
 @dataclass(frozen=True)
 class DieTruth:
-    """What a perfect reader would report for one die in a rendered scene."""
+    """What a perfect reader would report for one die in a rendered scene.
+
+    ``value`` is None when the top face cannot be read: the die is cocked or moving, or less than
+    ``READABLE`` of its top face is in view (``visible``: hidden by a nearer die or the frame edge).
+    ``center`` is the top face's centre; ``box`` bounds the whole visible die.
+    """
 
     kind: str
     value: int | None
@@ -43,6 +51,7 @@ class DieTruth:
     tray_mm: tuple[float, float] | None = None
     moving: bool = False
     edge_mm: float | None = None
+    visible: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -206,14 +215,33 @@ def _compose(rng: random.Random, spec: SceneSpec, layout: _Layout, dice: tuple[_
     camera = layout.camera
     order = sorted(range(len(dice)), key=lambda i: -float(np.linalg.norm(dice[i].pose.position - camera.centre)))
     hulls: dict[int, np.ndarray] = {}
+    owner = np.full(image.shape[:2], len(dice), np.uint16)  # which die each pixel shows, in the end
     for i in order:
         hulls[i] = draw_die(image, dice[i].pose, dice[i].faces, dice[i].style, camera, layout.light)
+        cv2.fillPoly(owner, [np.round(hulls[i]).astype(np.int32)], i)
     image = finish(rng, image, spec.blur, spec.noise, spec.jpeg_quality)
-    truths = tuple(_truth(dice[i], hulls[i], camera, spec, bool(moving and moving[i])) for i in range(len(dice)))
+    truths = tuple(_truth(dice[i], hulls[i], camera, spec, bool(moving and moving[i]), _top_visible(owner, i, dice[i], camera))
+                   for i in range(len(dice)))
     return Scene(image, truths, any(moving), camera, layout.tray)
 
 
-def _truth(die: _Die, hull: np.ndarray, camera: Camera, spec: SceneSpec, moving: bool) -> DieTruth:
+def _top_visible(owner: np.ndarray, index: int, die: _Die, camera: Camera) -> float:
+    """Share of the die's top face that ends up in view (not under a nearer die, not off-frame)."""
+    outline = camera.project(die.pose.world(face_points(TOP, rounded_square(0.47, die.style.corner))))
+    lo = np.floor(outline.min(axis=0)).astype(int)
+    hi = np.ceil(outline.max(axis=0)).astype(int)
+    face = np.zeros((hi[1] - lo[1] + 1, hi[0] - lo[0] + 1), np.uint8)
+    cv2.fillPoly(face, [np.round(outline - lo).astype(np.int32)], 1)
+    total = int(face.sum())
+    x0, y0 = max(0, lo[0]), max(0, lo[1])
+    x1, y1 = min(owner.shape[1], hi[0] + 1), min(owner.shape[0], hi[1] + 1)
+    if total == 0 or x1 <= x0 or y1 <= y0:
+        return 0.0
+    seen = face[y0 - lo[1]:y1 - lo[1], x0 - lo[0]:x1 - lo[0]] & (owner[y0:y1, x0:x1] == index)
+    return float(seen.sum()) / total
+
+
+def _truth(die: _Die, hull: np.ndarray, camera: Camera, spec: SceneSpec, moving: bool, visible: float) -> DieTruth:
     """Ground truth of a drawn die: box around its outline clipped to the frame, top-face centre."""
     width, height = spec.size
     lo, hi = hull.min(axis=0), hull.max(axis=0)
@@ -221,13 +249,13 @@ def _truth(die: _Die, hull: np.ndarray, camera: Camera, spec: SceneSpec, moving:
     x0, y0 = max(0.0, lo[0] - 0.5), max(0.0, lo[1] - 0.5)
     x1, y1 = min(float(width), hi[0] + 0.5), min(float(height), hi[1] + 0.5)
     top = camera.project(die.pose.world(face_points(TOP, np.zeros((1, 2)))))[0]
-    unreadable = die.cocked or moving
+    unreadable = die.cocked or moving or visible < READABLE
     position = die.pose.position
     return DieTruth(kind=spec.kind, value=None if unreadable else die.faces.values[TOP],
                     center=(float(top[0]), float(top[1])), box=(x0, y0, x1 - x0, y1 - y0),
                     cocked=die.cocked, cut_off=cut, colour=die.style.body,
                     tray_mm=(float(position[0]), float(position[1])), moving=moving,
-                    edge_mm=die.pose.edge_mm)
+                    edge_mm=die.pose.edge_mm, visible=round(visible, 3))
 
 
 PALETTE: tuple[tuple[tuple[int, int, int], tuple[tuple[int, int, int], ...]], ...] = (

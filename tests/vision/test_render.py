@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from controller.games.errors import InvalidInput
-from vision.render import Scene, SceneSpec, render_roll, render_scene
+from vision.render import READABLE, Scene, SceneSpec, render_roll, render_scene
 
 SMALL = SceneSpec(size=(640, 480), die_px=(40, 60), n_dice=6, shadow=0.0)
 
@@ -174,3 +174,16 @@ def test_still_frames_differ_only_by_sensor_noise() -> None:
                          frames=6, settle_at=2)
     difference = cv2.absdiff(scenes[4].image, scenes[5].image)
     assert 0 < difference.mean() < 8
+
+
+def test_dice_whose_top_face_is_hidden_have_no_value() -> None:
+    spec = SceneSpec(size=(640, 480), die_px=(50, 70), n_dice=8, touching=True, perspective=1.0, cut_off=1)
+    dice = [die for seed in range(30, 36) for die in render_scene(random.Random(seed), spec).dice]
+    hidden = [die for die in dice if die.visible < READABLE]
+    assert hidden and all(die.value is None for die in hidden)
+    assert all(die.value is not None for die in dice if die.visible >= READABLE and not die.cocked)
+
+
+def test_a_die_in_the_open_shows_all_of_its_top_face() -> None:
+    scene = render_scene(random.Random(37), SceneSpec(size=(640, 480), die_px=(40, 50), n_dice=1))
+    assert scene.dice[0].visible == 1.0
