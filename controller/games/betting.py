@@ -190,19 +190,29 @@ class Betting:
         self.to_act = self._find(seat + 1)
 
     def end_round(self) -> tuple[int, int] | None:
-        """Return uncalled chips to the bettor; returns ``(seat, chips)`` if any came back."""
+        """Return uncalled chips to the bettor and collect the bets into the pot.
+
+        Returns ``(seat, chips)`` if chips came back.
+        """
         total = self.total
         top = max(range(self.n), key=total.__getitem__)
         second = max((t for s, t in enumerate(total) if s != top), default=0)
         extra = total[top] - second
+        self.street = [0] * self.n
+        self.to_act = -1
         if extra <= 0:
             return None
         total[top] -= extra
-        self.street[top] -= extra
         self.stacks[top] += extra
         if self.stacks[top]:
             self.allin[top] = False
         return top, extra
+
+    def pots(self) -> list[Pot]:
+        """The pots as they stand: chips collected from finished rounds (bets of the round in
+        play are still in front of the players), dead chips in the main pot."""
+        collected = [t - s for t, s in zip(self.total, self.street)]
+        return side_pots(collected, self.folded, self.dead)
 
     # -- questions ---------------------------------------------------------------------------
     def to_call(self, seat: int) -> int:

@@ -208,9 +208,9 @@ class HoldemGame:
                 "winner": alive[0] if self.phase is Phase.OVER and len(alive) == 1 else None}
 
     def pots(self) -> list[Pot]:
-        """The main pot and side pots of the hand in play (derived, never stored)."""
-        hand = self.hand
-        return side_pots(hand.total, hand.folded, hand.dead) if hand else []
+        """The main pot and side pots of the hand in play (derived, never stored); the bets of
+        the round in play are not in them yet."""
+        return self.hand.pots() if self.hand else []
 
     # -- per-kind triples -----------------------------------------------------------------------
     def verify_fold(self, seat: int) -> None:
