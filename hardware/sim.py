@@ -105,7 +105,8 @@ class SimTable:
         if seat not in self.nodes:
             from hardware.seatnode_sim import SimSeatNode
             self.nodes[seat] = SimSeatNode(self.clock)
-            self.links[seat] = self.nodes[seat].link(f"sim://seatnode{seat}")
+            url = next(n.url for n in self.config.seatnodes if n.seat == seat)
+            self.links[seat] = self.nodes[seat].link(url)
         return self.links[seat]
 
     def devices(self) -> list[Device]:

@@ -70,12 +70,23 @@ def test_fault_from_the_environment_is_reported(capsys, monkeypatch):
     assert status == 1 and not lines[0]["ok"]
 
 
-def test_seat_node_disconnect_names_the_cable(capsys, tmp_path):
+def seat_node_table(tmp_path):
     config = tmp_path / "table.toml"
     config.write_text('[panel]\nsource = "seatnode"\n[[seatnodes]]\nseat = 0\n'
                       'url = "sim://node0"\n')
-    status, lines = doctor(capsys, "--config", str(config), "--inject", "seatnode:disconnected")
-    assert status == 1 and "USB cable" in lines[1]["fix"]
+    return str(config)
+
+
+def test_seat_node_disconnect_names_the_port_and_the_cable(capsys, tmp_path):
+    status, lines = doctor(capsys, "--config", seat_node_table(tmp_path),
+                           "--inject", "seatnode:disconnected")
+    assert status == 1 and "sim://node0" in lines[1]["problem"] and "USB cable" in lines[1]["fix"]
+
+
+def test_seat_node_sending_garbage_keeps_working(capsys, tmp_path):
+    status, lines = doctor(capsys, "--config", seat_node_table(tmp_path),
+                           "--inject", "seatnode:garbage")
+    assert status == 0 and lines[1]["ok"]
 
 
 def test_inject_is_refused_on_the_pi_backend(capsys, monkeypatch):
