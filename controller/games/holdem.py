@@ -9,14 +9,14 @@ Standard DiceHoldem also switches on the Reroll/Protect bets (``reroll_protect``
 
 from __future__ import annotations
 
-import importlib
 from enum import Enum
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 from controller.games.base import DiceNeeded, Input, Pending
 from controller.games.betting import Betting, Pot, Structure, side_pots, split
 from controller.games.dice import DieKind
 from controller.games.errors import IllegalAction
+from controller.games.hands import HandRules, evaluator
 from controller.games.holdem_inputs import (AllIn, Bet, Call, Check, Fold, Leave, Pass, Protect,
                                             Raise, Rebuy, Reroll, Roll, parse)
 from controller.games.holdem_options import HoldemOptions
@@ -37,12 +37,9 @@ class Phase(Enum):
     OVER = "over"
 
 
-def hand_key(game: str, **rules: Any) -> KeyFunction:
-    """The hand-ranking key of ``game`` from the hand evaluation module (higher wins)."""
-    hands = importlib.import_module("controller.games.hands")
-    evaluator = hands.evaluator(hands.HandRules(game=game, **rules))
-    key: KeyFunction = evaluator.key
-    return key
+def hand_key(game: str, shaman: str = "ace", wrap: bool = True) -> KeyFunction:
+    """The hand-ranking key of ``game`` (comparing keys compares hands; higher wins)."""
+    return evaluator(HandRules(game, shaman=shaman, wrap=wrap)).key
 
 
 _R = TypeVar("_R")
@@ -110,7 +107,7 @@ class HoldemGame:
         phase = self.phase
         if phase is Phase.BETTING:
             seat = self.hand.to_act if self.hand else -1
-            return Pending((seat,), seat, note=f"{STREETS[min(self.round_no, 3)]} betting")
+            return Pending((seat,), seat, note=f"{self._street()} betting")
         if phase is Phase.SIDE_BET:
             return Pending((self.side_seat,), self.side_seat,
                            note="reroll or protect a die, or pass")
@@ -177,7 +174,7 @@ class HoldemGame:
                 "dice_rolled": len(self.private[seat]), "rebuys": self.rebuys[seat]})
         return {
             "game": self.name, "hand": self._hands + 1, "phase": self.phase.value,
-            "street": STREETS[min(self.round_no, 3)] if self.round_no < 4 else "extra",
+            "street": self._street(),
             "button": self.button, "small_blind": self.sb_pos if self.sb_posts else None,
             "big_blind": self.bb, "board": list(self.board),
             "die_states": {str(d): {"state": k, "bet": a} for d, (k, a) in self.die_bets.items()},
@@ -750,6 +747,9 @@ class HoldemGame:
         hand.post(self.bb, bet, live=True)
 
     # -- helpers --------------------------------------------------------------------------------
+    def _street(self) -> str:
+        return STREETS[self.round_no] if self.round_no < 4 else f"extra round {self.round_no - 3}"
+
     def _unrolled(self) -> list[int]:
         hand = self.hand
         if hand is None:
