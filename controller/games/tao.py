@@ -307,7 +307,12 @@ class TaoDice:
         return _public_view(self)
 
     def seat_view(self, seat: int) -> dict[str, Any]:
-        """The public view plus ``seat``'s own hidden 2d6 (``my_d6``) and legal choices."""
+        """The public view plus ``seat``'s own hidden 2d6 (``my_d6``).
+
+        :raises IllegalAction: for a seat that is not at the table.
+        """
+        if not 0 <= seat < self._seats:
+            raise IllegalAction(f"there is no seat {seat} (seats 0-{self._seats - 1})")
         view = _public_view(self)
         dice = self.d6[seat]
         view["me"] = seat
@@ -592,8 +597,12 @@ class TaoDice:
             self._raiser = None
             self._rerolls = [False] * self._seats
             self._waiting = [s for s in active if self.black[s] + self.white[s] > 0]
-        if not self._waiting:
-            self._end_part() if phase in (Phase.BET_ONE, Phase.BET_TWO) else self._after_dice()
+        if self._waiting:
+            return
+        if phase in (Phase.BET_ONE, Phase.BET_TWO):
+            self._end_part()
+        else:
+            self._after_dice()
 
     def _after_dice(self) -> None:
         if self.phase is Phase.REROLL_D12:

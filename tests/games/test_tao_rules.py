@@ -605,3 +605,12 @@ def test_seats_that_do_not_exist_are_refused() -> None:
     with pytest.raises(IllegalAction, match="there is no seat 5"):
         game.ante(5, 1, 0)
 
+
+
+def test_a_seat_view_shows_that_players_own_hidden_dice_only() -> None:
+    game = new(2)
+    to_part_one(game, {0: (2, 5), 1: (6, 6)})
+    assert game.seat_view(0)["my_d6"] == [2, 5] and game.seat_view(1)["my_d6"] == [6, 6]
+    assert "my_d6" not in game.public_view()
+    with pytest.raises(IllegalAction, match="there is no seat 2"):
+        game.seat_view(2)
