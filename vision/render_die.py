@@ -115,10 +115,13 @@ def rounded_square(half: float, radius: float, steps: int = 4) -> np.ndarray:
 CIRCLE = np.array([(math.cos(a), math.sin(a)) for a in np.linspace(0, 2 * math.pi, 14, endpoint=False)])
 
 
+_AXES = np.array(FACES, dtype=np.float64)  # (face, normal/u/v, xyz)
+
+
 def face_points(face: int, uv: np.ndarray) -> np.ndarray:
     """Face-local (u, v) points (N, 2) in edge units to cube-local 3-D points on that face."""
-    normal, u_axis, v_axis = (np.array(a, dtype=np.float64) for a in FACES[face])
-    return 0.5 * normal + uv[:, :1] * u_axis + uv[:, 1:] * v_axis
+    normal, u_axis, v_axis = _AXES[face]
+    return 0.5 * normal + uv @ np.stack([u_axis, v_axis])
 
 
 def pip_centres(value: int, turned: bool) -> np.ndarray:
@@ -137,15 +140,15 @@ def silhouette(pose: DiePose, style: DieStyle, camera: Projector) -> np.ndarray:
 
 def face_visible(pose: DiePose, face: int, camera: Projector) -> float:
     """How squarely a face looks at the camera: > 0 when it is visible."""
-    centre = pose.world(face_points(face, np.zeros((1, 2))))[0]
-    normal = pose.rotation @ np.array(FACES[face][0], dtype=np.float64)
+    centre = pose.world(0.5 * _AXES[face, :1])[0]
+    normal = pose.rotation @ _AXES[face, 0]
     to_camera = camera.centre - centre
     return float(normal @ to_camera / np.linalg.norm(to_camera))
 
 
 def face_shade(pose: DiePose, face: int, light: np.ndarray) -> float:
     """Lambert brightness of a face lit from ``light`` (unit vector towards the light)."""
-    normal = pose.rotation @ np.array(FACES[face][0], dtype=np.float64)
+    normal = pose.rotation @ _AXES[face, 0]
     return 0.58 + 0.46 * max(0.0, float(normal @ light))
 
 
@@ -177,12 +180,30 @@ def draw_die(canvas: np.ndarray, pose: DiePose, faces: Faces, style: DieStyle, c
     body = _draw_body(roi.copy(), pose, faces, style, camera, light, offset, hull)
     if style.marble is not None:
         body = _marble(body, style, rng)
-    alpha = mask.astype(np.float32)[..., None] / 255 * (0.72 if style.translucent else 1.0)
-    roi[:] = (roi * (1 - alpha) + body * alpha).astype(np.uint8)
+    alpha = mask.astype(np.float32) * ((0.72 if style.translucent else 1.0) / 255)
+    roi[:] = blend(body, roi, alpha)
     _draw_pips(roi, pose, faces, style, camera, light, offset)
     if style.glare > 0:
         _draw_glare(roi, pose, style, camera, offset, rng)
     return hull
+
+
+def blend(top: np.ndarray, under: np.ndarray, alpha: np.ndarray) -> np.ndarray:
+    """``top`` over ``under`` with per-pixel opacity ``alpha`` (float32, 0..1), uint8 out."""
+    return cv2.blendLinear(top, under, alpha, 1.0 - alpha)
+
+
+def soft_mask(shape: tuple[int, ...], polygon: np.ndarray, sigma: float) -> np.ndarray:
+    """A polygon filled with 1.0 and blurred by ``sigma`` pixels (float32); large blurs are done
+    at reduced size, which looks the same and costs a fraction."""
+    factor = max(1, int(sigma // 3))
+    small = (max(1, -(-shape[0] // factor)), max(1, -(-shape[1] // factor)))
+    mask = np.zeros(small, np.float32)
+    fill(mask, polygon / factor, (1.0,))
+    mask = cv2.GaussianBlur(mask, (0, 0), max(0.8, sigma / factor))
+    if factor > 1:
+        mask = cv2.resize(mask, (small[1] * factor, small[0] * factor), interpolation=cv2.INTER_LINEAR)
+    return np.ascontiguousarray(mask[:shape[0], :shape[1]])
 
 
 def _region(hull: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
@@ -201,11 +222,9 @@ def _draw_shadow(roi: np.ndarray, pose: DiePose, camera: Projector, light: np.nd
     cast = corners - (corners[:, 2:] / light[2]) * light
     pixels = camera.project(np.vstack([cast, corners])).astype(np.float32)
     outline = cv2.convexHull(pixels).reshape(-1, 2).astype(np.float64) - offset
-    mask = np.zeros(roi.shape[:2], np.float32)
-    fill(mask, outline, (1.0,))
     size = float(np.ptp(pixels[:, 0]))
-    mask = cv2.GaussianBlur(mask, (0, 0), max(1.0, 0.12 * size))
-    roi[:] = (roi * (1 - darkness * mask[..., None])).astype(np.uint8)
+    mask = soft_mask(roi.shape[:2], outline, 0.12 * size)
+    roi[:] = blend(np.zeros_like(roi), roi, mask * darkness)
 
 
 def _draw_body(body: np.ndarray, pose: DiePose, faces: Faces, style: DieStyle, camera: Projector,
@@ -250,9 +269,6 @@ def _draw_glare(roi: np.ndarray, pose: DiePose, style: DieStyle, camera: Project
     radius = rng.uniform(0.08, 0.22)
     stretch = np.array([1.0, rng.uniform(0.4, 1.0)])
     polygon = camera.project(pose.world(face_points(face, centre + CIRCLE * radius * stretch)))
-    mask = np.zeros(roi.shape[:2], np.float32)
-    fill(mask, polygon - offset, (1.0,))
     size = float(np.ptp(polygon[:, 0])) + 1
-    mask = cv2.GaussianBlur(mask, (0, 0), max(0.8, 0.25 * size))
-    mask = np.clip(mask * 1.6, 0, 1) * style.glare
-    roi[:] = (roi + (255 - roi.astype(np.float32)) * mask[..., None]).astype(np.uint8)
+    mask = np.clip(soft_mask(roi.shape[:2], polygon - offset, 0.25 * size) * 1.6, 0, 1) * style.glare
+    roi[:] = blend(np.full_like(roi, 255), roi, mask)

@@ -84,11 +84,12 @@ def _paint_outside(texture: np.ndarray, rng: random.Random, tray: TrayLayout, or
                    scale: float) -> None:
     """The table around the tray: a plain light surface outside the tray's outline."""
     colour = _jitter(rng, (215, 218, 220), 20)
+    height, width = texture.shape[:2]
     x0, y0 = ((0 - origin) * scale).astype(int)
     x1, y1 = ((np.array([tray.width_mm, tray.height_mm]) - origin) * scale).astype(int)
-    outside = np.ones(texture.shape[:2], bool)
-    outside[max(0, y0):max(0, y1), max(0, x0):max(0, x1)] = False
-    texture[outside] = colour
+    for corner, far in (((0, 0), (width, y0)), ((0, y1), (width, height)), ((0, 0), (x0, height)),
+                        ((x1, 0), (width, height))):
+        cv2.rectangle(texture, corner, far, colour, -1)
 
 
 WALL_COLOURS = ((40, 40, 42), (70, 70, 80), (35, 70, 120), (150, 150, 150))
@@ -179,11 +180,11 @@ def _noise_tile(strength: int, smooth: bool) -> np.ndarray:
     is much cheaper than drawing fresh noise for every pixel of every frame."""
     generator = np.random.default_rng(strength * 2 + smooth)
     if smooth:
-        grey = cv2.GaussianBlur(generator.normal(0, 2.2, (TILE, TILE)).astype(np.float32), (3, 3), 0)
-        tile = np.repeat(grey[..., None], 3, axis=2)
+        grey = cv2.GaussianBlur(generator.standard_normal((TILE, TILE), np.float32), (3, 3), 0)
+        tile = cv2.merge([grey * np.float32(2.2 * strength)] * 3)
     else:
-        tile = generator.normal(0, 1, (TILE, TILE, 3))
-    return np.clip(np.round(tile * strength), -127, 127).astype(np.int8)
+        tile = generator.standard_normal((TILE, TILE, 3), np.float32) * np.float32(strength)
+    return np.clip(np.rint(tile, out=tile), -127, 127, out=tile).astype(np.int8)
 
 
 def noise_like(rng: random.Random, shape: tuple[int, ...], strength: float, smooth: bool = False) -> np.ndarray:
@@ -198,14 +199,18 @@ def noise_like(rng: random.Random, shape: tuple[int, ...], strength: float, smoo
 
 
 def _wood(rng: random.Random, size: tuple[int, int], px_per_mm: float) -> np.ndarray:
-    """Planks of grain along x: a wavy stripe pattern between two browns."""
+    """Planks with grain along x: wavy stripes of two browns at two scales, drawn at a quarter of
+    the size (wood grain is smooth) and enlarged."""
     dark = np.array(_jitter(rng, (30, 60, 110), 15), np.float32)
     light = np.array(_jitter(rng, (70, 120, 180), 15), np.float32)
-    warp = cv2.resize(np.array([[rng.random() for _ in range(6)] for _ in range(3)], np.float32),
-                      size, interpolation=cv2.INTER_CUBIC)
-    y = np.arange(size[1], dtype=np.float32)[:, None] / px_per_mm
-    stripes = 0.5 + 0.5 * np.sin(y * rng.uniform(0.4, 0.9) + warp * rng.uniform(6, 14))
-    return (dark + (light - dark) * stripes[..., None]).astype(np.uint8)
+    small = (max(2, size[0] // 4), max(2, size[1] // 4))
+    bends = [cv2.resize(np.array([[rng.random() for _ in range(n)] for _ in range(3)], np.float32), small,
+                        interpolation=cv2.INTER_CUBIC) for n in (4, 9)]
+    y = np.arange(small[1], dtype=np.float32)[:, None] * 4 / px_per_mm
+    phase = y * rng.uniform(0.12, 0.35) + bends[0] * rng.uniform(4, 10) + bends[1] * rng.uniform(1, 3)
+    stripes = 0.5 + 0.35 * np.sin(phase) + 0.15 * np.sin(phase * 3.1 + bends[1] * 5)
+    planks = (dark + (light - dark) * stripes[..., None]).astype(np.uint8)
+    return cv2.resize(planks, size, interpolation=cv2.INTER_LINEAR)
 
 
 def draw_tray(texture: np.ndarray, tray: TrayLayout, origin: np.ndarray, scale: float) -> None:
