@@ -171,13 +171,19 @@ class Betting:
     def _find(self, start: int) -> int:
         """The first seat from ``start`` clockwise that must act, or -1 when the round is over."""
         n, folded, allin, street = self.n, self.folded, self.allin, self.street
-        live = [s for s in range(n) if not folded[s]]
-        if len(live) <= 1:
+        live = actors = top = 0
+        actor = -1
+        for seat in range(n):
+            if not folded[seat]:
+                live += 1
+                top = max(top, street[seat])
+                if not allin[seat]:
+                    actors += 1
+                    actor = seat
+        if live <= 1:
             return -1
-        actors = [s for s in live if not allin[s]]
-        if len(actors) <= 1:  # nobody to bet against: act only to answer a bet
-            top = max(street[s] for s in live)
-            return actors[0] if actors and street[actors[0]] < top else -1
+        if actors <= 1:  # nobody to bet against: act only to answer a bet
+            return actor if actors and street[actor] < top else -1
         current, acted = self.current, self.acted_at
         for k in range(n):
             seat = (start + k) % n

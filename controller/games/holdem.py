@@ -65,6 +65,8 @@ class HoldemGame:
         self.rebuys = [0] * seats
         self.decided = [True] * seats
         self._inputs: list[Input] = []
+        self._handlers = {kind: (getattr(self, verify), getattr(self, act))
+                          for kind, (verify, act) in _HANDLERS.items()}
         self._hands = 0
         self.button = options.button
         self.sb_pos = -1
@@ -360,12 +362,10 @@ class HoldemGame:
         return inp
 
     def _handler(self, inp: Input) -> tuple[Callable[[Any], None], Callable[[Any], None]]:
-        kind = type(inp)
-        pair = _HANDLERS.get(kind)
+        pair = self._handlers.get(type(inp))
         if pair is None:
-            raise IllegalAction(f"{self.name} does not take {kind.__name__} inputs: {inp}")
-        verify, act = pair
-        return getattr(self, verify), getattr(self, act)
+            raise IllegalAction(f"{self.name} does not take {type(inp).__name__} inputs: {inp}")
+        return pair
 
     # -- verification ---------------------------------------------------------------------------
     def _who(self, seat: int) -> str:
@@ -602,7 +602,9 @@ class HoldemGame:
             return False
         if any(hand.allin[s] and not hand.folded[s] for s in range(self._seats)):
             return False
-        return hand.stacks[seat] > self.rules.min_bet and bool(self._legal_side_bets(seat))
+        return hand.stacks[seat] > self.rules.min_bet and any(
+            0 <= low <= high for die in self.fresh for word in ("reroll", "protect")
+            for low, high in (self._side_bet_range(seat, die, word),))
 
     def _side_round(self) -> bool:
         """Reroll/Protect bets are allowed this round (a reroll can still follow it)."""
