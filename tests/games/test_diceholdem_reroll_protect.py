@@ -207,3 +207,26 @@ def test_basic_variant_has_no_reroll_or_protect_bets() -> None:
         game.apply(game.parse_input(line))
     assert game.pending().prompt == 2
     assert not game.can(Reroll(1, 0, 2)) and Check(2) in game.legal_inputs(2)
+
+
+def test_two_extra_rounds_allow_reroll_or_protect_in_the_first_one() -> None:
+    game = table(extra_rounds=2)
+    to_flop(game)
+    for street in ("O", "L"):
+        play(game, "check 1", "pass 1", "check 2", "pass 2", "check 0", "pass 0",
+             f"roll table letters {street}")
+    play(game, "check 1", "reroll 1 4 2", "check 2", "pass 2", "check 0", "pass 0",
+         "roll table letters E", "check 1")
+    assert game.phase is Phase.SIDE_BET
+    play(game, "reroll 1 4 2", "check 2", "pass 2", "check 0", "pass 0",
+         "roll table letters M", "check 1")
+    assert game.phase is Phase.BETTING and game.pending().prompt == 2
+
+
+def test_dice_in_reroll_state_are_rolled_again_when_everyone_is_all_in() -> None:
+    game = table()
+    to_flop(game)
+    play(game, "check 1", "reroll 1 2 2", "allin 2", "call 0", "call 1")
+    assert [d.count for d in game.pending().dice] == [2]
+    play(game, "roll table letters E M", "roll table letters D")
+    assert game.board == ["H", "O", "E", "M", "D"] and game.hands_played == 1

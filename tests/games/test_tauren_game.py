@@ -135,3 +135,13 @@ def test_game_ends_when_one_player_holds_every_chip() -> None:
     assert game.pending().over
     assert game.final() == {"stacks": [40, 0], "hands_played": 1, "rebuys": [0, 0],
                             "over": True, "winner": 0}
+
+
+def test_dealer_undo_of_the_last_action_restores_the_state_before_it() -> None:
+    from controller.games.replays import undo
+
+    game = table()
+    play(game, "roll 0 d8-tauren W W", "roll 1 d8-tauren S S", "roll 2 d8-tauren 2 6")
+    before = game.public_view()
+    play(game, "raise 0 6")
+    assert undo(game).public_view() == before
