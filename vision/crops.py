@@ -1,0 +1,76 @@
+"""Die-centred crops: one square patch per candidate, normalised the same way for training and reading."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+CROP_PX = 32
+"""Side of the square crop the face classifier sees."""
+
+CROP_SCALE = 1.6
+"""Crop side as a multiple of the die's side, so the whole top face and a margin are in view."""
+
+
+def crop_matrix(center: tuple[float, float], side: float, angle_deg: float = 0.0,
+                flip: bool = False, size: int = CROP_PX) -> np.ndarray:
+    """The 2x3 affine map from crop pixels to image pixels for a square of ``side`` image pixels."""
+    scale = side / size
+    theta = math.radians(angle_deg)
+    cos, sin = math.cos(theta) * scale, math.sin(theta) * scale
+    sx = -1.0 if flip else 1.0
+    half = (size - 1) / 2.0
+    a = np.array([[cos * sx, -sin], [sin * sx, cos]], dtype=np.float64)
+    offset = np.array(center, dtype=np.float64) - a @ np.array([half, half])
+    return np.hstack([a, offset[:, None]])
+
+
+def crop(image: np.ndarray, center: tuple[float, float], side: float, angle_deg: float = 0.0,
+         flip: bool = False, size: int = CROP_PX) -> np.ndarray:
+    """A ``size`` x ``size`` BGR patch of ``image`` centred on ``center``, ``side`` pixels across."""
+    matrix = crop_matrix(center, side, angle_deg, flip, size)
+    return cv2.warpAffine(image, matrix, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def normalise(patches: np.ndarray) -> np.ndarray:
+    """Stack of BGR uint8 patches (N, H, W, 3) to the network's input (N, 3, H, W), zero mean, unit spread.
+
+    Each patch is standardised on its own so that lighting and die colour matter less than shape.
+    """
+    x = patches.astype(np.float32) / 255.0
+    mean = x.mean(axis=(1, 2, 3), keepdims=True)
+    std = x.std(axis=(1, 2, 3), keepdims=True)
+    x = (x - mean) / (std + 0.03)
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+
+
+def dominant_angle(image: np.ndarray, center: tuple[float, float], side: float) -> float:
+    """The die's edge direction in degrees (0..90) around ``center``, from gradients folded modulo 90.
+
+    A die's outline and its rows of pips share one pair of axes, so the magnitude-weighted mean of
+    4x the gradient angle points along them.
+    """
+    patch = cv2.cvtColor(crop(image, center, side), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)
+    weight = (gx * gx + gy * gy) * _WINDOW
+    theta = 4.0 * np.arctan2(gy, gx)
+    z = complex(float((weight * np.cos(theta)).sum()), float((weight * np.sin(theta)).sum()))
+    return math.degrees(math.atan2(z.imag, z.real) / 4.0) % 90.0
+
+
+def aligned_crop(image: np.ndarray, center: tuple[float, float], side: float) -> np.ndarray:
+    """A crop turned so that the die's edges run along the crop's axes (see :func:`dominant_angle`)."""
+    return crop(image, center, side, dominant_angle(image, center, side))
+
+
+def _window(size: int) -> np.ndarray:
+    r = np.arange(size, dtype=np.float32) - (size - 1) / 2.0
+    g = np.exp(-(r * r) / (2 * (size * 0.3) ** 2))
+    return np.outer(g, g)
+
+
+_WINDOW = _window(CROP_PX)

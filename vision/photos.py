@@ -1,0 +1,73 @@
+"""Labelled dice photo sets (a folder of images plus ``labels.json``), as used for training and benchmarks."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from controller.games.errors import InvalidInput
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_SET = REPO.parent / "shared" / "data" / "dice-photos" / "byler-d6-dev"
+"""The development photos, kept beside the repository (``../shared`` in CI and on the dev machine)."""
+
+
+@dataclass(frozen=True)
+class LabelledDie:
+    """One labelled die: its face value and its box (x, y, w, h) in image pixels."""
+
+    value: int
+    box: tuple[float, float, float, float]
+
+    @property
+    def center(self) -> tuple[float, float]:
+        """Centre of the box."""
+        x, y, w, h = self.box
+        return (x + w / 2, y + h / 2)
+
+    @property
+    def size(self) -> float:
+        """Mean side of the box."""
+        return (self.box[2] + self.box[3]) / 2
+
+
+@dataclass(frozen=True)
+class LabelledPhoto:
+    """One photo of a labelled set."""
+
+    path: Path
+    dice: tuple[LabelledDie, ...]
+
+    def load(self) -> np.ndarray:
+        """The photo as a BGR array; raises :class:`InvalidInput` when it cannot be read."""
+        image = cv2.imread(str(self.path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise InvalidInput(f"cannot read image {str(self.path)!r}")
+        return image
+
+
+def load_set(folder: Path = DEFAULT_SET) -> list[LabelledPhoto]:
+    """Every photo of the set in ``folder`` (``labels.json`` beside an ``images/`` folder), in file order."""
+    labels = folder / "labels.json"
+    if not labels.is_file():
+        raise InvalidInput(f"no labels.json in {str(folder)!r}")
+    entries = json.loads(labels.read_text())
+    return [LabelledPhoto(folder / entry["image"],
+                          tuple(LabelledDie(int(d["value"]), tuple(map(float, d["box"])))  # type: ignore[arg-type]
+                                for d in entry["dice"]))
+            for entry in entries]
+
+
+def is_held_out(index: int) -> bool:
+    """Whether photo ``index`` of a set is held out of training: every fifth run of ten consecutive photos.
+
+    Consecutive photos show the same dice re-rolled, so whole runs are held out, not single photos.
+
+    >>> [i for i in range(60) if is_held_out(i)][:3], is_held_out(50)
+    ([40, 41, 42], False)
+    """
+    return (index // 10) % 5 == 4

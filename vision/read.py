@@ -1,0 +1,187 @@
+"""Reading dice from one frame: the public API the table calls (``read_dice`` -> ``Observation``)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+from controller.games.errors import InvalidInput
+from vision.classify import NOT_A_DIE, UNREADABLE, classifier
+from vision.crops import CROP_SCALE, aligned_crop, crop, dominant_angle
+from vision.detect import Candidate, propose, shrink, working_scale
+
+if TYPE_CHECKING:
+    from vision.calibrate import Calibration
+
+DIE_SCORE = 0.5
+"""Least probability of "a die is centred here" for a candidate to count as a die."""
+
+UNCERTAIN = 0.6
+"""Below this confidence a reading is flagged ``uncertain`` (the value is still the best guess)."""
+
+BOX_PER_SIDE = 1.3
+"""A die's box side (top face plus the sides seen in perspective) as a multiple of its top-face side."""
+
+
+@dataclass(frozen=True)
+class DieReading:
+    """One die seen in a frame."""
+
+    kind: str
+    value: int | None
+    center: tuple[float, float]
+    box: tuple[float, float, float, float]
+    confidence: float
+    flag: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The reading as the command line's JSON prints it."""
+        return {"kind": self.kind, "value": self.value, "center": [round(c, 1) for c in self.center],
+                "box": [round(b, 1) for b in self.box], "confidence": round(self.confidence, 3),
+                "flag": self.flag}
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One frame's reading: every die found, and the time it took."""
+
+    dice: tuple[DieReading, ...]
+    ms: float
+
+    @property
+    def values(self) -> tuple[int | None, ...]:
+        """Face values of the dice, in reading order."""
+        return tuple(d.value for d in self.dice)
+
+
+@dataclass(frozen=True)
+class _Hit:
+    center: tuple[float, float]
+    side: float
+    probs: np.ndarray
+
+
+def read_dice(image: np.ndarray, kind: str = "d6", *, tray: Calibration | None = None) -> Observation:
+    """Find every die in a BGR ``image`` and read its top face.
+
+    With ``tray`` (a calibration of the tray's markers) the frame is warped to the top-down tray
+    view, read there, and the readings mapped back to the frame's pixels.
+
+    :raises InvalidInput: for a kind other than ``d6`` or an image that is not a picture.
+    """
+    start = time.perf_counter()
+    if kind != "d6":
+        raise InvalidInput(f"reading {kind!r} dice is not supported yet (supported: d6)")
+    frame = _as_bgr(image)
+    if tray is not None:
+        dice = _read_on_tray(frame, tray)
+    else:
+        dice = _read_frame(frame)
+    return Observation(tuple(dice), (time.perf_counter() - start) * 1000.0)
+
+
+def _as_bgr(image: np.ndarray) -> np.ndarray:
+    if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or min(image.shape[:2]) < 8:
+        raise InvalidInput("image must be a BGR, BGRA or grey picture at least 8 pixels across")
+    if image.dtype != np.uint8:
+        image = np.clip(image, 0, 255).astype(np.uint8)
+    if image.ndim == 2:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.shape[2] != 3:
+        raise InvalidInput(f"image has {image.shape[2]} channels; expected 1, 3 or 4")
+    return image
+
+
+def _read_frame(frame: np.ndarray, shrink: bool = True) -> list[DieReading]:
+    scale = working_scale(frame.shape) if shrink else 1.0
+    work = shrink(frame, scale)
+    hits = _refine(work, _find(work))
+    return [_reading(hit, scale, work.shape) for hit in hits]
+
+
+def _find(work: np.ndarray) -> list[_Hit]:
+    """Classify every candidate and keep the best one per die (non-maximum suppression)."""
+    candidates = propose(work).candidates
+    patches = np.stack([aligned_crop(work, c.center, c.side * CROP_SCALE) for c in candidates]) if candidates else \
+        np.zeros((0, 32, 32, 3), np.uint8)
+    probs = classifier().probabilities(patches)
+    scores = 1.0 - probs[:, NOT_A_DIE]
+    order = [i for i in np.argsort(-scores) if scores[i] >= DIE_SCORE]
+    kept: list[_Hit] = []
+    for i in order:
+        if all(_dist(candidates[i].center, k.center) > 0.6 * min(candidates[i].side, k.side) for k in kept):
+            kept.append(_merge(candidates, probs, scores, candidates[i]))
+    return kept
+
+
+def _merge(candidates: tuple[Candidate, ...], probs: np.ndarray, scores: np.ndarray, best: Candidate) -> _Hit:
+    """The die around ``best``: score-weighted centre of the positive candidates near it."""
+    near = [i for i, c in enumerate(candidates)
+            if scores[i] >= DIE_SCORE and _dist(c.center, best.center) < 0.35 * best.side]
+    weights = scores[near]
+    center = tuple(np.average([candidates[i].center for i in near], axis=0, weights=weights))
+    return _Hit((float(center[0]), float(center[1])), best.side, probs[near].mean(axis=0))
+
+
+def _refine(work: np.ndarray, hits: list[_Hit]) -> list[_Hit]:
+    """Read each die again, centred, in four rotations, and average with the first look."""
+    if not hits:
+        return hits
+    patches = np.stack([crop(work, h.center, h.side * CROP_SCALE, dominant_angle(work, h.center, h.side * CROP_SCALE) + turn)
+                        for h in hits for turn in (0.0, 90.0, 180.0, 270.0)])
+    probs = classifier().probabilities(patches).reshape(len(hits), 4, -1).mean(axis=1)
+    return [_Hit(h.center, h.side, 0.5 * (p + h.probs)) for h, p in zip(hits, probs)]
+
+
+def _reading(hit: _Hit, scale: float, shape: tuple[int, ...]) -> DieReading:
+    die = max(1.0 - float(hit.probs[NOT_A_DIE]), 1e-6)
+    value: int | None = int(np.argmax(hit.probs[1:UNREADABLE])) + 1
+    confidence = float(hit.probs[value]) / die * min(1.0, die / DIE_SCORE)
+    flag = None
+    cut = _cut_off(hit, shape)
+    if cut or hit.probs[UNREADABLE] > hit.probs[value]:
+        flag, value = ("cut_off" if cut else "cocked"), None
+        confidence = float(max(hit.probs[UNREADABLE], hit.probs[1:UNREADABLE].max())) / die
+    elif confidence < UNCERTAIN:
+        flag = "uncertain"
+    half = hit.side * BOX_PER_SIDE / 2
+    cx, cy = hit.center
+    box = ((cx - half) / scale, (cy - half) / scale, 2 * half / scale, 2 * half / scale)
+    return DieReading("d6", value, (cx / scale, cy / scale), box, round(confidence, 4), flag)
+
+
+def _cut_off(hit: _Hit, shape: tuple[int, ...]) -> bool:
+    """Whether the frame's edge cuts the die: its outline would reach past the edge."""
+    half = hit.side * 0.55
+    cx, cy = hit.center
+    return cx - half < 0 or cy - half < 0 or cx + half > shape[1] or cy + half > shape[0]
+
+
+def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return float(np.hypot(a[0] - b[0], a[1] - b[1]))
+
+
+TRAY_PX_PER_MM = 1.8
+"""Scale of the top-down tray view the reader works in: a 16 mm die is about 29 pixels across."""
+
+
+def _read_on_tray(frame: np.ndarray, tray: Calibration) -> list[DieReading]:
+    """Warp to the top-down tray view, read there, map centres and boxes back to the frame."""
+    top = tray.top_down(frame, TRAY_PX_PER_MM)
+    return [_to_frame(reading, tray) for reading in _read_frame(top, shrink=False)]
+
+
+def _to_frame(reading: DieReading, tray: Calibration) -> DieReading:
+    """A reading made in the top-down view, in frame pixels (the box bounds the mapped box)."""
+    x, y, w, h = reading.box
+    corners = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h], list(reading.center)]) / TRAY_PX_PER_MM
+    pixels = tray.to_image(corners)
+    lo, hi = pixels[:4].min(axis=0), pixels[:4].max(axis=0)
+    box = (float(lo[0]), float(lo[1]), float(hi[0] - lo[0]), float(hi[1] - lo[1]))
+    return replace(reading, center=(float(pixels[4][0]), float(pixels[4][1])), box=box)
