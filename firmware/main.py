@@ -76,7 +76,10 @@ class UsbSerial:
         """The bytes waiting now, or ``None``."""
         data = bytearray()
         while len(data) < 256 and self.poller.poll(0):
-            data.extend(self.stdin.read(1))
+            byte = self.stdin.read(1)
+            if not byte:
+                break
+            data.extend(byte)
         return bytes(data) if data else None
 
     def write(self, data):

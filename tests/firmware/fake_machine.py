@@ -2,7 +2,8 @@
 
 Tests put it on ``sys.modules`` as ``machine``. :class:`SPI` forwards each chip-select-low
 transaction to a device with ``transfer(data: bytes) -> bytes`` (the emulated RC522), picking the
-device by which :class:`Pin` is driven low, as the real bus does.
+device by which chip-select :class:`Pin` is driven low, as the real bus does. Devices are wired
+to pin numbers in :data:`WIRING` (so code that makes its own pins, like ``main()``, finds them).
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ class SpiDevice(Protocol):
         ...
 
 
+WIRING: dict[int, SpiDevice] = {}
+"""Chip-select pin number -> the SPI device behind it."""
+
+
 class Pin:
     """A GPIO pin; tests drive inputs with :meth:`value` too."""
 
@@ -30,7 +35,8 @@ class Pin:
         self.number = number
         self.mode = mode
         self.level = 1 if pull == Pin.PULL_UP else 0
-        self.device: SpiDevice | None = None
+        self.device = WIRING.get(number)
+        PINS.append(self)
 
     def value(self, level: int | None = None) -> int:
         """Read the pin, or drive it to ``level``."""
@@ -39,22 +45,25 @@ class Pin:
         return self.level
 
 
+PINS: list[Pin] = []
+"""Every pin made so far."""
+
+
 class SPI:
-    """An SPI bus; every chip-select pin that has a ``device`` attached is on it."""
+    """An SPI bus; every pin with a device wired to it is a chip select on it."""
 
     def __init__(self, bus: int, baudrate: int = 1_000_000, **pins: Pin) -> None:
         self.bus = bus
         self.baudrate = baudrate
         self.pins = pins
-        self.selects: list[Pin] = []
 
     def attach(self, cs: Pin, device: SpiDevice) -> None:
         """Wire ``device`` to this bus behind chip select ``cs``."""
+        WIRING[cs.number] = device
         cs.device = device
-        self.selects.append(cs)
 
     def _selected(self) -> SpiDevice:
-        low = [pin for pin in self.selects if pin.level == 0]
+        low = [pin for pin in PINS if pin.device is not None and pin.level == 0]
         if len(low) != 1:
             raise OSError(f"SPI transfer with {len(low)} chip selects low (needs exactly one)")
         assert low[0].device is not None

@@ -1,0 +1,115 @@
+"""The seat node's main loop: buttons out, light commands in, and ``main()`` on a fake Pico."""
+
+from __future__ import annotations
+
+import io
+import os
+import struct
+import sys
+import time
+import types
+from types import ModuleType, SimpleNamespace
+from typing import Any
+
+import pytest
+
+from hardware.seatnode_firmware import firmware
+from hardware.sim_rc522 import EmulatedRC522, EmulatedTag
+
+LINK = firmware().link
+STONE = bytes.fromhex("0A0B0C0D")
+
+
+class StopLoop(Exception):
+    """Raised by the fake ``time.sleep_ms`` to end ``main()``'s endless loop."""
+
+
+@pytest.fixture
+def node(fw: SimpleNamespace, machine: ModuleType, ticks: Any) -> Any:
+    """A SeatNode on a fake UART, two buttons and two lights, connected to no one yet."""
+    buttons = [machine.Pin(n, machine.Pin.IN, machine.Pin.PULL_UP) for n in (2, 3)]
+    lights = [machine.Pin(n, machine.Pin.OUT) for n in (15, 14)]
+    return fw.main.SeatNode(machine.UART(0), buttons, lights, [], ticks, 0xBEEF)
+
+
+def pi_hello() -> bytes:
+    hello = struct.pack(">BBBHH", LINK.VERSION, LINK.HELLO_REPLY_WANTED, LINK.ROLE_PI, 0x0001, 0)
+    return LINK.encode_frame(LINK.T_HELLO, 0, hello)
+
+
+def sent(node: Any) -> list[tuple[int, int, bytes]]:
+    frames: list[tuple[int, int, bytes]] = LINK.Decoder().feed(bytes(node.serial.outgoing))
+    node.serial.outgoing.clear()
+    return frames
+
+
+def test_node_says_hello_with_its_session(node: Any) -> None:
+    node.step()
+    (kind, _, payload), = sent(node)
+    assert kind == LINK.T_HELLO and struct.unpack(">BBBHH", payload)[2:4] == (LINK.ROLE_NODE, 0xBEEF)
+
+
+def test_button_press_goes_out_as_a_button_frame(node: Any, ticks: Any) -> None:
+    node.serial.incoming.extend(pi_hello())
+    node.step()
+    sent(node)
+    node.buttons.buttons[1].pin.value(0)
+    for ticks.ms in range(1, 40):
+        node.step()
+    frames = [f for f in sent(node) if f[0] == LINK.T_BUTTON]
+    assert [struct.unpack(">BBI", f[2])[:2] for f in frames] == [(1, LINK.BUTTON_PRESS)]
+
+
+def test_set_led_command_switches_the_light(node: Any) -> None:
+    node.serial.incoming.extend(pi_hello() + LINK.encode_frame(LINK.T_SET_LED, 0, b"\x00\x01"))
+    node.step()
+    assert node.leds.modes()[0] == LINK.LED_ON
+    acks = [f for f in sent(node) if f[0] == LINK.T_ACK]
+    assert [f[2] for f in acks] == [b"\x00\x00"]
+
+
+@pytest.fixture
+def pico(machine: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    """MicroPython's ``micropython`` module and ``time.ticks_ms``/``sleep_ms`` (50 loops, 5 ms each)."""
+    monkeypatch.setitem(sys.modules, "micropython",
+                        types.SimpleNamespace(kbd_intr=lambda _: None, const=lambda v: v))
+    ms = iter(range(0, 10_000, 5))
+    monkeypatch.setattr(time, "ticks_ms", lambda: next(ms), raising=False)
+    calls = iter(range(50))
+
+    def sleep_ms(_: int) -> None:
+        if next(calls, None) is None:
+            raise StopLoop
+
+    monkeypatch.setattr(time, "sleep_ms", sleep_ms, raising=False)
+
+
+def usb_serial(monkeypatch: pytest.MonkeyPatch, from_pi: bytes) -> io.BytesIO:
+    """The USB serial console: ``from_pi`` waiting on stdin (a pipe); stdout's bytes returned.
+
+    Patched in the test body, not a fixture: pytest puts its own stdout back before the test.
+    """
+    read_end, write_end = os.pipe()
+    os.write(write_end, from_pi)
+    os.close(write_end)
+    usb_in = io.FileIO(read_end, "r")
+    out = io.BytesIO()
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=usb_in, fileno=usb_in.fileno))
+    monkeypatch.setattr(sys, "stdout", types.SimpleNamespace(buffer=out))
+    return out
+
+
+@pytest.mark.usefixtures("pico")
+def test_main_runs_the_node_on_the_pico_pins(fw: SimpleNamespace, machine: ModuleType,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    chip = EmulatedRC522()
+    chip.place(EmulatedTag(STONE))
+    machine.WIRING[fw.main.READER_CS_PINS[0]] = chip
+    out = usb_serial(monkeypatch, pi_hello() + LINK.encode_frame(LINK.T_SET_LED, 0, b"\x01\x02"))
+    with pytest.raises(StopLoop):
+        fw.main.main()
+    monkeypatch.undo()
+    frames = LINK.Decoder().feed(out.getvalue())
+    assert [kind for kind, _, _ in frames[:2]] == [LINK.T_HELLO, LINK.T_ACK]
+    tags = {(seq, payload) for kind, seq, payload in frames if kind == LINK.T_TAG}
+    assert tags == {(0, bytes((0, LINK.TAG_ARRIVE)) + STONE)}
