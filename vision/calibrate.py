@@ -106,7 +106,7 @@ class ZoneMap:
 
 
 def _zone(name: str, value: Any) -> Zone:
-    points = value.get("polygon") if isinstance(value, Mapping) else value
+    points: Any = value.get("polygon") if isinstance(value, Mapping) else value
     try:
         polygon = tuple((float(x), float(y)) for x, y in points)
     except (TypeError, ValueError) as err:

@@ -154,8 +154,8 @@ def face_shade(pose: DiePose, face: int, light: np.ndarray) -> float:
 
 def fill(canvas: np.ndarray, polygon: np.ndarray, colour: tuple[float, ...]) -> None:
     """Fill an anti-aliased polygon given in float pixels."""
-    points = np.round(polygon * SCALE).astype(np.int32).reshape(1, -1, 2)
-    cv2.fillPoly(canvas, points, colour, cv2.LINE_AA, SHIFT)
+    points = np.round(polygon * SCALE).astype(np.int32).reshape(-1, 2)
+    cv2.fillPoly(canvas, [points], colour, cv2.LINE_AA, SHIFT)
 
 
 def shaded(colour: tuple[int, int, int], shade: float) -> tuple[float, float, float]:
@@ -198,9 +198,9 @@ def soft_mask(shape: tuple[int, ...], polygon: np.ndarray, sigma: float) -> np.n
     at reduced size, which looks the same and costs a fraction."""
     factor = max(1, int(sigma // 3))
     small = (max(1, -(-shape[0] // factor)), max(1, -(-shape[1] // factor)))
-    mask = np.zeros(small, np.float32)
-    fill(mask, polygon / factor, (1.0,))
-    mask = cv2.GaussianBlur(mask, (0, 0), max(0.8, sigma / factor))
+    shape_only = np.zeros(small, np.float32)
+    fill(shape_only, polygon / factor, (1.0,))
+    mask: np.ndarray = cv2.GaussianBlur(shape_only, (0, 0), max(0.8, sigma / factor))
     if factor > 1:
         mask = cv2.resize(mask, (small[1] * factor, small[0] * factor), interpolation=cv2.INTER_LINEAR)
     return np.ascontiguousarray(mask[:shape[0], :shape[1]])

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from vision.calibrate import CORNER_IDS, TrayLayout, marker_image
+from vision.render_die import fill
 
 BACKGROUNDS = ("felt", "wood", "plain")
 """Surfaces the renderer knows; ``"random"`` picks one of them."""
@@ -110,8 +111,7 @@ def draw_walls(image: np.ndarray, rng: random.Random, camera: Camera, tray: Tray
 
 
 def _quad(image: np.ndarray, camera: Camera, corners: np.ndarray, colour: np.ndarray) -> None:
-    pixels = np.round(camera.project(corners) * 16).astype(np.int32).reshape(1, -1, 2)
-    cv2.fillPoly(image, pixels, tuple(float(c) for c in np.clip(colour, 0, 255)), cv2.LINE_AA, 4)
+    fill(image, camera.project(corners), tuple(float(c) for c in np.clip(colour, 0, 255)))
 
 
 def draw_distractor(texture: np.ndarray, rng: random.Random, scale: float) -> None:
@@ -235,5 +235,6 @@ def finish(rng: random.Random, image: np.ndarray, blur: float, noise: float,
         image = cv2.add(image, noise_like(rng, image.shape, noise), dtype=cv2.CV_8U)
     if jpeg_quality is not None:
         ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])
-        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else image
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
+        image = image if decoded is None else decoded
     return image
