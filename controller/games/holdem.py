@@ -676,6 +676,7 @@ class HoldemGame:
                           "stacks": list(self.stacks)}
         self._hands += 1
         self.hand = None
+        self._clear_table()
         self._between_hands()
 
     def _between_hands(self) -> None:
@@ -684,19 +685,22 @@ class HoldemGame:
             for seat in busted:
                 self.decided[seat] = False
             self.phase = Phase.REBUY
-            self.private = [()] * self._seats
             return
         for seat in busted:
             self.out[seat] = True
         self._start_hand(first=False)
 
-    def _start_hand(self, first: bool) -> None:
-        alive = [s for s in range(self._seats) if not self.out[s]]
+    def _clear_table(self) -> None:
+        """Forget the dice of the hand that ended (``last_hand`` keeps what was shown)."""
         self.private = [()] * self._seats
         self.board = []
         self.fresh = ()
         self.die_bets = {}
         self.round_no = 0
+
+    def _start_hand(self, first: bool) -> None:
+        alive = [s for s in range(self._seats) if not self.out[s]]
+        self._clear_table()
         if len(alive) < 2:
             self.phase = Phase.OVER
             return

@@ -92,13 +92,15 @@ def test_every_pot_is_paid_only_to_eligible_players(name: str, seats: int,
         step(game, rng)
         if game.hands_played > hands:
             paid: dict[str, int] = {}
+            odd: dict[str, int] = {}  # odd chips a seat may get: one per pot it splits
             for pot in game.last_hand["pots"]:
                 assert pot["winners"] and set(pot["winners"]) <= set(pot["eligible"]) <= live
-                for seat in pot["winners"]:
-                    paid[str(seat)] = paid.get(str(seat), 0) + pot["amount"] // len(pot["winners"])
+                for seat in map(str, pot["winners"]):
+                    paid[seat] = paid.get(seat, 0) + pot["amount"] // len(pot["winners"])
+                    odd[seat] = odd.get(seat, 0) + (len(pot["winners"]) > 1)
             won = game.last_hand["won"]
             assert won.keys() == paid.keys()
-            assert all(0 <= won[s] - paid[s] <= 1 for s in won)
+            assert all(0 <= won[s] - paid[s] <= odd[s] for s in won)
             assert sum(won.values()) == sum(pot["amount"] for pot in game.last_hand["pots"])
 
 

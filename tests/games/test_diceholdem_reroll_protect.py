@@ -229,4 +229,4 @@ def test_dice_in_reroll_state_are_rolled_again_when_everyone_is_all_in() -> None
     play(game, "check 1", "reroll 1 2 2", "allin 2", "call 0", "call 1")
     assert [d.count for d in game.pending().dice] == [2]
     play(game, "roll table letters E M", "roll table letters D")
-    assert game.board == ["H", "O", "E", "M", "D"] and game.hands_played == 1
+    assert game.last_hand["board"] == ["H", "O", "E", "M", "D"] and game.hands_played == 1
