@@ -190,3 +190,38 @@ def test_bad_option_is_refused_naming_it() -> None:
             assert word in str(err)
         else:
             raise AssertionError(f"{options} accepted")
+
+
+@settings(max_examples=30, deadline=None)
+@given(GAMES, st.integers(2, 9), OPTIONS, st.integers(0, 2**32))
+def test_legal_inputs_are_all_legal_and_never_empty_for_the_prompted_seat(
+        name: str, seats: int, options: dict[str, str], seed: int) -> None:
+    game, rng = build(name, seats, options), random.Random(seed)
+    for _ in range(200):
+        pending = game.pending()
+        if pending.over:
+            break
+        if pending.prompt is not None:
+            choices = game.legal_inputs(pending.prompt)
+            assert choices and all(game.can(choice) for choice in choices)
+            others = [s for s in range(seats) if s not in pending.actors]
+            assert not any(game.legal_inputs(s) for s in others)
+        step(game, rng)
+
+
+@settings(max_examples=30, deadline=None)
+@given(GAMES, st.integers(2, 9), st.sampled_from(["3", "7", "20"]), st.integers(0, 2**32))
+def test_all_in_is_legal_in_no_limit_whenever_the_action_is_open(name: str, seats: int,
+                                                                 stack: str, seed: int) -> None:
+    game, rng = build(name, seats, {"stack": stack}), random.Random(seed)
+    for _ in range(200):
+        hand, seat = game.hand, game.pending().prompt
+        if game.pending().over:
+            break
+        if hand is not None and seat is not None and game.can_check(seat) is False \
+                and game.can_call(seat) and hand.stacks[seat] <= hand.to_call(seat):
+            assert game.can_all_in(seat)  # cannot cover the call
+        if hand is not None and seat is not None and hand.to_act == seat \
+                and hand.reopened(seat) and hand.others_can_act(seat):
+            assert game.can_all_in(seat)
+        step(game, rng)
