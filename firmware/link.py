@@ -4,7 +4,7 @@ Runs on MicroPython (the Pico) and on CPython (the Pi side and the host tests), 
 subset both share: no dataclasses, no typing, no threads, time passed in as milliseconds.
 
 A frame on the wire is ``COBS(type u8 | seq u16 | payload | crc32 u32) 0x00`` (big-endian fields,
-the CRC over type, seq and payload). Reliable messages (types 0x10 and up) are sent one at a
+the CRC over type, seq and payload; bit 7 of the type says who sent it, 1 for the node). Reliable messages (types 0x10 and up) are sent one at a
 time, stop-and-wait, and resent until the peer acknowledges their sequence number; the receiver
 delivers a reliable frame only when its sequence number is the one it expects next, so resends
 and replays are never delivered twice. See ``firmware/README.md`` for the message table.
@@ -38,8 +38,9 @@ FIRST_RELIABLE = const(0x10)
 
 HELLO_REPLY_WANTED = const(0x01)
 
-ROLE_PI = const(0)
-ROLE_NODE = const(1)
+ROLE_PI = const(0x00)
+ROLE_NODE = const(0x80)
+KIND_MASK = const(0x7F)
 
 BUTTON_PRESS = const(1)
 BUTTON_RELEASE = const(2)
@@ -182,8 +183,9 @@ class Link:
     ``write(bytes)`` sends bytes to the peer, ``now_ms()`` reads a millisecond tick counter.
     ``session`` is a 16-bit number new at every boot (or driver start); a hello carrying a new
     session tells the peer to restart its sequence numbering from the hello's ``first``.
-    ``role`` is ``ROLE_NODE`` or ``ROLE_PI``: a hello from the same role (a port looped back on
-    itself) is ignored.
+    ``role`` is ``ROLE_NODE`` or ``ROLE_PI``, sent as bit 7 of every frame's type byte: a frame
+    carrying this end's own role (an echo, a port looped back on itself) is dropped, so no
+    frame can ever be taken for one from the peer.
     """
 
     def __init__(self, write, now_ms, session, role, resend_ms=200, heartbeat_ms=1000,
@@ -209,6 +211,7 @@ class Link:
         self.last_hello = None
         self.dropped = 0
         self.resends = 0
+        self.echoes = 0
 
     def send(self, kind, payload):
         """Queue a reliable message; False (and counted in ``dropped``) when the queue is full."""
@@ -225,8 +228,11 @@ class Link:
         """Take received bytes; the reliable messages now delivered, as ``(type, payload)``."""
         delivered = []
         for kind, seq, payload in self.decoder.feed(data):
+            if kind & ROLE_NODE == self.role:
+                self.echoes += 1
+                continue
             self.last_rx = self.now_ms()
-            self._handle(kind, seq, payload, delivered)
+            self._handle(kind & KIND_MASK, seq, payload, delivered)
         return delivered
 
     def poll(self):
@@ -252,12 +258,11 @@ class Link:
         return len(self.queue)
 
     def hello(self, reply_wanted):
-        """Send a hello: version, flags, role, session and the first sequence number unacked."""
+        """Send a hello: version, flags, session and the first sequence number still unacked."""
         first = self.queue[0][0] if self.queue else self.next_seq
         flags = HELLO_REPLY_WANTED if reply_wanted else 0
         self.last_hello = self.now_ms()
-        self._transmit(T_HELLO, 0, struct.pack(">BBBHH", VERSION, flags, self.role, self.session,
-                                               first))
+        self._transmit(T_HELLO, 0, struct.pack(">BBHH", VERSION, flags, self.session, first))
 
     def _handle(self, kind, seq, payload, delivered):
         if kind == T_HELLO:
@@ -268,11 +273,9 @@ class Link:
             self._on_reliable(kind, seq, payload, delivered)
 
     def _on_hello(self, payload):
-        if len(payload) < 7:
+        if len(payload) < 6:
             return
-        version, flags, role, session, first = struct.unpack(">BBBHH", payload[:7])
-        if role == self.role:
-            return
+        version, flags, session, first = struct.unpack(">BBHH", payload[:6])
         self.peer_version = version
         if version != VERSION:
             return
@@ -315,4 +318,4 @@ class Link:
 
     def _transmit(self, kind, seq, payload):
         self.last_tx = self.now_ms()
-        self.write(encode_frame(kind, seq, payload))
+        self.write(encode_frame(kind | self.role, seq, payload))

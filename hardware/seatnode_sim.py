@@ -4,8 +4,8 @@
 antennas, stepped every few simulated milliseconds by a :class:`~hardware.clock.SimClock` (or by
 hand with :meth:`SimSeatNode.step`). The Pi side reaches it through :meth:`SimSeatNode.open`
 (in-memory byte pipes with pyserial's errors), or through a real pty pair (:class:`PtyPort`).
-Faults: :meth:`unplug`/:meth:`plug` (the node keeps running and keeps its unsent events) and
-:meth:`send_garbage`.
+Faults: :meth:`unplug`/:meth:`plug` (the node keeps running and keeps its unsent events),
+:meth:`send_garbage`, and :class:`LineNoise` that damages the frames both ways.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from __future__ import annotations
 import os
 import random
 import tty
+from enum import Enum
 from typing import Any, Protocol
 
-import serial
+import serial  # type: ignore[import-untyped]
 
 from hardware.clock import Clock, SimClock
 from hardware.devices import LightState
@@ -87,9 +88,9 @@ class PipePort:
         return data
 
     def write(self, data: bytes, /) -> int:
-        """Bytes to the node."""
+        """Bytes to the node (through the line noise, if any)."""
         self._check()
-        self._node.to_node.extend(data)
+        self._node.to_node.extend(self._node.damage(data))
         return len(data)
 
     def close(self) -> None:
@@ -110,9 +111,9 @@ class PipeSerial:
         return data or None
 
     def write(self, data: bytes) -> None:
-        """To the Pi; lost while unplugged, as on a real cable."""
+        """To the Pi (through the line noise, if any); lost while unplugged, as on a real cable."""
         if self._node.plugged:
-            self._node.to_pi.extend(data)
+            self._node.to_pi.extend(self._node.damage(data))
 
 
 class PtyPort:
@@ -147,6 +148,68 @@ class PtyPort:
         os.close(self._slave)
 
 
+class Damage(Enum):
+    """What line noise does to a frame."""
+
+    FLIP = "flip"            # one to three bits flipped: bad CRC
+    TRUNCATE = "truncate"    # cut short, the delimiter kept
+    DROP = "drop"            # lost whole
+    DUPLICATE = "duplicate"  # arrives twice
+    REPLAY = "replay"        # an old frame from earlier in the session arrives again
+    GARBAGE = "garbage"      # random bytes, zeros among them, before the frame
+
+
+class LineNoise:
+    """A bad cable: damages about ``rate`` of the frames written through it, in every :class:`Damage` way.
+
+    ``damaged`` counts the frames damaged or injected (a replay or garbage counts one).
+    """
+
+    def __init__(self, rng: random.Random, rate: float = 0.5, history: int = 256) -> None:
+        self.rng = rng
+        self.rate = rate
+        self.damaged = 0
+        self.kinds = list(Damage)
+        self._history: list[bytes] = []
+        self._keep = history
+
+    def apply(self, data: bytes) -> bytes:
+        """``data`` (whole frames with their delimiters) as the far end receives it."""
+        out = bytearray()
+        for frame in data.split(b"\x00")[:-1]:
+            out += self._pass(frame + b"\x00")
+        return bytes(out)
+
+    def _pass(self, frame: bytes) -> bytes:
+        self._remember(frame)
+        if self.rng.random() >= self.rate:
+            return frame
+        self.damaged += 1
+        kind = self.rng.choice(self.kinds)
+        if kind is Damage.FLIP:
+            return self._flip(frame)
+        if kind is Damage.TRUNCATE:
+            return frame[:self.rng.randrange(len(frame) - 1)] + b"\x00"
+        if kind is Damage.DROP:
+            return b""
+        if kind is Damage.DUPLICATE:
+            return frame + frame
+        if kind is Damage.REPLAY:
+            return self.rng.choice(self._history) + frame
+        return self.rng.randbytes(self.rng.randrange(1, 40)) + frame
+
+    def _flip(self, frame: bytes) -> bytes:
+        damaged = bytearray(frame)
+        for _ in range(self.rng.randrange(1, 4)):
+            damaged[self.rng.randrange(len(frame) - 1)] ^= 1 << self.rng.randrange(8)
+        return bytes(damaged)
+
+    def _remember(self, frame: bytes) -> None:
+        self._history.append(frame)
+        if len(self._history) > self._keep:
+            del self._history[:len(self._history) - self._keep]
+
+
 class SimSeatNode:
     """One seat node's firmware running in-process.
 
@@ -157,8 +220,10 @@ class SimSeatNode:
 
     def __init__(self, clock: Clock, *, buttons: int = 4, lights: int = 2, readers: int = 1,
                  session: int | None = None, serial_port: NodeSerial | None = None,
-                 antennas: list[Any] | None = None, step_every: float = 0.005) -> None:
+                 antennas: list[Any] | None = None, step_every: float = 0.005,
+                 noise: LineNoise | None = None) -> None:
         self.clock = clock
+        self.noise = noise
         self.generation = 0
         self.plugged = True
         self.to_pi = bytearray()
@@ -186,6 +251,10 @@ class SimSeatNode:
     def step(self) -> None:
         """Run one pass of the firmware's main loop."""
         self.node.step()
+
+    def damage(self, data: bytes) -> bytes:
+        """``data`` as it comes out of the cable: through :attr:`noise` when there is some."""
+        return self.noise.apply(data) if self.noise is not None else data
 
     def open(self) -> PipePort:
         """The Pi's port to this node (what :class:`SeatNodeLink`'s ``open_port`` calls).

@@ -112,7 +112,8 @@ def test_replayed_old_frame_is_not_delivered(pair: Pair) -> None:
 
 def test_frame_from_the_future_is_ignored_and_not_acked(pair: Pair) -> None:
     pair.to_node.take()
-    assert pair.pi.feed(LINK.encode_frame(LINK.T_BUTTON, pair.pi.expected + 5, press(3))) == []
+    future = LINK.encode_frame(LINK.T_BUTTON | LINK.ROLE_NODE, pair.pi.expected + 5, press(3))
+    assert pair.pi.feed(future) == []
     assert pair.to_node.take() == b""
 
 
@@ -120,7 +121,7 @@ def test_heartbeat_goes_out_when_the_link_is_idle(pair: Pair) -> None:
     pair.to_pi.take()
     pair.ms += pair.node.heartbeat_ms
     pair.node.poll()
-    assert LINK.Decoder().feed(pair.to_pi.take()) == [(LINK.T_HEARTBEAT, 0, b"")]
+    assert LINK.Decoder().feed(pair.to_pi.take()) == [(LINK.T_HEARTBEAT | LINK.ROLE_NODE, 0, b"")]
 
 
 def test_peer_is_dead_after_the_timeout_without_frames(pair: Pair) -> None:
@@ -148,7 +149,7 @@ def test_data_before_any_hello_is_held_back_and_a_hello_asked_for() -> None:
     pair.node.send(LINK.T_BUTTON, press(4))
     assert pair.pi.feed(pair.to_pi.take()) == []
     hellos = LINK.Decoder().feed(pair.to_node.take())
-    assert [(kind, payload[1]) for kind, _, payload in hellos] == [(LINK.T_HELLO, 1)]
+    assert [(kind, payload[1]) for kind, _, payload in hellos] == [(LINK.T_HELLO | LINK.ROLE_PI, 1)]
 
 
 def test_data_held_back_for_the_hello_arrives_once_after_it() -> None:
@@ -160,17 +161,24 @@ def test_data_held_back_for_the_hello_arrives_once_after_it() -> None:
 
 def test_hello_of_another_version_does_not_connect() -> None:
     pair = Pair()
-    hello = struct.pack(">BBBHH", LINK.VERSION + 1, 0, LINK.ROLE_NODE, 0x5555, 0)
-    pair.pi.feed(LINK.encode_frame(LINK.T_HELLO, 0, hello))
+    hello = struct.pack(">BBHH", LINK.VERSION + 1, 0, 0x5555, 0)
+    pair.pi.feed(LINK.encode_frame(LINK.T_HELLO | LINK.ROLE_NODE, 0, hello))
     assert pair.pi.peer_version == LINK.VERSION + 1 and not pair.pi.alive()
 
 
-def test_hello_from_its_own_role_is_ignored() -> None:
+def test_echo_of_its_own_hello_is_ignored() -> None:
     looped: list[bytes] = []
     link: Any = LINK.Link(looped.append, lambda: 0, 0x4444, LINK.ROLE_PI)
     link.hello(True)
     link.feed(looped.pop())
-    assert link.peer_session is None and looped == []
+    assert link.peer_session is None and looped == [] and link.echoes == 1
+
+
+def test_echo_of_its_own_ack_does_not_ack_its_own_message(pair: Pair) -> None:
+    pair.pi.send(LINK.T_SET_LED, b"\x00\x01")
+    pair.to_node.take()
+    pair.pi.feed(LINK.encode_frame(LINK.T_ACK | LINK.ROLE_PI, 0, struct.pack(">H", 0)))
+    assert pair.pi.pending() == 1
 
 
 def test_full_queue_refuses_and_counts(pair: Pair) -> None:
