@@ -13,6 +13,7 @@ from typing import Mapping
 
 from controller.games.dice import DieKind
 from controller.games.errors import InvalidInput
+from controller.games.hand_rules import PIPS_TO_LETTERS
 from controller.games.holdem import HoldemGame, KeyFunction, hand_key
 from controller.games.holdem_options import number, parse_holdem_options
 
@@ -24,6 +25,7 @@ class DiceHoldem(HoldemGame):
 
     name = "diceholdem"
     kind = DieKind.LETTERS
+    stand_ins = {DieKind.D6: PIPS_TO_LETTERS}  # a plain pip d6: 6 = H ... 1 = M
     variant = "basic"
 
     def __init__(self, seats: int, options: Mapping[str, str],

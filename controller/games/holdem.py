@@ -10,7 +10,7 @@ Standard DiceHoldem also switches on the Reroll/Protect bets (``reroll_protect``
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from controller.games.base import DiceNeeded, Input, Pending
 from controller.games.betting import Betting, Pot, Structure, side_pots, split
@@ -51,6 +51,7 @@ class HoldemGame:
 
     name = "holdem"
     kind = DieKind.D6
+    stand_ins: Mapping[DieKind, Mapping[str, str]] = {}  # other dice accepted: face -> our face
     reroll_protect = False
 
     def __init__(self, seats: int, options: HoldemOptions, key: KeyFunction,
@@ -492,13 +493,12 @@ class HoldemGame:
                                 "now: only a busted player, between hands")
 
     def _verify_roll(self, inp: Roll) -> None:
-        if inp.kind is not self.kind:
+        if inp.kind is not self.kind and inp.kind not in self.stand_ins:
             raise IllegalAction(f"{self.name} is played with {self.kind.value} dice, "
                                 f"not {inp.kind.value}")
-        faces = self.kind.faces
         for face in inp.faces:
-            if face not in faces:
-                raise IllegalAction(f"{face!r} is not a face of a {self.kind.value} die")
+            if face not in inp.kind.faces:
+                raise IllegalAction(f"{face!r} is not a face of a {inp.kind.value} die")
         if self.phase is Phase.PRIVATE and inp.seat is not None:
             if inp.seat not in self._unrolled():
                 raise IllegalAction(f"{self._who(inp.seat)} cannot roll now: "
@@ -572,17 +572,19 @@ class HoldemGame:
             self._start_hand(first=False)
 
     def _act_roll(self, inp: Roll) -> None:
+        faces = inp.faces
+        if inp.kind is not self.kind:
+            faces = tuple(self.stand_ins[inp.kind][face] for face in faces)
         if inp.seat is not None:
-            self.private[inp.seat] = inp.faces
+            self.private[inp.seat] = faces
             if not self._unrolled():
                 self._open_round(0)
             return
         rerolled = sorted(d for d, (k, _) in self.die_bets.items() if k == "reroll")
-        faces = list(inp.faces)
-        for die in rerolled:
-            self.board[die] = faces.pop(0)
+        for n, die in enumerate(rerolled):
+            self.board[die] = faces[n]
         start = len(self.board)
-        self.board.extend(faces)
+        self.board.extend(faces[len(rerolled):])
         self.fresh = (*rerolled, *range(start, len(self.board)))
         self.die_bets = {}
         self._open_round(self.round_no + 1)

@@ -44,3 +44,10 @@ def test_options_round_trip_and_unknown_variant_is_refused() -> None:
 
 def test_standard_is_the_default_variant() -> None:
     assert table().options_text()["variant"] == "standard"
+
+
+def test_plain_pip_dice_stand_in_for_letter_dice() -> None:
+    game = table(variant="basic")
+    play(game, "roll 0 d6 6 5", "roll 1 letters L L", "call 0", "check 1", "roll table d6 4 3 2")
+    assert game.seat_view(0)["my_dice"] == ["H", "O"]
+    assert game.board == ["L", "D", "E"]
