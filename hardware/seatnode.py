@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import serial
+import serial  # type: ignore[import-untyped]
 
 from hardware.clock import Clock
 from hardware.devices import (

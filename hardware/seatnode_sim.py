@@ -185,23 +185,32 @@ class LineNoise:
         if self.rng.random() >= self.rate:
             return frame
         self.damaged += 1
+        return self._damage(frame, self.rng.choice(self.kinds))
+
+    def inject(self) -> bytes:
+        """One more damaged frame out of nowhere: an old frame mangled or replayed, or garbage."""
+        self.damaged += 1
+        old = self.rng.choice(self._history) if self._history else b"\x00"
         kind = self.rng.choice(self.kinds)
+        return self._damage(old, kind) if kind is not Damage.DROP else old
+
+    def _damage(self, frame: bytes, kind: Damage) -> bytes:
         if kind is Damage.FLIP:
             return self._flip(frame)
         if kind is Damage.TRUNCATE:
-            return frame[:self.rng.randrange(len(frame) - 1)] + b"\x00"
+            return frame[:self.rng.randrange(len(frame))] + b"\x00"
         if kind is Damage.DROP:
             return b""
         if kind is Damage.DUPLICATE:
             return frame + frame
-        if kind is Damage.REPLAY:
+        if kind is Damage.REPLAY and self._history:
             return self.rng.choice(self._history) + frame
         return self.rng.randbytes(self.rng.randrange(1, 40)) + frame
 
     def _flip(self, frame: bytes) -> bytes:
         damaged = bytearray(frame)
         for _ in range(self.rng.randrange(1, 4)):
-            damaged[self.rng.randrange(len(frame) - 1)] ^= 1 << self.rng.randrange(8)
+            damaged[self.rng.randrange(max(1, len(frame) - 1))] ^= 1 << self.rng.randrange(8)
         return bytes(damaged)
 
     def _remember(self, frame: bytes) -> None:
