@@ -233,6 +233,11 @@ class SeatNodeLink:
             return DeviceStatus.failing(
                 name, f"seat node on {self.url} not found ({self._problem})",
                 f"check the USB cable and that the node appears as {self.url}")
+        if self._link.decoder.bad:
+            return DeviceStatus.failing(
+                name, f"seat node on {self.url} sends data the table cannot read "
+                f"({self._link.decoder.bad} damaged frames)",
+                f"check that nothing else uses {self.url}; {FLASH_FIX}")
         return DeviceStatus.failing(
             name, f"seat node on {self.url} not answering: check the USB cable",
             f"check the USB cable; if the node's light stays dark, {FLASH_FIX}")

@@ -240,14 +240,21 @@ class SimSeatNode:
         self.buttons = [SimPin(1) for _ in range(buttons)]
         self.lights = [SimPin(0) for _ in range(lights)]
         self.antennas = antennas if antennas is not None else [SimAntenna() for _ in range(readers)]
-        if session is None:
-            session = random.SystemRandom().getrandbits(16)
         self.serial = serial_port if serial_port is not None else PipeSerial(self)
-        self.node = firmware().main.SeatNode(self.serial, self.buttons, self.lights,
-                                             self.antennas, self._now_ms, session)
+        self.node = self._boot(session)
         self._step_every = step_every
         if isinstance(clock, SimClock):
             clock.call_later(step_every, self._tick)
+
+    def _boot(self, session: int | None) -> Any:
+        if session is None:
+            session = random.SystemRandom().getrandbits(16)
+        return firmware().main.SeatNode(self.serial, self.buttons, self.lights, self.antennas,
+                                        self._now_ms, session)
+
+    def reboot(self, session: int | None = None) -> None:
+        """Power-cycle the node: the firmware starts afresh (a new session, nothing queued)."""
+        self.node = self._boot(session)
 
     def _now_ms(self) -> int:
         return int(round(self.clock.now() * 1000)) & 0x3FFFFFFF

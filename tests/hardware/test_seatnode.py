@@ -1,0 +1,169 @@
+"""The Pi's seat-node driver against the simulated node (the firmware's own code, in-process)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hardware.clock import SimClock
+from hardware.devices import (
+    ButtonEvent, LightState, PressKind, SeatPanel, TagChange, TagEvent, TagReader,
+)
+from hardware.seatnode import SeatNodeLink, SeatNodePanel, SeatNodeReader
+from hardware.seatnode_sim import SimSeatNode
+
+STONE = bytes.fromhex("11223344")
+
+
+class Table:
+    """One simulated seat node with the Pi's panel and reader on it."""
+
+    def __init__(self) -> None:
+        self.clock = SimClock()
+        self.node = SimSeatNode(self.clock, session=0x0A0A)
+        self.link = self.node.link(session=0x0B0B, retry_after=0.5)
+        self.panel = SeatNodePanel({3: self.link}, self.clock)
+        self.reader = SeatNodeReader({"pot": (self.link, 0)}, self.clock)
+
+    def run(self, seconds: float) -> list[ButtonEvent | TagEvent]:
+        """Let time pass, polling both devices every 20 ms as the table's loop does."""
+        events: list[ButtonEvent | TagEvent] = []
+        for _ in range(round(seconds / 0.02)):
+            self.clock.advance(0.02)
+            events += self.panel.poll()
+            events += self.reader.poll()
+        return events
+
+    def tap(self, button: int) -> None:
+        self.node.press(button)
+        self.run(0.1)
+        self.node.release(button)
+
+
+@pytest.fixture
+def table() -> Table:
+    """A connected seat node at seat 3, reader spot ``pot``."""
+    linked = Table()
+    linked.run(0.1)
+    return linked
+
+
+def presses(events: list[ButtonEvent | TagEvent]) -> list[tuple[int, str, PressKind]]:
+    return [(e.seat, e.button, e.kind) for e in events if isinstance(e, ButtonEvent)]
+
+
+def test_backends_implement_the_interfaces(table: Table) -> None:
+    assert isinstance(table.panel, SeatPanel) and isinstance(table.reader, TagReader)
+
+
+def test_tap_gives_press_then_release(table: Table) -> None:
+    table.node.press(0)
+    events = table.run(0.1)
+    table.node.release(0)
+    events += table.run(0.3)
+    assert presses(events) == [(3, "raise", PressKind.PRESS), (3, "raise", PressKind.RELEASE)]
+
+
+def test_holding_gives_a_long_press(table: Table) -> None:
+    table.node.press(2)
+    events = table.run(1.2)
+    assert [kind for *_, kind in presses(events)] == [PressKind.PRESS, PressKind.LONG_PRESS]
+
+
+def test_light_command_reaches_the_node(table: Table) -> None:
+    table.panel.set_light(3, LightState.BLINK)
+    table.run(0.1)
+    assert table.node.light(0) is LightState.BLINK
+
+
+def test_tag_arrives_and_leaves(table: Table) -> None:
+    table.node.place_tag(STONE)
+    arrived = table.run(0.3)
+    assert table.reader.tags("pot") == {"11223344"}
+    table.node.remove_tag(STONE)
+    left = table.run(0.5)
+    tags = [e for e in arrived + left if isinstance(e, TagEvent)]
+    assert [(e.spot, e.tag, e.change) for e in tags] == [
+        ("pot", "11223344", TagChange.ARRIVE), ("pot", "11223344", TagChange.LEAVE)]
+
+
+def test_presses_during_an_outage_arrive_once_after_reconnect(table: Table) -> None:
+    table.node.unplug()
+    for button in (0, 1, 0):
+        table.node.press(button)
+        table.run(0.1)
+        table.node.release(button)
+        table.run(0.1)
+    assert presses(table.run(1.0)) == []
+    table.node.plug()
+    events = table.run(2.0)
+    expected = [(3, name, kind) for name in ("raise", "call", "raise")
+                for kind in (PressKind.PRESS, PressKind.RELEASE)]
+    assert presses(events) == expected and presses(table.run(2.0)) == []
+
+
+def test_light_set_during_an_outage_is_applied_after_reconnect(table: Table) -> None:
+    table.node.unplug()
+    table.panel.set_light(3, LightState.ON)
+    table.run(0.5)
+    table.node.plug()
+    table.run(2.0)
+    assert table.node.light(0) is LightState.ON and table.link.unacknowledged == 0
+
+
+def test_check_is_ok_while_the_node_answers(table: Table) -> None:
+    assert table.panel.check().ok and table.reader.check().ok
+
+
+def test_unplugged_node_names_the_port_and_the_cable(table: Table) -> None:
+    table.node.unplug()
+    table.run(0.1)
+    status = table.panel.check()
+    assert not status.ok and "sim://seatnode" in status.problem and "USB cable" in status.fix
+
+
+def test_check_recovers_after_the_cable_is_back(table: Table) -> None:
+    table.node.unplug()
+    table.run(0.1)
+    table.node.plug()
+    assert table.panel.check().ok
+
+
+def test_silent_port_is_reported_as_not_answering() -> None:
+    clock = SimClock()
+    status = SeatNodePanel({0: SeatNodeLink("loop://", clock)}, clock).check()
+    assert status.problem == "seat node on loop:// not answering: check the USB cable"
+
+
+def test_missing_port_is_reported_as_not_found() -> None:
+    clock = SimClock()
+    status = SeatNodePanel({0: SeatNodeLink("/dev/ttyACM9", clock)}, clock).check()
+    assert "seat node on /dev/ttyACM9 not found" in status.problem and "USB cable" in status.fix
+
+
+def test_garbage_between_frames_is_skipped(table: Table) -> None:
+    table.node.send_garbage()
+    table.node.press(0)
+    assert presses(table.run(0.5)) == [(3, "raise", PressKind.PRESS)]
+
+
+def test_node_babbling_garbage_is_reported_as_unreadable() -> None:
+    linked = Table()
+    babble = bytes(range(1, 40)) + b"\x00"
+    linked.node.node.link.write = lambda data: linked.node.to_pi.extend(babble)
+    status = linked.panel.check()
+    assert "cannot read" in status.problem and "mpremote" in status.fix
+
+
+def test_unknown_seat_and_spot_raise_key_error(table: Table) -> None:
+    with pytest.raises(KeyError):
+        table.panel.set_light(0, LightState.ON)
+    with pytest.raises(KeyError):
+        table.reader.tags("seat9")
+
+
+def test_rebooted_node_starts_a_new_session_and_still_delivers(table: Table) -> None:
+    table.tap(0)
+    table.run(0.3)
+    table.node.reboot(session=0x0C0C)
+    table.node.press(3)
+    assert presses(table.run(1.5)) == [(3, "fold", PressKind.PRESS)]
