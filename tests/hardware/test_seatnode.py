@@ -166,4 +166,4 @@ def test_rebooted_node_starts_a_new_session_and_still_delivers(table: Table) -> 
     table.run(0.3)
     table.node.reboot(session=0x0C0C)
     table.node.press(3)
-    assert presses(table.run(1.5)) == [(3, "fold", PressKind.PRESS)]
+    assert presses(table.run(0.6)) == [(3, "fold", PressKind.PRESS)]
