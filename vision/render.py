@@ -1,8 +1,10 @@
 """Synthetic dice scenes with exact ground truth, for tests, benchmarks and the simulated camera.
 
-A scene is rendered in 3-D: the dice are rounded cubes on a tray plane (millimetres) seen by a
+A scene is rendered in 3-D: the dice are rounded solids on a tray plane (millimetres) seen by a
 pinhole camera, so perspective, visible side faces, cocked dice and tray markers all come from one
-geometry. Everything random comes from the ``random.Random`` passed in.
+geometry. Every kind of die the games use is drawn: pip d6, letter d6, d8 (Tauren) and d12; a new
+kind needs a solid and its face marks in :mod:`vision.render_solid`. Everything random comes from
+the ``random.Random`` passed in.
 
 >>> import random
 >>> scene = render_scene(random.Random(1), SceneSpec(size=(320, 240), n_dice=2, die_px=(30, 40)))
@@ -20,9 +22,11 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from controller.games.dice import DieKind
 from controller.games.errors import InvalidInput
 from vision.calibrate import CORNER_IDS, TrayLayout
-from vision.render_die import TOP, DiePose, DieStyle, Faces, draw_die, face_points, random_faces, rounded_square
+from vision.render_die import TOP, DiePose, DieStyle, Faces, draw_die, face_outline, random_faces
+from vision.render_solid import SOLIDS, Solid
 from vision.render_ground import BACKGROUNDS, Camera, finish, ground_image, make_camera
 
 READABLE = 0.8
@@ -38,7 +42,9 @@ class DieTruth:
 
     ``value`` is None when the top face cannot be read: the die is cocked or moving, or less than
     ``READABLE`` of its top face is in view (``visible``: hidden by a nearer die or the frame edge).
-    ``center`` is the top face's centre; ``box`` bounds the whole visible die.
+    ``center`` is the top face's centre; ``box`` bounds the whole visible die. ``value`` numbers
+    the face in ``DieKind(kind).faces`` order from 1 (the pips or numeral on d6 and d12 dice);
+    ``face`` is the face as games write it ('5', 'W', 'H'), None when ``value`` is.
     """
 
     kind: str
@@ -52,6 +58,7 @@ class DieTruth:
     moving: bool = False
     edge_mm: float | None = None
     visible: float = 1.0
+    face: str | None = None
 
 
 @dataclass(frozen=True)
@@ -106,8 +113,8 @@ class SceneSpec:
     def __post_init__(self) -> None:
         if self.background not in (*BACKGROUNDS, "random"):
             raise InvalidInput(f"unknown background {self.background!r}")
-        if self.kind != "d6":
-            raise InvalidInput(f"the renderer draws only d6 dice so far, not {self.kind!r}")
+        if self.kind not in {k.value for k in DieKind}:
+            raise InvalidInput(f"unknown die kind {self.kind!r} (kinds: {', '.join(k.value for k in DieKind)})")
         if not 0 < self.die_px[0] <= self.die_px[1]:
             raise InvalidInput(f"die_px must be a rising pair of sizes, not {self.die_px!r}")
 
@@ -118,6 +125,7 @@ class _Die:
     faces: Faces
     style: DieStyle
     cocked: bool
+    yaw: float  # turn about the vertical, so dice put side by side can line up
 
 
 @dataclass(frozen=True, eq=False)
@@ -186,7 +194,10 @@ def _scale(spec: SceneSpec) -> float:
 
 def _dice(rng: random.Random, spec: SceneSpec, stage: _Layout, values: Sequence[int] | None) -> tuple[_Die, ...]:
     """Resting dice for one throw on the stage's tray."""
-    tops = list(values) if values is not None else [rng.randint(1, 6) for _ in range(spec.n_dice)]
+    count = len(DieKind(spec.kind).faces)
+    tops = list(values) if values is not None else [rng.randint(1, count) for _ in range(spec.n_dice)]
+    if any(not 1 <= top <= count for top in tops):
+        raise InvalidInput(f"a {spec.kind} die has faces 1 to {count}, not {tops!r}")
     bounded = spec.markers or spec.walls
     return _place(rng, spec, stage.camera, stage.tray if bounded else None, tops, _scale(spec))
 
@@ -227,7 +238,7 @@ def _compose(rng: random.Random, spec: SceneSpec, layout: _Layout, dice: tuple[_
 
 def _top_visible(owner: np.ndarray, index: int, die: _Die, camera: Camera) -> float:
     """Share of the die's top face that ends up in view (not under a nearer die, not off-frame)."""
-    outline = camera.project(die.pose.world(face_points(TOP, rounded_square(0.47, die.style.corner))))
+    outline = camera.project(die.pose.world(face_outline(die.pose, die.style, TOP)))
     lo = np.floor(outline.min(axis=0)).astype(int)
     hi = np.ceil(outline.max(axis=0)).astype(int)
     face = np.zeros((hi[1] - lo[1] + 1, hi[0] - lo[0] + 1), np.uint8)
@@ -248,10 +259,11 @@ def _truth(die: _Die, hull: np.ndarray, camera: Camera, spec: SceneSpec, moving:
     cut = bool(lo[0] < 0 or lo[1] < 0 or hi[0] > width or hi[1] > height)
     x0, y0 = max(0.0, lo[0] - 0.5), max(0.0, lo[1] - 0.5)
     x1, y1 = min(float(width), hi[0] + 0.5), min(float(height), hi[1] + 0.5)
-    top = camera.project(die.pose.world(face_points(TOP, np.zeros((1, 2)))))[0]
+    top = camera.project(die.pose.world(die.pose.solid.centres[TOP:TOP + 1]))[0]
     unreadable = die.cocked or moving or visible < READABLE
     position = die.pose.position
     return DieTruth(kind=spec.kind, value=None if unreadable else die.faces.values[TOP],
+                    face=None if unreadable else die.faces.label(TOP),
                     center=(float(top[0]), float(top[1])), box=(x0, y0, x1 - x0, y1 - y0),
                     cocked=die.cocked, cut_off=cut, colour=die.style.body,
                     tray_mm=(float(position[0]), float(position[1])), moving=moving,
@@ -303,22 +315,15 @@ def _rx(angle: float) -> np.ndarray:
     return np.array([[1, 0, 0], [0, c, -s], [0, s, c]])
 
 
-CUBE = np.array([(x, y, z) for x in (-.5, .5) for y in (-.5, .5) for z in (-.5, .5)])
-
-
-def _resting(xy: np.ndarray, rotation: np.ndarray, edge: float, lift: float = 0.0) -> DiePose:
+def _resting(xy: np.ndarray, rotation: np.ndarray, edge: float, solid: Solid, lift: float = 0.0) -> DiePose:
     """A pose at ``xy`` whose lowest corner touches the tray (or hovers ``lift`` mm above it)."""
-    low = float((CUBE * edge @ rotation.T)[:, 2].max())
-    return DiePose(np.array([xy[0], xy[1], -low - lift]), rotation, edge)
-
-
-def _yaw(pose: DiePose) -> float:
-    return math.atan2(pose.rotation[1, 0], pose.rotation[0, 0])
+    low = float((solid.vertices * edge @ rotation.T)[:, 2].max())
+    return DiePose(np.array([xy[0], xy[1], -low - lift]), rotation, edge, solid)
 
 
 def _footprint(pose: DiePose) -> np.ndarray:
     """The die's shadow straight down on the tray: convex hull of its corners' (x, y), float32."""
-    corners = pose.world(CUBE)[:, :2].astype(np.float32)
+    corners = pose.world(pose.solid.vertices)[:, :2].astype(np.float32)
     return cv2.convexHull(corners).reshape(-1, 2)
 
 
@@ -349,33 +354,36 @@ def _candidate(rng: random.Random, spec: SceneSpec, camera: Camera, placed: list
                cocked: bool, cut: bool, scale: float) -> _Die | None:
     """One random try at a die's pose: next to another die or anywhere in view."""
     edge = rng.uniform(*spec.die_px) / scale
-    faces = random_faces(rng, top)
+    kind = DieKind(spec.kind)
+    faces = random_faces(rng, kind, top)
     style = _style(rng, spec)
     flat = [d for d in placed if not d.cocked]
-    tilt = _rx(math.radians(rng.uniform(20, 38))) if cocked else np.eye(3)
+    tilt = (_rx(math.radians(rng.uniform(20, 38))) if cocked else np.eye(3)) @ SOLIDS[kind].rest
     if flat and not cut and rng.random() < (0.85 if cocked else 0.65 if spec.touching else 0.0):
-        partner = rng.choice(flat).pose
-        edge = partner.edge_mm * rng.uniform(0.9, 1.1)  # dice that end up together are of one set
-        pose = _beside(rng, partner, edge, tilt, cocked)
-        return None if pose is None else _Die(pose, faces, style, cocked)
+        partner = rng.choice(flat)
+        edge = partner.pose.edge_mm * rng.uniform(0.9, 1.1)  # dice that end up together are of one set
+        placed_beside = _beside(rng, partner, edge, tilt, cocked)
+        return None if placed_beside is None else _Die(placed_beside[0], faces, style, cocked, placed_beside[1])
     xy = _in_view(rng, camera, spec, edge * scale, cut)
-    pose = _resting(xy, _rz(rng.uniform(0, 2 * math.pi)) @ tilt, edge)
-    return _Die(pose, faces, style, cocked)
+    yaw = rng.uniform(0, 2 * math.pi)
+    return _Die(_resting(xy, _rz(yaw) @ tilt, edge, SOLIDS[kind]), faces, style, cocked, yaw)
 
 
-def _beside(rng: random.Random, partner: DiePose, edge: float, tilt: np.ndarray, cocked: bool) -> DiePose | None:
-    """A pose touching ``partner`` face to face, or leaning its top against it when ``cocked``."""
-    angle = _yaw(partner) + rng.randrange(4) * math.pi / 2
+def _beside(rng: random.Random, partner: _Die, edge: float, tilt: np.ndarray,
+            cocked: bool) -> tuple[DiePose, float] | None:
+    """A pose (and yaw) touching ``partner`` side to side, or leaning its top against it when ``cocked``."""
+    angle = partner.yaw + rng.randrange(4) * math.pi / 2
     direction = np.array([math.cos(angle), math.sin(angle)])
-    across = np.array([-direction[1], direction[0]]) * rng.uniform(-0.3, 0.3) * min(edge, partner.edge_mm)
-    yaw = angle + math.pi / 2 if cocked else _yaw(partner) + rng.uniform(-0.04, 0.04)
+    near = partner.pose
+    across = np.array([-direction[1], direction[0]]) * rng.uniform(-0.3, 0.3) * min(edge, near.edge_mm)
+    yaw = angle + math.pi / 2 if cocked else partner.yaw + rng.uniform(-0.04, 0.04)
     rotation = _rz(yaw) @ tilt
-    other = _footprint(partner)
+    other = _footprint(near)
     for step in range(200):
-        distance = (edge + partner.edge_mm) / 2 + step * 0.2
-        pose = _resting(partner.position[:2] + direction * distance + across, rotation, edge)
+        distance = (edge + near.edge_mm) / 2 + step * 0.2
+        pose = _resting(near.position[:2] + direction * distance + across, rotation, edge, near.solid)
         if _overlap(_footprint(pose), other) < 0.05:
-            return pose
+            return pose, yaw
     return None
 
 
@@ -400,7 +408,7 @@ def _fits(die: _Die, placed: list[_Die], camera: Camera, spec: SceneSpec, tray: 
         return False
     if tray is not None and not cut and not _on_free_tray(mine, tray, spec.markers):
         return False
-    outline = camera.project(die.pose.world(CUBE))
+    outline = camera.project(die.pose.world(die.pose.solid.vertices))
     inside = bool((outline.min(axis=0) >= 1).all() and (outline.max(axis=0) <= np.array(spec.size) - 1).all())
     return not inside if cut else inside
 
@@ -446,5 +454,5 @@ def _moved(die: _Die, path: _Path, left: float) -> _Die:
     ease = left * (0.5 + 0.5 * left)
     rotation = die.pose.rotation @ cv2.Rodrigues(path.axis * path.spin * ease)[0]
     lift = die.pose.edge_mm * 0.6 * abs(math.sin(left * math.pi * path.hops)) * left
-    pose = _resting(die.pose.position[:2] + path.offset * ease, rotation, die.pose.edge_mm, lift)
+    pose = _resting(die.pose.position[:2] + path.offset * ease, rotation, die.pose.edge_mm, die.pose.solid, lift)
     return replace(die, pose=pose)

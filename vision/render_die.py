@@ -1,8 +1,7 @@
-"""Drawing one die for the synthetic renderer: a rounded cube with pip faces under a pinhole camera."""
+"""Drawing one die for the synthetic renderer: a rounded solid with marked faces under a pinhole camera."""
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass
 from typing import Protocol
@@ -10,34 +9,15 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from controller.games.dice import DieKind
+from vision.render_solid import CIRCLE, SOLIDS, Solid, face_marks, rounded
+
 SHIFT = 4
 """Sub-pixel bits for OpenCV's polygon drawing."""
 SCALE = 1 << SHIFT
 
-PIP_SPREAD = 0.27
-"""Distance of the outer pips from the face centre, as a fraction of the edge."""
-
-PIP_LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
-    1: ((0, 0),),
-    2: ((-1, -1), (1, 1)),
-    3: ((-1, -1), (0, 0), (1, 1)),
-    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
-    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
-    6: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)),
-}
-"""Pip positions on a d6 face in units of ``PIP_SPREAD``; 2, 3 and 6 have a direction."""
-
-# Local faces of the unit cube: (outward normal, u axis, v axis). World z points down into the
-# tray, so local -z is the top face when the die rests flat.
-FACES = (
-    ((0, 0, -1), (1, 0, 0), (0, 1, 0)),
-    ((0, 0, 1), (1, 0, 0), (0, -1, 0)),
-    ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
-    ((-1, 0, 0), (0, -1, 0), (0, 0, 1)),
-    ((0, 1, 0), (-1, 0, 0), (0, 0, 1)),
-    ((0, -1, 0), (1, 0, 0), (0, 0, 1)),
-)
-TOP, BOTTOM = 0, 1
+TOP = 0
+"""The face that is up when a die rests flat (its solid's ``rest`` turns face 0 up)."""
 
 
 class Projector(Protocol):
@@ -55,7 +35,7 @@ class Projector(Protocol):
 
 @dataclass(frozen=True)
 class DieStyle:
-    """How a die looks: body and pip colours (BGR), material and pip size."""
+    """How a die looks: body and mark colours (BGR), material, pip size and corner rounding."""
 
     body: tuple[int, int, int]
     pips: tuple[int, int, int]
@@ -70,86 +50,84 @@ class DieStyle:
 
 @dataclass(frozen=True, eq=False)
 class DiePose:
-    """Where a die is: centre (tray mm, z down), rotation (local to world) and edge length in mm."""
+    """Where a die is: centre (tray mm, z down), rotation (solid to world) and height in mm."""
 
     position: np.ndarray
     rotation: np.ndarray
     edge_mm: float
+    solid: Solid = SOLIDS[DieKind.D6]
 
     def world(self, local: np.ndarray) -> np.ndarray:
-        """Local points in edge units (N, 3) to world mm."""
+        """Solid-local points in height units (N, 3) to world mm."""
         return self.position + (local * self.edge_mm) @ self.rotation.T
 
-    def top_normal(self) -> np.ndarray:
-        """The world direction of the local top face's normal."""
-        return self.rotation @ np.array(FACES[TOP][0], dtype=np.float64)
+    def normal(self, face: int) -> np.ndarray:
+        """The world direction a face looks in."""
+        return self.rotation @ self.solid.normals[face]
+
+    def up_face(self) -> int:
+        """The face looking most nearly up (world -z)."""
+        return int(np.argmin((self.solid.normals @ self.rotation.T)[:, 2]))
 
 
 @dataclass(frozen=True)
 class Faces:
-    """The value on each local face (same order as ``FACES``) and each face's pip turn."""
+    """What each face of a die shows: its number in ``kind.faces`` order (1-based) and quarter turns."""
 
-    values: tuple[int, int, int, int, int, int]
-    turned: tuple[bool, bool, bool, bool, bool, bool]
+    kind: DieKind
+    values: tuple[int, ...]
+    turns: tuple[int, ...]
 
-
-def random_faces(rng: random.Random, top: int) -> Faces:
-    """A standard die (opposite faces sum to 7) with ``top`` up and the others at random."""
-    side = rng.choice([v for v in range(1, 7) if v not in (top, 7 - top)])
-    other = rng.choice([v for v in range(1, 7) if v not in (top, 7 - top, side, 7 - side)])
-    values = (top, 7 - top, side, 7 - side, other, 7 - other)
-    return Faces(values, tuple(rng.random() < 0.5 for _ in range(6)))  # type: ignore[arg-type]
+    def label(self, face: int) -> str:
+        """The face as games write it ('5', '12', 'W', 'H')."""
+        return self.kind.faces[self.values[face] - 1]
 
 
-def rounded_square(half: float, radius: float, steps: int = 4) -> np.ndarray:
-    """A square of half-size ``half`` with rounded corners, as (N, 2) points counter-clockwise."""
-    inner = half - radius
-    points = []
-    for k, (cx, cy) in enumerate(((inner, inner), (-inner, inner), (-inner, -inner), (inner, -inner))):
-        for j in range(steps + 1):
-            angle = (k + j / steps) * math.pi / 2
-            points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
-    return np.array(points, dtype=np.float64)
-
-
-CIRCLE = np.array([(math.cos(a), math.sin(a)) for a in np.linspace(0, 2 * math.pi, 14, endpoint=False)])
-
-
-_AXES = np.array(FACES, dtype=np.float64)  # (face, normal/u/v, xyz)
-
-
-def face_points(face: int, uv: np.ndarray) -> np.ndarray:
-    """Face-local (u, v) points (N, 2) in edge units to cube-local 3-D points on that face."""
-    normal, u_axis, v_axis = _AXES[face]
-    return 0.5 * normal + uv @ np.stack([u_axis, v_axis])
-
-
-def pip_centres(value: int, turned: bool) -> np.ndarray:
-    """Pip centres of a face value in face-local edge units; ``turned`` rotates the layout 90°."""
-    layout = np.array(PIP_LAYOUTS[value], dtype=np.float64) * PIP_SPREAD
-    return layout[:, ::-1] * (1, -1) if turned else layout
+def random_faces(rng: random.Random, kind: DieKind, top: int) -> Faces:
+    """A die of ``kind`` with face number ``top`` on face 0 and opposite faces summing to n + 1."""
+    solid = SOLIDS[kind]
+    count = solid.faces
+    values = [0] * count
+    values[TOP], values[solid.opposite[TOP]] = top, count + 1 - top
+    pairs = [(v, count + 1 - v) for v in range(1, count // 2 + 1) if v not in (top, count + 1 - top)]
+    rng.shuffle(pairs)
+    free = [f for f in range(count) if values[f] == 0 and f < solid.opposite[f]]
+    for face, pair in zip(free, pairs):
+        low_first = rng.random() < 0.5
+        values[face], values[solid.opposite[face]] = pair if low_first else pair[::-1]
+    return Faces(kind, tuple(values), tuple(rng.randrange(4) for _ in range(count)))
 
 
 def silhouette(pose: DiePose, style: DieStyle, camera: Projector) -> np.ndarray:
     """The die's outline in pixels: convex hull of all its rounded faces, (N, 2) float."""
-    outline = rounded_square(0.5, style.corner * 0.9)
-    local = np.vstack([face_points(f, outline) for f in range(6)])
+    solid = pose.solid
+    radius = _radius(style, solid) * 0.9
+    local = np.vstack([solid.face_points(f, rounded(o, 1.0, radius)) for f, o in enumerate(solid.outlines)])
     pixels = camera.project(pose.world(local)).astype(np.float32)
     return cv2.convexHull(pixels).reshape(-1, 2).astype(np.float64)
 
 
+def face_outline(pose: DiePose, style: DieStyle, face: int) -> np.ndarray:
+    """A face's rounded outline (a little inside the edges) as solid-local 3-D points."""
+    solid = pose.solid
+    return solid.face_points(face, rounded(solid.outlines[face], 0.94, _radius(style, solid)))
+
+
+def _radius(style: DieStyle, solid: Solid) -> float:
+    """Corner rounding in the solid's units: ``style.corner`` is given for a cube's face."""
+    return style.corner * solid.inradius / 0.5
+
+
 def face_visible(pose: DiePose, face: int, camera: Projector) -> float:
     """How squarely a face looks at the camera: > 0 when it is visible."""
-    centre = pose.world(0.5 * _AXES[face, :1])[0]
-    normal = pose.rotation @ _AXES[face, 0]
+    centre = pose.world(pose.solid.centres[face:face + 1])[0]
     to_camera = camera.centre - centre
-    return float(normal @ to_camera / np.linalg.norm(to_camera))
+    return float(pose.normal(face) @ to_camera / np.linalg.norm(to_camera))
 
 
 def face_shade(pose: DiePose, face: int, light: np.ndarray) -> float:
     """Lambert brightness of a face lit from ``light`` (unit vector towards the light)."""
-    normal = pose.rotation @ _AXES[face, 0]
-    return 0.58 + 0.46 * max(0.0, float(normal @ light))
+    return 0.58 + 0.46 * max(0.0, float(pose.normal(face) @ light))
 
 
 def fill(canvas: np.ndarray, polygon: np.ndarray, colour: tuple[float, ...]) -> None:
@@ -165,7 +143,7 @@ def shaded(colour: tuple[int, int, int], shade: float) -> tuple[float, float, fl
 
 def draw_die(canvas: np.ndarray, pose: DiePose, faces: Faces, style: DieStyle, camera: Projector,
              light: np.ndarray) -> np.ndarray:
-    """Draw a die with its shadow, body, pips and glare onto ``canvas``; returns its outline (pixels)."""
+    """Draw a die with its shadow, body, marks and glare onto ``canvas``; returns its outline (pixels)."""
     rng = random.Random(style.seed)
     hull = silhouette(pose, style, camera)
     x0, y0, x1, y1 = _region(hull, canvas.shape)
@@ -177,12 +155,13 @@ def draw_die(canvas: np.ndarray, pose: DiePose, faces: Faces, style: DieStyle, c
         _draw_shadow(roi, pose, camera, light, offset, style.shadow)
     mask = np.zeros(roi.shape[:2], np.uint8)
     fill(mask, hull - offset, (255,))
-    body = _draw_body(roi.copy(), pose, faces, style, camera, light, offset, hull)
+    visible = [f for f in range(pose.solid.faces) if face_visible(pose, f, camera) > 0.03]
+    body = _draw_body(roi.copy(), pose, style, camera, light, offset, hull, visible)
     if style.marble is not None:
         body = _marble(body, style, rng)
     alpha = mask.astype(np.float32) * ((0.72 if style.translucent else 1.0) / 255)
     roi[:] = blend(body, roi, alpha)
-    _draw_pips(roi, pose, faces, style, camera, light, offset)
+    _draw_marks(roi, pose, faces, style, camera, light, offset, visible)
     if style.glare > 0:
         _draw_glare(roi, pose, style, camera, offset, rng)
     return hull
@@ -218,7 +197,7 @@ def _region(hull: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, in
 def _draw_shadow(roi: np.ndarray, pose: DiePose, camera: Projector, light: np.ndarray,
                  offset: np.ndarray, darkness: float) -> None:
     """Darken the tray under the die: its corners cast along the light onto z = 0, softened."""
-    corners = pose.world(np.array([(x, y, z) for x in (-.5, .5) for y in (-.5, .5) for z in (-.5, .5)]))
+    corners = pose.world(pose.solid.vertices)
     cast = corners - (corners[:, 2:] / light[2]) * light
     pixels = camera.project(np.vstack([cast, corners])).astype(np.float32)
     outline = cv2.convexHull(pixels).reshape(-1, 2).astype(np.float64) - offset
@@ -227,15 +206,13 @@ def _draw_shadow(roi: np.ndarray, pose: DiePose, camera: Projector, light: np.nd
     roi[:] = blend(np.zeros_like(roi), roi, mask * darkness)
 
 
-def _draw_body(body: np.ndarray, pose: DiePose, faces: Faces, style: DieStyle, camera: Projector,
-               light: np.ndarray, offset: np.ndarray, hull: np.ndarray) -> np.ndarray:
-    """The die's faces without pips: dark rounded edges, then each visible face shaded."""
+def _draw_body(body: np.ndarray, pose: DiePose, style: DieStyle, camera: Projector, light: np.ndarray,
+               offset: np.ndarray, hull: np.ndarray, visible: list[int]) -> np.ndarray:
+    """The die's faces without marks: rounded edges in a darker tone, then each visible face shaded."""
     fill(body, hull - offset, shaded(style.body, 0.9 if style.translucent else 0.5))
-    outline = rounded_square(0.47, style.corner)
-    for face in range(6):
-        if face_visible(pose, face, camera) > 0.03:
-            polygon = camera.project(pose.world(face_points(face, outline))) - offset
-            fill(body, polygon, shaded(style.body, face_shade(pose, face, light)))
+    for face in visible:
+        polygon = camera.project(pose.world(face_outline(pose, style, face))) - offset
+        fill(body, polygon, shaded(style.body, face_shade(pose, face, light)))
     return body
 
 
@@ -249,26 +226,28 @@ def _marble(body: np.ndarray, style: DieStyle, rng: random.Random) -> np.ndarray
     return np.clip(body * (1 - share) + body * ratio * share, 0, 255).astype(np.uint8)
 
 
-def _draw_pips(roi: np.ndarray, pose: DiePose, faces: Faces, style: DieStyle, camera: Projector,
-               light: np.ndarray, offset: np.ndarray) -> None:
-    """Draw the pips of every visible face, shaded like their face."""
-    for face in range(6):
+def _draw_marks(roi: np.ndarray, pose: DiePose, faces: Faces, style: DieStyle, camera: Projector,
+                light: np.ndarray, offset: np.ndarray, visible: list[int]) -> None:
+    """Draw the pips (or numerals, letters) of every visible face, shaded like their face."""
+    for face in visible:
         if face_visible(pose, face, camera) <= 0.08:
             continue
-        colour = shaded(style.pips, 0.9 * face_shade(pose, face, light))
-        for centre in pip_centres(faces.values[face], faces.turned[face]):
-            uv = centre + CIRCLE * style.pip_radius
-            fill(roi, camera.project(pose.world(face_points(face, uv))) - offset, colour)
+        shade = face_shade(pose, face, light)
+        ink, paper = shaded(style.pips, 0.9 * shade), shaded(style.body, shade)
+        for mark in face_marks(faces.kind, pose.solid, faces.values[face], faces.turns[face], style.pip_radius):
+            polygon = camera.project(pose.world(pose.solid.face_points(face, mark.polygon))) - offset
+            fill(roi, polygon, paper if mark.hole else ink)
 
 
 def _draw_glare(roi: np.ndarray, pose: DiePose, style: DieStyle, camera: Projector,
                 offset: np.ndarray, rng: random.Random) -> None:
     """A soft specular highlight on the upward face, washing out what lies under it."""
-    face = max(range(6), key=lambda f: -float((pose.rotation @ np.array(FACES[f][0], float))[2]))
-    centre = np.array([rng.uniform(-0.3, 0.3), rng.uniform(-0.3, 0.3)])
-    radius = rng.uniform(0.08, 0.22)
+    face = pose.up_face()
+    reach = pose.solid.inradius
+    centre = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6)]) * reach
+    radius = rng.uniform(0.16, 0.44) * reach
     stretch = np.array([1.0, rng.uniform(0.4, 1.0)])
-    polygon = camera.project(pose.world(face_points(face, centre + CIRCLE * radius * stretch)))
+    polygon = camera.project(pose.world(pose.solid.face_points(face, centre + CIRCLE * radius * stretch)))
     size = float(np.ptp(polygon[:, 0])) + 1
     mask = np.clip(soft_mask(roi.shape[:2], polygon - offset, 0.25 * size) * 1.6, 0, 1) * style.glare
     roi[:] = blend(np.full_like(roi, 255), roi, mask)

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from controller.games.dice import DieKind
 from controller.games.errors import InvalidInput
 from vision.render import READABLE, Scene, SceneSpec, render_roll, render_scene
 
@@ -187,3 +188,29 @@ def test_dice_whose_top_face_is_hidden_have_no_value() -> None:
 def test_a_die_in_the_open_shows_all_of_its_top_face() -> None:
     scene = render_scene(random.Random(37), SceneSpec(size=(640, 480), die_px=(40, 50), n_dice=1))
     assert scene.dice[0].visible == 1.0
+
+
+@pytest.mark.parametrize("kind", ["d6", "letters", "d8-tauren", "d12"])
+def test_every_kind_of_die_renders_with_its_faces_named(kind: str) -> None:
+    faces = DieKind(kind).faces
+    values = list(range(1, len(faces) + 1))[:6]
+    scene = render_scene(random.Random(40), SceneSpec(size=(800, 600), die_px=(50, 60), kind=kind), values=values)
+    assert [die.value for die in scene.dice] == values
+    assert [die.face for die in scene.dice] == [faces[v - 1] for v in values]
+    assert all(die.kind == kind for die in scene.dice)
+
+
+def test_a_die_has_only_the_faces_of_its_kind() -> None:
+    with pytest.raises(InvalidInput, match="faces 1 to 6"):
+        render_scene(random.Random(41), SMALL, values=[7])
+
+
+def test_unknown_die_kind_is_refused() -> None:
+    with pytest.raises(InvalidInput, match="d20"):
+        SceneSpec(kind="d20")
+
+
+@pytest.mark.parametrize("kind", ["d8-tauren", "d12"])
+def test_cocked_dice_of_other_kinds_are_flagged(kind: str) -> None:
+    scene = render_scene(random.Random(42), SceneSpec(size=(800, 600), die_px=(50, 60), kind=kind, cocked=2))
+    assert [die.value for die in scene.dice if die.cocked] == [None, None]
