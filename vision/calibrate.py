@@ -116,14 +116,32 @@ def _zone(name: str, value: Any) -> Zone:
     return Zone(name, polygon)
 
 
-def load_tray_config(path: str | Path) -> tuple[TrayLayout, ZoneMap]:
-    """The tray layout and zone map from a table configuration file (TOML)."""
+@dataclass(frozen=True)
+class TrayConfig:
+    """The tray part of a table configuration: layout, zones and, if measured, the lens's focal length."""
+
+    layout: TrayLayout = TrayLayout()
+    zones: ZoneMap = ZoneMap()
+    focal_px: float | None = None
+
+
+def load_tray_config(path: str | Path) -> TrayConfig:
+    """The ``[tray]`` and ``[zones]`` tables of a table configuration file (TOML).
+
+    ``[tray]`` takes ``width_mm``, ``height_mm``, ``marker_mm``, ``margin_mm`` and optionally
+    ``focal_px`` (needed to place dice when the camera looks straight down).
+    """
     try:
         with open(path, "rb") as handle:
             config = tomllib.load(handle)
     except (OSError, tomllib.TOMLDecodeError) as err:
         raise ConfigError(f"cannot read table configuration {str(path)!r}: {err}") from err
-    return TrayLayout.from_config(config.get("tray", {})), ZoneMap.from_config(config.get("zones", {}))
+    tray = config.get("tray", {})
+    focal = tray.get("focal_px")
+    if focal is not None and (isinstance(focal, bool) or not isinstance(focal, (int, float)) or focal <= 0):
+        raise ConfigError(f"[tray] focal_px must be a positive number of pixels, not {focal!r}")
+    return TrayConfig(TrayLayout.from_config(tray), ZoneMap.from_config(config.get("zones", {})),
+                      None if focal is None else float(focal))
 
 
 def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from controller.games.errors import ConfigError
-from vision.calibrate import (CalibrationError, TrayLayout, ZoneMap, calibrate, detect_markers,
+from vision.calibrate import (CalibrationError, TrayConfig, TrayLayout, ZoneMap, calibrate, detect_markers,
                               load_tray_config)
 from vision.render import Scene, SceneSpec, render_scene
 
@@ -120,11 +120,25 @@ def test_zone_that_is_not_a_point_list_is_refused() -> None:
 
 def test_tray_configuration_is_loaded_from_toml(tmp_path: Path) -> None:
     path = tmp_path / "table.toml"
-    path.write_text('[tray]\nwidth_mm = 420\nheight_mm = 297\nmarker_mm = 35\n\n'
+    path.write_text('[tray]\nwidth_mm = 420\nheight_mm = 297\nmarker_mm = 35\nfocal_px = 1180\n\n'
                     '[zones]\ncommunity = [[100, 100], [300, 100], [300, 200], [100, 200]]\n')
-    layout, zones = load_tray_config(path)
-    assert layout == TrayLayout(420.0, 297.0, 35.0, 5.0)
-    assert zones.zone_of((200, 150)) == "community"
+    config = load_tray_config(path)
+    assert config.layout == TrayLayout(420.0, 297.0, 35.0, 5.0)
+    assert config.zones.zone_of((200, 150)) == "community"
+    assert config.focal_px == 1180.0
+
+
+def test_configuration_without_tray_tables_gives_the_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text('[game]\nname = "tao"\n')
+    assert load_tray_config(path) == TrayConfig()
+
+
+def test_negative_focal_length_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text("[tray]\nfocal_px = -3\n")
+    with pytest.raises(ConfigError, match="focal_px"):
+        load_tray_config(path)
 
 
 def test_unreadable_tray_configuration_names_the_file(tmp_path: Path) -> None:
