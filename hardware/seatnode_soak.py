@@ -35,6 +35,7 @@ class SoakReport:
     lights_applied: tuple[Light, ...]
     damaged: int
     outages: int
+    made_unplugged: int
     steps: int
     events_refused: int
     resends: int
@@ -50,6 +51,7 @@ class SoakReport:
 class _Log:
     presses: list[Press] = field(default_factory=list)
     lights: list[Light] = field(default_factory=list)
+    unplugged: int = 0
 
 
 def _spy(node: SimSeatNode, log: _Log) -> None:
@@ -64,6 +66,7 @@ def _spy(node: SimSeatNode, log: _Log) -> None:
         if accepted and kind == t_button:
             log.presses.append((payload[0], PRESS_KINDS[payload[1]],
                                 int.from_bytes(payload[2:6], "big")))
+            log.unplugged += not node.plugged
         return accepted
 
     def spy_set(index: int, mode: int, now: int) -> bool:
@@ -160,7 +163,8 @@ class _Soak:
         pi_link: Any = self.link._link
         return SoakReport(
             tuple(self.made.presses), tuple(self.received), tuple(self.sent),
-            tuple(self.made.lights), self.noise.damaged, self.outages, self.steps,
+            tuple(self.made.lights), self.noise.damaged, self.outages, self.made.unplugged,
+            self.steps,
             int(node_link.dropped), int(node_link.resends + pi_link.resends),
             int(node_link.decoder.bad + pi_link.decoder.bad))
 
