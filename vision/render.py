@@ -83,8 +83,10 @@ class SceneSpec:
     tray's ArUco markers (on ``tray``, or a tray fitted to the view); ``walls`` the tray's walls
     (dice stay inside); ``clutter`` how many distractors (holes, lines, print) lie on the surface;
     ``px_per_mm`` and ``fov_deg``
-    set the camera; ``marbled`` is the share of marbled dice, ``shadow`` the shadows' darkness,
-    ``jpeg_quality`` compresses the frame like a camera's JPEG.
+    set the camera; ``marbled`` is the share of marbled dice, ``shadow`` the shadows' greatest
+    darkness (each scene's light makes them 50-100% of it), ``tint`` (0..1) a colour cast of up
+    to 6% per channel as a camera's white balance gives, ``jpeg_quality`` compresses the frame
+    like a camera's JPEG.
     """
 
     size: tuple[int, int] = (1536, 864)
@@ -107,6 +109,7 @@ class SceneSpec:
     fov_deg: float = 40.0
     marbled: float = 0.25
     shadow: float = 0.45
+    tint: float = 0.0
     jpeg_quality: int | None = None
     kind: str = "d6"
 
@@ -135,6 +138,8 @@ class _Layout:
     light: np.ndarray
     tray: TrayLayout | None
     dice: tuple[_Die, ...]
+    shadow: float = 0.45
+    gains: tuple[float, float, float] = (1.0, 1.0, 1.0)
 
 
 def render_scene(rng: random.Random, spec: SceneSpec = SceneSpec(),
@@ -185,7 +190,9 @@ def _stage(rng: random.Random, spec: SceneSpec) -> _Layout:
     ground = ground_image(rng, camera, spec.background, tray, scale, markers=spec.markers, walls=spec.walls,
                           clutter=spec.clutter)
     light = np.array([rng.uniform(-0.4, 0.4), rng.uniform(-0.4, 0.4), -1.0])
-    return _Layout(camera, ground, light / np.linalg.norm(light), tray, ())
+    shadow = spec.shadow * rng.uniform(0.5, 1.0)
+    gains = tuple(1 + spec.tint * rng.uniform(-0.06, 0.06) for _ in range(3))
+    return _Layout(camera, ground, light / np.linalg.norm(light), tray, (), shadow, gains)  # type: ignore[arg-type]
 
 
 def _scale(spec: SceneSpec) -> float:
@@ -199,7 +206,8 @@ def _dice(rng: random.Random, spec: SceneSpec, stage: _Layout, values: Sequence[
     if any(not 1 <= top <= count for top in tops):
         raise InvalidInput(f"a {spec.kind} die has faces 1 to {count}, not {tops!r}")
     bounded = spec.markers or spec.walls
-    return _place(rng, spec, stage.camera, stage.tray if bounded else None, tops, _scale(spec))
+    lit = replace(spec, shadow=stage.shadow)
+    return _place(rng, lit, stage.camera, stage.tray if bounded else None, tops, _scale(spec))
 
 
 def _fitted_tray(spec: SceneSpec, scale: float, tilt: float, towards: float) -> TrayLayout:
@@ -230,7 +238,7 @@ def _compose(rng: random.Random, spec: SceneSpec, layout: _Layout, dice: tuple[_
     for i in order:
         hulls[i] = draw_die(image, dice[i].pose, dice[i].faces, dice[i].style, camera, layout.light)
         cv2.fillPoly(owner, [np.round(hulls[i]).astype(np.int32)], i)
-    image = finish(rng, image, spec.blur, spec.noise, spec.jpeg_quality)
+    image = finish(rng, image, spec.blur, spec.noise, spec.jpeg_quality, layout.gains)
     truths = tuple(_truth(dice[i], hulls[i], camera, spec, bool(moving and moving[i]), _top_visible(owner, i, dice[i], camera))
                    for i in range(len(dice)))
     return Scene(image, truths, any(moving), camera, layout.tray)

@@ -120,13 +120,15 @@ def draw_distractor(texture: np.ndarray, rng: random.Random, scale: float) -> No
     x, y = rng.randrange(width), rng.randrange(height)
     grey = rng.randint(40, 170)
     colour = (grey, grey + rng.randint(-15, 15), grey + rng.randint(-15, 15))
-    kind = rng.choice(("hole", "line", "dots", "print"))
+    kind = rng.choice(("hole", "line", "dots", "print", "strip"))
     if kind == "hole":
         cv2.circle(texture, (x, y), int(rng.uniform(3, 14) * scale), colour, -1, cv2.LINE_AA)
     elif kind == "line":
         angle, length = rng.uniform(0, math.pi), rng.uniform(20, 120) * scale
         end = (int(x + length * math.cos(angle)), int(y + length * math.sin(angle)))
         cv2.line(texture, (x, y), end, colour, max(1, int(rng.uniform(0.5, 2.5) * scale)), cv2.LINE_AA)
+    elif kind == "strip":
+        _draw_strip(texture, rng, (x, y), scale)
     elif kind == "dots":
         gap = rng.uniform(3, 6) * scale
         for k in range(rng.randint(2, 4)):
@@ -146,7 +148,8 @@ def surface(rng: random.Random, background: str, size: tuple[int, int], px_per_m
     if kind == "wood":
         return _grain(rng, _lit(rng, _wood(rng, size, px_per_mm), 0.2), 4)
     if kind == "plain":
-        base = _jitter(rng, (218, 222, 225), 14)
+        level = rng.randint(-25, 12)  # paper and trays are near-neutral: vary brightness, not hue
+        base = _jitter(rng, (218 + level, 222 + level, 225 + level), 4)
         return _grain(rng, _lit(rng, _flat(size, base), 0.18), 3)
     raise ValueError(f"unknown background {background!r} (choose from {', '.join(BACKGROUNDS)}, random)")
 
@@ -226,9 +229,28 @@ def draw_tray(texture: np.ndarray, tray: TrayLayout, origin: np.ndarray, scale: 
         texture[y0:y0 + side, x0:x0 + side] = marker[..., None]
 
 
-def finish(rng: random.Random, image: np.ndarray, blur: float, noise: float,
-           jpeg_quality: int | None) -> np.ndarray:
-    """Camera effects on the final frame: defocus blur, sensor noise, JPEG compression."""
+def _draw_strip(texture: np.ndarray, rng: random.Random, centre: tuple[int, int], scale: float) -> None:
+    """A light plastic strip with a grey hole near each end (rails and clips lie around trays)."""
+    length, width = rng.uniform(100, 250) * scale, rng.uniform(14, 30) * scale
+    angle = rng.choice([0.0, 90.0]) + rng.uniform(-4, 4)
+    corners = cv2.boxPoints((centre, (length, width), angle))
+    surface = texture[min(texture.shape[0] - 1, centre[1]), min(texture.shape[1] - 1, centre[0])].astype(int)
+    fill(texture, corners, tuple(float(min(255, c + 14)) for c in surface))
+    cv2.polylines(texture, [np.round(corners).astype(np.int32)], True,
+                  tuple(float(max(0, c - 25)) for c in surface), max(1, int(scale * 0.4)), cv2.LINE_AA)
+    along = np.array([math.cos(math.radians(angle)), math.sin(math.radians(angle))]) * (length / 2 - width * 0.7)
+    for sign in (-1, 1):
+        hole = np.array(centre) + sign * along
+        grey = rng.randint(110, 160)
+        cv2.circle(texture, (int(hole[0]), int(hole[1])), int(width * 0.28), (grey, grey, grey), -1, cv2.LINE_AA)
+
+
+def finish(rng: random.Random, image: np.ndarray, blur: float, noise: float, jpeg_quality: int | None,
+           gains: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> np.ndarray:
+    """Camera effects on the final frame: white balance (per-channel ``gains``), defocus blur,
+    sensor noise, JPEG compression."""
+    if gains != (1.0, 1.0, 1.0):
+        image = cv2.transform(image, np.diag(gains))
     if blur > 0:
         image = cv2.GaussianBlur(image, (0, 0), blur)
     if noise > 0:
