@@ -349,7 +349,7 @@ def _place(rng: random.Random, spec: SceneSpec, camera: Camera, tray: TrayLayout
         cocked = i >= len(tops) - n_cocked
         cut = not cocked and i < spec.cut_off
         for _ in range(300):
-            die = _candidate(rng, spec, camera, placed, top, cocked, cut, scale)
+            die = _candidate(rng, spec, camera, placed, top, cocked, cut, scale, tray)
             if die is not None and _fits(die, placed, camera, spec, tray, cut):
                 placed.append(die)
                 break
@@ -359,14 +359,17 @@ def _place(rng: random.Random, spec: SceneSpec, camera: Camera, tray: TrayLayout
 
 
 def _candidate(rng: random.Random, spec: SceneSpec, camera: Camera, placed: list[_Die], top: int,
-               cocked: bool, cut: bool, scale: float) -> _Die | None:
-    """One random try at a die's pose: next to another die or anywhere in view."""
+               cocked: bool, cut: bool, scale: float, tray: TrayLayout | None) -> _Die | None:
+    """One random try at a die's pose: next to another die, against a wall, or anywhere in view."""
     edge = rng.uniform(*spec.die_px) / scale
     kind = DieKind(spec.kind)
     faces = random_faces(rng, kind, top)
     style = _style(rng, spec)
     flat = [d for d in placed if not d.cocked]
     tilt = (_rx(math.radians(rng.uniform(20, 38))) if cocked else np.eye(3)) @ SOLIDS[kind].rest
+    if cocked and spec.walls and tray is not None and rng.random() < 0.5:
+        yaw, pose = _against_wall(rng, tray, edge, tilt, SOLIDS[kind])
+        return _Die(pose, faces, style, cocked, yaw)
     if flat and not cut and rng.random() < (0.85 if cocked else 0.65 if spec.touching else 0.0):
         partner = rng.choice(flat)
         edge = partner.pose.edge_mm * rng.uniform(0.9, 1.1)  # dice that end up together are of one set
@@ -393,6 +396,20 @@ def _beside(rng: random.Random, partner: _Die, edge: float, tilt: np.ndarray,
         if _overlap(_footprint(pose), other) < 0.05:
             return pose, yaw
     return None
+
+
+def _against_wall(rng: random.Random, tray: TrayLayout, edge: float, tilt: np.ndarray,
+                  solid: Solid) -> tuple[float, DiePose]:
+    """A die leaning its top against one of the tray's walls, somewhere along it."""
+    outward = np.array(rng.choice([(0, -1), (1, 0), (0, 1), (-1, 0)]), np.float64)
+    yaw = math.atan2(-outward[1], -outward[0]) + math.pi / 2  # the top leans towards the wall
+    size = np.array([tray.width_mm, tray.height_mm])
+    along = np.abs(outward[::-1])
+    xy = size / 2 * (1 - along) + along * rng.uniform(2 * edge, float(along @ size) - 2 * edge)
+    pose = _resting(xy, _rz(yaw) @ tilt, edge, solid)
+    wall = max(0.0, float(outward @ size))  # the wall's line: outward . p = wall
+    gap = wall - 1.2 - float((_footprint(pose) @ outward).max())
+    return yaw, _resting(xy + outward * gap, pose.rotation, edge, solid)
 
 
 def _in_view(rng: random.Random, camera: Camera, spec: SceneSpec, edge_px: float, cut: bool) -> np.ndarray:

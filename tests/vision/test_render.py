@@ -214,3 +214,14 @@ def test_unknown_die_kind_is_refused() -> None:
 def test_cocked_dice_of_other_kinds_are_flagged(kind: str) -> None:
     scene = render_scene(random.Random(42), SceneSpec(size=(800, 600), die_px=(50, 60), kind=kind, cocked=2))
     assert [die.value for die in scene.dice if die.cocked] == [None, None]
+
+
+def test_cocked_dice_lean_against_the_tray_wall_when_there_is_one() -> None:
+    scene = render_scene(random.Random(43), SceneSpec(size=(768, 432), n_dice=6, die_px=(40, 55), cocked=4,
+                                                       walls=True))
+    assert scene.tray is not None
+    width, height = scene.tray.width_mm, scene.tray.height_mm
+    near_wall = [die for die in scene.dice if die.cocked and die.tray_mm is not None and die.edge_mm is not None
+                 and min(die.tray_mm[0], die.tray_mm[1], width - die.tray_mm[0], height - die.tray_mm[1])
+                 < die.edge_mm]
+    assert near_wall
