@@ -55,7 +55,7 @@ def register(subparsers: Any) -> None:
         "print-tray", help="write a printable sheet of the tray's four calibration markers",
         description="Write a true-size SVG or PDF (chosen by the file's suffix) of the four ArUco "
                     "markers (4x4_50, ids 0-3 clockwise from top-left) that the camera uses to map "
-                    "the tray, with their ids and a 100 mm scale bar. Print at 100%% (no 'fit to "
+                    "the tray, with their ids and a 100 mm scale bar. Print at 100% (no 'fit to "
                     "page') and check the scale bar with a ruler; the same sizes go in the table "
                     "configuration's [tray] table.")
     parser.add_argument("--out", default="tray.pdf", help="output file, .svg or .pdf (default tray.pdf)")
