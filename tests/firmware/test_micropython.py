@@ -21,6 +21,7 @@ from hardware.clock import SimClock
 from hardware.devices import ButtonEvent, LightState, PressKind, TagChange, TagEvent
 from hardware.seatnode import SeatNodeLink, SeatNodePanel, SeatNodeReader
 from hardware.seatnode_firmware import FIRMWARE_DIR, MODULES, firmware
+from hardware.sim_rc522 import EmulatedRC522, EmulatedTag
 
 SOURCES = sorted(FIRMWARE_DIR.glob("*.py"))
 CPYTHON_ONLY = {"typing", "dataclasses", "threading", "abc", "enum", "pathlib", "functools",
@@ -196,3 +197,33 @@ def test_firmware_running_on_micropython_talks_to_the_pi_driver() -> None:
     assert buttons == [("call", PressKind.PRESS), ("call", PressKind.RELEASE)]
     assert tags == [("0A0B0C0D", TagChange.ARRIVE), ("0A0B0C0D", TagChange.LEAVE)]
     assert out.split() == [str(firmware().link.LED_BLINK), "0"]
+
+
+RC522_ON_MICROPYTHON = """
+import rc522
+
+class Pin:
+    def value(self, level=None):
+        return 0
+
+class Spi:
+    def write(self, data):
+        spi(bytes(data).hex())
+    def write_readinto(self, data, into):
+        into[:] = bytes.fromhex(spi(bytes(data).hex()))
+
+reader = rc522.RC522(Spi(), Pin())
+reader.init()
+status, uids = reader.read_uids()
+print(hex(reader.version()), status, " ".join(sorted(uid.hex() for uid in uids)))
+"""
+
+
+def test_rc522_driver_on_micropython_reads_colliding_tags_from_the_emulated_chip() -> None:
+    chip = EmulatedRC522()
+    uids = ["0a0b0c0d", "0a0b0c0e", "04a1b2c3d4e5f6"]
+    for uid in uids:
+        chip.place(EmulatedTag(bytes.fromhex(uid)))
+    out = micropython(RC522_ON_MICROPYTHON,
+                      spi=lambda sent: chip.transfer(bytes.fromhex(sent)).hex())
+    assert out.split() == ["0x92", str(firmware().rc522.OK), *sorted(uids)]
