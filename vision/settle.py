@@ -8,6 +8,8 @@ shift, as auto-exposure makes) drives a small state machine:
     MOVING --quiet frame--> SETTLING --N quiet frames--> SETTLED --changed frame--> MOVING
 
 ``SettleStep.settled_now`` is true on exactly one frame per roll: the one that completes the quiet run.
+A tray that is already still when the detector starts counts as settled after the same quiet run,
+so the table reads what lies there once.
 """
 
 from __future__ import annotations

@@ -146,3 +146,17 @@ def test_unreadable_tray_configuration_names_the_file(tmp_path: Path) -> None:
     path.write_text("[tray\nwidth_mm = ")
     with pytest.raises(ConfigError, match="broken.toml"):
         load_tray_config(path)
+
+
+def test_three_markers_are_enough_when_a_hand_covers_the_fourth() -> None:
+    scene = tray_scene(11, 0.5)
+    assert scene.tray is not None
+    corners = detect_markers(scene.image)[2]
+    covered = scene.image.copy()
+    lo, hi = corners.min(axis=0).astype(int) - 10, corners.max(axis=0).astype(int) + 10
+    covered[max(0, lo[1]):hi[1], max(0, lo[0]):hi[0]] = (60, 80, 120)
+    calibration = calibrate(covered, scene.tray)
+    for die in scene.dice:
+        assert die.tray_mm is not None and die.edge_mm is not None
+        found = calibration.die_tray_mm(die.center, die.edge_mm)
+        assert np.hypot(found[0] - die.tray_mm[0], found[1] - die.tray_mm[1]) < 2.0

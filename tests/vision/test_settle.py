@@ -84,3 +84,8 @@ def test_timing_reports_settle_and_baseline_per_frame() -> None:
     timing = time_settle(frames, rounds=1)
     assert timing.settle_ms > 0 and timing.baseline_ms > 0
     assert timing.ratio == pytest.approx(timing.settle_ms / timing.baseline_ms)
+
+
+def test_a_tray_already_still_at_start_is_settled_once() -> None:
+    scenes = render_roll(random.Random(11), ROLL, frames=14, settle_at=0)
+    assert settle_frames([scene.image for scene in scenes]) == [SettleConfig().quiet_frames]
