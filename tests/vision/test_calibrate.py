@@ -9,14 +9,22 @@ import numpy as np
 import pytest
 
 from controller.games.errors import ConfigError
-from vision.calibrate import (CalibrationError, TrayConfig, TrayLayout, ZoneMap, calibrate, detect_markers,
-                              load_tray_config)
+from vision.calibrate import (Calibration, CalibrationError, TrayConfig, TrayLayout, ZoneMap, calibrate,
+                              detect_markers, load_tray_config)
 from vision.render import Scene, SceneSpec, render_scene
 
 
 def tray_scene(seed: int, perspective: float) -> Scene:
     spec = SceneSpec(markers=True, perspective=perspective, noise=3.0, blur=0.7, background="random")
     return render_scene(random.Random(seed), spec)
+
+
+def assert_dice_placed_within(calibration: Calibration, scene: Scene, mm: float) -> None:
+    """Every die's tray position, found from its top face's pixel, is within ``mm`` of the truth."""
+    for die in scene.dice:
+        assert die.tray_mm is not None and die.edge_mm is not None
+        found = calibration.die_tray_mm(die.center, die.edge_mm)
+        assert np.hypot(found[0] - die.tray_mm[0], found[1] - die.tray_mm[1]) < mm
 
 
 def test_all_four_markers_are_found_in_a_rendered_tray() -> None:
@@ -27,21 +35,13 @@ def test_all_four_markers_are_found_in_a_rendered_tray() -> None:
 def test_die_tray_position_is_recovered_within_2_mm_from_a_tilted_view(seed: int, perspective: float) -> None:
     scene = tray_scene(seed, perspective)
     assert scene.tray is not None
-    calibration = calibrate(scene.image, scene.tray)
-    for die in scene.dice:
-        assert die.tray_mm is not None and die.edge_mm is not None
-        found = calibration.die_tray_mm(die.center, die.edge_mm)
-        assert np.hypot(found[0] - die.tray_mm[0], found[1] - die.tray_mm[1]) < 2.0
+    assert_dice_placed_within(calibrate(scene.image, scene.tray), scene, 2.0)
 
 
 def test_die_tray_position_straight_down_uses_the_configured_focal_length() -> None:
     scene = tray_scene(5, 0.0)
     assert scene.tray is not None and scene.camera is not None
-    calibration = calibrate(scene.image, scene.tray, focal_px=scene.camera.focal_px)
-    for die in scene.dice:
-        assert die.tray_mm is not None and die.edge_mm is not None
-        found = calibration.die_tray_mm(die.center, die.edge_mm)
-        assert np.hypot(found[0] - die.tray_mm[0], found[1] - die.tray_mm[1]) < 2.0
+    assert_dice_placed_within(calibrate(scene.image, scene.tray, focal_px=scene.camera.focal_px), scene, 2.0)
 
 
 def test_focal_length_is_estimated_from_a_tilted_view() -> None:
@@ -155,8 +155,4 @@ def test_three_markers_are_enough_when_a_hand_covers_the_fourth() -> None:
     covered = scene.image.copy()
     lo, hi = corners.min(axis=0).astype(int) - 10, corners.max(axis=0).astype(int) + 10
     covered[max(0, lo[1]):hi[1], max(0, lo[0]):hi[0]] = (60, 80, 120)
-    calibration = calibrate(covered, scene.tray)
-    for die in scene.dice:
-        assert die.tray_mm is not None and die.edge_mm is not None
-        found = calibration.die_tray_mm(die.center, die.edge_mm)
-        assert np.hypot(found[0] - die.tray_mm[0], found[1] - die.tray_mm[1]) < 2.0
+    assert_dice_placed_within(calibrate(covered, scene.tray), scene, 2.0)
