@@ -88,23 +88,35 @@ class UsbSerial:
 
 
 def main():
-    """Run the seat node on a Pico wired as the README says; never returns."""
+    """Run the seat node on a Pico wired as the README says; never returns.
+
+    Holding button 0 while the Pico powers up returns at once instead, leaving the REPL to
+    ``mpremote`` (the running firmware switches Ctrl-C off, so mpremote cannot stop it).
+    """
     import os
     import time
 
     from machine import SPI, Pin
 
     buttons = [Pin(number, Pin.IN, Pin.PULL_UP) for number in BUTTON_PINS]
+    if buttons[0].value() == 0:
+        return
     leds = [Pin(number, Pin.OUT) for number in LED_PINS]
     sck, mosi, miso = SPI_PINS
     spi = SPI(0, baudrate=1000000, sck=Pin(sck), mosi=Pin(mosi), miso=Pin(miso))
     readers = [RC522(spi, Pin(number, Pin.OUT)) for number in READER_CS_PINS]
     for reader in readers:
-        reader.init()
+        try:
+            reader.init()
+        except OSError:
+            pass
     session = struct.unpack(">H", os.urandom(2))[0]
     node = SeatNode(UsbSerial(), buttons, leds, readers, time.ticks_ms, session)
     while True:
-        node.step()
+        try:
+            node.step()
+        except OSError:
+            pass
         time.sleep_ms(1)
 
 

@@ -285,7 +285,8 @@ class TagWatch:
 
     A tag counts as gone after ``miss_limit`` polls in a row without it, so a read that fails
     once (a tag at the edge of the field) does not make it leave and arrive again. A poll where
-    the reader failed counts as no poll for the tags it did not read.
+    the reader failed (an error status or an ``OSError`` from the bus) counts as no poll for
+    the tags it did not read.
     """
 
     def __init__(self, reader, miss_limit=MISS_LIMIT):
@@ -296,7 +297,10 @@ class TagWatch:
 
     def poll(self):
         """``[(TAG_ARRIVE or TAG_LEAVE, uid), ...]`` since the last poll."""
-        status, uids = self.reader.read_uids()
+        try:
+            status, uids = self.reader.read_uids()
+        except OSError:
+            status, uids = ERROR, []
         self.failed = status != OK
         events = []
         for uid in uids:

@@ -22,6 +22,9 @@ class SpiDevice(Protocol):
 WIRING: dict[int, SpiDevice] = {}
 """Chip-select pin number -> the SPI device behind it."""
 
+HELD: set[int] = set()
+"""Input pins held low when they are made (a button pressed at power-up)."""
+
 
 class Pin:
     """A GPIO pin; tests drive inputs with :meth:`value` too."""
@@ -34,7 +37,7 @@ class Pin:
     def __init__(self, number: int, mode: int = IN, pull: int | None = None) -> None:
         self.number = number
         self.mode = mode
-        self.level = 1 if pull == Pin.PULL_UP else 0
+        self.level = 1 if pull == Pin.PULL_UP and number not in HELD else 0
         self.device = WIRING.get(number)
         PINS.append(self)
 

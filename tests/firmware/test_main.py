@@ -116,3 +116,40 @@ def test_main_runs_the_node_on_the_pico_pins(fw: SimpleNamespace, machine: Modul
     assert [kind for kind, _, _ in frames[:2]] == [LINK.T_HELLO, LINK.T_ACK]
     tags = {(seq, payload) for kind, seq, payload in frames if kind == LINK.T_TAG}
     assert tags == {(0, bytes((0, LINK.TAG_ARRIVE)) + STONE)}
+
+
+@pytest.mark.usefixtures("pico")
+def test_main_leaves_the_repl_when_button_0_is_held_at_power_up(
+        fw: SimpleNamespace, machine: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    machine.HELD.add(fw.main.BUTTON_PINS[0])
+    out = usb_serial(monkeypatch, b"")
+    assert fw.main.main() is None and out.getvalue() == b""
+
+
+class BrokenBus:
+    """An RC522 whose SPI transfers fail (a loose wire on the bus)."""
+
+    def transfer(self, data: bytes) -> bytes:
+        raise OSError(5, "SPI bus error")
+
+
+@pytest.mark.usefixtures("pico")
+def test_main_keeps_running_the_buttons_when_the_reader_bus_fails(
+        fw: SimpleNamespace, machine: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    machine.WIRING[fw.main.READER_CS_PINS[0]] = BrokenBus()
+    calls = iter(range(50))
+
+    def press_then_stop(_: int) -> None:
+        if next(calls, None) is None:
+            raise StopLoop
+        for pin in machine.PINS:
+            if pin.number == fw.main.BUTTON_PINS[1]:
+                pin.value(0)
+
+    monkeypatch.setattr(time, "sleep_ms", press_then_stop, raising=False)
+    out = usb_serial(monkeypatch, pi_hello())
+    with pytest.raises(StopLoop):
+        fw.main.main()
+    monkeypatch.undo()
+    kinds = {kind & LINK.KIND_MASK for kind, _, _ in LINK.Decoder().feed(out.getvalue())}
+    assert LINK.T_BUTTON in kinds
