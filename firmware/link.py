@@ -284,8 +284,8 @@ class Link:
         if session != self.peer_session or self.expected is None:
             self.peer_session = session
             self.expected = first
-            if self.queue:
-                self._send_head()
+        if self.queue:
+            self._send_head()
 
     def _on_ack(self, payload):
         if len(payload) != 2 or not self.queue:
