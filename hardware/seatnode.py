@@ -28,6 +28,7 @@ from hardware.devices import (
     TagChange,
     TagEvent,
 )
+from controller.games.errors import DeviceDisconnected
 from hardware.seatnode_firmware import firmware
 
 BAUD = 115200
@@ -78,6 +79,17 @@ class NodeTag:
     reader: int
     change: TagChange
     uid: str
+
+
+def decode_event(kind: int, payload: bytes) -> NodeButton | NodeTag | None:
+    """The event a delivered message from the node carries (None if it is not one we know)."""
+    link = firmware().link
+    if kind == link.T_BUTTON and len(payload) == 6 and payload[1] in PRESS_KINDS:
+        index, press, node_ms = struct.unpack(">BBI", payload)
+        return NodeButton(index, PRESS_KINDS[press], node_ms)
+    if kind == link.T_TAG and len(payload) >= 6 and payload[1] in TAG_CHANGES:
+        return NodeTag(payload[0], TAG_CHANGES[payload[1]], payload[2:].hex().upper())
+    return None
 
 
 def serial_opener(url: str) -> OpenPort:
@@ -181,16 +193,13 @@ class SeatNodeLink:
                 pass
 
     def _deliver(self, kind: int, payload: bytes) -> None:
-        link = firmware().link
-        if kind == link.T_BUTTON and len(payload) == 6:
-            index, press, node_ms = struct.unpack(">BBI", payload)
-            if press in PRESS_KINDS:
-                self._buttons.append(NodeButton(index, PRESS_KINDS[press], node_ms))
-                return
-        elif kind == link.T_TAG and len(payload) >= 6 and payload[1] in TAG_CHANGES:
-            self._tags.append(NodeTag(payload[0], TAG_CHANGES[payload[1]], payload[2:].hex().upper()))
-            return
-        self.malformed += 1
+        event = decode_event(kind, payload)
+        if isinstance(event, NodeButton):
+            self._buttons.append(event)
+        elif isinstance(event, NodeTag):
+            self._tags.append(event)
+        else:
+            self.malformed += 1
 
     def take_buttons(self) -> list[NodeButton]:
         """The button events received since the last call, oldest first."""
@@ -205,9 +214,15 @@ class SeatNodeLink:
         return events
 
     def set_led(self, index: int, state: LightState) -> None:
-        """Ask the node to switch light ``index`` (delivered once, after a reconnect if need be)."""
+        """Ask the node to switch light ``index`` (delivered once, after a reconnect if need be).
+
+        :raises DeviceDisconnected: the node has not acknowledged the last 64 commands.
+        """
         link = firmware().link
-        self._link.send(link.T_SET_LED, bytes((index, LIGHT_MODES[state])))
+        if not self._link.send(link.T_SET_LED, bytes((index, LIGHT_MODES[state]))):
+            raise DeviceDisconnected(
+                f"seat node on {self.url} not answering: {self.unacknowledged} light commands "
+                "wait for it; check the USB cable")
         self.pump()
 
     def wait_answer(self) -> bool:

@@ -8,7 +8,8 @@ from hardware.clock import SimClock
 from hardware.devices import (
     ButtonEvent, LightState, PressKind, SeatPanel, TagChange, TagEvent, TagReader,
 )
-from hardware.seatnode import SeatNodeLink, SeatNodePanel, SeatNodeReader
+from controller.games.errors import DeviceDisconnected
+from hardware.seatnode import SeatNodeLink, SeatNodePanel, SeatNodeReader, decode_event
 from hardware.seatnode_sim import SimSeatNode
 
 STONE = bytes.fromhex("11223344")
@@ -108,6 +109,19 @@ def test_light_set_during_an_outage_is_applied_after_reconnect(table: Table) -> 
     table.node.plug()
     table.run(2.0)
     assert table.node.light(0) is LightState.ON and table.link.unacknowledged == 0
+
+
+def test_light_commands_piling_up_for_a_lost_node_raise_disconnected(table: Table) -> None:
+    table.node.unplug()
+    for _ in range(64):
+        table.panel.set_light(3, LightState.ON)
+    with pytest.raises(DeviceDisconnected, match="sim://seatnode not answering"):
+        table.panel.set_light(3, LightState.OFF)
+
+
+def test_malformed_button_or_tag_payload_decodes_to_nothing() -> None:
+    assert decode_event(0x10, b"\x00\x09\x00\x00\x00\x00") is None
+    assert decode_event(0x11, b"\x00\x01\x01") is None
 
 
 def test_check_is_ok_while_the_node_answers(table: Table) -> None:
