@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 import serial  # type: ignore[import-untyped]
 
+from controller.games.errors import DeviceDisconnected
 from hardware.clock import Clock
 from hardware.devices import (
     ButtonEvent,
@@ -28,7 +29,6 @@ from hardware.devices import (
     TagChange,
     TagEvent,
 )
-from controller.games.errors import DeviceDisconnected
 from hardware.seatnode_firmware import firmware
 
 BAUD = 115200

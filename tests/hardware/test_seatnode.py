@@ -9,7 +9,10 @@ from hardware.devices import (
     ButtonEvent, LightState, PressKind, SeatPanel, TagChange, TagEvent, TagReader,
 )
 from controller.games.errors import DeviceDisconnected
-from hardware.seatnode import SeatNodeLink, SeatNodePanel, SeatNodeReader, decode_event
+from hardware.seatnode import (
+    LIGHT_MODES, PRESS_KINDS, TAG_CHANGES, SeatNodeLink, SeatNodePanel, SeatNodeReader, decode_event,
+)
+from hardware.seatnode_firmware import firmware
 from hardware.seatnode_sim import SimSeatNode
 
 STONE = bytes.fromhex("11223344")
@@ -117,6 +120,15 @@ def test_light_commands_piling_up_for_a_lost_node_raise_disconnected(table: Tabl
         table.panel.set_light(3, LightState.ON)
     with pytest.raises(DeviceDisconnected, match="sim://seatnode not answering"):
         table.panel.set_light(3, LightState.OFF)
+
+
+def test_driver_speaks_the_firmware_numbers_for_kinds_changes_and_modes() -> None:
+    link = firmware().link
+    assert PRESS_KINDS == {link.BUTTON_PRESS: PressKind.PRESS, link.BUTTON_RELEASE: PressKind.RELEASE,
+                           link.BUTTON_LONG: PressKind.LONG_PRESS}
+    assert TAG_CHANGES == {link.TAG_ARRIVE: TagChange.ARRIVE, link.TAG_LEAVE: TagChange.LEAVE}
+    assert LIGHT_MODES == {LightState.OFF: link.LED_OFF, LightState.ON: link.LED_ON,
+                           LightState.BLINK: link.LED_BLINK}
 
 
 def test_malformed_button_or_tag_payload_decodes_to_nothing() -> None:
