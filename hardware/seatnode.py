@@ -142,6 +142,16 @@ class SeatNodeLink:
         """How many commands to the node still wait for its acknowledgement."""
         return int(self._link.pending())
 
+    @property
+    def resends(self) -> int:
+        """How many times a command to the node was sent again for want of an acknowledgement."""
+        return int(self._link.resends)
+
+    @property
+    def damaged_frames(self) -> int:
+        """How many frames from the node were thrown away as damaged (bad CRC, cut short, ...)."""
+        return int(self._link.decoder.bad)
+
     def pump(self) -> None:
         """Exchange what is due now: (re)open the port, read, acknowledge, resend, heartbeat."""
         if self._port is None and not self._reopen():
@@ -248,10 +258,10 @@ class SeatNodeLink:
             return DeviceStatus.failing(
                 name, f"seat node on {self.url} not found ({self._problem})",
                 f"check the USB cable and that the node appears as {self.url}")
-        if self._link.decoder.bad:
+        if self.damaged_frames:
             return DeviceStatus.failing(
                 name, f"seat node on {self.url} sends data the table cannot read "
-                f"({self._link.decoder.bad} damaged frames)",
+                f"({self.damaged_frames} damaged frames)",
                 f"check that nothing else uses {self.url}; {FLASH_FIX}")
         return DeviceStatus.failing(
             name, f"seat node on {self.url} not answering: check the USB cable",

@@ -233,6 +233,7 @@ class SimSeatNode:
                  noise: LineNoise | None = None) -> None:
         self.clock = clock
         self.noise = noise
+        self._rng = random.Random(session)
         self.generation = 0
         self.plugged = True
         self.to_pi = bytearray()
@@ -318,9 +319,9 @@ class SimSeatNode:
         self.plugged = True
 
     def send_garbage(self, data: bytes | None = None) -> None:
-        """Line noise towards the Pi: ``data``, or 64 random bytes with zero bytes among them."""
+        """Line noise towards the Pi: ``data``, or 64 random bytes with a zero byte every 16."""
         if data is None:
-            data = bytes(random.Random(len(self.to_pi)).getrandbits(8) for _ in range(64))
+            data = bytes(self._rng.randrange(1, 256) if i % 16 else 0 for i in range(64))
         self.to_pi.extend(data)
 
     def pending(self) -> int:

@@ -160,13 +160,11 @@ class _Soak:
 
     def report(self) -> SoakReport:
         node_link: Any = self.node.node.link
-        pi_link: Any = self.link._link
         return SoakReport(
             tuple(self.made.presses), tuple(self.received), tuple(self.sent),
             tuple(self.made.lights), self.noise.damaged, self.outages, self.made.unplugged,
-            self.steps,
-            int(node_link.dropped), int(node_link.resends + pi_link.resends),
-            int(node_link.decoder.bad + pi_link.decoder.bad))
+            self.steps, int(node_link.dropped), int(node_link.resends) + self.link.resends,
+            int(node_link.decoder.bad) + self.link.damaged_frames)
 
 
 def soak(damaged: int = 100_000, seed: int = 1, inject: int = 3,
