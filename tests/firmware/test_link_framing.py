@@ -94,3 +94,20 @@ def test_decoder_drops_an_endless_run_and_reads_the_next_frame(fw: SimpleNamespa
 def test_ticks_diff_wraps_like_micropython(fw: SimpleNamespace) -> None:
     assert fw.link.ticks_diff(5, fw.link.TICKS_MASK - 4) == 10
     assert fw.link.ticks_diff(fw.link.TICKS_MASK - 4, 5) == -10
+
+
+@given(st.lists(st.binary(max_size=80), max_size=20))
+def test_decoder_survives_any_bytes_and_only_returns_checked_frames(chunks: list[bytes]) -> None:
+    decoder = LINK.Decoder()
+    frames = [frame for chunk in chunks for frame in decoder.feed(chunk)]
+    assert all(LINK.decode_body(LINK.encode_frame(*frame)[:-1]) == frame for frame in frames)
+
+
+@given(st.lists(st.binary(max_size=80), max_size=20))
+def test_link_fed_any_bytes_only_ever_writes_whole_frames(chunks: list[bytes]) -> None:
+    sent: list[bytes] = []
+    link = LINK.Link(sent.append, lambda: 0, 0x0101, LINK.ROLE_NODE)
+    for chunk in chunks:
+        link.feed(chunk)
+        link.poll()
+    assert sent and all(len(LINK.Decoder().feed(frame)) == 1 for frame in sent)
