@@ -103,7 +103,7 @@ def test_decoder_survives_any_bytes_and_only_returns_checked_frames(chunks: list
     assert all(LINK.decode_body(LINK.encode_frame(*frame)[:-1]) == frame for frame in frames)
 
 
-@given(st.lists(st.binary(max_size=80), max_size=20))
+@given(st.lists(st.binary(max_size=80), min_size=1, max_size=20))
 def test_link_fed_any_bytes_only_ever_writes_whole_frames(chunks: list[bytes]) -> None:
     sent: list[bytes] = []
     link = LINK.Link(sent.append, lambda: 0, 0x0101, LINK.ROLE_NODE)
