@@ -4,7 +4,10 @@ The same scripted hand on both sides: blinds 1/2, stacks 20, every player calls 
 the showdown (Standard DiceHoldem players also pass on every Reroll/Protect bet); cards (PokerKit) or dice (ours, from a seeded ``random.Random``) are dealt as the
 engine asks. PokerKit builds a fresh ``State`` per hand, so ours builds a fresh table per hand too.
 
-    .venv/bin/python bench/engine.py [--seconds 2] [--players 2 6 9] [--json]
+Then, in the same run, the hand evaluation figures of ``bench/hands.py`` (rank look-ups per
+second, exact heads-up equity on the flop and before it), unless ``--no-hands``.
+
+    .venv/bin/python bench/engine.py [--seconds 2] [--players 2 6 9] [--json] [--no-hands]
 """
 
 from __future__ import annotations
@@ -87,6 +90,8 @@ def main() -> None:
                         help="interleaved slices per measurement; the best counts (default 5)")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 6, 9])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--no-hands", action="store_true",
+                        help="skip the hand look-up and equity figures of bench/hands.py")
     args = parser.parse_args()
     rng = random.Random(1)
     rows = []
@@ -105,6 +110,17 @@ def main() -> None:
                   f"{row['diceholdem']:8.1f} ({row['diceholdem_ratio']}x)", flush=True)
     if args.json:
         print(json.dumps({"check_down_hands_per_second": rows}))
+    elif not args.no_hands:
+        print_hand_figures()
+
+
+def print_hand_figures() -> None:
+    """Rank look-ups per second and exact equity times, as ``bench/hands.py`` prints them."""
+    from hands import GAMES, bench_equity, bench_lookups  # bench/hands.py, beside this script
+
+    for name, rules in GAMES.items():
+        bench_lookups(name, rules)
+        bench_equity(name, rules)
 
 
 if __name__ == "__main__":
