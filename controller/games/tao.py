@@ -22,6 +22,7 @@ from typing import Any, Callable, Mapping, Sequence, TypeVar
 from controller.games.base import DiceNeeded, Input, Pending
 from controller.games.dice import DieKind
 from controller.games.errors import IllegalAction, InvalidInput
+from controller.games.records import SeatInput, parse_record
 from controller.games.rolls import Roll
 
 MIN_SEATS, MAX_SEATS = 2, 6
@@ -30,59 +31,44 @@ MIN_SEATS, MAX_SEATS = 2, 6
 # --- records -------------------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
-class Ante:
+class Ante(SeatInput):
     """``seat`` antes ``black`` + ``white`` stones (colour does not matter for an ante)."""
 
-    seat: int
+    verb = "ante"
     black: int
     white: int
 
-    def __str__(self) -> str:
-        return f"ante {self.seat} black={self.black} white={self.white}"
-
 
 @dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(SeatInput):
     """``seat`` passes in the open phase of a betting part."""
 
-    seat: int
-
-    def __str__(self) -> str:
-        return f"pass {self.seat}"
+    verb = "pass"
 
 
 @dataclass(frozen=True, slots=True)
-class Raise:
+class Raise(SeatInput):
     """``seat`` raises with ``black`` + ``white`` stones (the part's one raise)."""
 
-    seat: int
+    verb = "raise"
     black: int
     white: int
 
-    def __str__(self) -> str:
-        return f"raise {self.seat} black={self.black} white={self.white}"
-
 
 @dataclass(frozen=True, slots=True)
-class Call:
+class Call(SeatInput):
     """``seat`` calls the part's raise with ``black`` + ``white`` stones."""
 
-    seat: int
+    verb = "call"
     black: int
     white: int
 
-    def __str__(self) -> str:
-        return f"call {self.seat} black={self.black} white={self.white}"
-
 
 @dataclass(frozen=True, slots=True)
-class Fold:
+class Fold(SeatInput):
     """``seat`` folds in answer to a raise and leaves the round without revealing."""
 
-    seat: int
-
-    def __str__(self) -> str:
-        return f"fold {self.seat}"
+    verb = "fold"
 
 
 TaoInput = Ante | Pass | Raise | Call | Fold | Roll
@@ -768,62 +754,18 @@ def _public_view(game: TaoDice) -> dict[str, Any]:
             "last_round": game.last_round, "rounds_played": game.rounds_played}
 
 
-_PARSERS: dict[str, Callable[[list[str], str], TaoInput]] = {}
+RECORDS = (Ante, Pass, Raise, Call, Fold)  # the actions; dice come as Roll
 
 
-def parse_input(line: str) -> TaoInput:
+def parse_input(line: str) -> SeatInput | Roll:
     """Read one Tao Dice history line.
 
     >>> parse_input("raise 3 black=0 white=1")
     Raise(seat=3, black=0, white=1)
 
-    :raises InvalidInput: quoting the line.
+    :raises InvalidInput: quoting the line and saying what was expected.
     """
-    words = line.split()
-    if not words:
-        raise InvalidInput("empty input line")
-    if words[0] == "roll":
-        return Roll.parse(line)
-    parser = _PARSERS.get(words[0])
-    if parser is None:
-        raise InvalidInput(f"unknown Tao Dice input {words[0]!r} in {line!r} "
-                           f"(known: ante, pass, raise, call, fold, roll)")
-    return parser(words, line)
-
-
-def _seat_word(words: list[str], line: str, size: int) -> int:
-    if len(words) != size or not words[1].isdigit():
-        raise InvalidInput(f"cannot read {line!r}: expected '{words[0]} SEAT"
-                           f"{' black=N white=N' if size == 4 else ''}'")
-    return int(words[1])
-
-
-def _stones_words(words: list[str], line: str) -> tuple[int, int]:
-    counts = []
-    for word, key in zip(words[2:], ("black", "white")):
-        name, _, value = word.partition("=")
-        if name != key or not value.isdigit():
-            raise InvalidInput(f"cannot read {line!r}: expected {key}=N, found {word!r}")
-        counts.append(int(value))
-    return counts[0], counts[1]
-
-
-def _stones_parser(cls: type[Ante] | type[Raise] | type[Call]) -> Callable[[list[str], str], TaoInput]:
-    def parse(words: list[str], line: str) -> TaoInput:
-        seat = _seat_word(words, line, 4)
-        return cls(seat, *_stones_words(words, line))
-    return parse
-
-
-def _seat_parser(cls: type[Pass] | type[Fold]) -> Callable[[list[str], str], TaoInput]:
-    def parse(words: list[str], line: str) -> TaoInput:
-        return cls(_seat_word(words, line, 2))
-    return parse
-
-
-_PARSERS.update({"ante": _stones_parser(Ante), "pass": _seat_parser(Pass),
-                 "raise": _stones_parser(Raise), "call": _stones_parser(Call),
-                 "fold": _seat_parser(Fold)})
+    return parse_record(line, RECORDS, game="Tao Dice")
 
 
 def create(seats: int, options: dict[str, str]) -> TaoDice:
