@@ -7,11 +7,12 @@ A person can read and edit it::
     seats 3
     option start_seat=0
 
-    ante 0 2
+    ante 0 black=1 white=0
     ...
 
 Blank lines and lines starting with ``#`` are ignored. The inputs are whatever ``str()`` of each
-game's input records gives, and ``Game.parse_input`` reads them back.
+game's input records gives (``verb SEAT name=N ...``, see :mod:`controller.games.records`, or a
+dice ``roll``), and ``Game.parse_input`` reads them back.
 """
 
 from __future__ import annotations

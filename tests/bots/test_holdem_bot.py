@@ -49,7 +49,7 @@ def test_bot_checks_a_weak_hand_when_it_can() -> None:
 
 def test_bot_folds_a_weak_hand_to_a_big_bet_most_of_the_time() -> None:
     game_weak = game_at_flop("tauren", "2 2", "W C 6")
-    game_weak.apply(game_weak.parse_input("bet 1 16"))
+    game_weak.apply(game_weak.parse_input("bet 1 amount=16"))
     choices = [HoldemHeuristicBot(2, random.Random(s)).choose(game_weak) for s in range(40)]
     assert sum(isinstance(c, Fold) for c in choices) > 20
 

@@ -67,7 +67,7 @@ def test_layered_side_pots_from_several_all_ins_of_different_sizes() -> None:
 def test_ties_inside_side_pots() -> None:
     game = table(3, stack="5,20,20")
     deal(game, "SCC")
-    play(game, "allin 0", "raise 1 15", "call 2")
+    play(game, "allin 0", "raise 1 to=15", "call 2")
     check_down(game)
     assert game.last_hand["won"] == {"0": 15, "1": 10, "2": 10}
 
@@ -84,7 +84,7 @@ def test_folded_player_never_wins_or_stays_eligible() -> None:
     game = table(3)
     deal(game, "CSW")
     play(game, "call 0", "call 1", "check 2", "roll table d8-tauren 2 3 4",
-         "check 1", "bet 2 2", "call 0", "fold 1")
+         "check 1", "bet 2 amount=2", "call 0", "fold 1")
     assert all(1 not in pot.eligible for pot in game.pots())
     check_down(game)
     assert game.last_hand["won"] == {"0": 10}
@@ -107,7 +107,7 @@ def test_uncalled_excess_returned() -> None:
 def test_uncalled_bet_returned_when_everyone_folds() -> None:
     game = table(3)
     deal(game, "SCW")
-    play(game, "raise 0 8", "fold 1", "fold 2")
+    play(game, "raise 0 to=8", "fold 1", "fold 2")
     assert game.last_hand["stacks"] == [23, 19, 18]
 
 
@@ -115,7 +115,7 @@ def test_short_all_in_does_not_reopen_betting() -> None:
     game = table(3, stack="20,20,7")
     deal(game, "SCW")
     play(game, "call 0", "call 1", "check 2", "roll table d8-tauren 2 3 4",
-         "bet 1 4", "allin 2", "call 0")
+         "bet 1 amount=4", "allin 2", "call 0")
     with pytest.raises(IllegalAction, match="not reopened"):
         game.raise_(1, 10)
     assert game.legal_inputs(1) == [Fold(1), Call(1)]
@@ -125,14 +125,14 @@ def test_two_short_all_ins_that_add_up_to_a_full_raise_reopen_betting() -> None:
     game = table(4, stack="20,20,8,10")
     deal(game, "SCW6")
     play(game, "call 3", "call 0", "call 1", "check 2", "roll table d8-tauren 2 3 4",
-         "bet 1 4", "allin 2", "allin 3", "call 0")
+         "bet 1 amount=4", "allin 2", "allin 3", "call 0")
     assert game.can_raise(1, 12)
 
 
 def test_minimum_raise_is_the_last_full_raise_increment() -> None:
     game = table(3)
     deal(game, "SCW")
-    play(game, "raise 0 7")
+    play(game, "raise 0 to=7")
     with pytest.raises(IllegalAction, match="Seat 1 cannot raise to 11: the minimum raise is to 12"):
         game.raise_(1, 11)
     game.raise_(1, 12)
@@ -143,7 +143,7 @@ def test_all_in_is_always_legal() -> None:
     game = table(3, stack="20,20,3")
     deal(game, "SCW")
     assert game.can_all_in(0)  # facing the big blind
-    play(game, "raise 0 10")
+    play(game, "raise 0 to=10")
     assert game.can_all_in(1)  # more than the minimum re-raise
     play(game, "call 1")
     assert game.can_all_in(2)  # less than the call
@@ -173,7 +173,7 @@ def test_heads_up_blinds_and_order_of_action() -> None:
 def test_three_players_becoming_two_switches_to_heads_up_rules() -> None:
     game = table(3, stack="20,20,3", rebuy="off")
     deal(game, "S2C")
-    play(game, "raise 0 6", "fold 1", "allin 2")
+    play(game, "raise 0 to=6", "fold 1", "allin 2")
     check_down(game)
     assert game.out == [False, False, True]
     assert (game.button, game.sb_pos, game.bb) == (1, 1, 0)
@@ -190,7 +190,7 @@ def test_big_blinds_option_when_everyone_limps() -> None:
     play(game, "call 0", "call 1")
     assert game.pending().prompt == 2
     assert Check(2) in game.legal_inputs(2)
-    play(game, "raise 2 6")
+    play(game, "raise 2 to=6")
     assert game.pending().prompt == 0
 
 
@@ -241,7 +241,7 @@ def test_limit_bets_are_the_minimum_bet_then_twice_it() -> None:
 def test_limit_betting_is_capped_at_four_bets() -> None:
     game = table(2, structure="limit", stack=100)
     deal(game, "SC")
-    play(game, "raise 0 4", "raise 1 6", "raise 0 8")
+    play(game, "raise 0 to=4", "raise 1 to=6", "raise 0 to=8")
     with pytest.raises(IllegalAction, match="capped"):
         game.raise_(1, 10)
 

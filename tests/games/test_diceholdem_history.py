@@ -21,10 +21,10 @@ check 2
 roll table letters L D E
 # flop: seat 1 checks and bets 2 to reroll die 0; seat 2 protects it for 4
 check 1
-reroll 1 0 2
+reroll 1 die=0 amount=2
 check 2
-protect 2 0 4
-bet 0 4
+protect 2 die=0 amount=4
+bet 0 amount=4
 pass 0
 call 1
 pass 1
@@ -39,7 +39,7 @@ roll table letters O
 check 1
 pass 1
 check 0
-reroll 0 4 2
+reroll 0 die=4 amount=2
 check 1
 pass 1
 # the reroll after the river brings one extra round of ordinary betting

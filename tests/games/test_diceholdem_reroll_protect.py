@@ -57,7 +57,7 @@ def test_first_reroll_or_protect_bet_is_at_least_the_minimum_bet() -> None:
 def test_turning_a_die_needs_the_last_bet_plus_a_minimum_raise() -> None:
     game = table()
     to_flop(game)
-    play(game, "check 1", "reroll 1 0 2", "check 2")
+    play(game, "check 1", "reroll 1 die=0 amount=2", "check 2")
     with pytest.raises(IllegalAction, match="the minimum is 4"):
         game.protect(2, 0, 3)
     with pytest.raises(IllegalAction, match="already in reroll state"):
@@ -69,7 +69,7 @@ def test_turning_a_die_needs_the_last_bet_plus_a_minimum_raise() -> None:
 def test_turning_a_die_after_a_raise_needs_the_raised_increment() -> None:
     game = table()
     to_flop(game)
-    play(game, "bet 1 2", "reroll 1 0 2", "raise 2 8")
+    play(game, "bet 1 amount=2", "reroll 1 die=0 amount=2", "raise 2 to=8")
     with pytest.raises(IllegalAction, match="the minimum is 8"):
         game.protect(2, 0, 7)
     game.protect(2, 0, 8)
@@ -78,7 +78,7 @@ def test_turning_a_die_after_a_raise_needs_the_raised_increment() -> None:
 def test_reroll_or_protect_chips_do_not_change_the_amount_to_call() -> None:
     game = table()
     to_flop(game)
-    play(game, "check 1", "reroll 1 0 2")
+    play(game, "check 1", "reroll 1 die=0 amount=2")
     assert game.can_check(2)
     assert game.pots()[0].amount == 8
 
@@ -86,7 +86,7 @@ def test_reroll_or_protect_chips_do_not_change_the_amount_to_call() -> None:
 def test_rerolled_die_is_rolled_with_the_next_street() -> None:
     game = table()
     to_flop(game)
-    play(game, "check 1", "reroll 1 1 2", "check 2", "pass 2", "check 0", "pass 0")
+    play(game, "check 1", "reroll 1 die=1 amount=2", "check 2", "pass 2", "check 0", "pass 0")
     assert game.pending().dice[0].count == 2
     play(game, "roll table letters E M")
     assert game.board == ["H", "E", "L", "M"]
@@ -99,8 +99,8 @@ def test_extra_round_after_the_river_when_a_die_is_in_reroll_state() -> None:
     for street in ("O", "L"):
         play(game, "check 1", "pass 1", "check 2", "pass 2", "check 0", "pass 0",
              f"roll table letters {street}")
-    play(game, "check 1", "protect 1 4 2", "check 2", "reroll 2 4 4", "check 0", "pass 0",
-         "check 1", "pass 1")
+    play(game, "check 1", "protect 1 die=4 amount=2", "check 2", "reroll 2 die=4 amount=4",
+         "check 0", "pass 0", "check 1", "pass 1")
     assert game.pending().dice[0].count == 1
     play(game, "roll table letters H")
     assert game.board[4] == "H" and game.phase is Phase.BETTING
@@ -116,7 +116,7 @@ def test_no_extra_round_when_no_die_is_in_reroll_state() -> None:
     for street in ("O", "L"):
         play(game, "check 1", "pass 1", "check 2", "pass 2", "check 0", "pass 0",
              f"roll table letters {street}")
-    play(game, "check 1", "protect 1 4 2", "check 2", "pass 2", "check 0", "pass 0")
+    play(game, "check 1", "protect 1 die=4 amount=2", "check 2", "pass 2", "check 0", "pass 0")
     assert game.hands_played == 1
 
 
@@ -133,7 +133,7 @@ def test_no_reroll_or_protect_on_the_river_without_extra_rounds() -> None:
 def test_no_reroll_or_protect_once_anyone_is_all_in() -> None:
     game = table(stack="20,20,10")
     to_flop(game)
-    play(game, "bet 1 2", "pass 1", "allin 2", "call 0")
+    play(game, "bet 1 amount=2", "pass 1", "allin 2", "call 0")
     assert game.phase is Phase.BETTING and game.pending().prompt == 1
     with pytest.raises(IllegalAction):
         game.reroll(0, 0, 2)
@@ -159,7 +159,7 @@ def test_reroll_or_protect_bet_can_never_put_a_player_all_in() -> None:
 def test_reroll_or_protect_bet_reopens_the_action() -> None:
     game = table()
     to_flop(game)
-    play(game, "check 1", "pass 1", "check 2", "pass 2", "check 0", "reroll 0 2 2")
+    play(game, "check 1", "pass 1", "check 2", "pass 2", "check 0", "reroll 0 die=2 amount=2")
     assert game.pending().prompt == 1
     assert game.can_bet(1, 4)
 
@@ -167,7 +167,7 @@ def test_reroll_or_protect_bet_reopens_the_action() -> None:
 def test_die_states_are_cleared_at_the_end_of_each_street() -> None:
     game = table()
     to_flop(game)
-    play(game, "check 1", "protect 1 0 2", "check 2", "pass 2", "check 0", "pass 0")
+    play(game, "check 1", "protect 1 die=0 amount=2", "check 2", "pass 2", "check 0", "pass 0")
     play(game, "roll table letters D")
     assert game.die_bets == {} and game.public_view()["die_states"] == {}
 
@@ -215,10 +215,10 @@ def test_two_extra_rounds_allow_reroll_or_protect_in_the_first_one() -> None:
     for street in ("O", "L"):
         play(game, "check 1", "pass 1", "check 2", "pass 2", "check 0", "pass 0",
              f"roll table letters {street}")
-    play(game, "check 1", "reroll 1 4 2", "check 2", "pass 2", "check 0", "pass 0",
+    play(game, "check 1", "reroll 1 die=4 amount=2", "check 2", "pass 2", "check 0", "pass 0",
          "roll table letters E", "check 1")
     assert game.phase is Phase.SIDE_BET
-    play(game, "reroll 1 4 2", "check 2", "pass 2", "check 0", "pass 0",
+    play(game, "reroll 1 die=4 amount=2", "check 2", "pass 2", "check 0", "pass 0",
          "roll table letters M", "check 1")
     assert game.phase is Phase.BETTING and game.pending().prompt == 2
 
@@ -226,7 +226,7 @@ def test_two_extra_rounds_allow_reroll_or_protect_in_the_first_one() -> None:
 def test_dice_in_reroll_state_are_rolled_again_when_everyone_is_all_in() -> None:
     game = table()
     to_flop(game)
-    play(game, "check 1", "reroll 1 2 2", "allin 2", "call 0", "call 1")
+    play(game, "check 1", "reroll 1 die=2 amount=2", "allin 2", "call 0", "call 1")
     assert [d.count for d in game.pending().dice] == [2]
     play(game, "roll table letters E M", "roll table letters D")
     assert game.last_hand["board"] == ["H", "O", "E", "M", "D"] and game.hands_played == 1

@@ -93,7 +93,7 @@ def test_showdown_uses_the_tauren_ranking_and_shows_only_live_hands() -> None:
     game = table()
     play(game, "roll 0 d8-tauren W W", "roll 1 d8-tauren S S", "roll 2 d8-tauren 2 6",
          "call 0", "call 1", "check 2", "roll table d8-tauren W W 3")
-    play(game, "bet 1 2", "fold 2", "call 0")
+    play(game, "bet 1 amount=2", "fold 2", "call 0")
     check_down(game, ["4", "C"])
     assert game.last_hand["won"] == {"0": 10}
     assert game.last_hand["shown"] == {"0": ["W", "W"], "1": ["S", "S"]}
@@ -116,7 +116,8 @@ def test_wrap_off_makes_the_same_dice_lose() -> None:
 def test_history_replays_to_the_same_game() -> None:
     game = table()
     play(game, "roll 0 d8-tauren W W", "roll 1 d8-tauren S S", "roll 2 d8-tauren 2 6",
-         "raise 0 6", "call 1", "fold 2", "roll table d8-tauren W 2 3", "check 1", "bet 0 4")
+         "raise 0 to=6", "call 1", "fold 2", "roll table d8-tauren W 2 3", "check 1",
+         "bet 0 amount=4")
     again = loads(dumps(game))
     assert again.public_view() == game.public_view()
     assert again.seat_view(1) == game.seat_view(1)
@@ -143,5 +144,5 @@ def test_dealer_undo_of_the_last_action_restores_the_state_before_it() -> None:
     game = table()
     play(game, "roll 0 d8-tauren W W", "roll 1 d8-tauren S S", "roll 2 d8-tauren 2 6")
     before = game.public_view()
-    play(game, "raise 0 6")
+    play(game, "raise 0 to=6")
     assert undo(game).public_view() == before
