@@ -10,11 +10,12 @@ Standard DiceHoldem also switches on the Reroll/Protect bets (``reroll_protect``
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Mapping, Sequence
 
 from controller.games.base import DiceNeeded, Input, Pending
 from controller.games.betting import Betting, Pot, Structure, side_pots, split
 from controller.games.dice import DieKind
+from controller.games.engine import Engine
 from controller.games.errors import IllegalAction
 from controller.games.hands import HandRules, evaluator
 from controller.games.holdem_inputs import (AllIn, Bet, Call, Check, Fold, Leave, Pass, Protect,
@@ -42,21 +43,26 @@ def hand_key(game: str, shaman: str = "ace", wrap: bool = True) -> KeyFunction:
     return evaluator(HandRules(game, shaman=shaman, wrap=wrap)).key
 
 
-_R = TypeVar("_R")
-
-
 # -- the game -----------------------------------------------------------------------------------
-class HoldemGame:
+class HoldemGame(Engine):
     """A table of dice hold'em, hand after hand; subclasses name the dice and the ranking."""
 
     name = "holdem"
+    HANDLERS = {
+        Fold: ("_verify_fold", "_act_fold"), Check: ("_verify_check", "_act_check_or_call"),
+        Call: ("_verify_call", "_act_check_or_call"), Bet: ("_verify_bet", "_act_bet"),
+        Raise: ("_verify_raise", "_act_raise"), AllIn: ("_verify_all_in", "_act_all_in"),
+        Reroll: ("_verify_side_bet", "_act_side_bet"),
+        Protect: ("_verify_side_bet", "_act_side_bet"), Pass: ("_verify_pass", "_act_pass"),
+        Rebuy: ("_verify_rebuy", "_act_rebuy"), Leave: ("_verify_rebuy", "_act_leave"),
+        Roll: ("_verify_roll", "_act_roll")}
     kind = DieKind.D6
     stand_ins: Mapping[DieKind, Mapping[str, str]] = {}  # other dice accepted: face -> our face
     reroll_protect = False
 
     def __init__(self, seats: int, options: HoldemOptions, key: KeyFunction,
                  extra_rounds: int = 1) -> None:
-        self._seats = seats
+        super().__init__(seats)
         self.options = options
         self.rules = options.betting
         self.key = key
@@ -65,9 +71,6 @@ class HoldemGame:
         self.out = [False] * seats
         self.rebuys = [0] * seats
         self.decided = [True] * seats
-        self._inputs: list[Input] = []
-        self._handlers = {kind: (getattr(self, verify), getattr(self, act))
-                          for kind, (verify, act) in _HANDLERS.items()}
         self._hands = 0
         self.button = options.button
         self.sb_pos = -1
@@ -86,16 +89,6 @@ class HoldemGame:
         self._start_hand(first=True)
 
     # -- the Game protocol ----------------------------------------------------------------------
-    @property
-    def seats(self) -> int:
-        """Number of seats at the table."""
-        return self._seats
-
-    @property
-    def inputs(self) -> Sequence[Input]:
-        """Every accepted input, in order."""
-        return self._inputs
-
     @property
     def hands_played(self) -> int:
         """Hands finished so far."""
@@ -124,26 +117,6 @@ class HoldemGame:
             waiting = tuple(s for s in range(self._seats) if not self.decided[s])
             return Pending(waiting, waiting[0], note="rebuy or leave")
         return Pending(over=True, note="game over")
-
-    def verify(self, inp: Input) -> None:
-        """Raise :class:`IllegalAction` with the reason if ``inp`` is illegal now."""
-        self._handler(inp)[0](inp)
-
-    def can(self, inp: Input) -> bool:
-        """True if ``inp`` is legal now."""
-        try:
-            self.verify(inp)
-        except IllegalAction:
-            return False
-        return True
-
-    def apply(self, inp: Input) -> Input:
-        """Verify and act; returns the record appended to :attr:`inputs`."""
-        verify, act = self._handler(inp)
-        verify(inp)
-        act(inp)
-        self._inputs.append(inp)
-        return inp
 
     def parse_input(self, line: str) -> Input:
         """Read one history line back into its record.
@@ -185,12 +158,9 @@ class HoldemGame:
             "pots": [{"amount": p.amount, "eligible": list(p.eligible)} for p in self.pots()],
             "seats": seats, "last_hand": self.last_hand, "over": self.phase is Phase.OVER}
 
-    def seat_view(self, seat: int) -> dict[str, Any]:
-        """The public view plus ``seat``'s own private dice."""
-        view = self.public_view()
-        view["seat"] = seat
-        view["my_dice"] = list(self.private[seat])
-        return view
+    def _own_view(self, seat: int) -> dict[str, Any]:
+        """``seat``'s own private dice (``my_dice``), for :meth:`seat_view`."""
+        return {"seat": seat, "my_dice": list(self.private[seat])}
 
     def chips_total(self) -> int:
         """Chips in stacks and in the pot now."""
@@ -215,7 +185,7 @@ class HoldemGame:
     # -- per-kind triples -----------------------------------------------------------------------
     def verify_fold(self, seat: int) -> None:
         """Raise unless ``seat`` may fold now."""
-        self._verify_fold(Fold(seat))
+        self.verify(Fold(seat))
 
     def can_fold(self, seat: int) -> bool:
         """True if ``seat`` may fold now."""
@@ -227,7 +197,7 @@ class HoldemGame:
 
     def verify_check(self, seat: int) -> None:
         """Raise unless ``seat`` may check now."""
-        self._verify_check(Check(seat))
+        self.verify(Check(seat))
 
     def can_check(self, seat: int) -> bool:
         """True if ``seat`` may check now."""
@@ -239,7 +209,7 @@ class HoldemGame:
 
     def verify_call(self, seat: int) -> None:
         """Raise unless ``seat`` may call now."""
-        self._verify_call(Call(seat))
+        self.verify(Call(seat))
 
     def can_call(self, seat: int) -> bool:
         """True if ``seat`` may call now."""
@@ -251,7 +221,7 @@ class HoldemGame:
 
     def verify_bet(self, seat: int, amount: int) -> None:
         """Raise unless ``seat`` may bet ``amount`` now."""
-        self._verify_bet(Bet(seat, amount))
+        self.verify(Bet(seat, amount))
 
     def can_bet(self, seat: int, amount: int) -> bool:
         """True if ``seat`` may bet ``amount`` now."""
@@ -263,7 +233,7 @@ class HoldemGame:
 
     def verify_raise(self, seat: int, to: int) -> None:
         """Raise unless ``seat`` may raise to ``to`` now."""
-        self._verify_raise(Raise(seat, to))
+        self.verify(Raise(seat, to))
 
     def can_raise(self, seat: int, to: int) -> bool:
         """True if ``seat`` may raise to ``to`` now."""
@@ -275,7 +245,7 @@ class HoldemGame:
 
     def verify_all_in(self, seat: int) -> None:
         """Raise unless ``seat`` may go all-in now."""
-        self._verify_all_in(AllIn(seat))
+        self.verify(AllIn(seat))
 
     def can_all_in(self, seat: int) -> bool:
         """True if ``seat`` may go all-in now."""
@@ -287,7 +257,7 @@ class HoldemGame:
 
     def verify_reroll(self, seat: int, die: int, amount: int) -> None:
         """Raise unless ``seat`` may bet ``amount`` to reroll ``die`` now."""
-        self._verify_side_bet(Reroll(seat, die, amount))
+        self.verify(Reroll(seat, die, amount))
 
     def can_reroll(self, seat: int, die: int, amount: int) -> bool:
         """True if ``seat`` may bet ``amount`` to reroll ``die`` now."""
@@ -299,7 +269,7 @@ class HoldemGame:
 
     def verify_protect(self, seat: int, die: int, amount: int) -> None:
         """Raise unless ``seat`` may bet ``amount`` to protect ``die`` now."""
-        self._verify_side_bet(Protect(seat, die, amount))
+        self.verify(Protect(seat, die, amount))
 
     def can_protect(self, seat: int, die: int, amount: int) -> bool:
         """True if ``seat`` may bet ``amount`` to protect ``die`` now."""
@@ -311,7 +281,7 @@ class HoldemGame:
 
     def verify_pass(self, seat: int) -> None:
         """Raise unless ``seat`` may decline a Reroll/Protect bet now."""
-        self._verify_pass(Pass(seat))
+        self.verify(Pass(seat))
 
     def can_pass(self, seat: int) -> bool:
         """True if ``seat`` may decline a Reroll/Protect bet now."""
@@ -323,7 +293,7 @@ class HoldemGame:
 
     def verify_rebuy(self, seat: int) -> None:
         """Raise unless ``seat`` may rebuy now."""
-        self._verify_rebuy(Rebuy(seat))
+        self.verify(Rebuy(seat))
 
     def can_rebuy(self, seat: int) -> bool:
         """True if ``seat`` may rebuy now."""
@@ -335,7 +305,7 @@ class HoldemGame:
 
     def verify_leave(self, seat: int) -> None:
         """Raise unless ``seat`` may leave now."""
-        self._verify_rebuy(Leave(seat))
+        self.verify(Leave(seat))
 
     def can_leave(self, seat: int) -> bool:
         """True if ``seat`` may leave now."""
@@ -344,29 +314,6 @@ class HoldemGame:
     def leave(self, seat: int) -> Leave:
         """Decline the rebuy and leave the game."""
         return self._do(Leave(seat))
-
-    def verify_roll(self, seat: int | None, kind: DieKind, faces: Sequence[str]) -> None:
-        """Raise unless these dice are the ones the engine waits for."""
-        self._verify_roll(Roll(seat, kind, tuple(faces)))
-
-    def can_roll(self, seat: int | None, kind: DieKind, faces: Sequence[str]) -> bool:
-        """True if these dice are the ones the engine waits for."""
-        return self.can(Roll(seat, kind, tuple(faces)))
-
-    def roll(self, seat: int | None, kind: DieKind, faces: Sequence[str]) -> Roll:
-        """Observe dice: a seat's private roll, or community dice (seat None)."""
-        return self._do(Roll(seat, kind, tuple(faces)))
-
-    # -- dispatch -------------------------------------------------------------------------------
-    def _do(self, inp: _R) -> _R:
-        self.apply(inp)
-        return inp
-
-    def _handler(self, inp: Input) -> tuple[Callable[[Any], None], Callable[[Any], None]]:
-        pair = self._handlers.get(type(inp))
-        if pair is None:
-            raise IllegalAction(f"{self.name} does not take {type(inp).__name__} inputs: {inp}")
-        return pair
 
     # -- verification ---------------------------------------------------------------------------
     def _who(self, seat: int) -> str:
@@ -792,13 +739,3 @@ class HoldemGame:
                 if 0 <= low <= high:
                     choices.append(cls(seat, die, low))
         return choices
-
-
-_HANDLERS: dict[type, tuple[str, str]] = {
-    Fold: ("_verify_fold", "_act_fold"), Check: ("_verify_check", "_act_check_or_call"),
-    Call: ("_verify_call", "_act_check_or_call"), Bet: ("_verify_bet", "_act_bet"),
-    Raise: ("_verify_raise", "_act_raise"), AllIn: ("_verify_all_in", "_act_all_in"),
-    Reroll: ("_verify_side_bet", "_act_side_bet"), Protect: ("_verify_side_bet", "_act_side_bet"),
-    Pass: ("_verify_pass", "_act_pass"), Rebuy: ("_verify_rebuy", "_act_rebuy"),
-    Leave: ("_verify_rebuy", "_act_leave"), Roll: ("_verify_roll", "_act_roll"),
-}

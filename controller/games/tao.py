@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import Any, Mapping
 
 from controller.games.base import DiceNeeded, Input, Pending
 from controller.games.dice import DieKind
+from controller.games.engine import Engine, Handler
 from controller.games.errors import IllegalAction, InvalidInput
 from controller.games.records import SeatInput, parse_record
 from controller.games.rolls import Roll
@@ -72,7 +73,6 @@ class Fold(SeatInput):
 
 
 TaoInput = Ante | Pass | Raise | Call | Fold | Roll
-_T = TypeVar("_T", Ante, Pass, Raise, Call, Fold, Roll)
 
 
 # --- options -------------------------------------------------------------------------------------
@@ -185,15 +185,17 @@ _REASONS = {Phase.ROLL_D6: "hidden roll", Phase.REROLL_D6: "white stone reroll",
             Phase.ROLL_D12: "d12 into the centre", Phase.REROLL_D12: "white stone reroll"}
 
 
-class TaoDice:
+class TaoDice(Engine):
     """One Tao Dice game (several matches) for ``seats`` players; see the module docstring."""
 
     name = "tao"
+    HANDLERS = {Ante: ("_verify_ante", "_act_ante"), Pass: ("_verify_pass", "_act_pass"),
+                Raise: ("_verify_raise", "_act_raise"), Call: ("_verify_call", "_act_call"),
+                Fold: ("_verify_fold", "_act_fold"), Roll: ("_verify_roll", "_act_roll")}
 
     def __init__(self, seats: int, options: TaoOptions | None = None) -> None:
+        super().__init__(seats)
         self.options = options or TaoOptions()
-        self._seats = seats
-        self._inputs: list[Input] = []
         self.black = [self.options.black] * seats
         self.white = [self.options.white] * seats
         self.pot_black = 0
@@ -218,23 +220,9 @@ class TaoDice:
         self._responded: set[int] = set()
         self._rerolls = [False] * seats
         self._pending: Pending | None = None
-        self._handlers: dict[type, tuple[Callable[[Any], None], Callable[[Any], None]]] = {
-            Ante: (self._verify_ante, self._act_ante), Pass: (self._verify_pass, self._act_pass),
-            Raise: (self._verify_raise, self._act_raise), Call: (self._verify_call, self._act_call),
-            Fold: (self._verify_fold, self._act_fold), Roll: (self._verify_roll, self._act_roll)}
         self._start_round(None)
 
     # --- the Game protocol ---------------------------------------------------------------------
-
-    @property
-    def seats(self) -> int:
-        """Seats at the table (players who started the game)."""
-        return self._seats
-
-    @property
-    def inputs(self) -> Sequence[Input]:
-        """Every accepted input, in order."""
-        return self._inputs
 
     @property
     def hands_played(self) -> int:
@@ -251,24 +239,9 @@ class TaoDice:
             self._pending = self._compute_pending()
         return self._pending
 
-    def verify(self, inp: Input) -> None:
-        """Raise :class:`IllegalAction` with the reason if ``inp`` is not legal now."""
-        self._handler(inp)[0](inp)
-
-    def can(self, inp: Input) -> bool:
-        """Whether ``inp`` is legal now."""
-        try:
-            self.verify(inp)
-        except IllegalAction:
-            return False
-        return True
-
     def apply(self, inp: Input) -> Input:
         """Verify ``inp``, act on it and return the record appended to :attr:`inputs`."""
-        verify, act = self._handler(inp)
-        verify(inp)
-        act(inp)
-        self._inputs.append(inp)
+        super().apply(inp)
         self._pending = None
         return inp
 
@@ -292,18 +265,10 @@ class TaoDice:
         """What the room may see; hidden 2d6 appear only in ``last_round`` after a showdown."""
         return _public_view(self)
 
-    def seat_view(self, seat: int) -> dict[str, Any]:
-        """The public view plus ``seat``'s own hidden 2d6 (``my_d6``).
-
-        :raises IllegalAction: for a seat that is not at the table.
-        """
-        if not 0 <= seat < self._seats:
-            raise IllegalAction(f"there is no seat {seat} (seats 0-{self._seats - 1})")
-        view = _public_view(self)
+    def _own_view(self, seat: int) -> dict[str, Any]:
+        """``seat``'s own hidden 2d6 (``my_d6``), for :meth:`seat_view`."""
         dice = self.d6[seat]
-        view["me"] = seat
-        view["my_d6"] = list(dice) if dice is not None else None
-        return view
+        return {"me": seat, "my_d6": list(dice) if dice is not None else None}
 
     def chips_total(self) -> int:
         """Stones in stacks and the pot."""
@@ -326,7 +291,7 @@ class TaoDice:
 
     def verify_ante(self, seat: int, black: int, white: int) -> None:
         """Raise unless ``seat`` may ante ``black`` + ``white`` stones now."""
-        self._verify_ante(Ante(seat, black, white))
+        self.verify(Ante(seat, black, white))
 
     def can_ante(self, seat: int, black: int, white: int) -> bool:
         """Whether ``seat`` may ante these stones now."""
@@ -334,11 +299,11 @@ class TaoDice:
 
     def ante(self, seat: int, black: int, white: int) -> Ante:
         """``seat`` antes ``black`` + ``white`` stones."""
-        return self._record(Ante(seat, black, white))
+        return self._do(Ante(seat, black, white))
 
     def verify_pass(self, seat: int) -> None:
         """Raise unless it is ``seat``'s turn to pass."""
-        self._verify_pass(Pass(seat))
+        self.verify(Pass(seat))
 
     def can_pass(self, seat: int) -> bool:
         """Whether ``seat`` may pass now."""
@@ -346,11 +311,11 @@ class TaoDice:
 
     def pass_(self, seat: int) -> Pass:
         """``seat`` passes."""
-        return self._record(Pass(seat))
+        return self._do(Pass(seat))
 
     def verify_raise(self, seat: int, black: int, white: int) -> None:
         """Raise unless ``seat`` may raise with these stones now."""
-        self._verify_raise(Raise(seat, black, white))
+        self.verify(Raise(seat, black, white))
 
     def can_raise(self, seat: int, black: int, white: int) -> bool:
         """Whether ``seat`` may raise with these stones now."""
@@ -358,11 +323,11 @@ class TaoDice:
 
     def raise_(self, seat: int, black: int, white: int) -> Raise:
         """``seat`` raises with ``black`` + ``white`` stones."""
-        return self._record(Raise(seat, black, white))
+        return self._do(Raise(seat, black, white))
 
     def verify_call(self, seat: int, black: int, white: int) -> None:
         """Raise unless ``seat`` may call with these stones now."""
-        self._verify_call(Call(seat, black, white))
+        self.verify(Call(seat, black, white))
 
     def can_call(self, seat: int, black: int, white: int) -> bool:
         """Whether ``seat`` may call with these stones now."""
@@ -370,11 +335,11 @@ class TaoDice:
 
     def call(self, seat: int, black: int, white: int) -> Call:
         """``seat`` calls the raise with ``black`` + ``white`` stones."""
-        return self._record(Call(seat, black, white))
+        return self._do(Call(seat, black, white))
 
     def verify_fold(self, seat: int) -> None:
         """Raise unless ``seat`` may fold now (only in answer to a raise)."""
-        self._verify_fold(Fold(seat))
+        self.verify(Fold(seat))
 
     def can_fold(self, seat: int) -> bool:
         """Whether ``seat`` may fold now."""
@@ -382,37 +347,18 @@ class TaoDice:
 
     def fold(self, seat: int) -> Fold:
         """``seat`` folds."""
-        return self._record(Fold(seat))
-
-    def verify_roll(self, seat: int, kind: DieKind, faces: Sequence[str]) -> None:
-        """Raise unless the table waits for ``seat``'s dice of ``kind``."""
-        self._verify_roll(Roll(seat, kind, tuple(faces)))
-
-    def can_roll(self, seat: int, kind: DieKind, faces: Sequence[str]) -> bool:
-        """Whether these dice are what the table waits for."""
-        return self.can(Roll(seat, kind, tuple(faces)))
-
-    def roll(self, seat: int, kind: DieKind, faces: Sequence[str]) -> Roll:
-        """Observe ``seat``'s dice."""
-        return self._record(Roll(seat, kind, tuple(faces)))
+        return self._do(Fold(seat))
 
     # --- verification ----------------------------------------------------------------------------
 
-    def _handler(self, inp: Input) -> tuple[Callable[[Any], None], Callable[[Any], None]]:
-        handler = self._handlers.get(type(inp))
-        if handler is None:
-            raise IllegalAction(f"Tao Dice does not accept {str(inp)!r}")
+    def _handler(self, inp: Input) -> tuple[Handler, Handler]:
+        pair = super()._handler(inp)
         if self.phase is Phase.OVER:
             raise IllegalAction(f"the game is over: seat {self.winner} won it")
-        return handler
-
-    def _record(self, inp: _T) -> _T:
-        self.apply(inp)
-        return inp
+        return pair
 
     def _check_seat(self, seat: int | None, verb: str) -> int:
-        if seat is None or not 0 <= seat < self._seats:
-            raise IllegalAction(f"there is no seat {seat} to {verb} (seats 0-{self._seats - 1})")
+        seat = self._seat_at_table(seat, verb)
         status = self.status[seat]
         if status is not SeatStatus.ACTIVE:
             raise IllegalAction(f"Seat {seat} cannot {verb}: {_STATUS_WORDS[status]}")
