@@ -14,6 +14,7 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence, TypeVar
 from controller.games.base import Input
 from controller.games.dice import DieKind
 from controller.games.errors import IllegalAction
+from controller.games.records import SeatInput
 from controller.games.rolls import Roll
 
 Handler = Callable[[Any], None]
@@ -33,6 +34,11 @@ class Engine(ABC):
         self._handlers: dict[type, tuple[Handler, Handler]] = {
             kind: (getattr(self, verify), getattr(self, act))
             for kind, (verify, act) in self.HANDLERS.items()}
+
+    @classmethod
+    def records(cls) -> dict[str, type[SeatInput]]:
+        """The players' input records this engine takes, by verb (dice come as :class:`Roll`)."""
+        return {kind.verb: kind for kind in cls.HANDLERS if issubclass(kind, SeatInput)}
 
     @property
     def seats(self) -> int:

@@ -26,7 +26,7 @@ from typing import ClassVar, Iterable, TypeVar
 from controller.games.errors import InvalidInput
 from controller.games.rolls import Roll
 
-__all__ = ["SeatInput", "parse_record", "shape"]
+__all__ = ["SeatInput", "field_names", "parse_record", "shape"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +37,7 @@ class SeatInput:
     seat: int
 
     def __str__(self) -> str:
-        values = (f"{name}={getattr(self, name)}" for name in _field_names(type(self)))
+        values = (f"{name}={getattr(self, name)}" for name in field_names(type(self)))
         return " ".join([self.verb, str(self.seat), *values])
 
 
@@ -54,7 +54,7 @@ def shape(cls: type[SeatInput]) -> str:
     >>> shape(Raise)
     'raise SEAT to=N'
     """
-    return " ".join([cls.verb, "SEAT", *(f"{name}=N" for name in _field_names(cls))])
+    return " ".join([cls.verb, "SEAT", *(f"{name}=N" for name in field_names(cls))])
 
 
 def parse_record(line: str, classes: Iterable[type[_R]], game: str = "") -> _R | Roll:
@@ -90,7 +90,7 @@ def _seat(words: list[str], line: str, cls: type[SeatInput]) -> int:
 
 
 def _values(words: list[str], line: str, cls: type[SeatInput]) -> dict[str, int]:
-    names = _field_names(cls)
+    names = field_names(cls)
     values: dict[str, int] = {}
     for word in words:
         name, eq, text = word.partition("=")
@@ -120,8 +120,8 @@ def _whole(text: str) -> int | None:
 _NAMES: dict[type[SeatInput], tuple[str, ...]] = {}
 
 
-def _field_names(cls: type[SeatInput]) -> tuple[str, ...]:
-    """The fields of ``cls`` after ``seat``, in declaration order (looked up once per class)."""
+def field_names(cls: type[SeatInput]) -> tuple[str, ...]:
+    """The fields of ``cls`` after ``seat``, in the order its line writes them."""
     names = _NAMES.get(cls)
     if names is None:
         names = _NAMES[cls] = tuple(f.name for f in fields(cls) if f.name != "seat")

@@ -50,3 +50,8 @@ def test_the_typed_act_returns_the_record_it_applied() -> None:
     record = game.ante(0, 1, 0)
     assert game.inputs[-1] is record and str(record) == "ante 0 black=1 white=0"
     assert not game.can(TaoFold(1))
+
+
+def test_an_engine_names_the_records_it_takes_by_verb() -> None:
+    assert sorted(TaoDice.records()) == ["ante", "call", "fold", "pass", "raise"]
+    assert create_game("diceholdem", 2, {}).records()["fold"] is HoldemFold
