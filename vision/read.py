@@ -12,7 +12,7 @@ import numpy as np
 from controller.games.errors import InvalidInput
 from vision.classify import NOT_A_DIE, UNREADABLE, classifier
 from vision.crops import CROP_SCALE, aligned_crop, crop, dominant_angle
-from vision.detect import Candidate, propose, shrink, working_scale
+from vision.detect import propose, shrink, working_scale
 
 if TYPE_CHECKING:
     from vision.calibrate import Calibration
@@ -98,45 +98,60 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
     return image
 
 
-def _read_frame(frame: np.ndarray, shrink: bool = True) -> list[DieReading]:
-    scale = working_scale(frame.shape) if shrink else 1.0
+def _read_frame(frame: np.ndarray, to_working_size: bool = True) -> list[DieReading]:
+    scale = working_scale(frame.shape) if to_working_size else 1.0
     work = shrink(frame, scale)
     hits = _refine(work, _find(work))
     return [_reading(hit, scale, work.shape) for hit in hits]
 
 
 def _find(work: np.ndarray) -> list[_Hit]:
-    """Classify every candidate and keep the best one per die (non-maximum suppression)."""
+    """Classify every candidate, then gather the positive ones into one hit per die."""
     candidates = propose(work).candidates
     patches = np.stack([aligned_crop(work, c.center, c.side * CROP_SCALE) for c in candidates]) if candidates else \
         np.zeros((0, 32, 32, 3), np.uint8)
     probs = classifier().probabilities(patches)
     scores = 1.0 - probs[:, NOT_A_DIE]
-    order = [i for i in np.argsort(-scores) if scores[i] >= DIE_SCORE]
-    kept: list[_Hit] = []
-    for i in order:
-        if all(_dist(candidates[i].center, k.center) > 0.6 * min(candidates[i].side, k.side) for k in kept):
-            kept.append(_merge(candidates, probs, scores, candidates[i]))
-    return kept
+    positive = [i for i in np.argsort(-scores) if scores[i] >= DIE_SCORE]
+    points = np.array([candidates[i].center for i in positive], np.float64).reshape(-1, 2)
+    sides = np.array([candidates[i].side for i in positive])
+    hits: list[_Hit] = []
+    for k, i in enumerate(positive):
+        if any(_dist(candidates[i].center, h.center) < 0.5 * h.side for h in hits):
+            continue
+        center = _mean_shift(points, scores[positive], np.array(candidates[i].center), sides[k])
+        near = np.linalg.norm(points - center, axis=1) < 0.45 * sides[k]
+        if any(_dist((center[0], center[1]), h.center) < 0.55 * h.side for h in hits):
+            continue
+        members = [positive[j] for j in np.flatnonzero(near)]
+        hits.append(_Hit((float(center[0]), float(center[1])), float(np.median(sides[near])),
+                         probs[members].mean(axis=0)))
+    return hits
 
 
-def _merge(candidates: tuple[Candidate, ...], probs: np.ndarray, scores: np.ndarray, best: Candidate) -> _Hit:
-    """The die around ``best``: score-weighted centre of the positive candidates near it."""
-    near = [i for i, c in enumerate(candidates)
-            if scores[i] >= DIE_SCORE and _dist(c.center, best.center) < 0.35 * best.side]
-    weights = scores[near]
-    center = tuple(np.average([candidates[i].center for i in near], axis=0, weights=weights))
-    return _Hit((float(center[0]), float(center[1])), best.side, probs[near].mean(axis=0))
+def _mean_shift(points: np.ndarray, weights: np.ndarray, center: np.ndarray, side: float) -> np.ndarray:
+    """Move ``center`` to the weighted mean of the positive candidates around it, twice."""
+    for _ in range(2):
+        near = np.linalg.norm(points - center, axis=1) < 0.45 * side
+        center = np.average(points[near], axis=0, weights=weights[near])
+    return center
+
+
+REFINE_VIEWS: tuple[tuple[float, bool, float], ...] = tuple(
+    (turn, flip, 1.0) for turn in (0.0, 90.0, 180.0, 270.0) for flip in (False, True))
+"""The second look at each die: (quarter turn, mirrored, scale) of the aligned crop, averaged."""
 
 
 def _refine(work: np.ndarray, hits: list[_Hit]) -> list[_Hit]:
-    """Read each die again, centred, in four rotations, and average with the first look."""
+    """Read each die again, centred, in several turned and mirrored views; average with the first look."""
     if not hits:
         return hits
-    patches = np.stack([crop(work, h.center, h.side * CROP_SCALE, dominant_angle(work, h.center, h.side * CROP_SCALE) + turn)
-                        for h in hits for turn in (0.0, 90.0, 180.0, 270.0)])
-    probs = classifier().probabilities(patches).reshape(len(hits), 4, -1).mean(axis=1)
-    return [_Hit(h.center, h.side, 0.5 * (p + h.probs)) for h, p in zip(hits, probs)]
+    angles = [dominant_angle(work, h.center, h.side * CROP_SCALE) for h in hits]
+    patches = np.stack([crop(work, h.center, h.side * CROP_SCALE * scale, angle + turn, flip)
+                        for h, angle in zip(hits, angles) for turn, flip, scale in REFINE_VIEWS])
+    probs = classifier().probabilities(patches).reshape(len(hits), len(REFINE_VIEWS), -1).mean(axis=1)
+    refined = [_Hit(h.center, h.side, 0.5 * (p + h.probs)) for h, p in zip(hits, probs)]
+    return [h for h in refined if 1.0 - h.probs[NOT_A_DIE] >= DIE_SCORE]
 
 
 def _reading(hit: _Hit, scale: float, shape: tuple[int, ...]) -> DieReading:
@@ -174,7 +189,7 @@ TRAY_PX_PER_MM = 1.8
 def _read_on_tray(frame: np.ndarray, tray: Calibration) -> list[DieReading]:
     """Warp to the top-down tray view, read there, map centres and boxes back to the frame."""
     top = tray.top_down(frame, TRAY_PX_PER_MM)
-    return [_to_frame(reading, tray) for reading in _read_frame(top, shrink=False)]
+    return [_to_frame(reading, tray) for reading in _read_frame(top, to_working_size=False)]
 
 
 def _to_frame(reading: DieReading, tray: Calibration) -> DieReading:
