@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import sys
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from controller.commands.demo import round_table
 from controller.commands.simulate import add_option_argument, parse_options
 from controller.games.base import Game, Input
+from controller.games.engine import Engine
 from controller.games.errors import DiceTableError, IllegalAction, InvalidInput
+from controller.games.records import SeatInput, field_names
 from controller.games.registry import GAMES
-from controller.simulation import DEFAULT_BOT, BotTable, describe
+from controller.games.tao import Ante, Call, Raise
+from controller.simulation import DEFAULT_BOT, BotTable, Event, describe
 
-HELP = """Type the number of a choice, or the words:
+TAO_HELP = """Type the number of a choice, or the words:
   pass                    pass (only on your turn to pass)
   raise | call | ante     with black stones when you have them
   raise white, call white with white stones (a white raise or call forces a reroll)
@@ -23,26 +27,65 @@ HELP = """Type the number of a choice, or the words:
   help                    this text
   quit                    leave the table"""
 
+HOLDEM_HELP = """Type the number of a choice, or the words:
+  check | call | fold     nothing to put in / match the bet / give up the hand
+  bet N                   open the betting with N chips
+  raise N                 raise to N chips in total this round (raise to N works too)
+  allin                   put in every chip you have
+  reroll DIE N            Standard DiceHoldem, right after your own check, call, bet or raise:
+  protect DIE N             N chips to put community die DIE (0-4, left to right) in that state
+  pass                    no reroll or protect bet this turn
+  rebuy | leave           when you have no chips left, between hands
+  help                    this text
+  quit                    leave the table"""
+
 
 class Quit(DiceTableError, EOFError):
     """The person left the table (typed quit or closed the input)."""
 
 
+class Dealer(Protocol):
+    """What the table says to the person, in the words of one game."""
+
+    unit: str  # what the players bet: stones or chips
+    help: str
+
+    def status(self, view: dict[str, Any], note: str) -> list[str]:
+        """What the person at ``view``'s seat needs to see before choosing."""
+        ...
+
+    def choice(self, record: Input, view: dict[str, Any]) -> str:
+        """One entry of the menu of choices."""
+        ...
+
+    def tell(self, event: Event, viewer: int) -> str:
+        """What just happened, as ``viewer`` may see it."""
+        ...
+
+    def hand_over(self, view: dict[str, Any], viewer: int) -> str:
+        """The result of the hand (round) that just ended."""
+        ...
+
+    def words(self, words: list[str], choices: list[Input]) -> list[str]:
+        """Typed words in the record's terms: the verb, then numbers or ``name=N``."""
+        ...
+
+
 class TerminalPlayer:
     """A person at ``seat``: shows what they may see, lists their choices and reads one."""
 
-    def __init__(self, seat: int, stdin: TextIO, out: TextIO) -> None:
+    def __init__(self, seat: int, stdin: TextIO, out: TextIO, dealer: Dealer) -> None:
         self.seat = seat
         self.stdin = stdin
         self.out = out
+        self.dealer = dealer
 
     def choose(self, game: Game) -> Input:
         """Prompt until the person gives a legal input (or quits)."""
-        self._say("\n".join(status_lines(game.seat_view(self.seat))))
-        self._say(game.pending().note)
+        view = game.seat_view(self.seat)
+        self._say("\n".join(self.dealer.status(view, game.pending().note)))
         choices = game.legal_inputs(self.seat)
-        menu = "  ".join(f"{n}) {describe(c, viewer=self.seat).removeprefix('You ')}"
-                         for n, c in enumerate(choices, 1))
+        menu = "  ".join(f"{n}) {self.dealer.choice(c, view)}" for n, c in enumerate(choices, 1))
         while True:
             self._say(f"Your choices: {menu}")
             self.out.write("> ")
@@ -51,7 +94,7 @@ class TerminalPlayer:
             if not line or line.strip().lower() in ("quit", "q", "exit"):
                 raise Quit("You left the table")
             if line.strip().lower() in ("help", "h", "?", ""):
-                self._say(HELP)
+                self._say(self.dealer.help)
                 continue
             try:
                 return self._read(game, line.strip(), choices)
@@ -59,46 +102,80 @@ class TerminalPlayer:
                 self._say(f"Refused: {err}")
 
     def _read(self, game: Game, text: str, choices: list[Input]) -> Input:
-        words = text.lower().split()
         if text.isdigit():
             if not 1 <= int(text) <= len(choices):
                 raise InvalidInput(f"there is no choice {text} (1-{len(choices)})")
             return choices[int(text) - 1]
-        try:
-            record = game.parse_input(" ".join([words[0], str(self.seat)]
-                                               + self._mix(words, choices)))
-        except InvalidInput:
-            raise InvalidInput(f"{text!r} is not a choice (type a number, or help)") from None
+        words = self.dealer.words(text.lower().split(), choices)
+        kinds = game.records() if isinstance(game, Engine) else {}
+        kind = kinds.get(words[0])
+        if kind is None:
+            raise InvalidInput(f"{text!r} is not a choice (type a number, or help)")
+        record = game.parse_input(" ".join([kind.verb, str(self.seat),
+                                            *_named(kind, words[1:])]))
         game.verify(record)
         return record
-
-    def _mix(self, words: list[str], choices: list[Input]) -> list[str]:
-        """``raise white`` as ``black=0 white=N``; a bare ``raise`` as the mix with fewest whites."""
-        if words[0] not in ("raise", "call", "ante") or any("=" in w for w in words[1:]):
-            return words[1:]
-        mixes = [_counts(c) for c in choices if str(c).startswith(words[0] + " ")]
-        due = sum(mixes[0]) if mixes else 1
-        if words[1:2] == ["white"]:
-            return ["black=0", f"white={due}"]
-        if words[1:2] == ["black"] or not mixes:
-            return [f"black={due}", "white=0"]
-        black, white = min(mixes, key=lambda m: m[1])
-        return [f"black={black}", f"white={white}"]
 
     def _say(self, text: str) -> None:
         if text:
             print(text, file=self.out)
 
 
-def _counts(record: Input) -> tuple[int, int]:
-    fields = dict(word.partition("=")[::2] for word in str(record).split()[2:])
-    return int(fields.get("black", "0")), int(fields.get("white", "0"))
+def _named(kind: type[SeatInput], values: list[str]) -> list[str]:
+    """Typed values as the record's ``name=N`` fields; bare numbers fill the fields in order."""
+    names = field_names(kind)
+    if values and all("=" in value for value in values):
+        return values
+    if len(values) != len(names) or any("=" in value for value in values):
+        wanted = " ".join([kind.verb, *(name.upper() for name in names)])
+        raise InvalidInput(f"{kind.verb} takes {len(names)} number{'s' * (len(names) != 1)}: "
+                           f"type {wanted!r}")
+    return [f"{name}={value}" for name, value in zip(names, values)]
 
 
-def status_lines(view: dict[str, Any]) -> list[str]:
+# --- Tao Dice ------------------------------------------------------------------------------------
+
+class TaoDealer:
+    """Tao Dice at the terminal: stones by colour, the bid, the hidden 2d6 and the d12."""
+
+    unit = "stones"
+    help = TAO_HELP
+
+    def status(self, view: dict[str, Any], note: str) -> list[str]:
+        """Your dice and stones, the pot and the bid; then every other seat; then the note."""
+        return [*tao_status_lines(view), note]
+
+    def choice(self, record: Input, view: dict[str, Any]) -> str:
+        """``ante with 1 black``."""
+        return describe(record, viewer=view["me"]).removeprefix("You ")
+
+    def tell(self, event: Event, viewer: int) -> str:
+        """The simulation's sentence for the event."""
+        return event.describe(viewer=viewer)
+
+    def hand_over(self, view: dict[str, Any], viewer: int) -> str:
+        """The demo's table of the round that ended."""
+        return round_table(view) if view.get("last_round") else ""
+
+    def words(self, words: list[str], choices: list[Input]) -> list[str]:
+        """``raise white`` as ``raise black=0 white=N``; a bare ``raise`` with the fewest whites."""
+        verb = words[0]
+        if verb not in ("raise", "call", "ante") or any("=" in w for w in words[1:]) \
+                or any(w.isdigit() for w in words[1:]):
+            return words
+        mixes = [(c.black, c.white) for c in choices
+                 if isinstance(c, (Ante, Raise, Call)) and c.verb == verb]
+        due = sum(mixes[0]) if mixes else 1
+        if words[1:2] == ["white"]:
+            return [verb, "black=0", f"white={due}"]
+        if words[1:2] == ["black"] or not mixes:
+            return [verb, f"black={due}", "white=0"]
+        black, white = min(mixes, key=lambda m: m[1])
+        return [verb, f"black={black}", f"white={white}"]
+
+
+def tao_status_lines(view: dict[str, Any]) -> list[str]:
     """What the person at ``view['me']`` sees of a Tao Dice table."""
-    if view.get("game") != "tao":
-        return [f"{key}: {value}" for key, value in view.items() if key != "players"]
     me = view["players"][view["me"]]
     dice = view["my_d6"]
     mine = f"your 2d6: {dice[0]} {dice[1]} (total {dice[0] + dice[1]})" if dice else "no dice yet"
@@ -114,12 +191,126 @@ def status_lines(view: dict[str, Any]) -> list[str]:
     return lines
 
 
+# --- the hold'em games ---------------------------------------------------------------------------
+
+# what a hold'em input says, for "You ..." and for "Seat N ..."; fields fill the braces
+_SAYINGS = {
+    "fold": ("fold", "folds"), "check": ("check", "checks"), "call": ("call", "calls"),
+    "bet": ("bet {amount}", "bets {amount}"), "raise": ("raise to {to}", "raises to {to}"),
+    "allin": ("go all-in", "goes all-in"),
+    "reroll": ("bet {amount} to reroll die {die}", "bets {amount} to reroll die {die}"),
+    "protect": ("bet {amount} to protect die {die}", "bets {amount} to protect die {die}"),
+    "pass": ("pass", "passes on reroll/protect"), "rebuy": ("rebuy", "rebuys"),
+    "leave": ("leave the table", "leaves the table")}
+_ALIASES = {"all-in": "allin", "all": "allin", "shove": "allin"}
+
+
+class HoldemDealer:
+    """Tauren Hold'em and DiceHoldem at the terminal: chips, your dice, the board, the pot."""
+
+    unit = "chips"
+    help = HOLDEM_HELP
+
+    def status(self, view: dict[str, Any], note: str) -> list[str]:
+        """One line for the hand (your dice, board, pot, to call), one for the stacks."""
+        me = view["seat"]
+        seats = view["seats"]
+        pot = sum(p["amount"] for p in view["pots"]) + sum(s["bet"] for s in seats)
+        dice = " ".join(view["my_dice"]) or "not rolled"
+        head = (f"-- hand {view['hand']}, {note} | your dice: {dice} | board: {_board(view)} "
+                f"| pot {pot}")
+        if view["phase"] == "betting" and view["to_act"] == me:
+            owed = _owed(view)
+            head += f" | to call {owed}" if owed else " | nothing to call"
+        return [head, "   " + " | ".join(_seat_text(view, seat) for seat in seats)]
+
+    def choice(self, record: Input, view: dict[str, Any]) -> str:
+        """``raise to 8``, ``call 2``, ``bet 2 to reroll die 0``."""
+        if not isinstance(record, SeatInput):
+            return str(record)
+        said = _saying(record, you=True)
+        return f"{said} {_owed(view)}" if record.verb == "call" else said
+
+    def tell(self, event: Event, viewer: int) -> str:
+        """``Seat 2 raises to 8``, ``You check``; dice as the simulation says them."""
+        record = event.record
+        if not isinstance(record, SeatInput):
+            return event.describe(viewer=viewer)
+        you = record.seat == viewer
+        return f"{'You' if you else f'Seat {record.seat}'} {_saying(record, you)}"
+
+    def hand_over(self, view: dict[str, Any], viewer: int) -> str:
+        """The board, the hands shown, who won what, and everyone's chips."""
+        last = view["last_hand"]
+        if not last:
+            return ""
+
+        def who(seat: int | str) -> str:
+            return "you" if int(seat) == viewer else f"seat {seat}"
+        shown = ", ".join(f"{who(s)} {' '.join(dice)}" for s, dice in last["shown"].items())
+        won = ", ".join(f"{who(s)} {chips}" for s, chips in last["won"].items())
+        stacks = ", ".join(f"{who(s)} {chips}" for s, chips in enumerate(last["stacks"]))
+        return (f"== hand {last['hand']}: board {' '.join(last['board']) or '-'}"
+                f"{' | shown: ' + shown if shown else ''} | won: {won}\n   chips: {stacks}")
+
+    def words(self, words: list[str], choices: list[Input]) -> list[str]:
+        """``all-in`` as ``allin``; ``raise to 10`` as ``raise 10``."""
+        verb = _ALIASES.get(words[0], words[0])
+        rest = words[2:] if verb in ("raise", "bet") and words[1:2] == ["to"] else words[1:]
+        return [verb, *rest]
+
+
+def _saying(record: SeatInput, you: bool) -> str:
+    template = _SAYINGS.get(record.verb, (record.verb, record.verb))[0 if you else 1]
+    return template.format(**dataclasses.asdict(record))
+
+
+def _owed(view: dict[str, Any]) -> int:
+    mine = view["seats"][view["seat"]]
+    owed: int = view["current_bet"] - mine["bet"]
+    stack: int = mine["stack"]
+    return max(0, min(owed, stack))
+
+
+def _board(view: dict[str, Any]) -> str:
+    """``H O M``; DiceHoldem numbers its dice and marks their reroll/protect state."""
+    if not view["board"]:
+        return "-"
+    if view["game"] != "diceholdem":
+        return " ".join(view["board"])
+    states = view["die_states"]
+    marks = {int(die): f"({state['state']} {state['bet']})" for die, state in states.items()}
+    return " ".join(f"{die}:{face}{marks.get(die, '')}" for die, face in enumerate(view["board"]))
+
+
+def _seat_text(view: dict[str, Any], seat: dict[str, Any]) -> str:
+    """``you 14 chips, bet 2`` or ``seat 2 12 chips (button), folded``."""
+    number = seat["seat"]
+    name = "you" if number == view["seat"] else f"seat {number}"
+    if seat["out"]:
+        return f"{name} out"
+    button = " (button)" if number == view["button"] else ""
+    notes = [f"bet {seat['bet']}"] if seat["bet"] else []
+    notes += [word for word, flag in (("folded", seat["folded"]), ("all-in", seat["all_in"]))
+              if flag]
+    return f"{name} {seat['stack']} chips{button}" + (f", {', '.join(notes)}" if notes else "")
+
+
+# --- the command ---------------------------------------------------------------------------------
+
+def dealer_for(game: str) -> Dealer:
+    """The words of ``game`` at the terminal."""
+    return TaoDealer() if game == "tao" else HoldemDealer()
+
+
 def register(subparsers: Any) -> None:
     """Add the ``play`` subcommand."""
     parser = subparsers.add_parser(
         "play", help="play against bots in the terminal",
         description="You play at one seat against bots; the dice are simulated (you see your own "
-                    "hidden dice, nobody else's). Type help at a prompt for the commands.")
+                    "hidden dice, nobody else's). Type a choice's number or the action in words "
+                    "(Tao Dice: 'raise white', 'fold'; hold'em: 'call', 'raise 10', "
+                    "'reroll 2 4'); type help at a prompt for the commands.")
     parser.add_argument("--game", default="tao", choices=sorted(GAMES), help="game (default tao)")
     parser.add_argument("--players", type=int, default=3, help="seats, you included (default 3)")
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
@@ -139,7 +330,8 @@ def play(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
     if not 0 <= args.seat < args.players:
         raise InvalidInput(f"--seat {args.seat} is not a seat (0-{args.players - 1})")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    person = TerminalPlayer(args.seat, stdin, out)
+    dealer = dealer_for(args.game)
+    person = TerminalPlayer(args.seat, stdin, out, dealer)
     bots = [name.strip() for name in args.bots.split(",") if name.strip()]
     table = BotTable(args.game, args.players, seed, bots, parse_options(args.option),
                      {args.seat: person})
@@ -149,13 +341,14 @@ def play(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
         while not table.game.pending().over:
             before = table.hands
             event = table.step()
-            print(f"  {event.describe(viewer=args.seat)}", file=out)
-            view = table.game.public_view()
-            if table.hands != before and view.get("last_round"):
-                print(round_table(view), file=out)
+            print(f"  {dealer.tell(event, args.seat)}", file=out)
+            summary = dealer.hand_over(table.game.public_view(), args.seat) \
+                if table.hands != before else ""
+            if summary:
+                print(summary, file=out)
     except Quit as stop:
         stacks = ", ".join(f"seat {s}: {n}" for s, n in enumerate(table.game.final()["stacks"]))
-        print(f"{stop}. Stones: {stacks}", file=out)
+        print(f"{stop}. {dealer.unit.capitalize()}: {stacks}", file=out)
         return 0
     winner = table.game.final().get("winner")
     print("You win the game!" if winner == args.seat else f"Seat {winner} wins the game.", file=out)

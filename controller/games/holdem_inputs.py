@@ -1,4 +1,4 @@
-"""The inputs of the hold'em games: :class:`SeatInput` records whose ``str()`` is their history line.
+"""The inputs of the hold'em games: :class:`SeatInput` records, ``str()`` giving the history line.
 
 Lines name every number after the seat: ``bet 1 amount=4``, ``raise 2 to=8`` (a round total),
 ``reroll 1 die=0 amount=2``. Community and private dice come in as the generic

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import io
+import re
 import subprocess
 import sys
+
+import pytest
 
 from controller.commands.play import play
 
@@ -75,3 +78,71 @@ def test_play_runs_from_the_command_line_fed_by_stdin() -> None:
                             input="1\npass\nquit\n", timeout=60)
     assert result.returncode == 0, result.stderr
     assert "you are seat 0 of 2" in result.stdout and "You left the table" in result.stdout
+
+
+# --- the hold'em games ------------------------------------------------------------------------
+
+HOLDEM = ["tauren", "diceholdem"]
+
+
+def heads_up(game: str, typed: str, **overrides: object) -> str:
+    """Seat 0 is the button and posts the small blind: the first prompt has 1 to call."""
+    return run(typed, game=game, players=2, seed=3, **overrides)
+
+
+@pytest.mark.parametrize("game", HOLDEM)
+def test_holdem_prompt_shows_dice_board_pot_and_to_call_compactly(game: str) -> None:
+    out = heads_up(game, "quit\n")
+    assert re.search(r"-- hand 1, preflop betting \| your dice: \S+ \S+ \| board: - \| pot 3 "
+                     r"\| to call 1\n   you 19 chips \(button\), bet 1 \| seat 1 18 chips, bet 2",
+                     out)
+    assert "'seats'" not in out and "stones" not in out
+
+
+@pytest.mark.parametrize("game", HOLDEM)
+def test_holdem_typed_commands_are_accepted(game: str) -> None:
+    out = heads_up(game, "raise 6\nall-in\nquit\n")
+    assert "Your choices: 1) fold  2) call 1  3) raise to 4" in out
+    assert "  You raise to 6\n" in out and "  You go all-in\n" in out
+
+
+@pytest.mark.parametrize("game", HOLDEM)
+def test_holdem_illegal_amount_is_refused_with_the_reason_and_asked_again(game: str) -> None:
+    out = heads_up(game, "raise 100\nbet 6\nraise\ncall\nquit\n")
+    assert "Refused: Seat 0 cannot raise to 100: only 20 in chips" in out
+    assert "Refused: Seat 0 cannot bet: there is already a bet of 2 (raise instead)" in out
+    assert "Refused: raise takes 1 number: type 'raise TO'" in out
+    assert "  You call\n" in out
+
+
+@pytest.mark.parametrize("game", HOLDEM)
+def test_holdem_help_explains_the_typed_commands_in_chips(game: str) -> None:
+    out = heads_up(game, "help\nquit\n")
+    assert "raise N                 raise to N chips in total this round" in out
+    assert "reroll DIE N" in out and "stones" not in out
+
+
+@pytest.mark.parametrize("game", HOLDEM)
+def test_holdem_quit_and_end_of_input_leave_the_table_counting_chips(game: str) -> None:
+    assert "You left the table. Chips: seat 0: 19, seat 1: 18" in heads_up(game, "quit\n")
+    assert "You left the table. Chips:" in heads_up(game, "")
+
+
+def test_diceholdem_reroll_and_protect_are_typed_with_die_and_amount() -> None:
+    out = run("call\ncheck\nreroll 0\nprotect 9 2\nreroll 0 2\nquit\n", game="diceholdem",
+              seed=3)
+    assert "| board: 0:L 1:H 2:O | pot 6\n" in out
+    assert "Refused: reroll takes 2 numbers: type 'reroll DIE AMOUNT'" in out
+    assert "Refused: Seat 0 cannot protect die 9 for 2: only dice rolled this street" in out
+    assert "  You bet 2 to reroll die 0\n" in out and "board: 0:L(reroll 2) 1:H 2:O" in out
+
+
+def test_holdem_bots_actions_are_told_in_words() -> None:
+    out = run("call\nbet 6\npass\nquit\n", game="diceholdem", seed=3)
+    assert "  Seat 1 calls\n  Seat 1 passes on reroll/protect\n  Seat 2 raises to 12\n" in out
+
+
+def test_a_whole_holdem_game_can_be_played_to_its_end() -> None:
+    out = heads_up("diceholdem", "1\n" * 400, option=["rebuy=off"])
+    assert "== hand 1: board" in out and "\n   chips: you " in out
+    assert out.rstrip().endswith("Seat 1 wins the game.")
