@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from controller.games.dice import DieKind
+from controller.games.diceholdem import DiceHoldem
 from controller.games.engine import Engine
 from controller.games.errors import IllegalAction
 from controller.games.holdem_inputs import Fold as HoldemFold
@@ -39,10 +40,10 @@ def test_verify_says_what_the_act_would_say_when_the_game_is_over() -> None:
                  "roll 1 d6 1 1", "roll 0 d12 12", "roll 1 d12 1"):
         game.apply(game.parse_input(line))
     assert game.pending().over
-    for refused in (lambda: game.verify_ante(0, 1, 0), lambda: game.verify_fold(1),
-                    lambda: game.verify_roll(0, DieKind.D6, ["1", "1"])):
-        with pytest.raises(IllegalAction, match="the game is over: seat 0 won it"):
-            refused()
+    with pytest.raises(IllegalAction, match="the game is over: seat 0 won it"):
+        game.verify_ante(0, 1, 0)
+    with pytest.raises(IllegalAction, match="the game is over: seat 0 won it"):
+        game.verify_roll(0, DieKind.D6, ["1", "1"])
 
 
 def test_the_typed_act_returns_the_record_it_applied() -> None:
@@ -54,4 +55,4 @@ def test_the_typed_act_returns_the_record_it_applied() -> None:
 
 def test_an_engine_names_the_records_it_takes_by_verb() -> None:
     assert sorted(TaoDice.records()) == ["ante", "call", "fold", "pass", "raise"]
-    assert create_game("diceholdem", 2, {}).records()["fold"] is HoldemFold
+    assert DiceHoldem.records()["fold"] is HoldemFold

@@ -2,32 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError, dataclass
+from dataclasses import FrozenInstanceError
 
 import pytest
 from hypothesis import given, strategies as st
 
 from controller.games.dice import DieKind
 from controller.games.errors import InvalidInput
-from controller.games.records import SeatInput, parse_record, shape
+from controller.games.holdem_inputs import Check, Fold, Reroll
+from controller.games.records import parse_record, shape
 from controller.games.rolls import Roll
-
-
-@dataclass(frozen=True, slots=True)
-class Fold(SeatInput):
-    """A record with the seat only."""
-
-    verb = "fold"
-
-
-@dataclass(frozen=True, slots=True)
-class Reroll(SeatInput):
-    """A record with two fields after the seat."""
-
-    verb = "reroll"
-    die: int
-    amount: int
-
 
 RECORDS = (Fold, Reroll)
 
@@ -57,11 +41,7 @@ def test_a_roll_line_is_read_as_the_shared_dice_record() -> None:
 
 
 def test_records_of_different_kinds_are_never_equal() -> None:
-    @dataclass(frozen=True, slots=True)
-    class Check(SeatInput):
-        verb = "check"
-
-    assert Check(0) != Fold(0) and Fold(0) == Fold(0)
+    assert len({Check(0), Fold(0), Fold(0)}) == 2
 
 
 def test_records_are_frozen() -> None:
