@@ -17,6 +17,7 @@ from controller.bots import Bot, bot_factory
 from controller.games.base import DiceNeeded, Game, Input
 from controller.games.dice import DieKind
 from controller.games.errors import DiceTableError
+from controller.games.records import SeatInput
 from controller.games.registry import create_game, find_game
 from controller.games.rolls import Roll
 
@@ -128,18 +129,10 @@ def describe(record: Input, hidden: bool = False, viewer: int | None = None) -> 
     """
     if isinstance(record, Roll):
         return _describe_roll(record, hidden, viewer)
-    verb, _, rest = str(record).partition(" ")
-    seat_text, _, detail = rest.partition(" ")
-    if not seat_text.isdigit():
+    if not isinstance(record, SeatInput):
         return str(record)
-    you = viewer == int(seat_text)
-    said = f"You {verb}" if you else f"Seat {seat_text} {_VERBS.get(verb, verb)}"
-    if detail.startswith("black="):
-        return f"{said} with {_stones(detail, verb != 'ante')}"
-    return f"{said}{' ' + detail if detail else ''}"
-
-
-_VERBS = {"ante": "antes", "pass": "passes", "raise": "raises", "call": "calls", "fold": "folds"}
+    you = viewer == record.seat
+    return f"{'You' if you else f'Seat {record.seat}'} {record.says(you)}"
 
 
 def _describe_roll(roll: Roll, hidden: bool, viewer: int | None) -> str:
@@ -152,15 +145,6 @@ def _describe_roll(roll: Roll, hidden: bool, viewer: int | None) -> str:
     if hidden:
         return f"Seat {roll.seat} rolls their hidden dice"
     return f"Seat {roll.seat} rolls {roll.kind.value}: {faces}"
-
-
-def _stones(detail: str, bet: bool) -> str:
-    """``black=1 white=2`` as ``1 black + 2 white``, noting the reroll a white bet forces."""
-    counts = dict(word.partition("=")[::2] for word in detail.split())
-    black, white = int(counts.get("black", "0")), int(counts.get("white", "0"))
-    parts = [f"{n} {colour}" for n, colour in ((black, "black"), (white, "white")) if n]
-    text = " + ".join(parts) or "no stones"
-    return f"{text} (white: must reroll)" if white and bet else text
 
 
 def final_of(games: Sequence[Game]) -> dict[str, Any]:

@@ -96,3 +96,20 @@ def test_seat_counts_outside_the_game_are_refused(players: int) -> None:
 def test_unknown_bots_are_refused_naming_the_known_ones() -> None:
     with pytest.raises(DiceTableError, match="unknown bot 'genius' for tao .*heuristic, random"):
         BotTable("tao", 3, 1, ["genius"])
+
+
+def test_hold_em_actions_are_told_in_table_words():
+    from controller.games.holdem_inputs import Bet, Raise, Reroll
+    from controller.simulation import describe
+
+    assert describe(Raise(2, to=8)) == "Seat 2 raises to 8"
+    assert describe(Bet(1, amount=4), viewer=1) == "You bet 4"
+    assert describe(Reroll(0, die=3, amount=2)) == "Seat 0 bets 2 to reroll die 3"
+
+
+def test_tao_stone_actions_say_the_stones_and_the_reroll():
+    from controller.games.tao import Ante, Call
+    from controller.simulation import describe
+
+    assert describe(Call(3, black=0, white=1)) == "Seat 3 calls with 1 white (white: must reroll)"
+    assert describe(Ante(0, black=0, white=1), viewer=0) == "You ante with 1 white"

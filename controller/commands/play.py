@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import random
 import sys
 from typing import Any, Protocol, TextIO
@@ -16,7 +15,7 @@ from controller.games.errors import DiceTableError, IllegalAction, InvalidInput
 from controller.games.records import SeatInput, field_names
 from controller.games.registry import GAMES
 from controller.games.tao import Ante, Call, Raise
-from controller.simulation import DEFAULT_BOT, BotTable, Event, describe
+from controller.simulation import DEFAULT_BOT, BotTable, describe
 
 TAO_HELP = """Type the number of a choice, or the words:
   pass                    pass (only on your turn to pass)
@@ -56,10 +55,6 @@ class Dealer(Protocol):
 
     def choice(self, record: Input, view: dict[str, Any]) -> str:
         """One entry of the menu of choices."""
-        ...
-
-    def tell(self, event: Event, viewer: int) -> str:
-        """What just happened, as ``viewer`` may see it."""
         ...
 
     def hand_over(self, view: dict[str, Any], viewer: int) -> str:
@@ -149,10 +144,6 @@ class TaoDealer:
         """``ante with 1 black``."""
         return describe(record, viewer=view["me"]).removeprefix("You ")
 
-    def tell(self, event: Event, viewer: int) -> str:
-        """The simulation's sentence for the event."""
-        return event.describe(viewer=viewer)
-
     def hand_over(self, view: dict[str, Any], viewer: int) -> str:
         """The demo's table of the round that ended."""
         return round_table(view) if view.get("last_round") else ""
@@ -194,14 +185,6 @@ def tao_status_lines(view: dict[str, Any]) -> list[str]:
 # --- the hold'em games ---------------------------------------------------------------------------
 
 # what a hold'em input says, for "You ..." and for "Seat N ..."; fields fill the braces
-_SAYINGS = {
-    "fold": ("fold", "folds"), "check": ("check", "checks"), "call": ("call", "calls"),
-    "bet": ("bet {amount}", "bets {amount}"), "raise": ("raise to {to}", "raises to {to}"),
-    "allin": ("go all-in", "goes all-in"),
-    "reroll": ("bet {amount} to reroll die {die}", "bets {amount} to reroll die {die}"),
-    "protect": ("bet {amount} to protect die {die}", "bets {amount} to protect die {die}"),
-    "pass": ("pass", "passes on reroll/protect"), "rebuy": ("rebuy", "rebuys"),
-    "leave": ("leave the table", "leaves the table")}
 _ALIASES = {"all-in": "allin", "all": "allin", "shove": "allin"}
 
 
@@ -228,16 +211,8 @@ class HoldemDealer:
         """``raise to 8``, ``call 2``, ``bet 2 to reroll die 0``."""
         if not isinstance(record, SeatInput):
             return str(record)
-        said = _saying(record, you=True)
+        said = record.says(you=True)
         return f"{said} {_owed(view)}" if record.verb == "call" else said
-
-    def tell(self, event: Event, viewer: int) -> str:
-        """``Seat 2 raises to 8``, ``You check``; dice as the simulation says them."""
-        record = event.record
-        if not isinstance(record, SeatInput):
-            return event.describe(viewer=viewer)
-        you = record.seat == viewer
-        return f"{'You' if you else f'Seat {record.seat}'} {_saying(record, you)}"
 
     def hand_over(self, view: dict[str, Any], viewer: int) -> str:
         """The board, the hands shown, who won what, and everyone's chips."""
@@ -258,11 +233,6 @@ class HoldemDealer:
         verb = _ALIASES.get(words[0], words[0])
         rest = words[2:] if verb in ("raise", "bet") and words[1:2] == ["to"] else words[1:]
         return [verb, *rest]
-
-
-def _saying(record: SeatInput, you: bool) -> str:
-    template = _SAYINGS.get(record.verb, (record.verb, record.verb))[0 if you else 1]
-    return template.format(**dataclasses.asdict(record))
 
 
 def _owed(view: dict[str, Any]) -> int:
@@ -341,7 +311,7 @@ def play(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
         while not table.game.pending().over:
             before = table.hands
             event = table.step()
-            print(f"  {dealer.tell(event, args.seat)}", file=out)
+            print(f"  {event.describe(viewer=args.seat)}", file=out)
             summary = dealer.hand_over(table.game.public_view(), args.seat) \
                 if table.hands != before else ""
             if summary:

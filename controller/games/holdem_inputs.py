@@ -42,6 +42,7 @@ class Bet(SeatInput):
     """The first bet of a round: ``amount`` chips."""
 
     verb = "bet"
+    said = ("bet {amount}", "bets {amount}")
     amount: int
 
 
@@ -50,6 +51,7 @@ class Raise(SeatInput):
     """A raise to ``to`` chips in total this round."""
 
     verb = "raise"
+    said = ("raise to {to}", "raises to {to}")
     to: int
 
 
@@ -58,6 +60,7 @@ class AllIn(SeatInput):
     """The seat puts in every chip it has (a call, bet or raise)."""
 
     verb = "allin"
+    said = ("go all-in", "goes all-in")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +68,7 @@ class Reroll(SeatInput):
     """Standard DiceHoldem: ``amount`` chips to put community die ``die`` (0-4) in reroll state."""
 
     verb = "reroll"
+    said = ("bet {amount} to reroll die {die}", "bets {amount} to reroll die {die}")
     die: int
     amount: int
 
@@ -74,6 +78,7 @@ class Protect(SeatInput):
     """Standard DiceHoldem: ``amount`` chips to put community die ``die`` in protect state."""
 
     verb = "protect"
+    said = ("bet {amount} to protect die {die}", "bets {amount} to protect die {die}")
     die: int
     amount: int
 
@@ -83,6 +88,7 @@ class Pass(SeatInput):
     """Standard DiceHoldem: no Reroll/Protect bet after this turn's ordinary action."""
 
     verb = "pass"
+    said = ("pass", "passes on reroll/protect")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +103,7 @@ class Leave(SeatInput):
     """Between hands, a busted seat declines the rebuy and leaves the game."""
 
     verb = "leave"
+    said = ("leave the table", "leaves the table")
 
 
 RECORDS = (Fold, Check, Call, Bet, Raise, AllIn, Reroll, Protect, Pass, Rebuy, Leave)

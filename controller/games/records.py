@@ -34,11 +34,27 @@ class SeatInput:
     """An action of the player at ``seat``; subclasses set ``verb`` and add whole-number fields."""
 
     verb: ClassVar[str]
+    said: ClassVar[tuple[str, str]] = ("", "")  # ("raise to {to}", "raises to {to}"); "": verb
     seat: int
 
     def __str__(self) -> str:
         values = (f"{name}={getattr(self, name)}" for name in field_names(type(self)))
         return " ".join([self.verb, str(self.seat), *values])
+
+    def says(self, you: bool = False) -> str:
+        """What the player did in the table's words, for the player (``you``) or the room.
+
+        >>> @dataclass(frozen=True, slots=True)
+        ... class Raise(SeatInput):
+        ...     verb = "raise"
+        ...     said = ("raise to {to}", "raises to {to}")
+        ...     to: int
+        >>> Raise(2, 8).says(), Raise(2, 8).says(you=True)
+        ('raises to 8', 'raise to 8')
+        """
+        mine, theirs = self.said
+        template = (mine or self.verb) if you else (theirs or f"{self.verb}s")
+        return template.format(**{name: getattr(self, name) for name in field_names(type(self))})
 
 
 _R = TypeVar("_R", bound=SeatInput)

@@ -39,6 +39,10 @@ class Ante(SeatInput):
     black: int
     white: int
 
+    def says(self, you: bool = False) -> str:
+        """``antes with 1 black`` (colour does not matter for an ante)."""
+        return f"{'ante' if you else 'antes'} with {stones_text(self.black, self.white)}"
+
 
 @dataclass(frozen=True, slots=True)
 class Pass(SeatInput):
@@ -55,6 +59,10 @@ class Raise(SeatInput):
     black: int
     white: int
 
+    def says(self, you: bool = False) -> str:
+        """``raises with 1 white (white: must reroll)``."""
+        return f"{'raise' if you else 'raises'} with {stones_text(self.black, self.white, bet=True)}"
+
 
 @dataclass(frozen=True, slots=True)
 class Call(SeatInput):
@@ -63,6 +71,10 @@ class Call(SeatInput):
     verb = "call"
     black: int
     white: int
+
+    def says(self, you: bool = False) -> str:
+        """``calls with 1 white (white: must reroll)``."""
+        return f"{'call' if you else 'calls'} with {stones_text(self.black, self.white, bet=True)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +85,17 @@ class Fold(SeatInput):
 
 
 TaoInput = Ante | Pass | Raise | Call | Fold | Roll
+
+
+def stones_text(black: int, white: int, bet: bool = False) -> str:
+    """``1 black + 2 white``, noting the reroll that white stones in a ``bet`` force.
+
+    >>> stones_text(0, 1, bet=True)
+    '1 white (white: must reroll)'
+    """
+    parts = [f"{n} {colour}" for n, colour in ((black, "black"), (white, "white")) if n]
+    text = " + ".join(parts) or "no stones"
+    return f"{text} (white: must reroll)" if white and bet else text
 
 
 # --- options -------------------------------------------------------------------------------------
