@@ -86,5 +86,5 @@ def _line(status: DeviceStatus, config: HardwareConfig, as_json: bool) -> str:
     if as_json:
         return json.dumps({**status.to_json(), "backend": config.backend.value})
     if status.ok:
-        return f"{status.name:<8} OK"
+        return f"{status.name:<8} OK ({config.backend.value})"
     return f"{status.name:<8} NOT OK: {status.problem}\n{'':<8} fix: {status.fix}"

@@ -102,7 +102,8 @@ def test_unknown_fault_is_a_clean_error(capsys):
 
 def test_text_report_says_ok_per_device(capsys):
     assert main(["doctor"]) == 0
-    assert capsys.readouterr().out.split() == ["camera", "OK", "panel", "OK", "rfid", "OK"]
+    assert capsys.readouterr().out.split() == ["camera", "OK", "(sim)", "panel", "OK", "(sim)",
+                                             "rfid", "OK", "(sim)"]
 
 
 def test_command_line_doctor_with_sim_env_prints_json_lines(tmp_path):
