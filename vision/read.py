@@ -172,10 +172,11 @@ def _reading(hit: _Hit, scale: float, shape: tuple[int, ...]) -> DieReading:
 
 
 def _cut_off(hit: _Hit, shape: tuple[int, ...]) -> bool:
-    """Whether the frame's edge cuts the die: its outline would reach past the edge."""
-    half = hit.side * 0.55
+    """Whether the frame's edge cuts the die: the centre of what is seen lies closer to it than a
+    whole die's centre can (half a side)."""
+    margin = 0.42 * hit.side
     cx, cy = hit.center
-    return cx - half < 0 or cy - half < 0 or cx + half > shape[1] or cy + half > shape[0]
+    return min(cx, cy, shape[1] - cx, shape[0] - cy) < margin
 
 
 def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -185,11 +186,31 @@ def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:
 TRAY_PX_PER_MM = 1.8
 """Scale of the top-down tray view the reader works in: a 16 mm die is about 29 pixels across."""
 
+MARKER_BORDER_MM = 5.0
+"""White border printed around each tray marker, painted over with it."""
+
 
 def _read_on_tray(frame: np.ndarray, tray: Calibration) -> list[DieReading]:
     """Warp to the top-down tray view, read there, map centres and boxes back to the frame."""
-    top = tray.top_down(frame, TRAY_PX_PER_MM)
+    top = _without_markers(tray.top_down(frame, TRAY_PX_PER_MM), tray)
     return [_to_frame(reading, tray) for reading in _read_frame(top, to_working_size=False)]
+
+
+def _without_markers(top: np.ndarray, tray: Calibration) -> np.ndarray:
+    """The top-down view with the corner markers (and their white border) painted over in the tray's colour.
+
+    A marker is a black-and-white square about a die's size: left in view it would read as a die.
+    """
+    from vision.calibrate import CORNER_IDS
+
+    out = top.copy()
+    colour = tuple(int(c) for c in np.median(top.reshape(-1, 3), axis=0))
+    for marker in CORNER_IDS:
+        corners = tray.layout.marker_corners_mm(marker)
+        lo = (corners.min(axis=0) - MARKER_BORDER_MM) * TRAY_PX_PER_MM
+        hi = (corners.max(axis=0) + MARKER_BORDER_MM) * TRAY_PX_PER_MM
+        cv2.rectangle(out, (int(lo[0]), int(lo[1])), (int(np.ceil(hi[0])), int(np.ceil(hi[1]))), colour, -1)
+    return out
 
 
 def _to_frame(reading: DieReading, tray: Calibration) -> DieReading:
