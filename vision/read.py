@@ -1,4 +1,12 @@
-"""Reading dice from one frame: the public API the table calls (``read_dice`` -> ``Observation``)."""
+"""Reading dice from one frame: the public API the table calls (``read_dice`` -> ``Observation``).
+
+How: the frame is shrunk to a working size; :mod:`vision.detect` proposes candidate centres
+(foreground blobs and a grid over them); each candidate is cropped, turned to the die's own axes
+(:mod:`vision.crops`) and classified by a small CNN (:mod:`vision.classify`: not a die, 1..6,
+unreadable); positive candidates are grouped into one hit per die, each hit is looked at again
+in several turned and mirrored views, and the averaged class probabilities give the value and
+the confidence. With a calibrated tray the same happens in the top-down tray view.
+"""
 
 from __future__ import annotations
 
@@ -24,7 +32,7 @@ UNCERTAIN = 0.6
 """Below this confidence a reading is flagged ``uncertain`` (the value is still the best guess)."""
 
 BOX_PER_SIDE = 1.3
-"""A die's box side (top face plus the sides seen in perspective) as a multiple of its top-face side."""
+"""A die's box side as a multiple of its blob side, so the box holds the whole die as a person would draw it."""
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ import random
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -24,8 +25,8 @@ from vision.photos import DEFAULT_SET, LabelledPhoto, is_held_out, load_set
 from vision.render import DieTruth, SceneSpec, render_scene
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "d6_faces.onnx"
-CHANNELS = (12, 24, 32)
-HIDDEN = 64
+CHANNELS = (16, 32, 64)
+HIDDEN = 128
 CLASSES = 8
 UNREADABLE = 7
 """Class 7: a die that cannot be read: cocked (top face tilted away) or cut by the frame edge."""
@@ -63,7 +64,7 @@ def synthetic_photos(count: int, seed: int) -> list[Photo]:
         spec = SceneSpec(size=(576, 324), n_dice=rng.randint(2, 9), die_px=(24, 48), touching=rng.random() < 0.4,
                          glare=rng.choice([0, 0, 0.5, 1]), translucent=rng.random() < 0.25,
                          blur=rng.choice([0, 0, 0.6, 1.2]), noise=rng.choice([0, 3, 6]),
-                         perspective=rng.choice([0, 0, 0.5, 1]), cocked=rng.choice([0, 0, 1, 2]),
+                         perspective=rng.choice([0, 0, 0.5, 1]), cocked=rng.choice([0, 1, 1, 2]),
                          cut_off=rng.choice([0, 0, 1]),
                          background="random")
         scene = render_scene(random.Random(rng.random()), spec)
@@ -134,7 +135,7 @@ def _aligned(image: np.ndarray, center: tuple[float, float], side: float, rng: n
 
 def jitter(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Colour and quality augmentation: channel order, inversion, grey, contrast, blur, noise."""
-    x = patch[..., rng.permutation(3)].astype(np.float32)
+    x: np.ndarray = patch[..., rng.permutation(3)].astype(np.float32)
     if rng.random() < 0.15:
         x = 255.0 - x
     if rng.random() < 0.15:
@@ -189,29 +190,29 @@ class Net:
         self.params["f1w"] = rng.normal(0, math.sqrt(1 / HIDDEN), (HIDDEN, CLASSES)).astype(np.float32)
         self.params["f1b"] = np.zeros(CLASSES, np.float32)
 
-    def forward(self, x: np.ndarray) -> tuple[np.ndarray, list[tuple[str, tuple[np.ndarray, ...]]]]:
+    def forward(self, x: np.ndarray) -> tuple[np.ndarray, list[tuple[str, tuple[Any, ...]]]]:
         """Logits for a batch (N, H, W, 3) and the tape for :meth:`backward`."""
-        tape: list[tuple[str, tuple[np.ndarray, ...]]] = []
+        tape: list[tuple[str, tuple[Any, ...]]] = []
         for i in range(len(CHANNELS)):
             y, cols = _conv(x, self.params[f"c{i}w"], self.params[f"c{i}b"])
             y = np.maximum(y, 0)
             pooled, mask = _pool(y)
-            tape.append((f"c{i}", (x.shape, cols, y > 0, mask)))  # type: ignore[arg-type]
+            tape.append((f"c{i}", (x.shape, cols, y > 0, mask)))
             x = pooled
         flat = x.reshape(len(x), -1)
         h = np.maximum(flat @ self.params["f0w"] + self.params["f0b"], 0)
         logits = h @ self.params["f1w"] + self.params["f1b"]
-        tape.append(("f", (x.shape, flat, h)))  # type: ignore[arg-type]
+        tape.append(("f", (x.shape, flat, h)))
         return logits, tape
 
-    def backward(self, dlogits: np.ndarray, tape: list[tuple[str, tuple[np.ndarray, ...]]]) -> dict[str, np.ndarray]:
+    def backward(self, dlogits: np.ndarray, tape: list[tuple[str, tuple[Any, ...]]]) -> dict[str, np.ndarray]:
         """Gradients of every parameter given the loss gradient on the logits."""
         grads: dict[str, np.ndarray] = {}
         shape, flat, h = tape[-1][1]
         grads["f1w"], grads["f1b"] = h.T @ dlogits, dlogits.sum(0)
         dh = (dlogits @ self.params["f1w"].T) * (h > 0)
         grads["f0w"], grads["f0b"] = flat.T @ dh, dh.sum(0)
-        dx = (dh @ self.params["f0w"].T).reshape(shape)  # type: ignore[call-overload]
+        dx = (dh @ self.params["f0w"].T).reshape(shape)
         for i in reversed(range(len(CHANNELS))):
             xshape, cols, active, mask = tape[i][1]
             dy = _unpool(dx, mask) * active
@@ -355,10 +356,10 @@ def main(argv: list[str] | None = None) -> int:
     """Command line of the trainer."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("photos", nargs="?", type=Path, default=DEFAULT_SET, help="labelled photo set folder")
-    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
-    parser.add_argument("--synthetic", type=int, default=120, help="rendered frames added to the photos")
+    parser.add_argument("--synthetic", type=int, default=200, help="rendered frames added to the photos")
     parser.add_argument("--all", action="store_true", help="train on the held-out photos too")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
