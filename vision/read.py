@@ -145,9 +145,9 @@ def _mean_shift(points: np.ndarray, weights: np.ndarray, center: np.ndarray, sid
     return center
 
 
-REFINE_VIEWS: tuple[tuple[float, bool, float], ...] = tuple(
-    (turn, flip, 1.0) for turn in (0.0, 90.0, 180.0, 270.0) for flip in (False, True))
-"""The second look at each die: (quarter turn, mirrored, scale) of the aligned crop, averaged."""
+REFINE_VIEWS: tuple[tuple[float, bool, float], ...] = tuple((turn, False, 1.0) for turn in (0.0, 90.0, 180.0, 270.0))
+"""The second look at each die: (quarter turn, mirrored, scale) of the aligned crop, averaged.
+Four quarter turns read as well as eight turned-and-mirrored views on the photos, at half the cost."""
 
 
 def _refine(work: np.ndarray, hits: list[_Hit]) -> list[_Hit]:

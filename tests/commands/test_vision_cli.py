@@ -1,0 +1,61 @@
+"""``dicetable vision read``: JSON lines, readable summary, annotated copies, bad files reported and skipped."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import cv2
+import pytest
+
+from controller.cli import main
+from vision.render import SceneSpec, render_scene
+
+
+@pytest.fixture(scope="module")
+def photo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    scene = render_scene(random.Random(3), SceneSpec(size=(640, 360), n_dice=3, die_px=(40, 46), background="felt"),
+                         values=[2, 4, 6])
+    path = tmp_path_factory.mktemp("photos") / "three.png"
+    cv2.imwrite(str(path), scene.image)
+    return path
+
+
+def test_json_prints_one_object_per_image_with_every_die(photo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vision", "read", str(photo), str(photo), "--json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    record = json.loads(lines[0])
+    assert record["image"] == str(photo) and isinstance(record["ms"], float)
+    assert sorted(d["value"] for d in record["dice"]) == [2, 4, 6]
+    assert set(record["dice"][0]) >= {"kind", "value", "center", "box", "confidence", "flag"}
+
+
+def test_summary_line_names_the_image_and_the_values(photo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vision", "read", str(photo)]) == 0
+    out = capsys.readouterr().out
+    assert str(photo) in out and "3 dice" in out
+
+
+def test_annotate_writes_a_picture_per_image(photo: Path, tmp_path: Path) -> None:
+    out = tmp_path / "annotated"
+    assert main(["vision", "read", str(photo), "--annotate", str(out)]) == 0
+    drawn = cv2.imread(str(out / "three.png"))
+    assert drawn is not None and drawn.shape == cv2.imread(str(photo)).shape
+
+
+def test_missing_file_is_one_error_line_and_the_rest_are_still_read(
+        photo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "nope.jpg"
+    assert main(["vision", "read", str(missing), str(photo), "--json"]) == 1
+    captured = capsys.readouterr()
+    assert captured.err.strip().splitlines() == [f"dicetable: no such image file: {str(missing)!r}"]
+    assert len(captured.out.splitlines()) == 1
+
+
+def test_file_that_is_not_an_image_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    junk = tmp_path / "junk.jpg"
+    junk.write_text("not a picture")
+    assert main(["vision", "read", str(junk)]) == 1
+    assert "not a readable image" in capsys.readouterr().err

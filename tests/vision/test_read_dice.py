@@ -1,0 +1,107 @@
+"""The dice reader on rendered hard cases (exact truth) and on real labelled photos."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from controller.games.errors import InvalidInput
+from vision.photos import DEFAULT_SET, is_held_out, load_set
+from vision.read import DieReading, Observation, read_dice
+from vision.render import DieTruth, Scene, SceneSpec, render_scene
+
+SMALL = dict(size=(800, 450), die_px=(42, 56))
+
+
+def _scene(seed: int, values: list[int] | None = None, **spec: object) -> Scene:
+    return render_scene(random.Random(seed), SceneSpec(**{**SMALL, **spec}), values=values)  # type: ignore[arg-type]
+
+
+def _match(truth: DieTruth, observation: Observation) -> DieReading:
+    x, y, w, h = truth.box
+    inside = [d for d in observation.dice if x <= d.center[0] <= x + w and y <= d.center[1] <= y + h]
+    assert len(inside) == 1, f"{len(inside)} readings inside the box of {truth}"
+    return inside[0]
+
+
+def _assert_reads(scene: Scene) -> Observation:
+    observation = read_dice(scene.image)
+    assert len(observation.dice) == len(scene.dice)
+    for truth in scene.dice:
+        assert _match(truth, observation).value == truth.value
+    return observation
+
+
+def test_reads_every_face_value_on_felt() -> None:
+    _assert_reads(_scene(11, [1, 2, 3, 4, 5, 6], background="felt"))
+
+
+def test_reads_touching_dice_one_by_one() -> None:
+    scene = _scene(21, [3, 5, 2, 6], touching=True, background="plain")
+    _assert_reads(scene)
+
+
+def test_reads_through_glare() -> None:
+    _assert_reads(_scene(31, [4, 6, 5, 1], glare=1.0, background="wood"))
+
+
+def test_reads_translucent_dice() -> None:
+    _assert_reads(_scene(41, [2, 3, 6, 5], translucent=True, background="felt"))
+
+
+def test_cocked_die_is_flagged_not_guessed() -> None:
+    scene = _scene(52, [4, 2, 6], cocked=1, background="plain")
+    cocked = [t for t in scene.dice if t.cocked]
+    assert cocked and cocked[0].value is None
+    reading = _match(cocked[0], read_dice(scene.image))
+    assert reading.value is None and reading.flag == "cocked"
+
+
+def test_die_cut_by_the_frame_edge_is_flagged() -> None:
+    scene = _scene(61, [5, 3, 1], cut_off=1, background="felt")
+    cut = [t for t in scene.dice if t.cut_off]
+    assert cut
+    reading = _match(cut[0], read_dice(scene.image))
+    assert reading.flag == "cut_off" and reading.value is None
+
+
+def test_empty_tray_has_no_dice() -> None:
+    scene = _scene(71, [], background="wood")
+    assert read_dice(scene.image).dice == ()
+
+
+def test_readings_are_in_input_pixels_for_a_large_frame() -> None:
+    scene = render_scene(random.Random(81), SceneSpec(size=(1536, 864), die_px=(80, 100)), values=[6, 1])
+    observation = _assert_reads(scene)
+    assert all(d.box[2] > 60 for d in observation.dice)
+
+
+def test_other_kinds_are_refused() -> None:
+    with pytest.raises(InvalidInput):
+        read_dice(np.zeros((100, 100, 3), np.uint8), "d12")
+
+
+def test_grey_and_bgra_frames_are_accepted() -> None:
+    scene = _scene(91, [2, 5], background="plain")
+    grey = scene.image.mean(axis=2).astype(np.uint8)
+    bgra = np.dstack([scene.image, np.full(scene.image.shape[:2], 255, np.uint8)])
+    assert len(read_dice(grey).dice) == 2 and len(read_dice(bgra).dice) == 2
+
+
+def test_reads_held_out_real_photos() -> None:
+    photos = [p for i, p in enumerate(load_set(DEFAULT_SET)) if is_held_out(i)][::4]
+    labelled = right = false = 0
+    for photo in photos:
+        readings = list(read_dice(photo.load()).dice)
+        for die in photo.dice:
+            x, y, w, h = die.box
+            inside = [r for r in readings if x <= r.center[0] <= x + w and y <= r.center[1] <= y + h]
+            labelled += 1
+            if inside:
+                readings.remove(inside[0])
+                right += inside[0].value == die.value
+        false += len(readings)
+    assert right >= 0.88 * labelled
+    assert false <= 0.5 * len(photos)
