@@ -57,27 +57,25 @@ def prepare(photo: LabelledPhoto) -> Photo:
 
 
 def synthetic_photos(count: int, seed: int) -> list[Photo]:
-    """``count`` rendered 1536x864 frames (:mod:`vision.render`) of every hard case, shrunk to the
-    reader's working size; cocked and cut-off dice get class 7, tray markers are negatives."""
+    """``count`` rendered frames (:mod:`vision.render`) of every hard case; cocked and cut-off dice get class 7."""
     rng = random.Random(seed)
     photos = []
     for _ in range(count):
-        spec = SceneSpec(n_dice=rng.randint(1, 9), touching=rng.random() < 0.4, glare=rng.choice([0, 0, 0.5, 1]),
-                         translucent=rng.random() < 0.25, blur=rng.choice([0, 0, 0.8, 1.5]),
-                         noise=rng.choice([0, 3, 6]), perspective=rng.choice([0, 0, 0.5, 1]),
-                         cocked=rng.choice([0, 1, 1, 2]), cut_off=rng.choice([0, 0, 1]),
-                         markers=rng.random() < 0.2, background="random")
+        spec = SceneSpec(size=(576, 324), n_dice=rng.randint(2, 9), die_px=(24, 48), touching=rng.random() < 0.4,
+                         glare=rng.choice([0, 0, 0.5, 1]), translucent=rng.random() < 0.25,
+                         blur=rng.choice([0, 0, 0.6, 1.2]), noise=rng.choice([0, 3, 6]),
+                         perspective=rng.choice([0, 0, 0.5, 1]), cocked=rng.choice([0, 1, 1, 2]),
+                         cut_off=rng.choice([0, 0, 1]),
+                         background="random")
         scene = render_scene(random.Random(rng.random()), spec)
-        scale = working_scale(scene.image.shape)
-        image = shrink(scene.image, scale)
-        centers = np.array([_visible_center(d) for d in scene.dice], np.float32).reshape(-1, 2) * scale
+        centers = np.array([_visible_center(d) for d in scene.dice], np.float32).reshape(-1, 2)
         sizes = np.array([max(d.box[2], d.box[3]) if d.cut_off else (d.box[2] + d.box[3]) / 2 for d in scene.dice],
-                         np.float32) * scale
+                         np.float32)
         values = np.array([UNREADABLE if d.value is None else d.value for d in scene.dice])
         if not len(values):
             continue
-        negatives = _far_proposals(image, centers, sizes)
-        photos.append(Photo(image, centers, sizes, values, negatives, float(np.median(sizes))))
+        negatives = _far_proposals(scene.image, centers, sizes)
+        photos.append(Photo(scene.image, centers, sizes, values, negatives, float(np.median(sizes))))
     return photos
 
 
@@ -358,10 +356,10 @@ def main(argv: list[str] | None = None) -> int:
     """Command line of the trainer."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("photos", nargs="?", type=Path, default=DEFAULT_SET, help="labelled photo set folder")
-    parser.add_argument("--epochs", type=int, default=26)
+    parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
-    parser.add_argument("--synthetic", type=int, default=300, help="rendered frames added to the photos")
+    parser.add_argument("--synthetic", type=int, default=200, help="rendered frames added to the photos")
     parser.add_argument("--all", action="store_true", help="train on the held-out photos too")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
