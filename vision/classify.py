@@ -26,6 +26,7 @@ class FaceClassifier:
         if not path.is_file():
             raise ConfigError(f"face model {str(path)!r} is missing: run `python -m vision.train`")
         self._net = cv2.dnn.readNetFromONNX(str(path))
+        self.probabilities(np.zeros((1, 32, 32, 3), np.uint8))  # the first forward sets the network up
 
     def probabilities(self, patches: np.ndarray) -> np.ndarray:
         """(N, 8) probabilities for N BGR crops (N, 32, 32, 3): not a die, 1..6, unreadable."""
