@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 DIE_SCORE = 0.5
 """Least probability of "a die is centred here" for a candidate to count as a die."""
 
+UNREADABLE_SCORE = 0.7
+"""Least die probability for a hit whose best class is "unreadable" (set on the training photos)."""
+
 UNCERTAIN = 0.6
 """Below this confidence a reading is flagged ``uncertain`` (the value is still the best guess)."""
 
@@ -160,7 +163,13 @@ def _refine(work: np.ndarray, hits: list[_Hit]) -> list[_Hit]:
                         for h, angle in zip(hits, angles) for turn, flip, scale in REFINE_VIEWS])
     probs = classifier().probabilities(patches).reshape(len(hits), len(REFINE_VIEWS), -1).mean(axis=1)
     refined = [_Hit(h.center, h.side, 0.5 * (p + h.probs)) for h, p in zip(hits, probs)]
-    return [h for h in refined if 1.0 - h.probs[NOT_A_DIE] >= DIE_SCORE]
+    return [h for h in refined if 1.0 - h.probs[NOT_A_DIE] >= _least_score(h.probs)]
+
+
+def _least_score(probs: np.ndarray) -> float:
+    """The die score a hit needs: more when it would be flagged unreadable (tray corners and frame
+    edges look a little like a leaning die; a readable face is stronger evidence)."""
+    return UNREADABLE_SCORE if probs[UNREADABLE] > probs[1:UNREADABLE].max() else DIE_SCORE
 
 
 def _reading(hit: _Hit, scale: float, shape: tuple[int, ...]) -> DieReading:
