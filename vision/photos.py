@@ -12,8 +12,8 @@ import numpy as np
 from controller.games.errors import InvalidInput
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_SET = REPO.parent / "shared" / "data" / "dice-photos" / "byler-d6-dev"
-"""The development photos, kept beside the repository (``../shared`` in CI and on the dev machine)."""
+DEFAULT_SET = REPO / "data" / "dice-photos" / "byler-d6-dev"
+"""The development photos, committed in the repository (a copy beside it, ``../shared/...``, works as an argument)."""
 
 
 @dataclass(frozen=True)
