@@ -11,12 +11,7 @@ from controller.cli import main
 from hardware.rfid import StoneRegistry, TagKind, TagRecord, StoneColour
 
 
-@pytest.fixture(autouse=True)
-def simulated(monkeypatch, tmp_path):
-    monkeypatch.setenv("DICETABLE_HW", "sim")
-    monkeypatch.delenv("DICETABLE_CONFIG", raising=False)
-    monkeypatch.delenv("DICETABLE_SIM_FAULTS", raising=False)
-    monkeypatch.chdir(tmp_path)
+pytestmark = pytest.mark.usefixtures("simulated_hardware")
 
 
 def doctor(capsys, *args):

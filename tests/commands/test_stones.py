@@ -9,12 +9,7 @@ from hardware.rfid import StoneRegistry, StoneColour, TagKind, TagRecord, Unknow
 from controller.games.errors import InvalidInput
 
 
-@pytest.fixture(autouse=True)
-def simulated(monkeypatch, tmp_path):
-    monkeypatch.setenv("DICETABLE_HW", "sim")
-    monkeypatch.delenv("DICETABLE_CONFIG", raising=False)
-    monkeypatch.delenv("DICETABLE_SIM_FAULTS", raising=False)
-    monkeypatch.chdir(tmp_path)
+pytestmark = pytest.mark.usefixtures("simulated_hardware")
 
 
 def test_enroll_registers_each_placed_tag(capsys, tmp_path):
