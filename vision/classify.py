@@ -36,7 +36,11 @@ class FaceClassifier:
         return np.asarray(self._net.forward(), dtype=np.float32).reshape(len(patches), -1)
 
 
+def classifier(path: Path | None = None) -> FaceClassifier:
+    """The shared classifier for the model at ``path`` (default: :data:`MODEL_PATH` as set now), loaded once."""
+    return _loaded(path or MODEL_PATH)
+
+
 @lru_cache(maxsize=4)
-def classifier(path: Path = MODEL_PATH) -> FaceClassifier:
-    """The shared classifier for the model at ``path`` (loaded once)."""
+def _loaded(path: Path) -> FaceClassifier:
     return FaceClassifier(path)

@@ -156,14 +156,25 @@ Four quarter turns read as well as eight turned-and-mirrored views on the photos
 
 def _refine(work: np.ndarray, hits: list[_Hit]) -> list[_Hit]:
     """Read each die again, centred, in several turned and mirrored views; average with the first look."""
-    if not hits:
-        return hits
-    angles = [dominant_angle(work, h.center, h.side * CROP_SCALE) for h in hits]
-    patches = np.stack([crop(work, h.center, h.side * CROP_SCALE * scale, angle + turn, flip)
-                        for h, angle in zip(hits, angles) for turn, flip, scale in REFINE_VIEWS])
-    probs = classifier().probabilities(patches).reshape(len(hits), len(REFINE_VIEWS), -1).mean(axis=1)
-    refined = [_Hit(h.center, h.side, 0.5 * (p + h.probs)) for h, p in zip(hits, probs)]
-    return [h for h in refined if 1.0 - h.probs[NOT_A_DIE] >= _least_score(h.probs)]
+    doubtful = [h for h in hits if _first_confidence(h.probs) < REFINE_BELOW]
+    if doubtful:
+        angles = [dominant_angle(work, h.center, h.side * CROP_SCALE) for h in doubtful]
+        patches = np.stack([crop(work, h.center, h.side * CROP_SCALE * scale, angle + turn, flip)
+                            for h, angle in zip(doubtful, angles) for turn, flip, scale in REFINE_VIEWS])
+        probs = classifier().probabilities(patches).reshape(len(doubtful), len(REFINE_VIEWS), -1).mean(axis=1)
+        second = {id(h): 0.5 * (p + h.probs) for h, p in zip(doubtful, probs)}
+        hits = [_Hit(h.center, h.side, second[id(h)]) if id(h) in second else h for h in hits]
+    return [h for h in hits if 1.0 - h.probs[NOT_A_DIE] >= _least_score(h.probs)]
+
+
+REFINE_BELOW = 0.9
+"""Dice read with at least this confidence at the first look are not looked at again (the second look costs time)."""
+
+
+def _first_confidence(probs: np.ndarray) -> float:
+    """The lesser of "a die is here" and the best face's share of the die classes, at the first look."""
+    die = max(1.0 - float(probs[NOT_A_DIE]), 1e-6)
+    return min(die, float(probs[1:UNREADABLE].max()) / die)
 
 
 def _least_score(probs: np.ndarray) -> float:
