@@ -4,7 +4,8 @@ Usage: ``python bench/vision.py [PHOTO_SET] [--synthetic N] [--seed S] [--speed-
 
 Accuracy: a reading matches a labelled die when its centre lies inside the label's box (each
 label at most once, most confident readings first); prints dice found / labelled, dice read
-right / labelled and false dice per image, for all photos, the training part and the held-out
+right / labelled, false dice per image and dice read wrong without a flag (the table would
+not ask the dealer about them), for all photos, the training part and the held-out
 part (see :func:`vision.photos.is_held_out`), then the same on N seeded synthetic frames.
 Speed (one core): median time to read a 1536x864 synthetic frame with 7 dice and of the settle
 check per frame, each also as a ratio to one ``cvtColor`` + ``GaussianBlur`` of the same frame.
@@ -47,23 +48,25 @@ class Tally:
     found: int = 0
     right: int = 0
     false: int = 0
+    sure_wrong: int = 0
 
     def __add__(self, other: Tally) -> Tally:
         return Tally(self.frames + other.frames, self.labelled + other.labelled, self.found + other.found,
-                     self.right + other.right, self.false + other.false)
+                     self.right + other.right, self.false + other.false, self.sure_wrong + other.sure_wrong)
 
     def line(self, name: str) -> str:
         """The three figures, readable."""
         n = max(self.labelled, 1)
         return (f"{name}: {self.frames} images, found {self.found}/{self.labelled} ({100 * self.found / n:.1f}%), "
                 f"read right {self.right}/{self.labelled} ({100 * self.right / n:.1f}%), "
-                f"false dice per image {self.false / max(self.frames, 1):.3f} ({self.false})")
+                f"false dice per image {self.false / max(self.frames, 1):.3f} ({self.false}), "
+                f"read wrong but not flagged {self.sure_wrong}")
 
 
 def score(readings: Sequence[DieReading], truths: Sequence[Truth]) -> Tally:
     """Match readings to truths by centre-in-box, each truth once, most confident reading first."""
     taken: set[int] = set()
-    right = false = 0
+    right = false = sure_wrong = 0
     for reading in sorted(readings, key=lambda r: -r.confidence):
         inside = [i for i, t in enumerate(truths) if i not in taken and _inside(reading.center, t.box)]
         if not inside:
@@ -72,7 +75,8 @@ def score(readings: Sequence[DieReading], truths: Sequence[Truth]) -> Tally:
         best = min(inside, key=lambda i: _distance(reading.center, truths[i].box))
         taken.add(best)
         right += int(reading.value == truths[best].value)
-    return Tally(1, len(truths), len(taken), right, false)
+        sure_wrong += int(reading.value != truths[best].value and reading.flag is None)
+    return Tally(1, len(truths), len(taken), right, false, sure_wrong)
 
 
 def _inside(point: tuple[float, float], box: tuple[float, float, float, float]) -> bool:

@@ -65,8 +65,9 @@ def synthetic_photos(count: int, seed: int) -> list[Photo]:
                          glare=rng.choice([0, 0, 0.5, 1]), translucent=rng.random() < 0.25,
                          blur=rng.choice([0, 0, 0.6, 1.2]), noise=rng.choice([0, 3, 6]),
                          perspective=rng.choice([0, 0, 0.5, 1]), cocked=rng.choice([0, 1, 1, 2]),
-                         cut_off=rng.choice([0, 0, 1]),
-                         background="random")
+                         cut_off=rng.choice([0, 0, 1]), background="random",
+                         clutter=rng.choice([0, 0, 2, 5]), walls=rng.random() < 0.3, marbled=rng.choice([0.25, 0.6]),
+                         tint=rng.choice([0.0, 0.5, 1.0]), jpeg_quality=rng.choice([None, None, 60, 85]))
         scene = render_scene(random.Random(rng.random()), spec)
         centers = np.array([_visible_center(d) for d in scene.dice], np.float32).reshape(-1, 2)
         sizes = np.array([max(d.box[2], d.box[3]) if d.cut_off else (d.box[2] + d.box[3]) / 2 for d in scene.dice],
@@ -129,22 +130,47 @@ def negative(photo: Photo, rng: np.random.Generator) -> np.ndarray:
 
 def _aligned(image: np.ndarray, center: tuple[float, float], side: float, rng: np.random.Generator) -> np.ndarray:
     """A crop aligned to the die's axes, then turned by a random quarter turn (and maybe mirrored)."""
-    angle = dominant_angle(image, center, side) + 90.0 * int(rng.integers(4)) + rng.normal(0, 4)
-    return crop(image, center, side, angle, bool(rng.random() < 0.5))
+    if rng.random() < ARBITRARY_TURN:
+        angle = rng.uniform(0, 360)  # the reader's alignment can miss: an unaligned die must read too
+    else:
+        angle = dominant_angle(image, center, side) + 90.0 * int(rng.integers(4)) + rng.normal(0, 4)
+    return crop(image, center, side * rng.uniform(0.85, 1.15), angle, bool(rng.random() < 0.5))
+
+
+ARBITRARY_TURN = 0.2
+"""Share of training crops turned by any angle instead of the die's own axes."""
 
 
 def jitter(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Colour and quality augmentation: channel order, inversion, grey, contrast, blur, noise."""
-    x: np.ndarray = patch[..., rng.permutation(3)].astype(np.float32)
-    if rng.random() < 0.15:
-        x = 255.0 - x
-    if rng.random() < 0.15:
-        x[:] = x.mean(axis=2, keepdims=True)
-    x = x * rng.uniform(0.6, 1.4) + rng.uniform(-40, 40) + rng.normal(0, 8, 3)
+    """Colour and quality augmentation: hue turn, channel order, inversion, grey, saturation,
+    contrast, brightness, gamma, blur, noise and JPEG re-compression, each drawn at random."""
+    x = patch
+    if rng.random() < 0.7:
+        x = _turn_hue(x, rng)
+    x = x[..., rng.permutation(3)].astype(np.float32)
+    if rng.random() < 0.2:
+        x = 255.0 - x  # dark die with light pips vs light die with dark pips
+    grey = x.mean(axis=2, keepdims=True)
+    x = grey + (x - grey) * (0.0 if rng.random() < 0.1 else rng.uniform(0.4, 1.6))
+    x = (x - 128.0) * rng.uniform(0.55, 1.45) + 128.0 + rng.uniform(-50, 50) + rng.normal(0, 8, 3)
+    x = np.clip(x, 0, 255)
+    if rng.random() < 0.5:
+        x = 255.0 * (x / 255.0) ** rng.uniform(0.6, 1.6)
     if rng.random() < 0.3:
         x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.4, 1.1))
     x = x + rng.normal(0, rng.uniform(0, 8), x.shape)
-    return np.clip(x, 0, 255).astype(np.uint8)
+    out = np.clip(x, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
+        out = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else out
+    return out
+
+
+def _turn_hue(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The patch with every hue turned by one random angle (a blue die with red pips is no longer rare)."""
+    hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
+    hsv[..., 0] = ((hsv[..., 0].astype(np.int16) + int(rng.integers(180))) % 180).astype(np.uint8)
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
 
 
 def epoch_samples(photos: list[Photo], rng: np.random.Generator, per_die: int,
