@@ -25,10 +25,10 @@ from vision.detect import propose, shrink, working_scale
 if TYPE_CHECKING:
     from vision.calibrate import Calibration
 
-DIE_SCORE = 0.5
+DIE_SCORE = 0.6
 """Least probability of "a die is centred here" for a candidate to count as a die."""
 
-UNREADABLE_SCORE = 0.7
+UNREADABLE_SCORE = 0.8
 """Least die probability for a hit whose best class is "unreadable" (set on the training photos)."""
 
 UNCERTAIN = 0.6
