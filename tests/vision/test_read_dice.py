@@ -103,5 +103,5 @@ def test_reads_held_out_real_photos() -> None:
                 readings.remove(inside[0])
                 right += inside[0].value == die.value
         false += len(readings)
-    assert right >= 0.88 * labelled
-    assert false <= 0.5 * len(photos)
+    assert right >= 0.90 * labelled
+    assert false <= 0.2 * len(photos)
