@@ -44,6 +44,7 @@ class PhotoResult:
     side: float
     ms: float
     points: np.ndarray
+    mask: np.ndarray
 
 
 def load_detect(path: Path | None) -> ModuleType:
@@ -95,7 +96,7 @@ def on_photo(detect: ModuleType, photo: LabelledPhoto) -> PhotoResult:
         if len(points):
             distance = np.linalg.norm(points - np.array(die.center) * scale, axis=1).min()
             near += int(distance < NEAR * die.size * scale)
-    return PhotoResult(len(points), near, len(photo.dice), float(proposals.side), ms, points)
+    return PhotoResult(len(points), near, len(photo.dice), float(proposals.side), ms, points, proposals.mask)
 
 
 def photos_line(results: list[PhotoResult]) -> str:
@@ -120,7 +121,10 @@ def compare_line(ours: list[PhotoResult], theirs: list[PhotoResult]) -> str:
             lone += int((gaps > 0.15 * b.side).sum())
         else:
             lone += len(b.points)
-    return (f"versus the other version: candidates {sum(a.candidates for a in ours)} vs "
+    masks = sum(int(np.count_nonzero(a.mask != b.mask)) for a, b in zip(ours, theirs))
+    pixels = sum(b.mask.size for b in theirs)
+    return (f"versus the other version: mask pixels differ {masks}/{pixels} ({100 * masks / max(pixels, 1):.3f}%); "
+            f"candidates {sum(a.candidates for a in ours)} vs "
             f"{sum(b.candidates for b in theirs)} (per photo differ by {100 * np.mean(count_diff):.1f}% mean, "
             f"{100 * max(count_diff):.1f}% max); typical side differs by {100 * np.mean(side_diff):.2f}% mean, "
             f"{100 * max(side_diff):.2f}% max; its candidates with none of ours within 0.15 side: {lone}/{total}")

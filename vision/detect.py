@@ -57,19 +57,24 @@ def shrink(image: np.ndarray, scale: float) -> np.ndarray:
 
 
 def background_distance(lab: np.ndarray) -> np.ndarray:
-    """Per-pixel colour distance (L1, lightness halved) from a smooth background: a median at 1/4 scale."""
+    """Per-pixel colour distance (L1, lightness halved) from a smooth background: a median at 1/4 scale.
+
+    Returned doubled (``2 * dL/2 + 2 * da + 2 * db`` = ``dL + 2 da + 2 db``) as uint16, so no rounding is needed.
+    """
     small = cv2.resize(lab, (max(1, lab.shape[1] // 4), max(1, lab.shape[0] // 4)), interpolation=cv2.INTER_AREA)
     ksize = max(3, (min(small.shape[:2]) // 5) | 1)
     background = cv2.medianBlur(small, min(ksize, 31))
     background = cv2.resize(background, (lab.shape[1], lab.shape[0]), interpolation=cv2.INTER_LINEAR)
-    diff = cv2.absdiff(lab, background)
-    return cv2.transform(diff, np.array([[0.5, 1.0, 1.0]], np.float32))
+    lightness, a, b = cv2.split(cv2.absdiff(lab, background))
+    chroma = cv2.add(a, b, dtype=cv2.CV_16U)
+    return cv2.add(cv2.add(chroma, chroma), lightness, dtype=cv2.CV_16U)
 
 
 def foreground(image: np.ndarray) -> np.ndarray:
     """A 0/1 mask of pixels that differ from the background, small holes filled (die faces, pips)."""
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
-    mask: np.ndarray = (background_distance(lab) > FOREGROUND_DISTANCE).astype(np.uint8)
+    # doubled distance > 2 * FOREGROUND_DISTANCE + 1: the same pixels as the rounded distance > FOREGROUND_DISTANCE
+    mask = (background_distance(lab) > 2 * FOREGROUND_DISTANCE + 1).astype(np.uint8)
     # white dice on a white tray differ mostly by their outline and shading: add strong local edges
     mask |= _edges(lab[..., 0])
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(7))
@@ -86,7 +91,9 @@ def _edges(lightness: np.ndarray) -> np.ndarray:
     small = cv2.resize(step, (max(1, step.shape[1] // 4), max(1, step.shape[0] // 4)), interpolation=cv2.INTER_AREA)
     level = cv2.medianBlur(small, max(3, min(31, (min(small.shape[:2]) // 5) | 1)))
     level = cv2.resize(level, (step.shape[1], step.shape[0]), interpolation=cv2.INTER_LINEAR)
-    return ((step > EDGE_CONTRAST) & (step > 3 * level.astype(np.uint16))).astype(np.uint8)
+    # 3 * level saturates at 255, which no step beats, just as no step beats a larger 3 * level
+    above = cv2.min(cv2.compare(step, EDGE_CONTRAST, cv2.CMP_GT), cv2.compare(step, cv2.multiply(level, 3), cv2.CMP_GT))
+    return cv2.threshold(above, 0, 1, cv2.THRESH_BINARY)[1]
 
 
 def _disc(size: int) -> np.ndarray:
@@ -94,15 +101,24 @@ def _disc(size: int) -> np.ndarray:
 
 
 def _fill_small_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
-    holes = (1 - mask).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
-    small = np.zeros(count, dtype=bool)
-    small[1:] = stats[1:, cv2.CC_STAT_AREA] < max_area
-    left, top = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
-    touches = (left == 0) | (top == 0) | (left + stats[:, cv2.CC_STAT_WIDTH] == mask.shape[1]) | \
-        (top + stats[:, cv2.CC_STAT_HEIGHT] == mask.shape[0])
-    small &= ~touches
-    return np.where(small[labels], 1, mask).astype(np.uint8)
+    """``mask`` with its holes (4-connected, not reaching the image edge) smaller than ``max_area`` filled.
+
+    The holes are what a flood fill of the background from the image edge leaves; when they are
+    small all together no labelling is needed, otherwise it runs on their bounding box only.
+    """
+    outside = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    cv2.floodFill(outside, None, (0, 0), 1, flags=4)
+    holes = 1 - outside[1:-1, 1:-1]
+    total = cv2.countNonZero(holes)
+    if total < max_area:
+        return mask | holes if total else mask
+    x, y, w, h = cv2.boundingRect(holes)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(holes[y:y + h, x:x + w], connectivity=4)
+    small = stats[:, cv2.CC_STAT_AREA] < max_area
+    small[0] = False
+    filled = mask.copy()
+    filled[y:y + h, x:x + w][small[labels]] = 1
+    return filled
 
 
 def _blob_shape(contour: np.ndarray) -> tuple[tuple[float, float], float, float, bool]:
@@ -148,8 +164,18 @@ def propose(image: np.ndarray) -> Proposals:
 
 
 def _widths(mask: np.ndarray, contours: list[np.ndarray]) -> list[float]:
-    """Twice the largest distance to the background inside each blob (its widest inscribed circle)."""
-    inside = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    """Twice the largest distance to the background inside each blob (its widest inscribed circle).
+
+    The distances are taken on the box around all foreground, one pixel wider where the frame allows
+    (beyond that all is background), which gives the same distances as the whole mask.
+    """
+    if not contours:
+        return []
+    x0, y0, w, h = cv2.boundingRect(mask)
+    x0, y0 = max(0, x0 - 1), max(0, y0 - 1)
+    x1, y1 = min(mask.shape[1], x0 + w + 2), min(mask.shape[0], y0 + h + 2)
+    inside = np.zeros(mask.shape, np.float32)
+    inside[y0:y1, x0:x1] = cv2.distanceTransform(mask[y0:y1, x0:x1], cv2.DIST_L2, 3)
     widths = []
     for contour in contours:
         x, y, w, h = cv2.boundingRect(contour)
