@@ -186,8 +186,25 @@ def _widths(mask: np.ndarray, contours: list[np.ndarray]) -> list[float]:
 def _grid(mask: np.ndarray, side: float) -> list[Candidate]:
     """Points every third of a die side over the (slightly eroded) foreground, so every die has one near its centre."""
     step = max(2, int(round(side / 3)))
-    area = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(max(3, int(side * 0.45) | 1)))
-    area = cv2.erode(area, _disc(max(3, int(side * 0.2) | 1)))
+    area = _grid_area(mask, max(3, int(side * 0.45) | 1), max(3, int(side * 0.2) | 1))
     ys, xs = np.mgrid[step // 2:mask.shape[0]:step, step // 2:mask.shape[1]:step]
     keep = area[ys, xs] > 0
     return [Candidate((float(x), float(y)), side, 0.0, False) for x, y in zip(xs[keep], ys[keep])]
+
+
+def _grid_area(mask: np.ndarray, close: int, erode: int) -> np.ndarray:
+    """``mask`` closed with a disc of ``close`` pixels, then eroded with one of ``erode`` pixels.
+
+    Done on the box around all foreground grown by ``reach``: a pixel's result depends only on the
+    mask within ``reach`` of it, so the box gives the same result as the whole image; outside it all is 0.
+    """
+    reach = 2 * (close // 2) + erode // 2 + 1
+    x, y, w, h = cv2.boundingRect(mask)
+    area = np.zeros_like(mask)
+    if w == 0:
+        return area
+    x0, y0 = max(0, x - reach), max(0, y - reach)
+    x1, y1 = min(mask.shape[1], x + w + reach), min(mask.shape[0], y + h + reach)
+    closed = cv2.morphologyEx(mask[y0:y1, x0:x1], cv2.MORPH_CLOSE, _disc(close))
+    area[y0:y1, x0:x1] = cv2.erode(closed, _disc(erode))
+    return area
