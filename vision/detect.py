@@ -7,9 +7,13 @@ the face classifier in :mod:`vision.classify` decides which are dice.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import cv2
 import numpy as np
+
+Morphology = Callable[[np.ndarray, np.ndarray], np.ndarray]
+"""``cv2.dilate`` or ``cv2.erode`` (image, kernel) -> image."""
 
 WORK_PX = 640
 """Longer side of the working image the detector looks at (larger frames are shrunk first)."""
@@ -74,16 +78,16 @@ def foreground(image: np.ndarray) -> np.ndarray:
     """A 0/1 mask of pixels that differ from the background, small holes filled (die faces, pips)."""
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
     # doubled distance > 2 * FOREGROUND_DISTANCE + 1: the same pixels as the rounded distance > FOREGROUND_DISTANCE
-    mask = (background_distance(lab) > 2 * FOREGROUND_DISTANCE + 1).astype(np.uint8)
+    far = background_distance(lab) > 2 * FOREGROUND_DISTANCE + 1
     # white dice on a white tray differ mostly by their outline and shading: add strong local edges
-    mask |= _edges(lab[..., 0])
+    mask: np.ndarray = (far | _edges(lab[..., 0])).view(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(7))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _disc(3))
     return _fill_small_holes(mask, max_area=0.01 * mask.size)
 
 
 def _edges(lightness: np.ndarray) -> np.ndarray:
-    """Pixels whose local lightness step beats both a floor and three times the typical step around them.
+    """A boolean mask of pixels whose local lightness step beats both a floor and three times the typical step around them.
 
     The local level keeps a textured background (felt, wood grain) from turning into foreground.
     """
@@ -92,8 +96,8 @@ def _edges(lightness: np.ndarray) -> np.ndarray:
     level = cv2.medianBlur(small, max(3, min(31, (min(small.shape[:2]) // 5) | 1)))
     level = cv2.resize(level, (step.shape[1], step.shape[0]), interpolation=cv2.INTER_LINEAR)
     # 3 * level saturates at 255, which no step beats, just as no step beats a larger 3 * level
-    above = cv2.min(cv2.compare(step, EDGE_CONTRAST, cv2.CMP_GT), cv2.compare(step, cv2.multiply(level, 3), cv2.CMP_GT))
-    return cv2.threshold(above, 0, 1, cv2.THRESH_BINARY)[1]
+    above: np.ndarray = (step > EDGE_CONTRAST) & (step > cv2.convertScaleAbs(level, alpha=3))
+    return above
 
 
 def _disc(size: int) -> np.ndarray:
@@ -205,6 +209,40 @@ def _grid_area(mask: np.ndarray, close: int, erode: int) -> np.ndarray:
         return area
     x0, y0 = max(0, x - reach), max(0, y - reach)
     x1, y1 = min(mask.shape[1], x + w + reach), min(mask.shape[0], y + h + reach)
-    closed = cv2.morphologyEx(mask[y0:y1, x0:x1], cv2.MORPH_CLOSE, _disc(close))
+    closed = disc_filter(disc_filter(mask[y0:y1, x0:x1], close, cv2.dilate), close, cv2.erode)
     area[y0:y1, x0:x1] = cv2.erode(closed, _disc(erode))
     return area
+
+
+def disc_filter(image: np.ndarray, size: int, operation: Morphology) -> np.ndarray:
+    """``operation`` (``cv2.dilate`` or ``cv2.erode``) with ``_disc(size)``, the same result, in row and column passes.
+
+    The disc is a union of centred rectangles, one per distinct row half-width ``dx`` (with the
+    largest ``dy`` having it); dilating by a union is the maximum of the dilations, and each is a
+    row pass then a column pass. Ordered by widening rows (``r_k``, each from the last) and
+    shrinking column reach ``dy_k``, ``max_k col_{dy_k}(r_k)`` is computed with small kernels as
+    ``V_1 = r_1``, ``V_k = max(col_{dy_(k-1) - dy_k}(V_(k-1)), r_k)``, result ``col_{dy_K}(V_K)``
+    (erosion alike with minima).
+    """
+    combine = cv2.max if operation is cv2.dilate else cv2.min
+    levels = _disc_levels(size)
+    rows = image
+    reach = 0
+    result: np.ndarray | None = None
+    for (dx, dy), (_, next_dy) in zip(levels, levels[1:] + [(0, 0)]):
+        if dx > reach:
+            rows = operation(rows, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * (dx - reach) + 1, 1)))
+            reach = dx
+        result = rows if result is None else combine(result, rows)
+        if dy > next_dy:
+            result = operation(result, cv2.getStructuringElement(cv2.MORPH_RECT, (1, 2 * (dy - next_dy) + 1)))
+    assert result is not None
+    return result
+
+
+def _disc_levels(size: int) -> list[tuple[int, int]]:
+    """The rectangles (half-width, half-height) whose union is ``_disc(size)``, narrowest (tallest) first."""
+    disc = _disc(size)
+    half = [int(row.sum()) // 2 for row in disc]
+    centre = size // 2
+    return [(dx, max(abs(i - centre) for i, h in enumerate(half) if h >= dx)) for dx in sorted(set(half))]

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from vision.crops import aligned_crop, dominant_angle
-from vision.detect import propose, working_scale
+from vision.detect import _disc, _fill_small_holes, disc_filter, propose, working_scale
 from vision.render import SceneSpec, render_scene
 
 
@@ -28,6 +28,29 @@ def test_bare_background_has_no_candidates() -> None:
 def test_typical_side_follows_the_dice() -> None:
     scene = render_scene(random.Random(7), SceneSpec(size=(640, 360), n_dice=5, die_px=(40, 40), background="felt"))
     assert 32 < propose(scene.image).side < 60  # the blob includes the sides seen in perspective
+
+
+def test_small_enclosed_holes_are_filled_large_and_open_ones_kept() -> None:
+    mask = np.zeros((100, 100), np.uint8)
+    mask[10:90, 10:50] = 1  # a blob with a small hole and a large one
+    mask[20:24, 20:24] = 0
+    mask[40:80, 15:45] = 0
+    mask[60:100, 70:90] = 1  # a blob with a notch open to the frame edge
+    mask[90:100, 78:82] = 0
+    filled = _fill_small_holes(mask, max_area=100)
+    assert filled[20:24, 20:24].all()
+    assert not filled[40:80, 15:45].any()
+    assert not filled[90:100, 78:82].any()
+    assert np.array_equal(filled[mask == 1], mask[mask == 1])
+
+
+def test_disc_filter_equals_opencv_disc_morphology() -> None:
+    rng = np.random.default_rng(3)
+    for size in (3, 5, 7, 9, 15, 19, 27):
+        for density in (0.02, 0.3, 0.9):
+            mask = (rng.random((int(rng.integers(5, 90)), int(rng.integers(5, 90)))) < density).astype(np.uint8)
+            for operation in (cv2.dilate, cv2.erode):
+                assert np.array_equal(disc_filter(mask, size, operation), operation(mask, _disc(size))), size
 
 
 def test_working_scale_shrinks_large_frames_only() -> None:
