@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from vision.crops import aligned_crop, dominant_angle
-from vision.detect import _disc, _fill_small_holes, disc_filter, propose, working_scale
+from vision.detect import _disc, _fill_small_holes, _quarter, disc_filter, propose, working_scale
 from vision.render import SceneSpec, render_scene
 
 
@@ -51,6 +51,14 @@ def test_disc_filter_equals_opencv_disc_morphology() -> None:
             mask = (rng.random((int(rng.integers(5, 90)), int(rng.integers(5, 90)))) < density).astype(np.uint8)
             for operation in (cv2.dilate, cv2.erode):
                 assert np.array_equal(disc_filter(mask, size, operation), operation(mask, _disc(size))), size
+
+
+def test_quarter_equals_opencv_area_resize() -> None:
+    rng = np.random.default_rng(4)
+    for shape in ((360, 640, 3), (640, 640), (36, 52, 3), (37, 53, 3), (5, 9)):
+        image = rng.integers(0, 256, shape, dtype=np.uint8)
+        size = (max(1, shape[1] // 4), max(1, shape[0] // 4))
+        assert np.array_equal(_quarter(image), cv2.resize(image, size, interpolation=cv2.INTER_AREA)), shape
 
 
 def test_working_scale_shrinks_large_frames_only() -> None:
