@@ -7,6 +7,7 @@ the face classifier in :mod:`vision.classify` decides which are dice.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable
 
 import cv2
@@ -118,7 +119,9 @@ def _edges(lightness: np.ndarray) -> np.ndarray:
     return above
 
 
+@lru_cache(maxsize=64)
 def _disc(size: int) -> np.ndarray:
+    """The elliptic structuring element of ``size`` pixels (cached; never written to)."""
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
 
 
@@ -247,7 +250,7 @@ def disc_filter(image: np.ndarray, size: int, operation: Morphology) -> np.ndarr
     rows = image
     reach = 0
     result: np.ndarray | None = None
-    for (dx, dy), (_, next_dy) in zip(levels, levels[1:] + [(0, 0)]):
+    for (dx, dy), (_, next_dy) in zip(levels, levels[1:] + ((0, 0),)):
         if dx > reach:
             rows = operation(rows, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * (dx - reach) + 1, 1)))
             reach = dx
@@ -258,9 +261,10 @@ def disc_filter(image: np.ndarray, size: int, operation: Morphology) -> np.ndarr
     return result
 
 
-def _disc_levels(size: int) -> list[tuple[int, int]]:
+@lru_cache(maxsize=64)
+def _disc_levels(size: int) -> tuple[tuple[int, int], ...]:
     """The rectangles (half-width, half-height) whose union is ``_disc(size)``, narrowest (tallest) first."""
     disc = _disc(size)
     half = [int(row.sum()) // 2 for row in disc]
     centre = size // 2
-    return [(dx, max(abs(i - centre) for i, h in enumerate(half) if h >= dx)) for dx in sorted(set(half))]
+    return tuple((dx, max(abs(i - centre) for i, h in enumerate(half) if h >= dx)) for dx in sorted(set(half)))
