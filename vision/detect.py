@@ -128,9 +128,14 @@ def _disc(size: int) -> np.ndarray:
 def _fill_small_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
     """``mask`` with its holes (4-connected, not reaching the image edge) smaller than ``max_area`` filled.
 
-    The holes are what a flood fill of the background from the image edge leaves; when they are
-    small all together no labelling is needed, otherwise it runs on their bounding box only.
+    A mask whose contours have no holes (a two-level contour search: holes are 4-connected, as
+    here) is returned as it is. Otherwise the holes are what a flood fill of the background from the
+    image edge leaves; when they are small all together no labelling is needed, otherwise it runs
+    on their bounding box only.
     """
+    hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)[1]
+    if hierarchy is None or not (hierarchy[0][:, 3] >= 0).any():
+        return mask  # no contour has a parent: no holes at all
     outside = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     cv2.floodFill(outside, None, (0, 0), 1, flags=4)
     holes = 1 - outside[1:-1, 1:-1]
