@@ -100,7 +100,7 @@ def foreground(image: np.ndarray) -> np.ndarray:
     # doubled distance > 2 * FOREGROUND_DISTANCE + 1: the same pixels as the rounded distance > FOREGROUND_DISTANCE
     far = background_distance(lab) > 2 * FOREGROUND_DISTANCE + 1
     # white dice on a white tray differ mostly by their outline and shading: add strong local edges
-    mask: np.ndarray = (far | _edges(lab[..., 0])).view(np.uint8)
+    mask: np.ndarray = (far | _edges(cv2.extractChannel(lab, 0))).view(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(7))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _disc(3))
     return _fill_small_holes(mask, max_area=0.01 * mask.size)
@@ -194,22 +194,20 @@ def propose(image: np.ndarray) -> Proposals:
 
 
 def _widths(mask: np.ndarray, contours: list[np.ndarray]) -> list[float]:
-    """Twice the largest distance to the background inside each blob (its widest inscribed circle).
+    """Twice the largest distance to the background inside each blob's box (its widest inscribed circle).
 
     The distances are taken on the box around all foreground, one pixel wider where the frame allows
     (beyond that all is background), which gives the same distances as the whole mask.
     """
     if not contours:
         return []
-    x0, y0, w, h = cv2.boundingRect(mask)
-    x0, y0 = max(0, x0 - 1), max(0, y0 - 1)
-    x1, y1 = min(mask.shape[1], x0 + w + 2), min(mask.shape[0], y0 + h + 2)
-    inside = np.zeros(mask.shape, np.float32)
-    inside[y0:y1, x0:x1] = cv2.distanceTransform(mask[y0:y1, x0:x1], cv2.DIST_L2, 3)
+    x, y, w, h = cv2.boundingRect(mask)
+    x0, y0 = max(0, x - 1), max(0, y - 1)
+    inside = cv2.distanceTransform(mask[y0:y + h + 1, x0:x + w + 1], cv2.DIST_L2, 3)
     widths = []
     for contour in contours:
-        x, y, w, h = cv2.boundingRect(contour)
-        widths.append(2.0 * float(inside[y:y + h, x:x + w].max()))
+        bx, by, bw, bh = cv2.boundingRect(contour)
+        widths.append(2.0 * float(inside[by - y0:by - y0 + bh, bx - x0:bx - x0 + bw].max()))
     return widths
 
 
