@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from vision.crops import aligned_crop, dominant_angle
-from vision.detect import _disc, _fill_small_holes, _quarter, disc_filter, propose, working_scale
+from vision.detect import _disc, _fill_small_holes, _grid_area, _quarter, _widths, disc_filter, propose, working_scale
 from vision.render import SceneSpec, render_scene
 
 
@@ -51,6 +51,31 @@ def test_disc_filter_equals_opencv_disc_morphology() -> None:
             mask = (rng.random((int(rng.integers(5, 90)), int(rng.integers(5, 90)))) < density).astype(np.uint8)
             for operation in (cv2.dilate, cv2.erode):
                 assert np.array_equal(disc_filter(mask, size, operation), operation(mask, _disc(size))), size
+
+
+def _blobs(seed: int, shape: tuple[int, int]) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    mask = np.zeros(shape, np.uint8)
+    for _ in range(6):
+        x, y = int(rng.integers(0, shape[1])), int(rng.integers(0, shape[0]))
+        cv2.circle(mask, (x, y), int(rng.integers(3, 25)), 1, -1)
+    return mask
+
+
+def test_grid_area_on_the_foreground_box_equals_the_whole_image() -> None:
+    for seed in range(6):
+        mask = _blobs(seed, (120, 200))
+        whole = cv2.erode(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(19)), _disc(9))
+        assert np.array_equal(_grid_area(mask, 19, 9), whole), seed
+
+
+def test_widths_on_the_foreground_box_equal_the_whole_image() -> None:
+    for seed in range(6):
+        mask = _blobs(seed + 10, (120, 200))
+        contours = list(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0])
+        inside = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+        whole = [2.0 * float(inside[y:y + h, x:x + w].max()) for x, y, w, h in map(cv2.boundingRect, contours)]
+        assert _widths(mask, contours) == whole, seed
 
 
 def test_quarter_equals_opencv_area_resize() -> None:
