@@ -6,6 +6,8 @@ the face classifier in :mod:`vision.classify` decides which are dice.
 
 from __future__ import annotations
 
+import math
+import statistics
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
@@ -155,7 +157,7 @@ def _blob_shape(contour: np.ndarray) -> tuple[tuple[float, float], float, float,
     """Centre, side, angle of a blob, and whether it looks like one die seen from above."""
     (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
     area = cv2.contourArea(contour)
-    side = float(np.sqrt(max(w * h, 1.0)))
+    side = math.sqrt(max(w * h, 1.0))
     square = min(w, h) > 0.75 * max(w, h)
     solid = area > 0.78 * w * h if w * h > 0 else False
     return (float(cx), float(cy)), side, float(angle), bool(square and solid)
@@ -169,10 +171,10 @@ def typical_side(singles: list[float], widths: list[float], shape: tuple[int, ..
     """
     low, high = 0.02 * min(shape[:2]), 0.2 * min(shape[:2])
     wide = [w for w in widths if low < w < high]
-    width = float(np.median([w for w in wide if w >= 0.5 * max(wide)])) if wide else None
+    width = float(statistics.median([w for w in wide if w >= 0.5 * max(wide)])) if wide else None
     plausible = [s for s in singles if low < s < high]
-    if plausible and (width is None or np.median(plausible) >= 0.75 * width):
-        return float(np.median(plausible))
+    if plausible and (width is None or statistics.median(plausible) >= 0.75 * width):
+        return float(statistics.median(plausible))
     return width if width is not None else 0.06 * min(shape[:2])
 
 
@@ -215,9 +217,9 @@ def _grid(mask: np.ndarray, side: float) -> list[Candidate]:
     """Points every third of a die side over the (slightly eroded) foreground, so every die has one near its centre."""
     step = max(2, int(round(side / 3)))
     area = _grid_area(mask, max(3, int(side * 0.45) | 1), max(3, int(side * 0.2) | 1))
-    ys, xs = np.mgrid[step // 2:mask.shape[0]:step, step // 2:mask.shape[1]:step]
-    keep = area[ys, xs] > 0
-    return [Candidate((float(x), float(y)), side, 0.0, False) for x, y in zip(xs[keep], ys[keep])]
+    rows, columns = np.nonzero(area[step // 2::step, step // 2::step])
+    return [Candidate((float(c * step + step // 2), float(r * step + step // 2)), side, 0.0, False)
+            for r, c in zip(rows.tolist(), columns.tolist())]
 
 
 def _grid_area(mask: np.ndarray, close: int, erode: int) -> np.ndarray:
