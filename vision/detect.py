@@ -10,7 +10,7 @@ import math
 import statistics
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -98,6 +98,15 @@ def _median_size(shape: tuple[int, ...]) -> int:
 
 def foreground(image: np.ndarray) -> np.ndarray:
     """A 0/1 mask of pixels that differ from the background, small holes filled (die faces, pips)."""
+    return _foreground(image)[0]
+
+
+def _foreground(image: np.ndarray) -> tuple[np.ndarray, Sequence[np.ndarray] | None]:
+    """The foreground mask, with its outer contours when they come for free (no holes to fill), else None.
+
+    The contour search that looks for holes (two levels: holes are 4-connected, as the filling
+    wants) finds, when there are none, the outer contours a one-level search would, in its order.
+    """
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
     # doubled distance > 2 * FOREGROUND_DISTANCE + 1: the same pixels as the rounded distance > FOREGROUND_DISTANCE
     far = background_distance(lab) > 2 * FOREGROUND_DISTANCE + 1
@@ -105,7 +114,10 @@ def foreground(image: np.ndarray) -> np.ndarray:
     mask: np.ndarray = (far | _edges(cv2.extractChannel(lab, 0))).view(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(7))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _disc(3))
-    return _fill_small_holes(mask, max_area=0.01 * mask.size)
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None or not (hierarchy[0][:, 3] >= 0).any():
+        return mask, contours  # no contour has a parent: no holes at all
+    return _fill_small_holes(mask, max_area=0.01 * mask.size), None
 
 
 def _edges(lightness: np.ndarray) -> np.ndarray:
@@ -130,14 +142,9 @@ def _disc(size: int) -> np.ndarray:
 def _fill_small_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
     """``mask`` with its holes (4-connected, not reaching the image edge) smaller than ``max_area`` filled.
 
-    A mask whose contours have no holes (a two-level contour search: holes are 4-connected, as
-    here) is returned as it is. Otherwise the holes are what a flood fill of the background from the
-    image edge leaves; when they are small all together no labelling is needed, otherwise it runs
-    on their bounding box only.
+    The holes are what a flood fill of the background from the image edge leaves; when they are
+    small all together no labelling is needed, otherwise it runs on their bounding box only.
     """
-    hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)[1]
-    if hierarchy is None or not (hierarchy[0][:, 3] >= 0).any():
-        return mask  # no contour has a parent: no holes at all
     outside = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     cv2.floodFill(outside, None, (0, 0), 1, flags=4)
     holes = 1 - outside[1:-1, 1:-1]
@@ -153,10 +160,9 @@ def _fill_small_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
     return filled
 
 
-def _blob_shape(contour: np.ndarray) -> tuple[tuple[float, float], float, float, bool]:
-    """Centre, side, angle of a blob, and whether it looks like one die seen from above."""
+def _blob_shape(contour: np.ndarray, area: float) -> tuple[tuple[float, float], float, float, bool]:
+    """Centre, side, angle of a blob (of contour ``area``), and whether it looks like one die seen from above."""
     (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
-    area = cv2.contourArea(contour)
     side = math.sqrt(max(w * h, 1.0))
     square = min(w, h) > 0.75 * max(w, h)
     solid = area > 0.78 * w * h if w * h > 0 else False
@@ -180,10 +186,12 @@ def typical_side(singles: list[float], widths: list[float], shape: tuple[int, ..
 
 def propose(image: np.ndarray) -> Proposals:
     """Candidate die centres in ``image`` (already at working size): blob centres and a grid over merged blobs."""
-    mask = foreground(image)
-    contours = [c for c in cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
-                if cv2.contourArea(c) >= 4]
-    shapes = [_blob_shape(c) for c in contours]
+    mask, found = _foreground(image)
+    if found is None:
+        found = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    areas = [cv2.contourArea(c) for c in found]
+    contours = [c for c, area in zip(found, areas) if area >= 4]
+    shapes = [_blob_shape(c, area) for c, area in zip(found, areas) if area >= 4]
     side = typical_side([s for _, s, _, single in shapes if single], _widths(mask, contours), image.shape)
     out: list[Candidate] = []
     for center, blob_side, angle, single in shapes:
