@@ -108,8 +108,8 @@ def _foreground(image: np.ndarray) -> tuple[np.ndarray, Sequence[np.ndarray] | N
     wants) finds, when there are none, the outer contours a one-level search would, in its order.
     """
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
-    # doubled distance > 2 * FOREGROUND_DISTANCE + 1: the same pixels as the rounded distance > FOREGROUND_DISTANCE
-    far = background_distance(lab) > 2 * FOREGROUND_DISTANCE + 1
+    # the same pixels as the distance, rounded half to even, > FOREGROUND_DISTANCE (x.5 rounds up only if x is odd)
+    far = background_distance(lab) > 2 * FOREGROUND_DISTANCE + 1 - FOREGROUND_DISTANCE % 2
     # white dice on a white tray differ mostly by their outline and shading: add strong local edges
     mask: np.ndarray = (far | _edges(cv2.extractChannel(lab, 0))).view(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(7))
@@ -234,7 +234,9 @@ def _grid_area(mask: np.ndarray, close: int, erode: int) -> np.ndarray:
     """``mask`` closed with a disc of ``close`` pixels, then eroded with one of ``erode`` pixels.
 
     Done on the box around all foreground grown by ``reach``: a pixel's result depends only on the
-    mask within ``reach`` of it, so the box gives the same result as the whole image; outside it all is 0.
+    mask within ``reach`` of it, so the box gives the same result as the whole image; outside it all
+    is 0. (The erosions count the box's outside as foreground, as OpenCV does at the frame edge;
+    inside the box that reaches only pixels the dilation left empty, which stay empty.)
     """
     reach = 2 * (close // 2) + erode // 2 + 1
     x, y, w, h = cv2.boundingRect(mask)
