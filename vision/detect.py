@@ -121,7 +121,7 @@ def _foreground(image: np.ndarray) -> tuple[np.ndarray, Sequence[np.ndarray] | N
 
 
 def _edges(lightness: np.ndarray) -> np.ndarray:
-    """A boolean mask of pixels whose local lightness step beats both a floor and three times the typical step around them.
+    """Boolean mask of pixels whose local lightness step beats a floor and three times the typical step around.
 
     The local level keeps a textured background (felt, wood grain) from turning into foreground.
     """
