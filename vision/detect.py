@@ -222,32 +222,62 @@ def _widths(mask: np.ndarray, contours: list[np.ndarray]) -> list[float]:
 
 
 def _grid(mask: np.ndarray, side: float) -> list[Candidate]:
-    """Points every third of a die side over the (slightly eroded) foreground, so every die has one near its centre."""
-    step = max(2, int(round(side / 3)))
-    area = _grid_area(mask, max(3, int(side * 0.45) | 1), max(3, int(side * 0.2) | 1))
-    rows, columns = np.nonzero(area[step // 2::step, step // 2::step])
-    return [Candidate((float(c * step + step // 2), float(r * step + step // 2)), side, 0.0, False)
-            for r, c in zip(rows.tolist(), columns.tolist())]
+    """Points every third of a die side over the (slightly eroded) foreground, so every die has one near its centre.
 
-
-def _grid_area(mask: np.ndarray, close: int, erode: int) -> np.ndarray:
-    """``mask`` closed with a disc of ``close`` pixels, then eroded with one of ``erode`` pixels.
-
-    Done on the box around all foreground grown by ``reach``: a pixel's result depends only on the
-    mask within ``reach`` of it, so the box gives the same result as the whole image; outside it all
-    is 0. (The erosions count the box's outside as foreground, as OpenCV does at the frame edge;
-    inside the box that reaches only pixels the dilation left empty, which stay empty.)
+    The foreground is closed with a disc of 0.45 side, then eroded with one of 0.2 side; see
+    :func:`_grid_points` for how that is tested at the grid points only.
     """
-    reach = 2 * (close // 2) + erode // 2 + 1
+    step = max(2, int(round(side / 3)))
+    xs, ys = _grid_points(mask, max(3, int(side * 0.45) | 1), max(3, int(side * 0.2) | 1), step)
+    return [Candidate((float(x), float(y)), side, 0.0, False) for x, y in zip(xs.tolist(), ys.tolist())]
+
+
+def _grid_points(mask: np.ndarray, close: int, erode: int, step: int) -> tuple[np.ndarray, np.ndarray]:
+    """Grid points (x, y, rows first) where ``mask`` closed by ``_disc(close)``, eroded by ``_disc(erode)``, is set.
+
+    The same points as OpenCV's ``erode(morphologyEx(mask, MORPH_CLOSE, disc), disc)`` gives, for less:
+    closing is a dilation then an erosion, and two erosions by these discs (centred, symmetric,
+    rows shrinking away from the middle) are one erosion by their sum, the frame's outside counting
+    as set as OpenCV has it. That sum is a union of centred rectangles, so a point survives when
+    every rectangle around it, clipped to the frame, is all set in the dilated mask: a count read
+    off its integral image. The dilation is only needed on the box around the foreground grown by
+    the disc (it is empty outside, so no point outside survives).
+    """
+    height, width = mask.shape
     x, y, w, h = cv2.boundingRect(mask)
-    area = np.zeros_like(mask)
     if w == 0:
-        return area
-    x0, y0 = max(0, x - reach), max(0, y - reach)
-    x1, y1 = min(mask.shape[1], x + w + reach), min(mask.shape[0], y + h + reach)
-    closed = disc_filter(disc_filter(mask[y0:y1, x0:x1], close, cv2.dilate), close, cv2.erode)
-    area[y0:y1, x0:x1] = cv2.erode(closed, _disc(erode))
-    return area
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    grow = close // 2
+    x0, y0 = max(0, x - grow), max(0, y - grow)
+    x1, y1 = min(width, x + w + grow), min(height, y + h + grow)
+    sums = cv2.integral(disc_filter(mask[y0:y1, x0:x1], close, cv2.dilate))
+    xs = np.arange(step // 2, width, step)
+    ys = np.arange(step // 2, height, step)
+    xs, ys = xs[(xs >= x0) & (xs < x1)], ys[(ys >= y0) & (ys < y1)]
+    half_w, half_h = _sum_levels(close, erode)
+    left, right = np.maximum(xs - half_w, 0), np.minimum(xs + half_w + 1, width)  # (rectangles, 1, columns)
+    column = ys[:, None]
+    top, bottom = np.maximum(column - half_h, 0), np.minimum(column + half_h + 1, height)  # (rectangles, rows, 1)
+    inside = (right - left) * (bottom - top)
+    left, right = np.clip(left - x0, 0, x1 - x0), np.clip(right - x0, 0, x1 - x0)
+    top, bottom = np.clip(top - y0, 0, y1 - y0), np.clip(bottom - y0, 0, y1 - y0)
+    count = sums[bottom, right] - sums[top, right] - sums[bottom, left] + sums[top, left]
+    rows, columns = np.nonzero((count == inside).all(axis=0))
+    return xs[columns], ys[rows]
+
+
+@lru_cache(maxsize=64)
+def _sum_levels(close: int, erode: int) -> tuple[np.ndarray, np.ndarray]:
+    """Half-widths and half-heights of the rectangles making up the sum of ``_disc(close)`` and ``_disc(erode)``.
+
+    Shaped (rectangles, 1, 1) to broadcast over a grid.
+    """
+    size = close + erode - 1
+    canvas = np.zeros((size, size), np.uint8)
+    canvas[erode // 2:erode // 2 + close, erode // 2:erode // 2 + close] = _disc(close)
+    levels = _levels(cv2.dilate(canvas, _disc(erode)))
+    half_w, half_h = (np.array(v).reshape(-1, 1, 1) for v in zip(*levels))
+    return half_w, half_h
 
 
 def disc_filter(image: np.ndarray, size: int, operation: Morphology) -> np.ndarray:
@@ -279,7 +309,20 @@ def disc_filter(image: np.ndarray, size: int, operation: Morphology) -> np.ndarr
 @lru_cache(maxsize=64)
 def _disc_levels(size: int) -> tuple[tuple[int, int], ...]:
     """The rectangles (half-width, half-height) whose union is ``_disc(size)``, narrowest (tallest) first."""
-    disc = _disc(size)
-    half = [int(row.sum()) // 2 for row in disc]
-    centre = size // 2
-    return tuple((dx, max(abs(i - centre) for i, h in enumerate(half) if h >= dx)) for dx in sorted(set(half)))
+    return _levels(_disc(size))
+
+
+def _levels(shape: np.ndarray) -> tuple[tuple[int, int], ...]:
+    """The centred rectangles (half-width, half-height) whose union is ``shape``, narrowest (tallest) first.
+
+    ``shape`` is an odd square of centred rows that shrink away from the middle (a disc, or a sum of discs).
+    """
+    half = [int(row.sum()) // 2 for row in shape]
+    centre = len(half) // 2
+    levels = tuple((dx, max(abs(i - centre) for i, h in enumerate(half) if h >= dx)) for dx in sorted(set(half)))
+    union = np.zeros_like(shape)
+    for dx, dy in levels:
+        union[centre - dy:centre + dy + 1, centre - dx:centre + dx + 1] = 1
+    if not np.array_equal(union, shape):
+        raise ValueError("shape is not a union of centred rectangles")
+    return levels

@@ -8,7 +8,8 @@ import cv2
 import numpy as np
 
 from vision.crops import aligned_crop, dominant_angle
-from vision.detect import _disc, _fill_small_holes, _grid_area, _quarter, _widths, disc_filter, propose, working_scale
+from vision.detect import (_disc, _fill_small_holes, _grid_points, _quarter, _widths, disc_filter, propose,
+                           working_scale)
 from vision.render import SceneSpec, render_scene
 
 
@@ -62,11 +63,17 @@ def _blobs(seed: int, shape: tuple[int, int]) -> np.ndarray:
     return mask
 
 
-def test_grid_area_on_the_foreground_box_equals_the_whole_image() -> None:
-    for seed in range(6):
-        mask = _blobs(seed, (120, 200))
-        whole = cv2.erode(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(19)), _disc(9))
-        assert np.array_equal(_grid_area(mask, 19, 9), whole), seed
+def test_grid_points_are_those_of_opencv_closing_then_erosion() -> None:
+    rng = np.random.default_rng(5)
+    for seed in range(40):
+        mask = _blobs(seed, (int(rng.integers(20, 140)), int(rng.integers(20, 200))))
+        if seed % 3 == 0:
+            mask |= (rng.random(mask.shape) < 0.03).astype(np.uint8)
+        close, erode, step = int(rng.choice([3, 9, 15, 19, 25])), int(rng.choice([3, 5, 9])), int(rng.integers(2, 16))
+        area = cv2.erode(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(close)), _disc(erode))
+        rows, columns = np.nonzero(area[step // 2::step, step // 2::step])
+        xs, ys = _grid_points(mask, close, erode, step)
+        assert np.array_equal(xs, columns * step + step // 2) and np.array_equal(ys, rows * step + step // 2), seed
 
 
 def test_widths_on_the_foreground_box_equal_the_whole_image() -> None:
