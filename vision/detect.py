@@ -203,14 +203,25 @@ def propose(image: np.ndarray) -> Proposals:
     return Proposals(tuple(out), side, mask)
 
 
+ALONE_BLOBS = 16
+"""Up to this many blobs, a blob alone in its box gets its distance map from that box only (fewer pixels)."""
+
+
 def _widths(mask: np.ndarray, contours: list[np.ndarray]) -> list[float]:
     """Twice the largest distance to the background inside each blob's box (its widest inscribed circle).
 
-    The distances are taken on the box around all foreground, one pixel wider where the frame allows
-    (beyond that all is background), which gives the same distances as the whole mask.
+    The distances are those of the whole mask (up to float rounding: OpenCV's sums may round a
+    last bit differently on a crop). A blob's nearest background pixels lie within its box grown
+    by one pixel, so a blob alone in its box (nothing else set there, islands in its holes aside)
+    is measured on that box; otherwise all are measured on the box around all foreground, grown
+    by one pixel where the frame allows.
     """
     if not contours:
         return []
+    if len(contours) <= ALONE_BLOBS:
+        alone = [_width_alone(mask, contour) for contour in contours]
+        if all(width is not None for width in alone):
+            return [width for width in alone if width is not None]
     x, y, w, h = cv2.boundingRect(mask)
     x0, y0 = max(0, x - 1), max(0, y - 1)
     inside = cv2.distanceTransform(mask[y0:y + h + 1, x0:x + w + 1], cv2.DIST_L2, 3)
@@ -219,6 +230,18 @@ def _widths(mask: np.ndarray, contours: list[np.ndarray]) -> list[float]:
         bx, by, bw, bh = cv2.boundingRect(contour)
         widths.append(2.0 * float(inside[by - y0:by - y0 + bh, bx - x0:bx - x0 + bw].max()))
     return widths
+
+
+def _width_alone(mask: np.ndarray, contour: np.ndarray) -> float | None:
+    """A blob's width measured on its own box grown by one pixel, or None if another blob reaches into its box."""
+    x, y, w, h = cv2.boundingRect(contour)
+    blob = np.zeros((h, w), np.uint8)
+    cv2.drawContours(blob, [contour], 0, 1, thickness=cv2.FILLED, offset=(-x, -y))
+    if (mask[y:y + h, x:x + w] > blob).any():
+        return None
+    x0, y0 = max(0, x - 1), max(0, y - 1)
+    inside = cv2.distanceTransform(mask[y0:y + h + 1, x0:x + w + 1], cv2.DIST_L2, 3)
+    return 2.0 * float(inside[y - y0:y - y0 + h, x - x0:x - x0 + w].max())
 
 
 def _grid(mask: np.ndarray, side: float) -> list[Candidate]:

@@ -76,13 +76,16 @@ def test_grid_points_are_those_of_opencv_closing_then_erosion() -> None:
         assert np.array_equal(xs, columns * step + step // 2) and np.array_equal(ys, rows * step + step // 2), seed
 
 
-def test_widths_on_the_foreground_box_equal_the_whole_image() -> None:
-    for seed in range(6):
-        mask = _blobs(seed + 10, (120, 200))
+def test_widths_match_the_whole_image_distance_map() -> None:
+    reaching = np.zeros((90, 120), np.uint8)
+    reaching[26:53, 38:69] = 1  # a block reaching into the box of the hook below, its far side outside that box
+    reaching[28:84, 86:100] = 1
+    reaching[56:66, 50:100] = 1
+    for mask in [reaching] + [_blobs(seed + 10, (120, 200)) for seed in range(6)]:
         contours = list(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0])
         inside = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
         whole = [2.0 * float(inside[y:y + h, x:x + w].max()) for x, y, w, h in map(cv2.boundingRect, contours)]
-        assert _widths(mask, contours) == whole, seed
+        assert np.allclose(_widths(mask, contours), whole, rtol=1e-6, atol=0)  # float rounding may differ
 
 
 def test_quarter_equals_opencv_area_resize() -> None:
