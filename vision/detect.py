@@ -190,9 +190,11 @@ def propose(image: np.ndarray) -> Proposals:
     if found is None:
         found = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
     areas = [cv2.contourArea(c) for c in found]
-    contours = [c for c, area in zip(found, areas) if area >= 4]
-    shapes = [_blob_shape(c, area) for c, area in zip(found, areas) if area >= 4]
-    side = typical_side([s for _, s, _, single in shapes if single], _widths(mask, contours), image.shape)
+    boxes: list[Box] = [cv2.boundingRect(c) for c in found]
+    blobs = [i for i, area in enumerate(areas) if area >= 4]
+    shapes = [_blob_shape(found[i], areas[i]) for i in blobs]
+    widths = _widths(mask, [boxes[i] for i in blobs], boxes)
+    side = typical_side([s for _, s, _, single in shapes if single], widths, image.shape)
     out: list[Candidate] = []
     for center, blob_side, angle, single in shapes:
         if single and 0.6 * side < blob_side < 1.6 * side:
@@ -204,41 +206,43 @@ def propose(image: np.ndarray) -> Proposals:
 
 
 ALONE_BLOBS = 16
-"""Up to this many blobs, a blob alone in its box gets its distance map from that box only (fewer pixels)."""
+"""Up to this many blobs, blobs whose boxes overlap no other blob's get their distances from their own box."""
+
+Box = Sequence[int]
+"""x, y, width, height."""
 
 
-def _widths(mask: np.ndarray, contours: list[np.ndarray]) -> list[float]:
+def _widths(mask: np.ndarray, boxes: list[Box], every: list[Box]) -> list[float]:
     """Twice the largest distance to the background inside each blob's box (its widest inscribed circle).
 
-    The distances are those of the whole mask (up to float rounding: OpenCV's sums may round a
-    last bit differently on a crop). A blob's nearest background pixels lie within its box grown
-    by one pixel, so a blob alone in its box (nothing else set there, islands in its holes aside)
-    is measured on that box; otherwise all are measured on the box around all foreground, grown
-    by one pixel where the frame allows.
+    ``boxes`` are the blobs' boxes, ``every`` those of all blobs in ``mask``. The distances are
+    those of the whole mask (up to float rounding: OpenCV's sums may round a last bit differently
+    on a crop). A blob's nearest background pixels lie within its box grown by one pixel, so when
+    no box overlaps another each blob is measured on its own box (nothing else is set there but
+    islands in its holes); otherwise all are measured on the box around all foreground, grown by
+    one pixel where the frame allows.
     """
-    if not contours:
+    if not boxes:
         return []
-    if len(contours) <= ALONE_BLOBS:
-        alone = [_width_alone(mask, contour) for contour in contours]
-        if all(width is not None for width in alone):
-            return [width for width in alone if width is not None]
+    if len(boxes) <= ALONE_BLOBS and _apart(boxes, every):
+        return [_width_in(mask, box) for box in boxes]
     x, y, w, h = cv2.boundingRect(mask)
     x0, y0 = max(0, x - 1), max(0, y - 1)
     inside = cv2.distanceTransform(mask[y0:y + h + 1, x0:x + w + 1], cv2.DIST_L2, 3)
-    widths = []
-    for contour in contours:
-        bx, by, bw, bh = cv2.boundingRect(contour)
-        widths.append(2.0 * float(inside[by - y0:by - y0 + bh, bx - x0:bx - x0 + bw].max()))
-    return widths
+    return [2.0 * float(inside[by - y0:by - y0 + bh, bx - x0:bx - x0 + bw].max()) for bx, by, bw, bh in boxes]
 
 
-def _width_alone(mask: np.ndarray, contour: np.ndarray) -> float | None:
-    """A blob's width measured on its own box grown by one pixel, or None if another blob reaches into its box."""
-    x, y, w, h = cv2.boundingRect(contour)
-    blob = np.zeros((h, w), np.uint8)
-    cv2.drawContours(blob, [contour], 0, 1, thickness=cv2.FILLED, offset=(-x, -y))
-    if (mask[y:y + h, x:x + w] > blob).any():
-        return None
+def _apart(boxes: list[Box], every: list[Box]) -> bool:
+    """Whether each of ``boxes`` (each also in ``every``) overlaps no other box of ``every``."""
+    a, b = np.array(boxes)[:, None, :], np.array(every)[None, :, :]
+    overlap = ((a[..., 0] < b[..., 0] + b[..., 2]) & (b[..., 0] < a[..., 0] + a[..., 2])
+               & (a[..., 1] < b[..., 1] + b[..., 3]) & (b[..., 1] < a[..., 1] + a[..., 3]))
+    return bool((overlap.sum(axis=1) == 1).all())
+
+
+def _width_in(mask: np.ndarray, box: Box) -> float:
+    """Twice the largest distance to the background inside ``box``, measured on the box grown by one pixel."""
+    x, y, w, h = box
     x0, y0 = max(0, x - 1), max(0, y - 1)
     inside = cv2.distanceTransform(mask[y0:y + h + 1, x0:x + w + 1], cv2.DIST_L2, 3)
     return 2.0 * float(inside[y - y0:y - y0 + h, x - x0:x - x0 + w].max())

@@ -82,10 +82,11 @@ def test_widths_match_the_whole_image_distance_map() -> None:
     reaching[28:84, 86:100] = 1
     reaching[56:66, 50:100] = 1
     for mask in [reaching] + [_blobs(seed + 10, (120, 200)) for seed in range(6)]:
-        contours = list(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0])
+        boxes = [cv2.boundingRect(c) for c in cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]]
         inside = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
-        whole = [2.0 * float(inside[y:y + h, x:x + w].max()) for x, y, w, h in map(cv2.boundingRect, contours)]
-        assert np.allclose(_widths(mask, contours), whole, rtol=1e-6, atol=0)  # float rounding may differ
+        whole = [2.0 * float(inside[y:y + h, x:x + w].max()) for x, y, w, h in boxes]
+        assert np.allclose(_widths(mask, boxes, boxes), whole, rtol=1e-6, atol=0)  # float rounding may differ
+        assert np.allclose(_widths(mask, boxes[:1], boxes), whole[:1], rtol=1e-6, atol=0)
 
 
 def test_quarter_equals_opencv_area_resize() -> None:
