@@ -9,9 +9,14 @@ import cv2
 import numpy as np
 
 from controller.games.errors import ConfigError
-from vision.crops import normalise
+from vision.crops import CROP_PX, READ_PX, normalise
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "d6_faces.onnx"
+"""The finder: is a die centred in this 32 px crop, and a first guess at its face."""
+
+READER_PATH = Path(__file__).resolve().parent / "models" / "d6_read.onnx"
+"""The reader: a second, sharper look (48 px) at each die the finder found; same classes."""
+
 NOT_A_DIE = 0
 """Class 0 of the classifier's output: no die centred in the crop; classes 1..6 are the face values."""
 
@@ -20,16 +25,16 @@ UNREADABLE = 7
 
 
 class FaceClassifier:
-    """Class probabilities (not a die, 1..6) for die-centred crops."""
+    """Class probabilities (not a die, 1..6, unreadable) for die-centred square crops of ``px`` pixels."""
 
-    def __init__(self, path: Path = MODEL_PATH) -> None:
+    def __init__(self, path: Path = MODEL_PATH, px: int = CROP_PX) -> None:
         if not path.is_file():
             raise ConfigError(f"face model {str(path)!r} is missing: run `python -m vision.train`")
         self._net = cv2.dnn.readNetFromONNX(str(path))
-        self.probabilities(np.zeros((1, 32, 32, 3), np.uint8))  # the first forward sets the network up
+        self.probabilities(np.zeros((1, px, px, 3), np.uint8))  # the first forward sets the network up
 
     def probabilities(self, patches: np.ndarray) -> np.ndarray:
-        """(N, 8) probabilities for N BGR crops (N, 32, 32, 3): not a die, 1..6, unreadable."""
+        """(N, 8) probabilities for N BGR crops (N, px, px, 3): not a die, 1..6, unreadable."""
         if len(patches) == 0:
             return np.zeros((0, UNREADABLE + 1), np.float32)
         self._net.setInput(normalise(patches))
@@ -37,10 +42,15 @@ class FaceClassifier:
 
 
 def classifier(path: Path | None = None) -> FaceClassifier:
-    """The shared classifier for the model at ``path`` (default: :data:`MODEL_PATH` as set now), loaded once."""
-    return _loaded(path or MODEL_PATH)
+    """The shared finder for the model at ``path`` (default: :data:`MODEL_PATH` as set now), loaded once."""
+    return _loaded(path or MODEL_PATH, CROP_PX)
+
+
+def reader(path: Path | None = None) -> FaceClassifier:
+    """The shared reader for the model at ``path`` (default: :data:`READER_PATH` as set now), loaded once."""
+    return _loaded(path or READER_PATH, READ_PX)
 
 
 @lru_cache(maxsize=4)
-def _loaded(path: Path) -> FaceClassifier:
-    return FaceClassifier(path)
+def _loaded(path: Path, px: int) -> FaceClassifier:
+    return FaceClassifier(path, px)

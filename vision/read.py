@@ -2,9 +2,10 @@
 
 How: the frame is shrunk to a working size; :mod:`vision.detect` proposes candidate centres
 (foreground blobs and a grid over them); each candidate is cropped, turned to the die's own axes
-(:mod:`vision.crops`) and classified by a small CNN (:mod:`vision.classify`: not a die, 1..6,
-unreadable); positive candidates are grouped into one hit per die, each hit is looked at again
-in several turned and mirrored views, and the averaged class probabilities give the value and
+(:mod:`vision.crops`) and classified by a small CNN, the finder (:mod:`vision.classify`: not a
+die, 1..6, unreadable); positive candidates are grouped into one hit per die. Each hit is then
+looked at again by a second CNN, the reader, in a sharper crop taken from the full frame (in
+more quarter turns when it is unsure), and the blended class probabilities give the value and
 the confidence. With a calibrated tray the same happens in the top-down tray view.
 """
 
@@ -18,8 +19,8 @@ import cv2
 import numpy as np
 
 from controller.games.errors import InvalidInput
-from vision.classify import NOT_A_DIE, UNREADABLE, classifier
-from vision.crops import CROP_SCALE, aligned_crop, crop, dominant_angle
+from vision.classify import NOT_A_DIE, UNREADABLE, classifier, reader
+from vision.crops import CROP_SCALE, READ_PX, aligned_crop, crop, dominant_angle, sharpness
 from vision.detect import propose, shrink, working_scale
 
 if TYPE_CHECKING:
@@ -32,7 +33,11 @@ UNREADABLE_SCORE = 0.8
 """Least die probability for a hit whose best class is "unreadable" (set on the training photos)."""
 
 UNCERTAIN = 0.6
-"""Below this confidence a reading is flagged ``uncertain`` (the value is still the best guess)."""
+"""Below this confidence a reading is flagged ``uncertain`` (the value is still the best guess),
+or ``blurred`` with no value when its crop is blurred as well (:data:`BLURRED`)."""
+
+BLURRED = 0.19
+"""Least :func:`vision.crops.sharpness` of a die crop in focus (1% of the real photos' dice are below)."""
 
 BOX_PER_SIDE = 1.3
 """A die's box side as a multiple of its blob side, so the box holds the whole die as a person would draw it."""
@@ -74,6 +79,7 @@ class _Hit:
     center: tuple[float, float]
     side: float
     probs: np.ndarray
+    sharpness: float = 1.0
 
 
 def read_dice(image: np.ndarray, kind: str = "d6", *, tray: Calibration | None = None) -> Observation:
@@ -86,7 +92,7 @@ def read_dice(image: np.ndarray, kind: str = "d6", *, tray: Calibration | None =
     """
     if kind != "d6":
         raise InvalidInput(f"reading {kind!r} dice is not supported yet (supported: d6)")
-    classifier()  # loaded once per process, not counted in the frame's time
+    classifier(), reader()  # loaded once per process, not counted in the frame's time
     start = time.perf_counter()
     frame = _as_bgr(image)
     if tray is not None:
@@ -113,8 +119,17 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
 def _read_frame(frame: np.ndarray, to_working_size: bool = True) -> list[DieReading]:
     scale = working_scale(frame.shape) if to_working_size else 1.0
     work = shrink(frame, scale)
-    hits = _refine(work, _find(work))
+    hits = _second_look(frame, scale, work, _find(work))
     return [_reading(hit, scale, work.shape) for hit in hits]
+
+
+def sightings(frame: np.ndarray) -> list[tuple[float, float, float]]:
+    """Where the finder alone sees dice in a BGR ``frame``: centre x, y and side, in frame pixels.
+
+    The reader is trained on crops placed this way (:mod:`vision.train`).
+    """
+    scale = working_scale(frame.shape)
+    return [(h.center[0] / scale, h.center[1] / scale, h.side / scale) for h in _find(shrink(frame, scale))]
 
 
 def _find(work: np.ndarray) -> list[_Hit]:
@@ -149,26 +164,39 @@ def _mean_shift(points: np.ndarray, weights: np.ndarray, center: np.ndarray, sid
     return center
 
 
-REFINE_VIEWS: tuple[tuple[float, bool, float], ...] = tuple((turn, False, 1.0) for turn in (0.0, 90.0, 180.0, 270.0))
-"""The second look at each die: (quarter turn, mirrored, scale) of the aligned crop, averaged.
-Four quarter turns read as well as eight turned-and-mirrored views on the photos, at half the cost."""
-
-
-def _refine(work: np.ndarray, hits: list[_Hit]) -> list[_Hit]:
-    """Read each die again, centred, in several turned and mirrored views; average with the first look."""
-    doubtful = [h for h in hits if _first_confidence(h.probs) < REFINE_BELOW]
+def _second_look(frame: np.ndarray, scale: float, work: np.ndarray, hits: list[_Hit]) -> list[_Hit]:
+    """Read each die again with the reader: a sharper crop of the full frame, turned to the die's
+    axes; a die it is unsure of is read in three more quarter turns, and the views averaged."""
+    if not hits:
+        return hits
+    angles = [dominant_angle(work, h.center, h.side * CROP_SCALE) for h in hits]
+    probs, patches = _reader_views(frame, scale, hits, angles, (0.0,))
+    doubtful = [i for i, p in enumerate(probs) if _first_confidence(p) < REFINE_BELOW]
     if doubtful:
-        angles = [dominant_angle(work, h.center, h.side * CROP_SCALE) for h in doubtful]
-        patches = np.stack([crop(work, h.center, h.side * CROP_SCALE * scale, angle + turn, flip)
-                            for h, angle in zip(doubtful, angles) for turn, flip, scale in REFINE_VIEWS])
-        probs = classifier().probabilities(patches).reshape(len(doubtful), len(REFINE_VIEWS), -1).mean(axis=1)
-        second = {id(h): 0.5 * (p + h.probs) for h, p in zip(doubtful, probs)}
-        hits = [_Hit(h.center, h.side, second[id(h)]) if id(h) in second else h for h in hits]
-    return [h for h in hits if 1.0 - h.probs[NOT_A_DIE] >= _least_score(h.probs)]
+        more, _ = _reader_views(frame, scale, [hits[i] for i in doubtful], [angles[i] for i in doubtful],
+                                (90.0, 180.0, 270.0))
+        probs[doubtful] = (probs[doubtful] + 3 * more) / 4
+    looked = [_Hit(h.center, h.side, READER_WEIGHT * p + (1 - READER_WEIGHT) * h.probs, sharpness(patch))
+              for h, p, patch in zip(hits, probs, patches)]
+    return [h for h in looked if 1.0 - h.probs[NOT_A_DIE] >= _least_score(h.probs)]
+
+
+READER_WEIGHT = 0.9
+"""Share of the reader in a die's class probabilities (the finder's first look has the rest)."""
+
+
+def _reader_views(frame: np.ndarray, scale: float, hits: list[_Hit], angles: list[float],
+                  turns: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The reader's class probabilities for each hit, averaged over the quarter ``turns`` (N, 8),
+    and the crops it read."""
+    patches = np.stack([crop(frame, (h.center[0] / scale, h.center[1] / scale), h.side * CROP_SCALE / scale,
+                             angle + turn, False, READ_PX) for h, angle in zip(hits, angles) for turn in turns])
+    probs = reader().probabilities(patches).reshape(len(hits), len(turns), -1).mean(axis=1)
+    return probs, patches
 
 
 REFINE_BELOW = 0.9
-"""Dice read with at least this confidence at the first look are not looked at again (the second look costs time)."""
+"""Dice the reader reads with at least this confidence in one view are not turned and read again."""
 
 
 def _first_confidence(probs: np.ndarray) -> float:
@@ -192,6 +220,8 @@ def _reading(hit: _Hit, scale: float, shape: tuple[int, ...]) -> DieReading:
     if cut or hit.probs[UNREADABLE] > hit.probs[value]:
         flag, value = ("cut_off" if cut else "cocked"), None
         confidence = float(max(hit.probs[UNREADABLE], hit.probs[1:UNREADABLE].max())) / die
+    elif confidence < UNCERTAIN and hit.sharpness < BLURRED:
+        flag, value = "blurred", None
     elif confidence < UNCERTAIN:
         flag = "uncertain"
     half = hit.side * BOX_PER_SIDE / 2

@@ -1,9 +1,13 @@
-"""Train the d6 face classifier (a small CNN, numpy only) on labelled photos and export it to ONNX.
+"""Train the two d6 face networks (small CNNs, PyTorch) on labelled photos and export them to ONNX.
 
-Run: ``python -m vision.train [PHOTO_SET] [--epochs N] [--out vision/models/d6_faces.onnx]``.
-Classes: 0 = not a die centred here, 1..6 = the top face. Photos for which
-:func:`vision.photos.is_held_out` is true are never trained on (they measure generalisation).
-Takes a few minutes on two cores; needs the ``onnx`` package only to write the model file.
+Run: ``python -m vision.train [PHOTO_SET] [--net finder|reader] [--epochs N] [--all] [--out FILE]``.
+The finder (``models/d6_faces.onnx``) says whether a die is centred in a 32 px crop; the reader
+(``models/d6_read.onnx``) reads the face from a sharper 48 px crop of each die the finder found,
+so train the finder first. Classes: 0 = not a die centred here, 1..6 = the top face, 7 = a die
+that cannot be read (cocked or cut off: rendered frames only). Photos for which
+:func:`vision.photos.is_held_out` is true are trained on only with ``--all`` (without, they
+measure generalisation). Needs the ``train`` extra (PyTorch, ONNX); the table itself runs the
+ONNX files through ``cv2.dnn``. About 15 minutes for the finder and 30 for the reader on two cores.
 """
 
 from __future__ import annotations
@@ -12,21 +16,20 @@ import argparse
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
-from vision.crops import CROP_PX, CROP_SCALE, aligned_crop, crop, dominant_angle, normalise
+from vision.crops import CROP_PX, CROP_SCALE, READ_PX, crop, dominant_angle, normalise
 from vision.detect import propose, shrink, working_scale
 from vision.photos import DEFAULT_SET, LabelledPhoto, is_held_out, load_set
 from vision.render import DieTruth, SceneSpec, render_scene
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "d6_faces.onnx"
-CHANNELS = (16, 32, 64)
-HIDDEN = 128
+READER_PATH = Path(__file__).resolve().parent / "models" / "d6_read.onnx"
 CLASSES = 8
 UNREADABLE = 7
 """Class 7: a die that cannot be read: cocked (top face tilted away) or cut by the frame edge."""
@@ -36,7 +39,11 @@ UNREADABLE = 7
 
 @dataclass(frozen=True)
 class Photo:
-    """A training photo in memory, with its hard negative centres (proposals far from every die)."""
+    """A training photo in memory, with its hard negative centres (proposals far from every die).
+
+    ``sightings`` holds, per die, where the finder saw it (centre x, y and side, image pixels;
+    NaN when it did not): the reader is trained on the crops it will be given.
+    """
 
     image: np.ndarray
     centers: np.ndarray
@@ -44,6 +51,7 @@ class Photo:
     values: np.ndarray
     negatives: np.ndarray
     side: float
+    sightings: np.ndarray | None = None
 
 
 def prepare(photo: LabelledPhoto) -> Photo:
@@ -54,6 +62,19 @@ def prepare(photo: LabelledPhoto) -> Photo:
     values = np.array([d.value for d in photo.dice])
     side = float(np.median(sizes)) if len(sizes) else 0.06 * min(image.shape[:2])
     return Photo(image, centers, sizes, values, _far_proposals(image, centers, sizes), side)
+
+
+def with_sightings(photo: Photo) -> Photo:
+    """The photo with where the shipped finder sees each of its dice (:attr:`Photo.sightings`)."""
+    from vision.read import sightings
+
+    seen = np.array(sightings(photo.image), np.float32).reshape(-1, 3)
+    rows = np.full((len(photo.values), 3), np.nan, np.float32)
+    for k, (center, size) in enumerate(zip(photo.centers, photo.sizes)):
+        distance = np.linalg.norm(seen[:, :2] - center, axis=1)
+        if len(seen) and distance.min() < 0.5 * size:
+            rows[k] = seen[distance.argmin()]
+    return replace(photo, sightings=rows)
 
 
 def synthetic_photos(count: int, seed: int) -> list[Photo]:
@@ -104,17 +125,17 @@ def _between(centers: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     return np.array(pairs, np.float32).reshape(-1, 2)
 
 
-def positive(photo: Photo, k: int, rng: np.random.Generator) -> np.ndarray:
+def positive(photo: Photo, k: int, rng: np.random.Generator, px: int = CROP_PX) -> np.ndarray:
     """An augmented crop of die ``k``: shifted up to a fifth of its box, aligned as the reader aligns, size jitter."""
     size = float(photo.sizes[k])
     radius = 0.2 * size * math.sqrt(rng.random())
     phi = rng.random() * 2 * math.pi
     center = (photo.centers[k][0] + radius * math.cos(phi), photo.centers[k][1] + radius * math.sin(phi))
     side = size * rng.uniform(0.95, 1.55)
-    return _aligned(photo.image, center, side, rng)
+    return _aligned(photo.image, center, side, rng, px)
 
 
-def negative(photo: Photo, rng: np.random.Generator) -> np.ndarray:
+def negative(photo: Photo, rng: np.random.Generator, px: int = CROP_PX) -> np.ndarray:
     """A crop centred on a hard negative (or a random point far from dice), at a die-like scale."""
     h, w = photo.image.shape[:2]
     for _ in range(20):
@@ -125,16 +146,39 @@ def negative(photo: Photo, rng: np.random.Generator) -> np.ndarray:
         if not len(photo.centers) or (np.linalg.norm(photo.centers - center, axis=1) > 0.45 * photo.sizes).all():
             break
     side = photo.side * rng.uniform(0.95, 1.55) * rng.uniform(0.8, 1.25)
-    return _aligned(photo.image, (float(center[0]), float(center[1])), side, rng)
+    return _aligned(photo.image, (float(center[0]), float(center[1])), side, rng, px)
 
 
-def _aligned(image: np.ndarray, center: tuple[float, float], side: float, rng: np.random.Generator) -> np.ndarray:
+def reader_positive(photo: Photo, k: int, rng: np.random.Generator, px: int = READ_PX) -> np.ndarray:
+    """A crop of die ``k`` for the reader: mostly as the finder placed it (its centre and side,
+    a little jitter), else around the labelled box with wider jitter (the finder can be off)."""
+    seen = photo.sightings[k] if photo.sightings is not None else np.full(3, np.nan)
+    if not np.isnan(seen[0]) and rng.random() < SEEN_SHARE:
+        side = float(seen[2]) * CROP_SCALE
+        center = seen[:2] + rng.normal(0, 0.03 * side, 2)
+    else:
+        size = float(photo.sizes[k])
+        radius, phi = 0.12 * size * math.sqrt(rng.random()), rng.random() * 2 * math.pi
+        center = photo.centers[k] + radius * np.array([math.cos(phi), math.sin(phi)])
+        side = size * LABEL_TO_CROP * rng.uniform(0.85, 1.2)
+    return _aligned(photo.image, (float(center[0]), float(center[1])), side, rng, px)
+
+
+SEEN_SHARE = 0.6
+"""Share of the reader's training crops placed where the finder saw the die."""
+
+LABEL_TO_CROP = 1.3
+"""A reader crop's side as a multiple of a labelled box's side (the finder's crop is about this)."""
+
+
+def _aligned(image: np.ndarray, center: tuple[float, float], side: float, rng: np.random.Generator,
+             px: int) -> np.ndarray:
     """A crop aligned to the die's axes, then turned by a random quarter turn (and maybe mirrored)."""
     if rng.random() < ARBITRARY_TURN:
         angle = rng.uniform(0, 360)  # the reader's alignment can miss: an unaligned die must read too
     else:
         angle = dominant_angle(image, center, side) + 90.0 * int(rng.integers(4)) + rng.normal(0, 4)
-    return crop(image, center, side * rng.uniform(0.85, 1.15), angle, bool(rng.random() < 0.5))
+    return crop(image, center, side * rng.uniform(0.85, 1.15), angle, bool(rng.random() < 0.5), px)
 
 
 ARBITRARY_TURN = 0.2
@@ -173,204 +217,164 @@ def _turn_hue(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
 
 
-def epoch_samples(photos: list[Photo], rng: np.random.Generator, per_die: int,
-                  negatives_per_photo: int) -> tuple[np.ndarray, np.ndarray]:
-    """One epoch of freshly augmented crops and their classes."""
+def epoch_samples(photos: list[Photo], rng: np.random.Generator, per_die: int, negatives_per_photo: int,
+                  net: str = "finder") -> tuple[np.ndarray, np.ndarray]:
+    """One epoch of freshly augmented crops and their classes, for the ``finder`` or the ``reader``."""
+    make, px = (reader_positive, READ_PX) if net == "reader" else (positive, CROP_PX)
     patches: list[np.ndarray] = []
     labels: list[int] = []
     for photo in photos:
         for k in range(len(photo.values)):
             for _ in range(per_die):
-                patches.append(jitter(positive(photo, k, rng), rng))
+                patches.append(jitter(make(photo, k, rng, px), rng))
                 labels.append(int(photo.values[k]))
         for _ in range(negatives_per_photo):
-            patches.append(jitter(negative(photo, rng), rng))
+            patches.append(jitter(negative(photo, rng, px), rng))
             labels.append(0)
     order = rng.permutation(len(labels))
     return np.stack(patches)[order], np.array(labels)[order]
 
 
-def centred_samples(photos: list[Photo]) -> tuple[np.ndarray, np.ndarray]:
+def centred_samples(photos: list[Photo], px: int = CROP_PX) -> tuple[np.ndarray, np.ndarray]:
     """Unaugmented crops of every die at the reader's crop scale, for validation."""
-    patches = [aligned_crop(p.image, (float(c[0]), float(c[1])), s * 0.77 * CROP_SCALE) for p in photos
+    patches = [_centred(p.image, (float(c[0]), float(c[1])), s * 0.77 * CROP_SCALE, px) for p in photos
                for c, s in zip(p.centers, p.sizes)]
     labels = [int(v) for p in photos for v in p.values]
     return np.stack(patches), np.array(labels)
 
 
-# ----- network -------------------------------------------------------------------------------
-
-class Net:
-    """Three 3x3 conv + ReLU + 2x2 max-pool stages, a hidden dense layer, a 7-way output (NHWC)."""
-
-    def __init__(self, rng: np.random.Generator) -> None:
-        self.params: dict[str, np.ndarray] = {}
-        cin = 3
-        for i, cout in enumerate(CHANNELS):
-            self.params[f"c{i}w"] = rng.normal(0, math.sqrt(2 / (9 * cin)), (9 * cin, cout)).astype(np.float32)
-            self.params[f"c{i}b"] = np.zeros(cout, np.float32)
-            cin = cout
-        flat = cin * (CROP_PX // 8) ** 2
-        self.params["f0w"] = rng.normal(0, math.sqrt(2 / flat), (flat, HIDDEN)).astype(np.float32)
-        self.params["f0b"] = np.zeros(HIDDEN, np.float32)
-        self.params["f1w"] = rng.normal(0, math.sqrt(1 / HIDDEN), (HIDDEN, CLASSES)).astype(np.float32)
-        self.params["f1b"] = np.zeros(CLASSES, np.float32)
-
-    def forward(self, x: np.ndarray) -> tuple[np.ndarray, list[tuple[str, tuple[Any, ...]]]]:
-        """Logits for a batch (N, H, W, 3) and the tape for :meth:`backward`."""
-        tape: list[tuple[str, tuple[Any, ...]]] = []
-        for i in range(len(CHANNELS)):
-            y, cols = _conv(x, self.params[f"c{i}w"], self.params[f"c{i}b"])
-            y = np.maximum(y, 0)
-            pooled, mask = _pool(y)
-            tape.append((f"c{i}", (x.shape, cols, y > 0, mask)))
-            x = pooled
-        flat = x.reshape(len(x), -1)
-        h = np.maximum(flat @ self.params["f0w"] + self.params["f0b"], 0)
-        logits = h @ self.params["f1w"] + self.params["f1b"]
-        tape.append(("f", (x.shape, flat, h)))
-        return logits, tape
-
-    def backward(self, dlogits: np.ndarray, tape: list[tuple[str, tuple[Any, ...]]]) -> dict[str, np.ndarray]:
-        """Gradients of every parameter given the loss gradient on the logits."""
-        grads: dict[str, np.ndarray] = {}
-        shape, flat, h = tape[-1][1]
-        grads["f1w"], grads["f1b"] = h.T @ dlogits, dlogits.sum(0)
-        dh = (dlogits @ self.params["f1w"].T) * (h > 0)
-        grads["f0w"], grads["f0b"] = flat.T @ dh, dh.sum(0)
-        dx = (dh @ self.params["f0w"].T).reshape(shape)
-        for i in reversed(range(len(CHANNELS))):
-            xshape, cols, active, mask = tape[i][1]
-            dy = _unpool(dx, mask) * active
-            dx, grads[f"c{i}w"], grads[f"c{i}b"] = _conv_back(dy, cols, self.params[f"c{i}w"], xshape)
-        return grads
+def _centred(image: np.ndarray, center: tuple[float, float], side: float, px: int) -> np.ndarray:
+    return crop(image, center, side, dominant_angle(image, center, side), size=px)
 
 
-def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    n, hh, ww, c = x.shape
-    padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
-    cols = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(1, 2)).reshape(n * hh * ww, c * 9)
-    return (cols @ w + b).reshape(n, hh, ww, -1), cols
+# ----- networks (trained with PyTorch, run with cv2.dnn) ------------------------------------
+
+@dataclass(frozen=True)
+class NetSpec:
+    """One of the two face networks: its crop, its shape and what an epoch of training holds.
+
+    Each conv stage is a 3x3 convolution, batch norm, ReLU and 2x2 max-pool; then an optional
+    hidden dense layer and the 8-way output (not a die, 1..6, unreadable).
+    """
+
+    name: str
+    px: int
+    widths: tuple[int, ...]
+    hidden: int
+    negatives_per_photo: int
+    path: Path
+    per_die: int = 8
 
 
-def _conv_back(dy: np.ndarray, cols: np.ndarray, w: np.ndarray,
-               xshape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    n, hh, ww, c = xshape
-    flat = dy.reshape(-1, dy.shape[-1])
-    dcols = (flat @ w.T).reshape(n, hh, ww, c, 3, 3)
-    dpad = np.zeros((n, hh + 2, ww + 2, c), np.float32)
-    for i in range(3):
-        for j in range(3):
-            dpad[:, i:i + hh, j:j + ww, :] += dcols[..., i, j]
-    return dpad[:, 1:-1, 1:-1, :], cols.T @ flat, flat.sum(0)
+FINDER = NetSpec("finder", CROP_PX, (16, 32, 64), 128, 30, MODEL_PATH)
+"""Is a die centred in this crop (and a first guess at its face): run on every candidate, so small."""
+
+READER = NetSpec("reader", READ_PX, (24, 48, 64, 96), 0, 6, READER_PATH)
+"""The face of a die the finder found, from a sharper crop: run on a few crops a frame."""
+
+NETS = {spec.name: spec for spec in (FINDER, READER)}
 
 
-def _pool(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    n, hh, ww, c = y.shape
-    r = y.reshape(n, hh // 2, 2, ww // 2, 2, c)
-    pooled = r.max(axis=(2, 4))
-    return pooled, r == pooled[:, :, None, :, None, :]
+def build(spec: NetSpec) -> Any:
+    """The network of ``spec`` as a ``torch.nn.Sequential``."""
+    from torch import nn  # only the trainer needs PyTorch; the table runs the ONNX file
+
+    layers: list[Any] = []
+    cin = 3
+    for cout in spec.widths:
+        layers += [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(), nn.MaxPool2d(2)]
+        cin = cout
+    flat = cin * (spec.px >> len(spec.widths)) ** 2
+    head = [nn.Linear(flat, spec.hidden), nn.ReLU(), nn.Linear(spec.hidden, CLASSES)] if spec.hidden else \
+        [nn.Linear(flat, CLASSES)]
+    return nn.Sequential(*layers, nn.Flatten(), nn.Dropout(0.3), *head)
 
 
-def _unpool(d: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    n, h2, _, w2, _, c = mask.shape
-    return (mask * d[:, :, None, :, None, :]).reshape(n, h2 * 2, w2 * 2, c)
+def train(spec: NetSpec, photos: list[Photo], held_out: list[Photo], epochs: int, seed: int) -> Any:
+    """Train from scratch (AdamW, cosine learning rate, label smoothing); prints loss and held-out
+    accuracy on centred dice after every epoch."""
+    import torch
+    from torch.nn import functional
 
-
-def softmax(logits: np.ndarray) -> np.ndarray:
-    """Row-wise softmax."""
-    e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
-
-
-class Adam:
-    """Adam with decoupled weight decay."""
-
-    def __init__(self, params: dict[str, np.ndarray], lr: float, decay: float = 1e-4) -> None:
-        self.params, self.lr, self.decay, self.t = params, lr, decay, 0
-        self.m = {k: np.zeros_like(v) for k, v in params.items()}
-        self.v = {k: np.zeros_like(v) for k, v in params.items()}
-
-    def step(self, grads: dict[str, np.ndarray]) -> None:
-        """Apply one update."""
-        self.t += 1
-        for k, g in grads.items():
-            self.m[k] = 0.9 * self.m[k] + 0.1 * g
-            self.v[k] = 0.999 * self.v[k] + 0.001 * g * g
-            mhat = self.m[k] / (1 - 0.9 ** self.t)
-            vhat = self.v[k] / (1 - 0.999 ** self.t)
-            self.params[k] -= self.lr * (mhat / (np.sqrt(vhat) + 1e-8) + self.decay * self.params[k])
-
-
-def to_input(patches: np.ndarray) -> np.ndarray:
-    """Crops to the numpy network's NHWC input, normalised as the reader does."""
-    return np.ascontiguousarray(normalise(patches).transpose(0, 2, 3, 1))
-
-
-def predict(net: Net, patches: np.ndarray, batch: int = 256) -> np.ndarray:
-    """Class probabilities of crops."""
-    out = [softmax(net.forward(to_input(patches[i:i + batch]))[0]) for i in range(0, len(patches), batch)]
-    return np.concatenate(out)
-
-
-def train(photos: list[Photo], held_out: list[Photo], epochs: int, seed: int) -> Net:
-    """Train from scratch; prints loss and held-out accuracy after every epoch."""
+    torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    net = Net(rng)
-    opt = Adam(net.params, lr=2e-3)
-    val_x, val_y = centred_samples(held_out) if held_out else (None, None)
+    net, lr = build(spec), 3e-3
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
+    val_x, val_y = centred_samples(held_out, spec.px) if held_out else (None, None)
     for epoch in range(epochs):
         start = time.perf_counter()
-        opt.lr = 2e-3 * 0.5 * (1 + math.cos(math.pi * epoch / epochs))
-        x, y = epoch_samples(photos, rng, per_die=8, negatives_per_photo=30)
+        x, y = epoch_samples(photos, rng, spec.per_die, spec.negatives_per_photo, spec.name)
+        inputs, targets = torch.from_numpy(normalise(x)), torch.from_numpy(y)
+        net.train()
         losses = []
         for i in range(0, len(y), 128):
-            logits, tape = net.forward(to_input(x[i:i + 128]))
-            p = softmax(logits)
-            target = y[i:i + 128]
-            losses.append(-np.log(p[np.arange(len(target)), target] + 1e-9).mean())
-            p[np.arange(len(target)), target] -= 1
-            opt.step(net.backward(p / len(target), tape))
+            for group in opt.param_groups:
+                group["lr"] = lr * 0.5 * (1 + math.cos(math.pi * (epoch + i / len(y)) / epochs))
+            loss = functional.cross_entropy(net(inputs[i:i + 128]), targets[i:i + 128], label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
         message = f"epoch {epoch + 1}/{epochs}: loss {np.mean(losses):.3f} ({time.perf_counter() - start:.0f} s)"
         if val_x is not None:
-            acc = (predict(net, val_x).argmax(1) == val_y).mean()
+            net.eval()
+            with torch.no_grad():
+                acc = (net(torch.from_numpy(normalise(val_x))).argmax(1).numpy() == val_y).mean()
             message += f", held-out centred dice read right {acc:.3f}"
         print(message, flush=True)
-    return net
+    return net.eval()
 
 
 # ----- export --------------------------------------------------------------------------------
 
-def export_onnx(net: Net, path: Path) -> None:
-    """Write the network as ONNX (NCHW input ``crops``, output ``probs``) for ``cv2.dnn``."""
-    import onnx  # only the trainer needs it
-    from onnx import TensorProto, helper, numpy_helper
+def export_onnx(net: Any, spec: NetSpec, path: Path) -> None:
+    """Write a trained network as ONNX (NCHW input ``crops``, output ``probs``) for ``cv2.dnn``,
+    each batch norm folded into the convolution before it."""
+    from onnx import helper, numpy_helper
+    from torch import nn
 
-    nodes, inits = [], []
-    current, cin = "crops", 3
-    for i, cout in enumerate(CHANNELS):
-        w = net.params[f"c{i}w"].reshape(cin, 3, 3, cout).transpose(3, 0, 1, 2)
-        inits += [numpy_helper.from_array(np.ascontiguousarray(w), f"c{i}w"),
-                  numpy_helper.from_array(net.params[f"c{i}b"], f"c{i}b")]
-        nodes += [helper.make_node("Conv", [current, f"c{i}w", f"c{i}b"], [f"c{i}"], pads=[1, 1, 1, 1],
-                                   kernel_shape=[3, 3]),
-                  helper.make_node("Relu", [f"c{i}"], [f"r{i}"]),
-                  helper.make_node("MaxPool", [f"r{i}"], [f"p{i}"], kernel_shape=[2, 2], strides=[2, 2])]
-        current, cin = f"p{i}", cout
-    side = CROP_PX // 8
-    # numpy flattens (h, w, c); ONNX flattens (c, h, w)
-    f0 = net.params["f0w"].reshape(side, side, cin, HIDDEN).transpose(2, 0, 1, 3).reshape(-1, HIDDEN)
-    inits += [numpy_helper.from_array(np.ascontiguousarray(f0), "f0w"),
-              numpy_helper.from_array(net.params["f0b"], "f0b"),
-              numpy_helper.from_array(net.params["f1w"], "f1w"),
-              numpy_helper.from_array(net.params["f1b"], "f1b")]
-    nodes += [helper.make_node("Flatten", [current], ["flat"], axis=1),
-              helper.make_node("Gemm", ["flat", "f0w", "f0b"], ["h0"]),
-              helper.make_node("Relu", ["h0"], ["h1"]),
-              helper.make_node("Gemm", ["h1", "f1w", "f1b"], ["logits"]),
-              helper.make_node("Softmax", ["logits"], ["probs"], axis=1)]
-    graph = helper.make_graph(nodes, "d6_faces",
-                              [helper.make_tensor_value_info("crops", TensorProto.FLOAT, ["n", 3, CROP_PX, CROP_PX])],
+    nodes, inits, current = [], [], "crops"
+    layers = [layer for layer in net if not isinstance(layer, (nn.Dropout, nn.BatchNorm2d))]
+    norms = [layer for layer in net if isinstance(layer, nn.BatchNorm2d)]
+    for i, layer in enumerate(layers):
+        name, (op, attrs) = f"l{i}", _ONNX_OPS[type(layer).__name__]
+        inputs = [current]
+        if isinstance(layer, (nn.Conv2d, nn.Linear)):
+            weight, bias = _folded(layer, norms.pop(0)) if isinstance(layer, nn.Conv2d) else \
+                (layer.weight.detach().numpy(), layer.bias.detach().numpy())
+            inits += [numpy_helper.from_array(weight, name + "w"), numpy_helper.from_array(bias, name + "b")]
+            inputs += [name + "w", name + "b"]
+        nodes.append(helper.make_node(op, inputs, [name], **attrs))
+        current = name
+    nodes.append(helper.make_node("Softmax", [current], ["probs"], axis=1))
+    _save_onnx(nodes, inits, spec.px, path)
+
+
+_ONNX_OPS: dict[str, tuple[str, dict[str, Any]]] = {
+    "Conv2d": ("Conv", {"pads": [1, 1, 1, 1], "kernel_shape": [3, 3]}),
+    "Linear": ("Gemm", {"transB": 1}),
+    "ReLU": ("Relu", {}),
+    "MaxPool2d": ("MaxPool", {"kernel_shape": [2, 2], "strides": [2, 2]}),
+    "Flatten": ("Flatten", {"axis": 1}),
+}
+"""The ONNX operator (and its attributes) for each kind of layer the face networks use."""
+
+
+def _folded(conv: Any, norm: Any) -> tuple[np.ndarray, np.ndarray]:
+    """A convolution's weight and bias with the batch norm after it folded in."""
+    gain = (norm.weight / (norm.running_var + norm.eps).sqrt()).detach().numpy()
+    weight = conv.weight.detach().numpy() * gain[:, None, None, None]
+    bias = norm.bias.detach().numpy() - norm.running_mean.detach().numpy() * gain
+    return np.ascontiguousarray(weight, np.float32), bias.astype(np.float32)
+
+
+def _save_onnx(nodes: list[Any], inits: list[Any], px: int, path: Path) -> None:
+    """Write a graph from NCHW ``crops`` of ``px`` pixels to class ``probs`` as an ONNX file."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    graph = helper.make_graph(nodes, path.stem,
+                              [helper.make_tensor_value_info("crops", TensorProto.FLOAT, ["n", 3, px, px])],
                               [helper.make_tensor_value_info("probs", TensorProto.FLOAT, ["n", CLASSES])], inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="dicetable")
     model.ir_version = 8
@@ -382,9 +386,12 @@ def main(argv: list[str] | None = None) -> int:
     """Command line of the trainer."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("photos", nargs="?", type=Path, default=DEFAULT_SET, help="labelled photo set folder")
+    parser.add_argument("--net", choices=sorted(NETS), default="finder",
+                        help="finder: is a die centred here (32 px crops, run on every candidate); reader: its "
+                             "face, from a sharper crop (48 px), trained on where the shipped finder sees the dice")
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--seed", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    parser.add_argument("--out", type=Path, help="model file (default: the shipped one of --net)")
     parser.add_argument("--synthetic", type=int, default=400, help="rendered frames added to the photos")
     parser.add_argument("--all", action="store_true", help="train on the held-out photos too")
     args = parser.parse_args(argv)
@@ -395,9 +402,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(photos)} training photos, {len(held_out)} held out", flush=True)
     photos += synthetic_photos(args.synthetic, args.seed)
     print(f"{args.synthetic} synthetic frames rendered", flush=True)
-    net = train(photos, held_out, args.epochs, args.seed)
-    export_onnx(net, args.out)
-    print(f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} KiB)")
+    spec = NETS[args.net]
+    if spec is READER:
+        photos = [with_sightings(p) for p in photos]
+    out = args.out or spec.path
+    export_onnx(train(spec, photos, held_out, args.epochs, args.seed), spec, out)
+    print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB)")
     return 0
 
 

@@ -67,6 +67,29 @@ def test_die_cut_by_the_frame_edge_is_flagged() -> None:
     assert reading.flag == "cut_off" and reading.value is None
 
 
+def test_blurred_dice_are_flagged_not_guessed() -> None:
+    flags = []
+    for seed in range(3):
+        scene = _scene(seed, blur=6.0, background="felt")
+        observation = read_dice(scene.image)
+        for truth in scene.dice:
+            inside = [d for d in observation.dice if _inside(d.center, truth.box)]
+            for reading in inside:
+                assert reading.value == truth.value or reading.flag is not None, reading
+                flags.append(reading.flag)
+    assert flags.count("blurred") >= 5
+
+
+def test_sharp_dice_are_not_flagged_blurred() -> None:
+    observation = _assert_reads(_scene(12, [1, 2, 3, 4, 5, 6], background="wood"))
+    assert all(d.flag is None for d in observation.dice)
+
+
+def _inside(point: tuple[float, float], box: tuple[float, float, float, float]) -> bool:
+    x, y, w, h = box
+    return x <= point[0] <= x + w and y <= point[1] <= y + h
+
+
 def test_empty_tray_has_no_dice() -> None:
     scene = _scene(71, [], background="wood")
     assert read_dice(scene.image).dice == ()
