@@ -30,7 +30,9 @@ class FaceClassifier:
     def __init__(self, path: Path = MODEL_PATH, px: int = CROP_PX) -> None:
         if not path.is_file():
             raise ConfigError(f"face model {str(path)!r} is missing: run `python -m vision.train`")
-        self._net = cv2.dnn.readNetFromONNX(str(path))
+        # OpenCV 5's classic engine runs these small nets about twice as fast as its new one
+        engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+        self._net = cv2.dnn.readNetFromONNX(str(path)) if engine is None else cv2.dnn.readNetFromONNX(str(path), engine)
         self.probabilities(np.zeros((1, px, px, 3), np.uint8))  # the first forward sets the network up
 
     def probabilities(self, patches: np.ndarray) -> np.ndarray:
