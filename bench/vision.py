@@ -92,8 +92,10 @@ def _distance(point: tuple[float, float], box: tuple[float, float, float, float]
 def real_photos(folder: Path, show_errors: bool) -> None:
     """Print the three figures on a labelled photo set: all, training part, held-out part."""
     parts = {"all": Tally(), "training part": Tally(), "held-out part": Tally()}
+    times = []
     for index, photo in enumerate(load_set(folder)):
         observation = read_dice(photo.load())
+        times.append(observation.ms)
         tally = score(observation.dice, [Truth(d.value, d.box) for d in photo.dice])
         part = "held-out part" if is_held_out(index) else "training part"
         parts["all"] += tally
@@ -103,6 +105,8 @@ def real_photos(folder: Path, show_errors: bool) -> None:
                   f"{tally.false} false", flush=True)
     for name, tally in parts.items():
         print(tally.line(f"real photos, {name}"), flush=True)
+    print(f"real photos, read time per photo (OpenCV's default threads): median {statistics.median(times):.1f} ms, "
+          f"slowest {max(times):.1f} ms", flush=True)
 
 
 def synthetic_specs(count: int, seed: int) -> Iterable[tuple[random.Random, object]]:
