@@ -1,6 +1,6 @@
 """Benchmark of the dice reader: accuracy on labelled real photos and synthetic frames, and speed.
 
-Usage: ``python bench/vision.py [PHOTO_SET] [--synthetic N] [--seed S] [--speed-rounds R] [--model ONNX] [--reader ONNX]``
+Usage: ``python bench/vision.py [PHOTO_SET] [--synthetic N] [--seed S] [--speed-rounds R] [--model ONNX] [--reader ONNX...]``
 
 Accuracy: a reading matches a labelled die when its centre lies inside the label's box (each
 label at most once, most confident readings first); prints dice found / labelled, dice read
@@ -169,12 +169,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--speed-rounds", type=int, default=30, help="timed reads (0: no speed test)")
     parser.add_argument("--errors", action="store_true", help="list the photos with errors")
     parser.add_argument("--model", type=Path, help="finder model to read with (default: the shipped one)")
-    parser.add_argument("--reader", type=Path, help="reader model to read with (default: the shipped one)")
+    parser.add_argument("--reader", type=Path, nargs="+", help="reader models to read with (default: the shipped ones)")
     args = parser.parse_args(argv)
     import vision.classify
 
     vision.classify.MODEL_PATH = args.model or vision.classify.MODEL_PATH
-    vision.classify.READER_PATH = args.reader or vision.classify.READER_PATH
+    vision.classify.READER_PATHS = tuple(args.reader or vision.classify.READER_PATHS)
     real_photos(args.photos, args.errors)
     if args.synthetic:
         synthetic(args.synthetic, args.seed)

@@ -14,8 +14,9 @@ from vision.crops import CROP_PX, READ_PX, normalise
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "d6_faces.onnx"
 """The finder: is a die centred in this 32 px crop, and a first guess at its face."""
 
-READER_PATH = Path(__file__).resolve().parent / "models" / "d6_read.onnx"
-"""The reader: a second, sharper look (48 px) at each die the finder found; same classes."""
+READER_PATHS = (MODEL_PATH.with_name("d6_read.onnx"), MODEL_PATH.with_name("d6_read_2.onnx"))
+"""The readers: a second, sharper look (48 px) at each die the finder found, same classes; two
+networks trained alike but for the seed, whose probabilities are averaged."""
 
 NOT_A_DIE = 0
 """Class 0 of the classifier's output: no die centred in the crop; classes 1..6 are the face values."""
@@ -48,9 +49,9 @@ def classifier(path: Path | None = None) -> FaceClassifier:
     return _loaded(path or MODEL_PATH, CROP_PX)
 
 
-def reader(path: Path | None = None) -> FaceClassifier:
-    """The shared reader for the model at ``path`` (default: :data:`READER_PATH` as set now), loaded once."""
-    return _loaded(path or READER_PATH, READ_PX)
+def readers(paths: tuple[Path, ...] | None = None) -> tuple[FaceClassifier, ...]:
+    """The shared readers for the models at ``paths`` (default: :data:`READER_PATHS` as set now), loaded once."""
+    return tuple(_loaded(path, READ_PX) for path in (paths or READER_PATHS))
 
 
 @lru_cache(maxsize=4)

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from controller.games.errors import InvalidInput
-from vision.classify import NOT_A_DIE, UNREADABLE, classifier, reader
+from vision.classify import NOT_A_DIE, UNREADABLE, classifier, readers
 from vision.crops import CROP_SCALE, READ_PX, aligned_crop, crop, dominant_angle, sharpness
 from vision.detect import propose, shrink, working_scale
 
@@ -98,7 +98,7 @@ def read_dice(image: np.ndarray, kind: str = "d6", *, tray: Calibration | None =
     """
     if kind != "d6":
         raise InvalidInput(f"reading {kind!r} dice is not supported yet (supported: d6)")
-    classifier(), reader()  # loaded once per process, not counted in the frame's time
+    classifier(), readers()  # loaded once per process, not counted in the frame's time
     start = time.perf_counter()
     frame = _as_bgr(image)
     if tray is not None:
@@ -194,11 +194,12 @@ READER_WEIGHT = 0.9
 
 def _reader_views(frame: np.ndarray, scale: float, hits: list[_Hit], angles: list[float],
                   turns: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """The reader's class probabilities for each hit, averaged over the quarter ``turns`` (N, 8),
-    and the crops it read."""
+    """The readers' class probabilities for each hit, averaged over the readers and the quarter
+    ``turns`` (N, 8), and the crops they read."""
     patches = np.stack([crop(frame, (h.center[0] / scale, h.center[1] / scale), h.side * CROP_SCALE / scale,
                              angle + turn, False, READ_PX) for h, angle in zip(hits, angles) for turn in turns])
-    probs = reader().probabilities(patches).reshape(len(hits), len(turns), -1).mean(axis=1)
+    probs = np.mean([net.probabilities(patches) for net in readers()], axis=0)
+    probs = probs.reshape(len(hits), len(turns), -1).mean(axis=1)
     return probs, patches
 
 

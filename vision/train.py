@@ -23,13 +23,12 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.classify import MODEL_PATH, READER_PATHS
 from vision.crops import CROP_PX, CROP_SCALE, READ_PX, crop, dominant_angle, normalise
 from vision.detect import propose, shrink, working_scale
 from vision.photos import DEFAULT_SET, LabelledPhoto, is_held_out, load_set
 from vision.render import DieTruth, SceneSpec, render_scene
 
-MODEL_PATH = Path(__file__).resolve().parent / "models" / "d6_faces.onnx"
-READER_PATH = Path(__file__).resolve().parent / "models" / "d6_read.onnx"
 CLASSES = 8
 UNREADABLE = 7
 """Class 7: a die that cannot be read: cocked (top face tilted away) or cut by the frame edge."""
@@ -269,8 +268,10 @@ class NetSpec:
 FINDER = NetSpec("finder", CROP_PX, (16, 32, 64), 128, 30, MODEL_PATH)
 """Is a die centred in this crop (and a first guess at its face): run on every candidate, so small."""
 
-READER = NetSpec("reader", READ_PX, (24, 48, 64, 96), 0, 6, READER_PATH)
-"""The face of a die the finder found, from a sharper crop: run on a few crops a frame."""
+READER = NetSpec("reader", READ_PX, (24, 48, 64, 96), 0, 6, READER_PATHS[0])
+"""The face of a die the finder found, from a sharper crop: run on a few crops a frame (the
+shipped second reader, ``d6_read_2.onnx``, is the same network trained with ``--seed 3`` and
+without ``--all``)."""
 
 NETS = {spec.name: spec for spec in (FINDER, READER)}
 
