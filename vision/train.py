@@ -270,8 +270,7 @@ FINDER = NetSpec("finder", CROP_PX, (16, 32, 64), 128, 30, MODEL_PATH)
 
 READER = NetSpec("reader", READ_PX, (24, 48, 64, 96), 0, 6, READER_PATHS[0])
 """The face of a die the finder found, from a sharper crop: run on a few crops a frame (the
-shipped second reader, ``d6_read_2.onnx``, is the same network trained with ``--seed 3`` and
-without ``--all``)."""
+second reader, ``d6_read_2.onnx``, is the same network trained with ``--seed 3``)."""
 
 NETS = {spec.name: spec for spec in (FINDER, READER)}
 
