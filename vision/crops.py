@@ -65,9 +65,9 @@ def dominant_angle(image: np.ndarray, center: tuple[float, float], side: float) 
     return math.degrees(math.atan2(z.imag, z.real) / 4.0) % 90.0
 
 
-def aligned_crop(image: np.ndarray, center: tuple[float, float], side: float) -> np.ndarray:
-    """A crop turned so that the die's edges run along the crop's axes (see :func:`dominant_angle`)."""
-    return crop(image, center, side, dominant_angle(image, center, side))
+def aligned_crop(image: np.ndarray, center: tuple[float, float], side: float, size: int = CROP_PX) -> np.ndarray:
+    """A ``size`` px crop turned so that the die's edges run along the crop's axes (see :func:`dominant_angle`)."""
+    return crop(image, center, side, dominant_angle(image, center, side), size=size)
 
 
 def sharpness(patch: np.ndarray) -> float:

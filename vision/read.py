@@ -85,7 +85,7 @@ class _Hit:
     center: tuple[float, float]
     side: float
     probs: np.ndarray
-    sharpness: float = 1.0
+    blurred: bool = False
 
 
 def read_dice(image: np.ndarray, kind: str = "d6", *, tray: Calibration | None = None) -> Observation:
@@ -177,15 +177,20 @@ def _second_look(frame: np.ndarray, scale: float, work: np.ndarray, hits: list[_
         return hits
     angles = [dominant_angle(work, h.center, h.side * CROP_SCALE) for h in hits]
     probs, patches = _reader_views(frame, scale, hits, angles, (0.0,))
-    doubtful = [i for i, p in enumerate(probs) if _first_confidence(p) < REFINE_BELOW]
+    doubtful = [i for i, p in enumerate(probs) if _view_confidence(p) < REFINE_BELOW]
     if doubtful:
         more, _ = _reader_views(frame, scale, [hits[i] for i in doubtful], [angles[i] for i in doubtful],
                                 (90.0, 180.0, 270.0))
         probs[doubtful] = (probs[doubtful] + 3 * more) / 4
     looked = [_Hit(h.center, h.side, READER_WEIGHT * p + (1 - READER_WEIGHT) * h.probs) for h, p in zip(hits, probs)]
-    looked = [replace(h, sharpness=sharpness(patch)) if _confidence(h.probs) < SURE_THOUGH_BLURRED else h
-              for h, patch in zip(looked, patches)]
+    looked = [replace(h, blurred=_blurred(h, patch)) for h, patch in zip(looked, patches)]
     return [h for h in looked if 1.0 - h.probs[NOT_A_DIE] >= _least_score(h.probs)]
+
+
+def _blurred(hit: _Hit, patch: np.ndarray) -> bool:
+    """Whether a die is too blurred to take its value: not read surely, and its crop not sharp
+    (the sharpness is measured only when the first test fails: it costs time)."""
+    return _confidence(hit.probs) < SURE_THOUGH_BLURRED and sharpness(patch) < BLURRED
 
 
 READER_WEIGHT = 0.9
@@ -207,8 +212,8 @@ REFINE_BELOW = 0.9
 """Dice the reader reads with at least this confidence in one view are not turned and read again."""
 
 
-def _first_confidence(probs: np.ndarray) -> float:
-    """The lesser of "a die is here" and the best face's share of the die classes, at the first look."""
+def _view_confidence(probs: np.ndarray) -> float:
+    """The lesser of "a die is here" and the best face's share of the die classes, in one reader view."""
     die = max(1.0 - float(probs[NOT_A_DIE]), 1e-6)
     return min(die, float(probs[1:UNREADABLE].max()) / die)
 
@@ -234,7 +239,7 @@ def _reading(hit: _Hit, scale: float, shape: tuple[int, ...]) -> DieReading:
     if cut or hit.probs[UNREADABLE] > COCKED_SHARE * hit.probs[value]:
         flag, value = ("cut_off" if cut else "cocked"), None
         confidence = float(max(hit.probs[UNREADABLE], hit.probs[1:UNREADABLE].max())) / die
-    elif confidence < SURE_THOUGH_BLURRED and hit.sharpness < BLURRED:
+    elif hit.blurred:
         flag, value = "blurred", None
     elif confidence < UNCERTAIN:
         flag = "uncertain"

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from vision.classify import MODEL_PATH, READER_PATHS
-from vision.crops import CROP_PX, CROP_SCALE, READ_PX, crop, dominant_angle, normalise
+from vision.crops import CROP_PX, CROP_SCALE, READ_PX, aligned_crop, crop, dominant_angle, normalise
 from vision.detect import propose, shrink, working_scale
 from vision.photos import DEFAULT_SET, LabelledPhoto, is_held_out, load_set
 from vision.render import DieTruth, SceneSpec, render_scene
@@ -236,14 +236,10 @@ def epoch_samples(photos: list[Photo], rng: np.random.Generator, per_die: int, n
 
 def centred_samples(photos: list[Photo], px: int = CROP_PX) -> tuple[np.ndarray, np.ndarray]:
     """Unaugmented crops of every die at the reader's crop scale, for validation."""
-    patches = [_centred(p.image, (float(c[0]), float(c[1])), s * 0.77 * CROP_SCALE, px) for p in photos
+    patches = [aligned_crop(p.image, (float(c[0]), float(c[1])), s * 0.77 * CROP_SCALE, px) for p in photos
                for c, s in zip(p.centers, p.sizes)]
     labels = [int(v) for p in photos for v in p.values]
     return np.stack(patches), np.array(labels)
-
-
-def _centred(image: np.ndarray, center: tuple[float, float], side: float, px: int) -> np.ndarray:
-    return crop(image, center, side, dominant_angle(image, center, side), size=px)
 
 
 # ----- networks (trained with PyTorch, run with cv2.dnn) ------------------------------------
