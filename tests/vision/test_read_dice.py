@@ -90,6 +90,30 @@ def _inside(point: tuple[float, float], box: tuple[float, float, float, float]) 
     return x <= point[0] <= x + w and y <= point[1] <= y + h
 
 
+def test_doubtful_dice_are_read_again_turned_and_mirrored(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.read
+    from vision.classify import FaceClassifier, classifier, readers
+
+    classifier(), readers()  # loaded (and set up) before the recording starts
+    seen: list[np.ndarray] = []
+    original = FaceClassifier.probabilities
+
+    def recording(self: FaceClassifier, patches: np.ndarray) -> np.ndarray:
+        seen.append(patches)
+        return original(self, patches)
+
+    monkeypatch.setattr(vision.read, "REFINE_BELOW", 1.01)  # every die counts as doubtful
+    monkeypatch.setattr(FaceClassifier, "probabilities", recording)
+    _assert_reads(_scene(11, [1, 2, 3, 4, 5, 6], background="felt"))
+    first, more = [p for p in seen if p.shape[1:3] == (48, 48)][::2][:2]  # each batch goes to both readers
+    assert len(more) == 7 * len(first) == 7 * 6
+    mirrored = more[3::7]  # view 4 of the 7 is the die's own axes, mirrored
+    def gap(a: np.ndarray, b: np.ndarray) -> float:
+        return float(np.abs(a.astype(np.int16) - b).mean())
+
+    assert gap(mirrored, first[:, :, ::-1]) < 1.0 < gap(mirrored, first)  # same pixels, left for right
+
+
 def test_empty_tray_has_no_dice() -> None:
     scene = _scene(71, [], background="wood")
     assert read_dice(scene.image).dice == ()
