@@ -1,6 +1,7 @@
 """Benchmark of the dice reader: accuracy on labelled real photos and synthetic frames, and speed.
 
-Usage: ``python bench/vision.py [PHOTO_SET] [--synthetic N] [--seed S] [--speed-rounds R] [--model ONNX] [--reader ONNX...]``
+Usage: ``python bench/vision.py [PHOTO_SET] [--synthetic N] [--seed S] [--speed-rounds R] [--errors]
+[--error-sheet PNG] [--model ONNX] [--reader ONNX...]``
 
 Accuracy: a reading matches a labelled die when its centre lies inside the label's box (each
 label at most once, most confident readings first); prints dice found / labelled, dice read
@@ -63,19 +64,25 @@ class Tally:
                 f"read wrong but not flagged {self.sure_wrong}")
 
 
-def score(readings: Sequence[DieReading], truths: Sequence[Truth]) -> Tally:
-    """Match readings to truths by centre-in-box, each truth once, most confident reading first."""
-    taken: set[int] = set()
-    right = false = sure_wrong = 0
+def match(readings: Sequence[DieReading], truths: Sequence[Truth]) -> tuple[dict[int, DieReading], int]:
+    """Readings matched to truths by centre-in-box, each truth once, most confident reading first:
+    the reading of each truth found (by index), and how many readings matched no truth."""
+    taken: dict[int, DieReading] = {}
+    false = 0
     for reading in sorted(readings, key=lambda r: -r.confidence):
         inside = [i for i, t in enumerate(truths) if i not in taken and _inside(reading.center, t.box)]
         if not inside:
             false += 1
             continue
-        best = min(inside, key=lambda i: _distance(reading.center, truths[i].box))
-        taken.add(best)
-        right += int(reading.value == truths[best].value)
-        sure_wrong += int(reading.value != truths[best].value and reading.flag is None)
+        taken[min(inside, key=lambda i: _distance(reading.center, truths[i].box))] = reading
+    return taken, false
+
+
+def score(readings: Sequence[DieReading], truths: Sequence[Truth]) -> Tally:
+    """The counts of one frame (see :func:`match`)."""
+    taken, false = match(readings, truths)
+    right = sum(reading.value == truths[i].value for i, reading in taken.items())
+    sure_wrong = sum(reading.value != truths[i].value and reading.flag is None for i, reading in taken.items())
     return Tally(1, len(truths), len(taken), right, false, sure_wrong)
 
 
@@ -89,14 +96,20 @@ def _distance(point: tuple[float, float], box: tuple[float, float, float, float]
     return float(np.hypot(point[0] - x - w / 2, point[1] - y - h / 2))
 
 
-def real_photos(folder: Path, show_errors: bool) -> None:
-    """Print the three figures on a labelled photo set: all, training part, held-out part."""
+def real_photos(folder: Path, show_errors: bool, sheet: Path | None = None) -> None:
+    """Print the three figures on a labelled photo set: all, training part, held-out part; with
+    ``sheet``, write a picture of every labelled die not read right (see :func:`error_tiles`)."""
     parts = {"all": Tally(), "training part": Tally(), "held-out part": Tally()}
     times = []
+    tiles: list[np.ndarray] = []
     for index, photo in enumerate(load_set(folder)):
-        observation = read_dice(photo.load())
+        image = photo.load()
+        observation = read_dice(image)
         times.append(observation.ms)
-        tally = score(observation.dice, [Truth(d.value, d.box) for d in photo.dice])
+        truths = [Truth(d.value, d.box) for d in photo.dice]
+        tally = score(observation.dice, truths)
+        if sheet is not None:
+            tiles += error_tiles(image, truths, match(observation.dice, truths)[0], photo.path.stem)
         part = "held-out part" if is_held_out(index) else "training part"
         parts["all"] += tally
         parts[part] += tally
@@ -107,6 +120,51 @@ def real_photos(folder: Path, show_errors: bool) -> None:
         print(tally.line(f"real photos, {name}"), flush=True)
     print(f"real photos, read time per photo (OpenCV's default threads): median {statistics.median(times):.1f} ms, "
           f"slowest {max(times):.1f} ms", flush=True)
+    if sheet is not None:
+        write_sheet(sheet, tiles)
+
+
+TILE = 160
+"""Side of one die's picture on the error sheet, in pixels."""
+
+
+def error_tiles(image: np.ndarray, truths: Sequence[Truth], found: dict[int, DieReading], name: str) -> list[np.ndarray]:
+    """One picture per labelled die not read right: the die and its surroundings, captioned with the
+    label (L), the reading (value, flag, confidence, or "missed") and the photo's name."""
+    tiles = []
+    for i, truth in enumerate(truths):
+        reading = found.get(i)
+        if reading is not None and reading.value == truth.value:
+            continue
+        x, y, w, h = truth.box
+        margin = 0.3 * max(w, h)
+        lo_x, lo_y = max(0, int(x - margin)), max(0, int(y - margin))
+        tile = cv2.resize(image[lo_y:int(y + h + margin) + 1, lo_x:int(x + w + margin) + 1], (TILE, TILE),
+                          interpolation=cv2.INTER_CUBIC)
+        said = "missed" if reading is None else \
+            f"{reading.value if reading.value is not None else '-'} {reading.flag or ''} {reading.confidence:.2f}"
+        _caption(tile, f"L{truth.value}: {said}", 14)
+        _caption(tile, name[-15:], TILE - 5)
+        tiles.append(tile)
+    return tiles
+
+
+def _caption(tile: np.ndarray, text: str, y: int) -> None:
+    for colour, width in (((0, 0, 0), 3), ((255, 255, 255), 1)):
+        cv2.putText(tile, text, (3, y), cv2.FONT_HERSHEY_SIMPLEX, 0.42, colour, width, cv2.LINE_AA)
+
+
+def write_sheet(path: Path, tiles: list[np.ndarray], columns: int = 8) -> None:
+    """Write ``tiles`` as one picture, ``columns`` across."""
+    if not tiles:
+        print(f"no errors: {path} not written", flush=True)
+        return
+    padded = tiles + [np.zeros_like(tiles[0])] * (-len(tiles) % columns)
+    rows = [np.hstack(padded[k:k + columns]) for k in range(0, len(padded), columns)]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(path), np.vstack(rows)):
+        raise SystemExit(f"cannot write {path}")
+    print(f"wrote {path}: the {len(tiles)} labelled dice not read right", flush=True)
 
 
 def synthetic_specs(count: int, seed: int) -> Iterable[tuple[random.Random, object]]:
@@ -168,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--speed-rounds", type=int, default=30, help="timed reads (0: no speed test)")
     parser.add_argument("--errors", action="store_true", help="list the photos with errors")
+    parser.add_argument("--error-sheet", type=Path, metavar="PNG",
+                        help="write a picture of every labelled die not read right, with its label and reading")
     parser.add_argument("--model", type=Path, help="finder model to read with (default: the shipped one)")
     parser.add_argument("--reader", type=Path, nargs="+", help="reader models to read with (default: the shipped ones)")
     args = parser.parse_args(argv)
@@ -175,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
 
     vision.classify.MODEL_PATH = args.model or vision.classify.MODEL_PATH
     vision.classify.READER_PATHS = tuple(args.reader or vision.classify.READER_PATHS)
-    real_photos(args.photos, args.errors)
+    real_photos(args.photos, args.errors, args.error_sheet)
     if args.synthetic:
         synthetic(args.synthetic, args.seed)
     if args.speed_rounds:

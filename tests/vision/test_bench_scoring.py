@@ -1,0 +1,53 @@
+"""The scoring of ``bench/vision.py``: matching readings to labels, and the picture of the errors."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.read import DieReading
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "bench" / "vision.py"
+    spec = importlib.util.spec_from_file_location("bench_vision", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_vision"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def _reading(value: int | None, x: float, y: float, confidence: float = 0.9, flag: str | None = None) -> DieReading:
+    return DieReading("d6", value, (x, y), (x - 10, y - 10, 20, 20), confidence, flag)
+
+
+def test_each_label_is_matched_once_most_confident_reading_first(bench: ModuleType) -> None:
+    truths = [bench.Truth(3, (0, 0, 20, 20)), bench.Truth(5, (40, 0, 20, 20)), bench.Truth(2, (80, 0, 20, 20))]
+    readings = [_reading(3, 10, 10, 0.5), _reading(4, 12, 8, 0.9), _reading(5, 50, 10, flag="uncertain"),
+                _reading(1, 200, 200)]
+    found, false = bench.match(readings, truths)
+    assert found[0].value == 4 and found[1].value == 5 and 2 not in found
+    assert false == 2  # the second reading inside the first box, and the one far away
+    tally = bench.score(readings, truths)
+    assert (tally.labelled, tally.found, tally.right, tally.false, tally.sure_wrong) == (3, 2, 1, 2, 1)
+
+
+def test_error_sheet_shows_every_die_not_read_right(bench: ModuleType, tmp_path: Path) -> None:
+    image = np.full((120, 120, 3), 200, np.uint8)
+    truths = [bench.Truth(3, (10, 10, 20, 20)), bench.Truth(5, (60, 60, 20, 20)), bench.Truth(6, (90, 10, 20, 20))]
+    found = {0: _reading(3, 20, 20), 1: _reading(2, 70, 70)}
+    tiles = bench.error_tiles(image, truths, found, "IMG_1")
+    assert len(tiles) == 2  # the misread 5 and the missed 6
+    sheet = tmp_path / "errors.png"
+    bench.write_sheet(sheet, tiles, columns=8)
+    picture = cv2.imread(str(sheet))
+    assert picture.shape == (bench.TILE, 8 * bench.TILE, 3)
+    assert (picture[:, :2 * bench.TILE] != 200).any() and (picture[:, 2 * bench.TILE:] == 0).all()
