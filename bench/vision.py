@@ -181,16 +181,23 @@ def synthetic_specs(count: int, seed: int) -> Iterable[tuple[random.Random, obje
         yield random.Random(rng.random()), spec
 
 
-def synthetic(count: int, seed: int) -> None:
-    """Print the three figures on ``count`` seeded synthetic frames."""
+def synthetic(count: int, seed: int, sheet: Path | None = None) -> None:
+    """Print the three figures on ``count`` seeded synthetic frames; with ``sheet``, write a
+    picture of every rendered die not read right."""
     from vision.render import render_scene
 
     total = Tally()
-    for frame_rng, spec in synthetic_specs(count, seed):
+    tiles: list[np.ndarray] = []
+    for number, (frame_rng, spec) in enumerate(synthetic_specs(count, seed)):
         scene = render_scene(frame_rng, spec)  # type: ignore[arg-type]
         observation = read_dice(scene.image)
-        total += score(observation.dice, [Truth(d.value, d.box) for d in scene.dice])
+        truths = [Truth(d.value, d.box) for d in scene.dice]
+        total += score(observation.dice, truths)
+        if sheet is not None:
+            tiles += error_tiles(scene.image, truths, match(observation.dice, truths)[0], f"frame {number}")
     print(total.line(f"synthetic frames (seed {seed})"), flush=True)
+    if sheet is not None:
+        write_sheet(sheet.with_stem(sheet.stem + "-synthetic"), tiles)
 
 
 def speed(rounds: int, seed: int) -> None:
@@ -227,7 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--speed-rounds", type=int, default=30, help="timed reads (0: no speed test)")
     parser.add_argument("--errors", action="store_true", help="list the photos with errors")
     parser.add_argument("--error-sheet", type=Path, metavar="PNG",
-                        help="write a picture of every labelled die not read right, with its label and reading")
+                        help="write a picture of every labelled die not read right, with its label and reading "
+                             "(and of the synthetic frames' dice beside it, as PNG's name + -synthetic)")
     parser.add_argument("--model", type=Path, help="finder model to read with (default: the shipped one)")
     parser.add_argument("--reader", type=Path, nargs="+", help="reader models to read with (default: the shipped ones)")
     args = parser.parse_args(argv)
@@ -237,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     vision.classify.READER_PATHS = tuple(args.reader or vision.classify.READER_PATHS)
     real_photos(args.photos, args.errors, args.error_sheet)
     if args.synthetic:
-        synthetic(args.synthetic, args.seed)
+        synthetic(args.synthetic, args.seed, args.error_sheet)
     if args.speed_rounds:
         speed(args.speed_rounds, args.seed)
     return 0
