@@ -93,6 +93,7 @@ def _inside(point: tuple[float, float], box: tuple[float, float, float, float]) 
 def test_doubtful_dice_are_read_again_turned_and_mirrored(monkeypatch: pytest.MonkeyPatch) -> None:
     import vision.read
     from vision.classify import FaceClassifier, classifier, readers
+    from vision.crops import READ_PX
 
     classifier(), readers()  # loaded (and set up) before the recording starts
     seen: list[np.ndarray] = []
@@ -105,7 +106,7 @@ def test_doubtful_dice_are_read_again_turned_and_mirrored(monkeypatch: pytest.Mo
     monkeypatch.setattr(vision.read, "REFINE_BELOW", 1.01)  # every die counts as doubtful
     monkeypatch.setattr(FaceClassifier, "probabilities", recording)
     _assert_reads(_scene(11, [1, 2, 3, 4, 5, 6], background="felt"))
-    first, more = [p for p in seen if p.shape[1:3] == (48, 48)][::2][:2]  # each batch goes to both readers
+    first, more = [p for p in seen if p.shape[1] == READ_PX][::len(readers())][:2]  # each batch goes to every reader
     assert len(more) == 7 * len(first) == 7 * 6
     mirrored = more[3::7]  # view 4 of the 7 is the die's own axes, mirrored
     def gap(a: np.ndarray, b: np.ndarray) -> float:
