@@ -83,9 +83,7 @@ class SceneSpec:
     tray's ArUco markers (on ``tray``, or a tray fitted to the view); ``walls`` the tray's walls
     (dice stay inside); ``clutter`` how many distractors (holes, lines, print) lie on the surface;
     ``px_per_mm`` and ``fov_deg``
-    set the camera; ``marbled`` is the share of marbled dice, ``camouflage`` the share of those
-    whose swirl is nearly their pips' colour, in pip-sized blotches (the hardest dice to read),
-    ``shadow`` the shadows' greatest
+    set the camera; ``marbled`` is the share of marbled dice, ``shadow`` the shadows' greatest
     darkness (each scene's light makes them 50-100% of it), ``tint`` (0..1) a colour cast of up
     to 6% per channel as a camera's white balance gives, ``jpeg_quality`` compresses the frame
     like a camera's JPEG.
@@ -110,7 +108,6 @@ class SceneSpec:
     px_per_mm: float | None = None
     fov_deg: float = 40.0
     marbled: float = 0.25
-    camouflage: float = 0.0
     shadow: float = 0.45
     tint: float = 0.0
     jpeg_quality: int | None = None
@@ -311,13 +308,9 @@ def _style(rng: random.Random, spec: SceneSpec) -> DieStyle:
     see_through, marbled, shiny, shine = rng.random(), rng.random(), rng.random(), rng.uniform(0.6, 1.0)
     translucent = spec.translucent and see_through < 0.6
     glare = spec.glare * shine if shiny < max(0.35, spec.glare) else 0.0
-    camouflaged = marbled < spec.marbled * spec.camouflage
-    if camouflaged:
-        marble = tuple(int(0.3 * b + 0.7 * p) for b, p in zip(body, pips))  # type: ignore[assignment]
-    return DieStyle(body=body, pips=pips, marble=marble if marbled < spec.marbled and
-                    not translucent else None, translucent=translucent, pip_radius=rng.uniform(0.065, 0.105),
-                    corner=rng.uniform(0.1, 0.26), glare=glare, seed=rng.getrandbits(32), shadow=spec.shadow,
-                    swirls=16 if camouflaged else 5)
+    return DieStyle(body=body, pips=pips, marble=marble if marbled < spec.marbled and not translucent else None,
+                    translucent=translucent, pip_radius=rng.uniform(0.065, 0.105), corner=rng.uniform(0.1, 0.26),
+                    glare=glare, seed=rng.getrandbits(32), shadow=spec.shadow)
 
 
 def _rz(angle: float) -> np.ndarray:

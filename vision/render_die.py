@@ -46,7 +46,6 @@ class DieStyle:
     glare: float = 0.0
     shadow: float = 0.45
     seed: int = 0  # the marble swirl and glare spot, fixed per die so still frames stay still
-    swirls: int = 5  # the marble's blotches across the die: 5 broad ones, 16 about a pip's size
 
 
 @dataclass(frozen=True, eq=False)
@@ -220,7 +219,7 @@ def _draw_body(body: np.ndarray, pose: DiePose, style: DieStyle, camera: Project
 def _marble(body: np.ndarray, style: DieStyle, rng: random.Random) -> np.ndarray:
     """Swirl a second colour through the body, keeping the shading."""
     assert style.marble is not None
-    cells = np.array([[rng.random() for _ in range(style.swirls)] for _ in range(style.swirls)], np.float32)
+    cells = np.array([[rng.random() for _ in range(5)] for _ in range(5)], np.float32)
     field = cv2.resize(cells, (body.shape[1], body.shape[0]), interpolation=cv2.INTER_CUBIC)
     share = np.clip((field - 0.5) * 3.0 + 0.5, 0.0, 1.0)[..., None]
     ratio = (np.array(style.marble, np.float32) + 8) / (np.array(style.body, np.float32) + 8)

@@ -87,7 +87,6 @@ def synthetic_photos(count: int, seed: int) -> list[Photo]:
                          perspective=rng.choice([0, 0, 0.5, 1]), cocked=rng.choice([0, 1, 1, 2]),
                          cut_off=rng.choice([0, 0, 1]), background="random",
                          clutter=rng.choice([0, 0, 2, 5]), walls=rng.random() < 0.3, marbled=rng.choice([0.25, 0.6]),
-                         camouflage=CAMOUFLAGE,
                          tint=rng.choice([0.0, 0.5, 1.0]), jpeg_quality=rng.choice([None, None, 60, 85]))
         scene = render_scene(random.Random(rng.random()), spec)
         centers = np.array([_visible_center(d) for d in scene.dice], np.float32).reshape(-1, 2)
@@ -99,11 +98,6 @@ def synthetic_photos(count: int, seed: int) -> list[Photo]:
         negatives = _far_proposals(scene.image, centers, sizes)
         photos.append(Photo(scene.image, centers, sizes, values, negatives, float(np.median(sizes))))
     return photos
-
-
-CAMOUFLAGE = 0.3
-"""Share of the rendered marbled dice swirled in nearly their pips' colour (as some real dice are):
-the reader must read pips by their shape, not only by their colour."""
 
 
 def _visible_center(die: DieTruth) -> tuple[float, float]:

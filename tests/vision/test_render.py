@@ -131,22 +131,6 @@ def test_translucent_dice_let_the_tray_show_through() -> None:
     assert np.abs(clear.image[inside] - empty[inside]).mean() < np.abs(solid.image[inside] - empty[inside]).mean()
 
 
-def test_camouflaged_dice_swirl_their_pips_colour_through_the_body() -> None:
-    from vision.render import _style
-
-    spec = SceneSpec(marbled=1.0, camouflage=1.0)
-    for seed in range(20):
-        style = _style(random.Random(seed), spec)
-        assert style.marble is not None and style.swirls == 16
-        near_pips = np.abs(np.subtract(style.marble, style.pips)).sum()
-        assert near_pips <= np.abs(np.subtract(style.body, style.pips)).sum() * 0.3 + 3
-    plain = _style(random.Random(0), SceneSpec(marbled=1.0))
-    assert plain.swirls == 5
-    camouflaged = render_scene(random.Random(14), SceneSpec(**{**SMALL.__dict__, "marbled": 1.0, "camouflage": 1.0}))
-    marbled = render_scene(random.Random(14), SceneSpec(**{**SMALL.__dict__, "marbled": 1.0}))
-    assert camouflaged.dice == marbled.dice and not np.array_equal(camouflaged.image, marbled.image)
-
-
 def test_markers_are_drawn_on_request() -> None:
     plain = render_scene(random.Random(14), SceneSpec(markers=False, background="plain"))
     marked = render_scene(random.Random(14), SceneSpec(markers=True, background="plain"))
