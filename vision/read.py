@@ -38,8 +38,8 @@ UNCERTAIN = 0.6
 COCKED_SHARE = 1.0
 """A die is flagged ``cocked`` when the unreadable class has more than this share of its best face's
 probability: a plain majority. (On 300 rendered frames, 0.6 flagged 33 of 50 cocked dice instead of
-28, but also 97 of 1,341 flat dice instead of 60; the cocked dice it adds are flagged ``uncertain``
-at 1.0, so no more dice are read wrong without a flag.)"""
+28, but also 97 of 1,341 flat dice instead of 60; the 5 cocked dice that 1.0 does not flag ``cocked``
+are flagged ``uncertain``, so no more dice are read wrong without a flag.)"""
 
 BLURRED = 0.19
 """Least :func:`vision.crops.sharpness` of a die crop in focus (1% of the real photos' dice are below)."""
