@@ -80,7 +80,10 @@ def match(readings: Sequence[DieReading], truths: Sequence[Truth]) -> tuple[dict
 
 def score(readings: Sequence[DieReading], truths: Sequence[Truth]) -> Tally:
     """The counts of one frame (see :func:`match`)."""
-    taken, false = match(readings, truths)
+    return _tally(truths, *match(readings, truths))
+
+
+def _tally(truths: Sequence[Truth], taken: dict[int, DieReading], false: int) -> Tally:
     right = sum(reading.value == truths[i].value for i, reading in taken.items())
     sure_wrong = sum(reading.value != truths[i].value and reading.flag is None for i, reading in taken.items())
     return Tally(1, len(truths), len(taken), right, false, sure_wrong)
@@ -106,10 +109,8 @@ def real_photos(folder: Path, show_errors: bool, sheet: Path | None = None) -> N
         image = photo.load()
         observation = read_dice(image)
         times.append(observation.ms)
-        truths = [Truth(d.value, d.box) for d in photo.dice]
-        tally = score(observation.dice, truths)
-        if sheet is not None:
-            tiles += error_tiles(image, truths, match(observation.dice, truths)[0], photo.path.stem)
+        tally = _judge(image, observation.dice, [Truth(d.value, d.box) for d in photo.dice], photo.path.stem,
+                       tiles if sheet is not None else None)
         part = "held-out part" if is_held_out(index) else "training part"
         parts["all"] += tally
         parts[part] += tally
@@ -122,6 +123,15 @@ def real_photos(folder: Path, show_errors: bool, sheet: Path | None = None) -> N
           f"slowest {max(times):.1f} ms", flush=True)
     if sheet is not None:
         write_sheet(sheet, tiles)
+
+
+def _judge(image: np.ndarray, readings: Sequence[DieReading], truths: Sequence[Truth], name: str,
+           tiles: list[np.ndarray] | None) -> Tally:
+    """The counts of one frame; the pictures of its dice not read right are added to ``tiles`` when given."""
+    taken, false = match(readings, truths)
+    if tiles is not None:
+        tiles += error_tiles(image, truths, taken, name)
+    return _tally(truths, taken, false)
 
 
 TILE = 160
@@ -191,10 +201,8 @@ def synthetic(count: int, seed: int, sheet: Path | None = None) -> None:
     for number, (frame_rng, spec) in enumerate(synthetic_specs(count, seed)):
         scene = render_scene(frame_rng, spec)  # type: ignore[arg-type]
         observation = read_dice(scene.image)
-        truths = [Truth(d.value, d.box) for d in scene.dice]
-        total += score(observation.dice, truths)
-        if sheet is not None:
-            tiles += error_tiles(scene.image, truths, match(observation.dice, truths)[0], f"frame {number}")
+        total += _judge(scene.image, observation.dice, [Truth(d.value, d.box) for d in scene.dice], f"frame {number}",
+                        tiles if sheet is not None else None)
     print(total.line(f"synthetic frames (seed {seed})"), flush=True)
     if sheet is not None:
         write_sheet(sheet.with_stem(sheet.stem + "-synthetic"), tiles)

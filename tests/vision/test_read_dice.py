@@ -109,6 +109,7 @@ def test_doubtful_dice_are_read_again_turned_and_mirrored(monkeypatch: pytest.Mo
     first, more = [p for p in seen if p.shape[1] == READ_PX][::len(readers())][:2]  # each batch goes to every reader
     assert len(more) == 7 * len(first) == 7 * 6
     mirrored = more[3::7]  # view 4 of the 7 is the die's own axes, mirrored
+
     def gap(a: np.ndarray, b: np.ndarray) -> float:
         return float(np.abs(a.astype(np.int16) - b).mean())
 
