@@ -196,13 +196,28 @@ def propose(image: np.ndarray) -> Proposals:
     widths = _widths(mask, [boxes[i] for i in blobs], boxes)
     side = typical_side([s for _, s, _, single in shapes if single], widths, image.shape)
     out: list[Candidate] = []
-    for center, blob_side, angle, single in shapes:
+    lone: list[np.ndarray] = []
+    for i, (center, blob_side, angle, single) in zip(blobs, shapes):
         if single and 0.6 * side < blob_side < 1.6 * side:
             out.append(Candidate(center, blob_side, angle, True))
+            lone.append(found[i])
         elif blob_side < 0.6 * side:
             out.append(Candidate(center, side, 0.0, False))
-    out.extend(_grid(mask, side))
+    out.extend(_outside(_grid(mask, side), lone, mask.shape))
     return Proposals(tuple(out), side, mask)
+
+
+def _outside(grid: list[Candidate], blobs: list[np.ndarray], shape: tuple[int, ...]) -> list[Candidate]:
+    """The grid points that lie on none of ``blobs`` (contours of lone dice, each already proposed at its centre).
+
+    A lone die needs no grid over it: its blob's centre is its centre. Left out, the finder looks
+    at 7 candidates instead of 49 on the benchmark's 7-dice frame (``bench/vision.py``).
+    """
+    if not blobs or not grid:
+        return grid
+    covered = np.zeros(shape[:2], np.uint8)
+    cv2.drawContours(covered, blobs, -1, 1, cv2.FILLED)
+    return [c for c in grid if not covered[int(c.center[1]), int(c.center[0])]]
 
 
 ALONE_BLOBS = 16

@@ -21,6 +21,15 @@ def test_every_rendered_die_has_a_candidate_near_its_centre() -> None:
         assert nearest < 0.3 * die.box[2], die
 
 
+def test_a_lone_die_is_proposed_once_and_touching_dice_get_the_grid() -> None:
+    lone = render_scene(random.Random(5), SceneSpec(size=(640, 360), n_dice=1, die_px=(40, 40), background="plain"))
+    assert [c.single for c in propose(lone.image).candidates] == [True]
+    heap = render_scene(random.Random(5), SceneSpec(size=(640, 360), n_dice=3, die_px=(40, 40), touching=True,
+                                                    background="plain"))
+    grid = [c for c in propose(heap.image).candidates if not c.single]
+    assert len(grid) >= 3 * len(heap.dice)  # several points a die, so each has one near its centre
+
+
 def test_bare_background_has_no_candidates() -> None:
     scene = render_scene(random.Random(6), SceneSpec(size=(640, 360), background="plain"), values=[])
     assert propose(scene.image).candidates == ()
