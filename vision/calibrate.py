@@ -199,7 +199,7 @@ class Calibration:
         r1, r2 = columns[:, 0], columns[:, 1]
         u, _, vt = np.linalg.svd(np.column_stack([r1, r2, np.cross(r1, r2)]))
         rotation = u @ vt
-        return -rotation.T @ columns[:, 2]
+        return np.asarray(-rotation.T @ columns[:, 2])
 
     def die_tray_mm(self, center_px: tuple[float, float], height_mm: float) -> tuple[float, float]:
         """Where on the tray a die stands, from the pixel of its top face's centre.

@@ -88,7 +88,7 @@ def _quarter(image: np.ndarray) -> np.ndarray:
     scaled = np.left_shift(image, 4, dtype=np.uint16)
     half = cv2.resize(scaled, (image.shape[1] // 2, image.shape[0] // 2), interpolation=cv2.INTER_AREA)
     quarter = cv2.resize(half, (image.shape[1] // 4, image.shape[0] // 4), interpolation=cv2.INTER_AREA)
-    return cv2.convertScaleAbs(quarter, alpha=1 / 16)
+    return np.asarray(cv2.convertScaleAbs(quarter, alpha=1 / 16))
 
 
 def _median_size(shape: tuple[int, ...]) -> int:

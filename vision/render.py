@@ -422,7 +422,7 @@ def _in_view(rng: random.Random, camera: Camera, spec: SceneSpec, edge_px: float
     else:
         margin = edge_px * 0.9
         pixel = (rng.uniform(margin, width - margin), rng.uniform(margin, height - margin))
-    return camera.image_to_ground(np.array([pixel], np.float64))[0]
+    return np.asarray(camera.image_to_ground(np.array([pixel], np.float64))[0])
 
 
 def _fits(die: _Die, placed: list[_Die], camera: Camera, spec: SceneSpec, tray: TrayLayout | None,

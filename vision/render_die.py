@@ -59,11 +59,11 @@ class DiePose:
 
     def world(self, local: np.ndarray) -> np.ndarray:
         """Solid-local points in height units (N, 3) to world mm."""
-        return self.position + (local * self.edge_mm) @ self.rotation.T
+        return np.asarray(self.position + (local * self.edge_mm) @ self.rotation.T)
 
     def normal(self, face: int) -> np.ndarray:
         """The world direction a face looks in."""
-        return self.rotation @ self.solid.normals[face]
+        return np.asarray(self.rotation @ self.solid.normals[face])
 
     def up_face(self) -> int:
         """The face looking most nearly up (world -z)."""
@@ -223,7 +223,7 @@ def _marble(body: np.ndarray, style: DieStyle, rng: random.Random) -> np.ndarray
     field = cv2.resize(cells, (body.shape[1], body.shape[0]), interpolation=cv2.INTER_CUBIC)
     share = np.clip((field - 0.5) * 3.0 + 0.5, 0.0, 1.0)[..., None]
     ratio = (np.array(style.marble, np.float32) + 8) / (np.array(style.body, np.float32) + 8)
-    return np.clip(body * (1 - share) + body * ratio * share, 0, 255).astype(np.uint8)
+    return np.asarray(np.clip(body * (1 - share) + body * ratio * share, 0, 255).astype(np.uint8))
 
 
 def _draw_marks(roi: np.ndarray, pose: DiePose, faces: Faces, style: DieStyle, camera: Projector,

@@ -30,13 +30,13 @@ class Camera:
         """World points (N, 3) in mm to pixels (N, 2)."""
         cam = (points - self.centre) @ self.rotation.T
         uv = cam[:, :2] / cam[:, 2:] * self.focal_px
-        return uv + (self.size[0] / 2, self.size[1] / 2)
+        return np.asarray(uv + (self.size[0] / 2, self.size[1] / 2))
 
     def ground_to_image(self) -> np.ndarray:
         """Homography from tray-plane mm (x, y, 1) to pixels."""
         k = np.array([[self.focal_px, 0, self.size[0] / 2], [0, self.focal_px, self.size[1] / 2], [0, 0, 1]])
         r = self.rotation
-        return k @ np.column_stack([r[:, 0], r[:, 1], -r @ self.centre])
+        return np.asarray(k @ np.column_stack([r[:, 0], r[:, 1], -r @ self.centre]))
 
     def image_to_ground(self, pixels: np.ndarray) -> np.ndarray:
         """Pixels (N, 2) to tray-plane mm (N, 2)."""
@@ -213,7 +213,7 @@ def _wood(rng: random.Random, size: tuple[int, int], px_per_mm: float) -> np.nda
     phase = y * rng.uniform(0.12, 0.35) + bends[0] * rng.uniform(4, 10) + bends[1] * rng.uniform(1, 3)
     stripes = 0.5 + 0.35 * np.sin(phase) + 0.15 * np.sin(phase * 3.1 + bends[1] * 5)
     planks = (dark + (light - dark) * stripes[..., None]).astype(np.uint8)
-    return cv2.resize(planks, size, interpolation=cv2.INTER_LINEAR)
+    return np.asarray(cv2.resize(planks, size, interpolation=cv2.INTER_LINEAR))
 
 
 def draw_tray(texture: np.ndarray, tray: TrayLayout, origin: np.ndarray, scale: float) -> None:

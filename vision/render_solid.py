@@ -58,7 +58,7 @@ class Solid:
 
     def face_points(self, face: int, uv: np.ndarray) -> np.ndarray:
         """Face-local (u, v) points (N, 2) to solid-local 3-D points on that face."""
-        return self.centres[face] + uv @ self.axes[face]
+        return np.asarray(self.centres[face] + uv @ self.axes[face])
 
 
 def _solid(name: str, vertices: np.ndarray, normals: np.ndarray) -> Solid:
@@ -90,7 +90,7 @@ def _turning(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if np.linalg.norm(axis) < 1e-9:
         return np.eye(3) if a @ b > 0 else np.diag([1.0, -1.0, -1.0])
     angle = math.atan2(float(np.linalg.norm(axis)), float(a @ b))
-    return cv2.Rodrigues(axis / np.linalg.norm(axis) * angle)[0]
+    return np.asarray(cv2.Rodrigues(axis / np.linalg.norm(axis) * angle)[0])
 
 
 def _cube() -> Solid:

@@ -206,7 +206,7 @@ def jitter(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if rng.random() < 0.3:
         ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
         out = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else out
-    return out
+    return np.asarray(out)
 
 
 def _turn_hue(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
