@@ -16,7 +16,8 @@ MODEL_PATH = Path(__file__).resolve().parent / "models" / "d6_faces.onnx"
 
 READER_PATHS = (MODEL_PATH.with_name("d6_read.onnx"), MODEL_PATH.with_name("d6_read_2.onnx"))
 """The readers: a second, sharper look (48 px) at each die the finder found, same classes; two
-networks trained alike but for the seed, whose probabilities are averaged."""
+networks trained alike but for the seed. The second is asked only about the dice the first is
+unsure of, and then their probabilities are averaged (:mod:`vision.read`)."""
 
 NOT_A_DIE = 0
 """Class 0 of the classifier's output: no die centred in the crop; classes 1..6 are the face values."""

@@ -116,6 +116,30 @@ def test_doubtful_dice_are_read_again_turned_and_mirrored(monkeypatch: pytest.Mo
     assert gap(mirrored, first[:, :, ::-1]) < 1.0 < gap(mirrored, first)  # same pixels, left for right
 
 
+def test_only_the_first_reader_looks_at_a_die_it_is_sure_of(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.read
+    from vision.classify import FaceClassifier, classifier, readers
+
+    classifier(), readers()
+    seen: list[tuple[FaceClassifier, int]] = []
+    original = FaceClassifier.probabilities
+
+    def recording(self: FaceClassifier, patches: np.ndarray) -> np.ndarray:
+        seen.append((self, len(patches)))
+        return original(self, patches)
+
+    monkeypatch.setattr(FaceClassifier, "probabilities", recording)
+    monkeypatch.setattr(vision.read, "REFINE_BELOW", 0.0)  # sure of every die
+    _assert_reads(_scene(11, [1, 2, 3, 4, 5, 6], background="felt"))
+    assert [(net, n) for net, n in seen if net is not classifier()] == [(readers()[0], 6)]
+    seen.clear()
+    monkeypatch.setattr(vision.read, "REFINE_BELOW", 1.01)  # unsure of every die: both readers, every view
+    _assert_reads(_scene(11, [1, 2, 3, 4, 5, 6], background="felt"))
+    first, second = readers()
+    assert [(net, n) for net, n in seen if net is not classifier()] == [(first, 6), (second, 6), (first, 42),
+                                                                         (second, 42)]
+
+
 def test_empty_tray_has_no_dice() -> None:
     scene = _scene(71, [], background="wood")
     assert read_dice(scene.image).dice == ()
