@@ -24,7 +24,8 @@ def register(subparsers: Any) -> None:
         description="Find every die in each photo and read its top face. Prints one line per "
                     "photo (or one JSON object per photo with --json); unreadable dice show as '?' "
                     "(JSON value null) with a flag saying why (cocked, cut_off, blurred).")
-    read.add_argument("images", nargs="+", type=Path, metavar="IMAGE", help="photo files (JPEG, PNG, ...)")
+    read.add_argument("images", nargs="+", type=Path, metavar="IMAGE",
+                      help="photo files (JPEG, PNG, ...), or folders: every photo in them")
     read.add_argument("--kind", default="d6", choices=["d6"], help="kind of dice in the photos (default d6)")
     read.add_argument("--json", action="store_true", help="one JSON object per image per line")
     read.add_argument("--annotate", type=Path, metavar="DIR",
@@ -40,10 +41,11 @@ def run_read(args: argparse.Namespace) -> int:
     if args.annotate is not None:
         args.annotate.mkdir(parents=True, exist_ok=True)
     failures = 0
-    show_progress = len(args.images) > 1 and sys.stderr.isatty()
-    for n, path in enumerate(args.images, 1):
+    images = photo_paths(args.images)
+    show_progress = len(images) > 1 and sys.stderr.isatty()
+    for n, path in enumerate(images, 1):
         if show_progress:
-            print(f"\r{n}/{len(args.images)} {path.name}", end="", file=sys.stderr, flush=True)
+            print(f"\r{n}/{len(images)} {path.name}", end="", file=sys.stderr, flush=True)
         try:
             image = load_image(path)
             observation = read_dice(image, args.kind)
@@ -60,8 +62,25 @@ def run_read(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
+"""The files a folder given to ``vision read`` is read for (any case)."""
+
+
+def photo_paths(paths: list[Path]) -> list[Path]:
+    """The photos to read: each path as given, or for a folder its photo files, sorted by name (a
+    folder with none stays, for :func:`load_image` to report)."""
+    out: list[Path] = []
+    for path in paths:
+        inside = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in PHOTO_SUFFIXES) \
+            if path.is_dir() else []
+        out += inside or [path]
+    return out
+
+
 def load_image(path: Path) -> np.ndarray:
     """The image at ``path`` as BGR; raises :class:`InvalidInput` for a missing or unreadable file."""
+    if path.is_dir():
+        raise InvalidInput(f"no photos ({', '.join(PHOTO_SUFFIXES)}) in folder {str(path)!r}")
     if not path.is_file():
         raise InvalidInput(f"no such image file: {str(path)!r}")
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)

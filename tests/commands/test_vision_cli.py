@@ -59,3 +59,22 @@ def test_file_that_is_not_an_image_is_reported(tmp_path: Path, capsys: pytest.Ca
     junk.write_text("not a picture")
     assert main(["vision", "read", str(junk)]) == 1
     assert "not a readable image" in capsys.readouterr().err
+
+
+def test_a_folder_is_read_photo_by_photo_in_name_order(photo: Path, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "roll"
+    folder.mkdir()
+    for name in ("b.PNG", "a.jpg"):
+        cv2.imwrite(str(folder / name), cv2.imread(str(photo)))
+    (folder / "notes.txt").write_text("not a photo")
+    assert main(["vision", "read", str(folder), "--json"]) == 0
+    read = [json.loads(line)["image"] for line in capsys.readouterr().out.splitlines()]
+    assert read == [str(folder / "a.jpg"), str(folder / "b.PNG")]
+
+
+def test_a_folder_without_photos_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "notes.txt").write_text("not a photo")
+    assert main(["vision", "read", str(tmp_path)]) == 1
+    assert f"no photos (.jpg, .jpeg, .png, .bmp, .tif, .tiff, .webp) in folder {str(tmp_path)!r}" in \
+        capsys.readouterr().err
