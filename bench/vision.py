@@ -1,13 +1,14 @@
 """Benchmark of the dice reader: accuracy on labelled real photos and synthetic frames, and speed.
 
-Usage: ``python bench/vision.py [PHOTO_SET] [--synthetic N] [--seed S] [--speed-rounds R] [--errors]
+Usage: ``python bench/vision.py [PHOTO_SET] [--wide K] [--synthetic N] [--seed S] [--speed-rounds R] [--errors]
 [--error-sheet PNG] [--model ONNX] [--reader ONNX...]``
 
 Accuracy: a reading matches a labelled die when its centre lies inside the label's box (each
 label at most once, most confident readings first); prints dice found / labelled, dice read
 right / labelled, false dice per image and dice read wrong without a flag (the table would
 not ask the dealer about them), for all photos, the training part and the held-out
-part (see :func:`vision.photos.is_held_out`), then the same on N seeded synthetic frames.
+part (see :func:`vision.photos.is_held_out`); then on every K-th photo in a frame three times as
+wide (the photo mirrored around itself: small dice in a large frame), and on N seeded synthetic frames.
 Speed (one core): median time to read a 1536x864 synthetic frame with 7 dice and of the settle
 check per frame, each also as a ratio to one ``cvtColor`` + ``GaussianBlur`` of the same frame.
 """
@@ -177,6 +178,16 @@ def write_sheet(path: Path, tiles: list[np.ndarray], columns: int = 8) -> None:
     print(f"wrote {path}: the {len(tiles)} labelled dice not read right", flush=True)
 
 
+def wide_view(folder: Path, every: int) -> None:
+    """The figures on every ``every``-th photo seen from three times as far (see
+    :meth:`vision.photos.LabelledPhoto.seen_wide`): small dice in a large frame."""
+    total = Tally()
+    for photo in load_set(folder)[::every]:
+        wide, dice = photo.seen_wide()
+        total += score(read_dice(wide).dice, [Truth(d.value, d.box) for d in dice])
+    print(total.line(f"real photos, every {every}th seen 3x as wide (mirrored around)"), flush=True)
+
+
 def synthetic_specs(count: int, seed: int) -> Iterable[tuple[random.Random, object]]:
     """``count`` seeded scene specs mixing every hard case the renderer knows."""
     from vision.render import SceneSpec
@@ -238,6 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("photos", nargs="?", type=Path, default=DEFAULT_SET, help="labelled photo set folder")
     parser.add_argument("--synthetic", type=int, default=1000, help="synthetic frames (0: none)")
+    parser.add_argument("--wide", type=int, default=10, metavar="K",
+                        help="also read every K-th photo as a frame 3x as wide, mirrored around (0: not)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--speed-rounds", type=int, default=30, help="timed reads (0: no speed test)")
     parser.add_argument("--errors", action="store_true", help="list the photos with errors")
@@ -252,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
     vision.classify.MODEL_PATH = args.model or vision.classify.MODEL_PATH
     vision.classify.READER_PATHS = tuple(args.reader or vision.classify.READER_PATHS)
     real_photos(args.photos, args.errors, args.error_sheet)
+    if args.wide:
+        wide_view(args.photos, args.wide)
     if args.synthetic:
         synthetic(args.synthetic, args.seed, args.error_sheet)
     if args.speed_rounds:

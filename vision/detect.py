@@ -169,23 +169,27 @@ def _blob_shape(contour: np.ndarray, area: float) -> tuple[tuple[float, float], 
     return (float(cx), float(cy)), side, float(angle), bool(square and solid)
 
 
-def typical_side(singles: list[float], widths: list[float], shape: tuple[int, ...]) -> float:
+def typical_side(singles: list[float], widths: list[float], shape: tuple[int, ...],
+                 expect: float | None = None) -> float:
     """A die's side in this frame: the median single-die blob, unless blob widths say the dice are larger.
 
     ``widths`` are twice the largest inscribed radius of every blob: about one die across even
-    for a heap of touching dice, and not fooled by a white die whose blob is only its pips.
+    for a heap of touching dice, and not fooled by a white die whose blob is only its pips. Sides
+    from 1.2% to 20% of the frame's shorter side are plausible (dice too small to read well still
+    count, so that :func:`working_view` can look again), or within 1.8x of ``expect`` when given.
     """
-    low, high = 0.02 * min(shape[:2]), 0.2 * min(shape[:2])
+    low, high = (expect / 1.8, expect * 1.8) if expect else (0.012 * min(shape[:2]), 0.2 * min(shape[:2]))
     wide = [w for w in widths if low < w < high]
     width = float(statistics.median([w for w in wide if w >= 0.5 * max(wide)])) if wide else None
     plausible = [s for s in singles if low < s < high]
     if plausible and (width is None or statistics.median(plausible) >= 0.75 * width):
         return float(statistics.median(plausible))
-    return width if width is not None else 0.06 * min(shape[:2])
+    return width if width is not None else expect or 0.06 * min(shape[:2])
 
 
-def propose(image: np.ndarray) -> Proposals:
-    """Candidate die centres in ``image`` (already at working size): blob centres and a grid over merged blobs."""
+def propose(image: np.ndarray, expect: float | None = None) -> Proposals:
+    """Candidate die centres in ``image`` (already at working size): blob centres and a grid over
+    merged blobs; ``expect``: the die side, in pixels, when it is known roughly (see :func:`typical_side`)."""
     mask, found = _foreground(image)
     if found is None:
         found = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
@@ -194,7 +198,7 @@ def propose(image: np.ndarray) -> Proposals:
     blobs = [i for i, area in enumerate(areas) if area >= 4]
     shapes = [_blob_shape(found[i], areas[i]) for i in blobs]
     widths = _widths(mask, [boxes[i] for i in blobs], boxes)
-    side = typical_side([s for _, s, _, single in shapes if single], widths, image.shape)
+    side = typical_side([s for _, s, _, single in shapes if single], widths, image.shape, expect)
     out: list[Candidate] = []
     lone: list[np.ndarray] = []
     for i, (center, blob_side, angle, single) in zip(blobs, shapes):
@@ -205,6 +209,29 @@ def propose(image: np.ndarray) -> Proposals:
             out.append(Candidate(center, side, 0.0, False))
     out.extend(_outside(_grid(mask, side), lone, mask.shape))
     return Proposals(tuple(out), side, mask)
+
+
+SMALL_SIDE = 22.0
+"""A typical die side (working pixels) under which a larger frame is looked at again, less shrunk:
+the finder learnt dice of about 20 to 70 pixels (the real photos' dice are 21 to 69 at 640 px)."""
+
+LOOK_AGAIN_SIDE = 36.0
+"""The typical die side (working pixels) a frame is looked at again for, when its dice were too small."""
+
+
+def working_view(frame: np.ndarray) -> tuple[float, np.ndarray, Proposals]:
+    """The scale, working image and candidates of a frame: shrunk to :data:`WORK_PX`, or less when
+    its dice are small there (a wide view or a large photo), so that they are about
+    :data:`LOOK_AGAIN_SIDE` pixels across (never more than the frame's own pixels)."""
+    scale = working_scale(frame.shape)
+    work = shrink(frame, scale)
+    proposals = propose(work)
+    if scale < 1.0 and proposals.side < SMALL_SIDE:
+        larger = min(1.0, scale * LOOK_AGAIN_SIDE / proposals.side)
+        work = shrink(frame, larger)
+        proposals = propose(work, proposals.side * larger / scale)
+        scale = larger
+    return scale, work, proposals
 
 
 def _outside(grid: list[Candidate], blobs: list[np.ndarray], shape: tuple[int, ...]) -> list[Candidate]:

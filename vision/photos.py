@@ -49,6 +49,25 @@ class LabelledPhoto:
             raise InvalidInput(f"cannot read image {str(self.path)!r}")
         return image
 
+    def seen_wide(self) -> tuple[np.ndarray, tuple[LabelledDie, ...]]:
+        """The photo as if seen from three times as far, and its dice there: the photo with its eight
+        mirror images around it (a frame three times as wide with the same dice, three times
+        smaller in it; a mirrored pip face reads the same)."""
+        image = self.load()
+        height, width = image.shape[:2]
+        wide = cv2.copyMakeBorder(image, height, height, width, width, cv2.BORDER_REFLECT)
+        return wide, tuple(LabelledDie(d.value, _mirrored(d.box, width, height, column, row)) for d in self.dice
+                           for row in range(3) for column in range(3))
+
+
+def _mirrored(box: tuple[float, float, float, float], width: int, height: int, column: int,
+              row: int) -> tuple[float, float, float, float]:
+    """A box in copy (``column``, ``row``) of a 3x3 mirrored tiling of a photo (the photo in the middle)."""
+    x, y, w, h = box
+    x = x if column == 1 else width - x - w
+    y = y if row == 1 else height - y - h
+    return (x + column * width, y + row * height, w, h)
+
 
 def load_set(folder: Path = DEFAULT_SET) -> list[LabelledPhoto]:
     """Every photo of the set in ``folder`` (``labels.json`` beside an ``images/`` folder), in file order."""

@@ -21,7 +21,7 @@ import numpy as np
 from controller.games.errors import InvalidInput
 from vision.classify import NOT_A_DIE, UNREADABLE, FaceClassifier, classifier, readers
 from vision.crops import CROP_SCALE, READ_PX, aligned_crop, crop, dominant_angle, sharpness
-from vision.detect import propose, shrink, working_scale
+from vision.detect import Candidate, propose, working_view
 
 if TYPE_CHECKING:
     from vision.calibrate import Calibration
@@ -125,9 +125,8 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
 
 
 def _read_frame(frame: np.ndarray, to_working_size: bool = True) -> list[DieReading]:
-    scale = working_scale(frame.shape) if to_working_size else 1.0
-    work = shrink(frame, scale)
-    hits = _second_look(frame, scale, work, _find(work))
+    scale, work, proposals = working_view(frame) if to_working_size else (1.0, frame, propose(frame))
+    hits = _second_look(frame, scale, work, _find(work, proposals.candidates))
     return [_reading(hit, scale, work.shape) for hit in hits]
 
 
@@ -136,13 +135,12 @@ def sightings(frame: np.ndarray) -> list[tuple[float, float, float]]:
 
     The reader is trained on crops placed this way (:mod:`vision.train`).
     """
-    scale = working_scale(frame.shape)
-    return [(h.center[0] / scale, h.center[1] / scale, h.side / scale) for h in _find(shrink(frame, scale))]
+    scale, work, proposals = working_view(frame)
+    return [(h.center[0] / scale, h.center[1] / scale, h.side / scale) for h in _find(work, proposals.candidates)]
 
 
-def _find(work: np.ndarray) -> list[_Hit]:
-    """Classify every candidate, then gather the positive ones into one hit per die."""
-    candidates = propose(work).candidates
+def _find(work: np.ndarray, candidates: tuple[Candidate, ...]) -> list[_Hit]:
+    """Classify every candidate in the working image, then gather the positive ones into one hit per die."""
     patches = np.stack([aligned_crop(work, c.center, c.side * CROP_SCALE) for c in candidates]) if candidates else \
         np.zeros((0, 32, 32, 3), np.uint8)
     probs = classifier().probabilities(patches)

@@ -51,3 +51,18 @@ def test_error_sheet_shows_every_die_not_read_right(bench: ModuleType, tmp_path:
     picture = cv2.imread(str(sheet))
     assert picture.shape == (bench.TILE, 8 * bench.TILE, 3)
     assert (picture[:, :2 * bench.TILE] != 200).any() and (picture[:, 2 * bench.TILE:] == 0).all()
+
+
+def test_a_photo_seen_wide_keeps_its_dice_in_the_mirror_images(tmp_path: Path) -> None:
+    from vision.photos import LabelledDie, LabelledPhoto
+
+    image = np.zeros((60, 80, 3), np.uint8)
+    image[10:20, 5:25] = 255  # one white "die" at x 5..25, y 10..20
+    path = tmp_path / "one.png"
+    cv2.imwrite(str(path), image)
+    wide, dice = LabelledPhoto(path, (LabelledDie(3, (5.0, 10.0, 20.0, 10.0)),)).seen_wide()
+    assert wide.shape == (180, 240, 3) and len(dice) == 9 and all(d.value == 3 for d in dice)
+    for die in dice:
+        x, y, w, h = (int(v) for v in die.box)
+        assert wide[y:y + h, x:x + w].min() == 255 and wide[y:y + h, x:x + w].size == 10 * 20 * 3
+    assert sorted(d.box[:2] for d in dice)[4] == (85.0, 70.0)  # the middle copy's box is the photo's, moved

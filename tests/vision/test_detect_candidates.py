@@ -9,7 +9,7 @@ import numpy as np
 
 from vision.crops import aligned_crop, dominant_angle
 from vision.detect import (_disc, _fill_small_holes, _grid_points, _quarter, _widths, disc_filter, propose,
-                           working_scale)
+                           typical_side, working_scale, working_view)
 from vision.render import SceneSpec, render_scene
 
 
@@ -38,6 +38,21 @@ def test_bare_background_has_no_candidates() -> None:
 def test_typical_side_follows_the_dice() -> None:
     scene = render_scene(random.Random(7), SceneSpec(size=(640, 360), n_dice=5, die_px=(40, 40), background="felt"))
     assert 32 < propose(scene.image).side < 60  # the blob includes the sides seen in perspective
+
+
+def test_an_expected_side_rules_out_blobs_far_from_it() -> None:
+    widths = [12.0, 12.5, 13.0, 46.0, 47.0, 48.0]  # three small dice, three die-sized tray parts
+    assert typical_side([], widths, (640, 640)) == 47.0
+    assert typical_side([], widths, (640, 640), expect=14.0) == 12.5
+
+
+def test_a_large_frame_with_small_dice_is_looked_at_less_shrunk() -> None:
+    wide = render_scene(random.Random(7), SceneSpec(size=(1920, 1080), n_dice=5, die_px=(30, 30), background="felt"))
+    scale, work, proposals = working_view(wide.image)
+    assert working_scale(wide.image.shape) == 1 / 3 < scale <= 1.0 and work.shape[1] == round(1920 * scale)
+    assert 26 < proposals.side < 50  # 30 px dice at about 36 px in the working image
+    near = render_scene(random.Random(7), SceneSpec(size=(1920, 1080), n_dice=5, die_px=(90, 90), background="felt"))
+    assert working_view(near.image)[0] == 1 / 3
 
 
 def test_small_enclosed_holes_are_filled_large_and_open_ones_kept() -> None:
