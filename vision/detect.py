@@ -45,6 +45,8 @@ class Proposals:
     candidates: tuple[Candidate, ...]
     side: float
     mask: np.ndarray
+    lone_side: float | None = None
+    """The median side of the blobs that look like one die each, when there are at least three."""
 
 
 def working_scale(shape: tuple[int, ...]) -> float:
@@ -198,7 +200,8 @@ def propose(image: np.ndarray, expect: float | None = None) -> Proposals:
     blobs = [i for i, area in enumerate(areas) if area >= 4]
     shapes = [_blob_shape(found[i], areas[i]) for i in blobs]
     widths = _widths(mask, [boxes[i] for i in blobs], boxes)
-    side = typical_side([s for _, s, _, single in shapes if single], widths, image.shape, expect)
+    singles = [s for _, s, _, single in shapes if single]
+    side = typical_side(singles, widths, image.shape, expect)
     out: list[Candidate] = []
     lone: list[np.ndarray] = []
     for i, (center, blob_side, angle, single) in zip(blobs, shapes):
@@ -208,7 +211,9 @@ def propose(image: np.ndarray, expect: float | None = None) -> Proposals:
         elif blob_side < 0.6 * side:
             out.append(Candidate(center, side, 0.0, False))
     out.extend(_outside(_grid(mask, side), lone, mask.shape))
-    return Proposals(tuple(out), side, mask)
+    shorter = min(image.shape[:2])
+    lone_sides = [s for s in singles if 0.012 * shorter < s < 0.2 * shorter]
+    return Proposals(tuple(out), side, mask, float(statistics.median(lone_sides)) if len(lone_sides) >= 3 else None)
 
 
 SMALL_SIDE = 22.0
@@ -219,19 +224,29 @@ LOOK_AGAIN_SIDE = 36.0
 """The typical die side (working pixels) a frame is looked at again for, when its dice were too small."""
 
 
-def working_view(frame: np.ndarray) -> tuple[float, np.ndarray, Proposals]:
-    """The scale, working image and candidates of a frame: shrunk to :data:`WORK_PX`, or less when
-    its dice are small there (a wide view or a large photo), so that they are about
-    :data:`LOOK_AGAIN_SIDE` pixels across (never more than the frame's own pixels)."""
+@dataclass(frozen=True)
+class View:
+    """A frame as the finder looks at it: the working image, its scale from the frame, its candidates."""
+
+    scale: float
+    work: np.ndarray
+    proposals: Proposals
+
+
+def working_views(frame: np.ndarray) -> list[View]:
+    """How to look at a frame: shrunk to :data:`WORK_PX`; and when its dice may be small there (a
+    wide view, a large photo: the typical side, or that of the lone dice, under :data:`SMALL_SIDE`),
+    also shrunk less, so that they would be about :data:`LOOK_AGAIN_SIDE` pixels across (never more
+    than the frame's own pixels). The reader keeps the view where the finder sees more dice."""
     scale = working_scale(frame.shape)
     work = shrink(frame, scale)
-    proposals = propose(work)
-    if scale < 1.0 and proposals.side < SMALL_SIDE:
-        larger = min(1.0, scale * LOOK_AGAIN_SIDE / proposals.side)
-        work = shrink(frame, larger)
-        proposals = propose(work, proposals.side * larger / scale)
-        scale = larger
-    return scale, work, proposals
+    first = View(scale, work, propose(work))
+    side = min(first.proposals.side, first.proposals.lone_side or first.proposals.side)
+    if scale == 1.0 or side >= SMALL_SIDE:
+        return [first]
+    larger = min(1.0, scale * LOOK_AGAIN_SIDE / side)
+    work = shrink(frame, larger)
+    return [first, View(larger, work, propose(work, side * larger / scale))]
 
 
 def _outside(grid: list[Candidate], blobs: list[np.ndarray], shape: tuple[int, ...]) -> list[Candidate]:

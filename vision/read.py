@@ -21,7 +21,7 @@ import numpy as np
 from controller.games.errors import InvalidInput
 from vision.classify import NOT_A_DIE, UNREADABLE, FaceClassifier, classifier, readers
 from vision.crops import CROP_SCALE, READ_PX, aligned_crop, crop, dominant_angle, sharpness
-from vision.detect import Candidate, propose, working_view
+from vision.detect import Candidate, View, propose, working_views
 
 if TYPE_CHECKING:
     from vision.calibrate import Calibration
@@ -125,9 +125,21 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
 
 
 def _read_frame(frame: np.ndarray, to_working_size: bool = True) -> list[DieReading]:
-    scale, work, proposals = working_view(frame) if to_working_size else (1.0, frame, propose(frame))
-    hits = _second_look(frame, scale, work, _find(work, proposals.candidates))
-    return [_reading(hit, scale, work.shape) for hit in hits]
+    view, hits = _found(frame) if to_working_size else _found(frame, [View(1.0, frame, propose(frame))])
+    hits = _second_look(frame, view.scale, view.work, hits)
+    return [_reading(hit, view.scale, view.work.shape) for hit in hits]
+
+
+def _found(frame: np.ndarray, views: list[View] | None = None) -> tuple[View, list[_Hit]]:
+    """The finder's hits in the view of ``frame`` (default: :func:`vision.detect.working_views`)
+    where it reads most dice surely (the first view on a tie): in a view too close for the dice,
+    it sees pips as small dice, but not surely."""
+    looks = [(view, _find(view.work, view.proposals.candidates)) for view in views or working_views(frame)]
+    return max(looks, key=lambda look: sum(float(h.probs[1:UNREADABLE].max()) >= SURE_FACE for h in look[1]))
+
+
+SURE_FACE = 0.6
+"""Least probability of the finder's best face for a hit that counts towards its view (:func:`_found`)."""
 
 
 def sightings(frame: np.ndarray) -> list[tuple[float, float, float]]:
@@ -135,8 +147,8 @@ def sightings(frame: np.ndarray) -> list[tuple[float, float, float]]:
 
     The reader is trained on crops placed this way (:mod:`vision.train`).
     """
-    scale, work, proposals = working_view(frame)
-    return [(h.center[0] / scale, h.center[1] / scale, h.side / scale) for h in _find(work, proposals.candidates)]
+    view, hits = _found(frame)
+    return [(h.center[0] / view.scale, h.center[1] / view.scale, h.side / view.scale) for h in hits]
 
 
 def _find(work: np.ndarray, candidates: tuple[Candidate, ...]) -> list[_Hit]:

@@ -25,7 +25,7 @@ import numpy as np
 
 from vision.classify import MODEL_PATH, READER_PATHS
 from vision.crops import CROP_PX, CROP_SCALE, READ_PX, aligned_crop, crop, dominant_angle, normalise
-from vision.detect import working_view
+from vision.detect import working_views
 from vision.photos import DEFAULT_SET, LabelledPhoto, is_held_out, load_set
 from vision.render import DieTruth, SceneSpec, render_scene
 
@@ -108,8 +108,8 @@ def _visible_center(die: DieTruth) -> tuple[float, float]:
 
 def _far_proposals(image: np.ndarray, centers: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """Detector proposals farther than about half a die from every die: the hard negatives."""
-    scale, _, proposals = working_view(image)
-    points = np.array([c.center for c in proposals.candidates], dtype=np.float32).reshape(-1, 2) / scale
+    view = working_views(image)[0]
+    points = np.array([c.center for c in view.proposals.candidates], dtype=np.float32).reshape(-1, 2) / view.scale
     far = np.ones(len(points), dtype=bool)
     for center, size in zip(centers, sizes):
         far &= np.linalg.norm(points - center, axis=1) > 0.55 * size

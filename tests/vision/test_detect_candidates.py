@@ -9,7 +9,7 @@ import numpy as np
 
 from vision.crops import aligned_crop, dominant_angle
 from vision.detect import (_disc, _fill_small_holes, _grid_points, _quarter, _widths, disc_filter, propose,
-                           typical_side, working_scale, working_view)
+                           typical_side, working_scale, working_views)
 from vision.render import SceneSpec, render_scene
 
 
@@ -46,13 +46,14 @@ def test_an_expected_side_rules_out_blobs_far_from_it() -> None:
     assert typical_side([], widths, (640, 640), expect=14.0) == 12.5
 
 
-def test_a_large_frame_with_small_dice_is_looked_at_less_shrunk() -> None:
+def test_a_large_frame_with_small_dice_is_also_looked_at_less_shrunk() -> None:
     wide = render_scene(random.Random(7), SceneSpec(size=(1920, 1080), n_dice=5, die_px=(30, 30), background="felt"))
-    scale, work, proposals = working_view(wide.image)
-    assert working_scale(wide.image.shape) == 1 / 3 < scale <= 1.0 and work.shape[1] == round(1920 * scale)
-    assert 26 < proposals.side < 50  # 30 px dice at about 36 px in the working image
+    first, second = working_views(wide.image)
+    assert first.scale == working_scale(wide.image.shape) == 1 / 3 < second.scale <= 1.0
+    assert second.work.shape[1] == round(1920 * second.scale)
+    assert 26 < second.proposals.side < 50  # 30 px dice at about 36 px in the second working image
     near = render_scene(random.Random(7), SceneSpec(size=(1920, 1080), n_dice=5, die_px=(90, 90), background="felt"))
-    assert working_view(near.image)[0] == 1 / 3
+    assert [view.scale for view in working_views(near.image)] == [1 / 3]
 
 
 def test_small_enclosed_holes_are_filled_large_and_open_ones_kept() -> None:

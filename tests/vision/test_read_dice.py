@@ -180,6 +180,24 @@ def test_small_dice_in_a_large_frame_are_looked_at_again_less_shrunk() -> None:
     assert labelled == 9 * len(photo.dice) and right >= 0.9 * labelled and false == 0  # 31 of 45 when not looked at again
 
 
+def test_the_view_where_the_finder_reads_more_dice_surely_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.read
+    from vision.detect import Proposals, View
+
+    def hits(sure: int, unsure: int) -> list[vision.read._Hit]:
+        face = [np.array([0.05, 0.9, 0.01, 0.01, 0.01, 0.01, 0.005, 0.005]),
+                np.array([0.1, 0.4, 0.3, 0.1, 0.05, 0.03, 0.01, 0.01])]
+        return [vision.read._Hit((10.0 * k, 0.0), 10.0, face[k >= sure]) for k in range(sure + unsure)]
+
+    far, near = (View(scale, np.zeros((4, 4, 3), np.uint8), Proposals((), 10.0, np.zeros((4, 4), np.uint8)))
+                 for scale in (0.5, 1.0))
+    seen = {id(far.work): hits(3, 0), id(near.work): hits(2, 20)}  # near: pips taken for dice, unsurely
+    monkeypatch.setattr(vision.read, "_find", lambda work, candidates: seen[id(work)])
+    assert vision.read._found(np.zeros((4, 4, 3), np.uint8), [far, near])[0] is far
+    seen[id(near.work)] = hits(5, 0)
+    assert vision.read._found(np.zeros((4, 4, 3), np.uint8), [far, near])[0] is near
+
+
 def _count(readings: tuple[DieReading, ...], labels: list[tuple[int, tuple[float, ...]]]) -> tuple[int, int, int]:
     """Labelled dice, those read right (a reading's centre in the label's box), readings matching no label."""
     left = list(readings)
