@@ -104,17 +104,17 @@ def print_observation(path: Path, observation: Any, as_json: bool, out: TextIO) 
 def annotate(image: np.ndarray, observation: Any) -> np.ndarray:
     """A copy of ``image`` with every die's box and value: green sure, orange unsure, red unreadable."""
     out = image.copy()
-    thickness = max(1, round(max(image.shape[:2]) / 640))
     for die in observation.dice:
         x, y, w, h = (int(round(v)) for v in die.box)
         colour = _colour(die.value, die.confidence)
-        cv2.rectangle(out, (x, y), (x + w, y + h), colour, thickness)
+        cv2.rectangle(out, (x, y), (x + w, y + h), colour, max(1, round(w / 45)))  # lines and labels grow with the die
         label = "?" if die.value is None else str(die.value)
         if die.flag:
             label += f" {die.flag}"
         label += f" {die.confidence:.2f}"
-        cv2.putText(out, label, (x, max(10, y - 3)), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * thickness, colour,
-                    thickness, cv2.LINE_AA)
+        size = 0.4 * max(1.0, w / 50)
+        cv2.putText(out, label, (x, max(10, y - 3)), cv2.FONT_HERSHEY_SIMPLEX, size, colour,
+                    max(1, round(size / 0.5)), cv2.LINE_AA)
     return out
 
 

@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from controller.cli import main
@@ -78,3 +79,15 @@ def test_a_folder_without_photos_is_reported(tmp_path: Path, capsys: pytest.Capt
     assert main(["vision", "read", str(tmp_path)]) == 1
     assert f"no photos (.jpg, .jpeg, .png, .bmp, .tif, .tiff, .webp) in folder {str(tmp_path)!r}" in \
         capsys.readouterr().err
+
+
+def test_boxes_and_labels_are_drawn_at_the_die_s_size_whatever_the_picture_s() -> None:
+    from controller.commands.vision import annotate
+    from vision.read import DieReading, Observation
+
+    die = DieReading("d6", 3, (120.0, 120.0), (100.0, 100.0, 40.0, 40.0), 0.95)
+    for shape in ((360, 640, 3), (2160, 3840, 3)):  # the same 40 px die in a small and a 4K frame
+        drawn = annotate(np.zeros(shape, np.uint8), Observation((die,), 1.0)).any(axis=2)
+        rows, columns = np.nonzero(drawn)
+        assert drawn[100, 100:141].all() and not drawn[120, 102:139].any()  # a thin box edge around an open face
+        assert columns.max() < 100 + 80 and rows.min() > 100 - 20  # a label about a die wide, just above it
