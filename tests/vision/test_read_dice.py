@@ -198,6 +198,15 @@ def test_the_view_where_the_finder_reads_more_dice_surely_is_kept(monkeypatch: p
     assert vision.read._found(np.zeros((4, 4, 3), np.uint8), [far, near])[0] is near
 
 
+def test_a_large_batch_of_crops_is_classified_as_each_crop_alone() -> None:
+    from vision.classify import BATCH, classifier
+
+    crops = np.random.default_rng(4).integers(0, 256, (2 * BATCH + 5, 32, 32, 3)).astype(np.uint8)
+    together = classifier().probabilities(crops)
+    alone = np.concatenate([classifier().probabilities(crops[i:i + 1]) for i in range(len(crops))])
+    assert together.shape == (2 * BATCH + 5, 8) and np.allclose(together, alone, atol=1e-5)
+
+
 def _count(readings: tuple[DieReading, ...], labels: list[tuple[int, tuple[float, ...]]]) -> tuple[int, int, int]:
     """Labelled dice, those read right (a reading's centre in the label's box), readings matching no label."""
     left = list(readings)
