@@ -177,16 +177,21 @@ def typical_side(singles: list[float], widths: list[float], shape: tuple[int, ..
 
     ``widths`` are twice the largest inscribed radius of every blob: about one die across even
     for a heap of touching dice, and not fooled by a white die whose blob is only its pips. Sides
-    from 1.2% to 20% of the frame's shorter side are plausible (dice too small to read well still
-    count, so that :func:`working_view` can look again), or within 1.8x of ``expect`` when given.
+    within 1.8x of ``expect`` are plausible when it is given, else :func:`_plausible` ones.
     """
-    low, high = (expect / 1.8, expect * 1.8) if expect else (0.012 * min(shape[:2]), 0.2 * min(shape[:2]))
+    low, high = (expect / 1.8, expect * 1.8) if expect else _plausible(shape)
     wide = [w for w in widths if low < w < high]
     width = float(statistics.median([w for w in wide if w >= 0.5 * max(wide)])) if wide else None
     plausible = [s for s in singles if low < s < high]
     if plausible and (width is None or statistics.median(plausible) >= 0.75 * width):
         return float(statistics.median(plausible))
     return width if width is not None else expect or 0.06 * min(shape[:2])
+
+
+def _plausible(shape: tuple[int, ...]) -> tuple[float, float]:
+    """The die sides a frame of ``shape`` may show: 1.2% to 20% of its shorter side (dice too small
+    to read well still count, so that :func:`working_views` can look again)."""
+    return 0.012 * min(shape[:2]), 0.2 * min(shape[:2])
 
 
 def propose(image: np.ndarray, expect: float | None = None) -> Proposals:
@@ -211,14 +216,15 @@ def propose(image: np.ndarray, expect: float | None = None) -> Proposals:
         elif blob_side < 0.6 * side:
             out.append(Candidate(center, side, 0.0, False))
     out.extend(_outside(_grid(mask, side), lone, mask.shape))
-    shorter = min(image.shape[:2])
-    lone_sides = [s for s in singles if 0.012 * shorter < s < 0.2 * shorter]
+    low, high = _plausible(image.shape)
+    lone_sides = [s for s in singles if low < s < high]
     return Proposals(tuple(out), side, mask, float(statistics.median(lone_sides)) if len(lone_sides) >= 3 else None)
 
 
 SMALL_SIDE = 22.0
-"""A typical die side (working pixels) under which a larger frame is looked at again, less shrunk:
-the finder learnt dice of about 20 to 70 pixels (the real photos' dice are 21 to 69 at 640 px)."""
+"""A die side (working pixels: the typical one, or the lone dice's) under which a larger frame is
+also looked at less shrunk: the finder learnt dice of about 20 to 70 pixels (the real photos'
+dice are 21 to 69 at 640 px)."""
 
 LOOK_AGAIN_SIDE = 36.0
 """The typical die side (working pixels) a frame is looked at again for, when its dice were too small."""
@@ -237,7 +243,7 @@ def working_views(frame: np.ndarray) -> list[View]:
     """How to look at a frame: shrunk to :data:`WORK_PX`; and when its dice may be small there (a
     wide view, a large photo: the typical side, or that of the lone dice, under :data:`SMALL_SIDE`),
     also shrunk less, so that they would be about :data:`LOOK_AGAIN_SIDE` pixels across (never more
-    than the frame's own pixels). The reader keeps the view where the finder sees more dice."""
+    than the frame's own pixels). The reader keeps the view where the finder reads more dice surely."""
     scale = working_scale(frame.shape)
     work = shrink(frame, scale)
     first = View(scale, work, propose(work))

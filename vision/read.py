@@ -195,7 +195,7 @@ def _second_look(frame: np.ndarray, scale: float, work: np.ndarray, hits: list[_
     probs = _read_views(patches, (first,), 1)
     unsure = [i for i, p in enumerate(probs) if _view_confidence(p) < REFINE_BELOW]
     if unsure and others:
-        probs[unsure] = (probs[unsure] + len(others) * _read_views(patches[unsure], tuple(others), 1)) / len(readers())
+        probs[unsure] = (probs[unsure] + len(others) * _read_views(patches[unsure], tuple(others), 1)) / (1 + len(others))
     doubtful = [i for i in unsure if _view_confidence(probs[i]) < REFINE_BELOW]
     if doubtful:
         more = _read_views(_reader_crops(frame, scale, [hits[i] for i in doubtful], [angles[i] for i in doubtful],
