@@ -1,13 +1,15 @@
-"""Train the two d6 face networks (small CNNs, PyTorch) on labelled photos and export them to ONNX.
+"""Train the d6 face networks (small CNNs, PyTorch) on labelled photos and export them to ONNX.
 
-Run: ``python -m vision.train [PHOTO_SET] [--net finder|reader] [--epochs N] [--all] [--out FILE]``.
+Run: ``python -m vision.train [PHOTO_SET] [--net finder|reader|deep-reader] [--epochs N] [--all] [--out FILE]``.
 The finder (``models/d6_faces.onnx``) says whether a die is centred in a 32 px crop; the reader
 (``models/d6_read.onnx``) reads the face from a sharper 48 px crop of each die the finder found,
 so train the finder first. Classes: 0 = not a die centred here, 1..6 = the top face, 7 = a die
 that cannot be read (cocked or cut off: rendered frames only). Photos for which
 :func:`vision.photos.is_held_out` is true are trained on only with ``--all`` (without, they
 measure generalisation). Needs the ``train`` extra (PyTorch, ONNX); the table itself runs the
-ONNX files through ``cv2.dnn``. About 15 minutes for the finder and 30 for the reader on two cores.
+ONNX files through ``cv2.dnn``. About 15 minutes for the finder and 30 for the reader on two cores;
+the deep reader (``--net deep-reader``, the second reader ``models/d6_read_2.onnx``) takes about 90
+minutes on one core.
 """
 
 from __future__ import annotations
@@ -218,7 +220,7 @@ def _turn_hue(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def epoch_samples(photos: list[Photo], rng: np.random.Generator, per_die: int, negatives_per_photo: int,
                   net: str = "finder") -> tuple[np.ndarray, np.ndarray]:
     """One epoch of freshly augmented crops and their classes, for the ``finder`` or the ``reader``."""
-    make, px = (reader_positive, READ_PX) if net == "reader" else (positive, CROP_PX)
+    make, px = (positive, CROP_PX) if net == "finder" else (reader_positive, READ_PX)
     patches: list[np.ndarray] = []
     labels: list[int] = []
     for photo in photos:
@@ -247,8 +249,9 @@ def centred_samples(photos: list[Photo], px: int = CROP_PX) -> tuple[np.ndarray,
 class NetSpec:
     """One of the two face networks: its crop, its shape and what an epoch of training holds.
 
-    Each conv stage is a 3x3 convolution, batch norm, ReLU and 2x2 max-pool; then an optional
-    hidden dense layer and the 8-way output (not a die, 1..6, unreadable).
+    Each conv stage is ``convs`` times a 3x3 convolution, batch norm and ReLU (once when not
+    given), then a 2x2 max-pool; then an optional hidden dense layer and the 8-way output (not a
+    die, 1..6, unreadable).
     """
 
     name: str
@@ -258,16 +261,20 @@ class NetSpec:
     negatives_per_photo: int
     path: Path
     per_die: int = 8
+    convs: tuple[int, ...] = ()
 
 
 FINDER = NetSpec("finder", CROP_PX, (16, 32, 64), 128, 30, MODEL_PATH)
 """Is a die centred in this crop (and a first guess at its face): run on every candidate, so small."""
 
 READER = NetSpec("reader", READ_PX, (24, 48, 64, 96), 0, 6, READER_PATHS[0])
-"""The face of a die the finder found, from a sharper crop: run on a few crops a frame (the
-second reader, ``d6_read_2.onnx``, is the same network trained with ``--seed 3``)."""
+"""The face of a die the finder found, from a sharper crop: the first reader, run on every die found."""
 
-NETS = {spec.name: spec for spec in (FINDER, READER)}
+DEEP_READER = NetSpec("deep-reader", READ_PX, (24, 48, 96, 128), 0, 6, READER_PATHS[1], convs=(1, 1, 2, 2))
+"""The second reader: deeper and wider where the crop is small (1.3x the training time of
+:data:`READER`, 4x its weights), asked only about the dice the first reader is unsure of."""
+
+NETS = {spec.name: spec for spec in (FINDER, READER, DEEP_READER)}
 
 
 def build(spec: NetSpec) -> Any:
@@ -276,9 +283,11 @@ def build(spec: NetSpec) -> Any:
 
     layers: list[Any] = []
     cin = 3
-    for cout in spec.widths:
-        layers += [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(), nn.MaxPool2d(2)]
-        cin = cout
+    for cout, convs in zip(spec.widths, spec.convs or (1,) * len(spec.widths)):
+        for _ in range(convs):
+            layers += [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+            cin = cout
+        layers.append(nn.MaxPool2d(2))
     flat = cin * (spec.px >> len(spec.widths)) ** 2
     head = [nn.Linear(flat, spec.hidden), nn.ReLU(), nn.Linear(spec.hidden, CLASSES)] if spec.hidden else \
         [nn.Linear(flat, CLASSES)]
@@ -382,8 +391,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("photos", nargs="?", type=Path, default=DEFAULT_SET, help="labelled photo set folder")
     parser.add_argument("--net", choices=sorted(NETS), default="finder",
-                        help="finder: is a die centred here (32 px crops, run on every candidate); reader: its "
-                             "face, from a sharper crop (48 px), trained on where the shipped finder sees the dice")
+                        help="finder: is a die centred here (32 px crops, run on every candidate); reader: the first "
+                             "reader, the face from a sharper crop (48 px), trained on where the shipped finder sees the "
+                             "dice; deep-reader: the second reader, deeper, asked about the dice the first is unsure of")
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--seed", type=int, default=2)
     parser.add_argument("--out", type=Path, help="model file (default: the shipped one of --net)")
@@ -398,7 +408,7 @@ def main(argv: list[str] | None = None) -> int:
     photos += synthetic_photos(args.synthetic, args.seed)
     print(f"{args.synthetic} synthetic frames rendered", flush=True)
     spec = NETS[args.net]
-    if spec is READER:
+    if spec is not FINDER:
         photos = [with_sightings(p) for p in photos]
     out = args.out or spec.path
     export_onnx(train(spec, photos, held_out, args.epochs, args.seed), spec, out)
