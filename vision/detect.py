@@ -244,15 +244,21 @@ def working_views(frame: np.ndarray) -> list[View]:
     wide view, a large photo: the typical side, or that of the lone dice, under :data:`SMALL_SIDE`),
     also shrunk less, so that they would be about :data:`LOOK_AGAIN_SIDE` pixels across (never more
     than the frame's own pixels). The reader keeps the view where the finder reads more dice surely."""
+    first = working_view(frame)
+    side = min(first.proposals.side, first.proposals.lone_side or first.proposals.side)
+    if first.scale == 1.0 or side >= SMALL_SIDE:
+        return [first]
+    larger = min(1.0, first.scale * LOOK_AGAIN_SIDE / side)
+    work = shrink(frame, larger)
+    return [first, View(larger, work, propose(work, side * larger / first.scale))]
+
+
+def working_view(frame: np.ndarray) -> View:
+    """The frame shrunk to :data:`WORK_PX` (never enlarged), with its candidates: the first of
+    :func:`working_views`."""
     scale = working_scale(frame.shape)
     work = shrink(frame, scale)
-    first = View(scale, work, propose(work))
-    side = min(first.proposals.side, first.proposals.lone_side or first.proposals.side)
-    if scale == 1.0 or side >= SMALL_SIDE:
-        return [first]
-    larger = min(1.0, scale * LOOK_AGAIN_SIDE / side)
-    work = shrink(frame, larger)
-    return [first, View(larger, work, propose(work, side * larger / scale))]
+    return View(scale, work, propose(work))
 
 
 def _outside(grid: list[Candidate], blobs: list[np.ndarray], shape: tuple[int, ...]) -> list[Candidate]:

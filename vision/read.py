@@ -190,7 +190,8 @@ def _second_look(frame: np.ndarray, scale: float, work: np.ndarray, hits: list[_
     if not hits:
         return hits
     angles = [dominant_angle(work, h.center, h.side * CROP_SCALE) for h in hits]
-    first, *others = readers()
+    nets = readers()
+    first, *others = nets
     patches = _reader_crops(frame, scale, hits, angles, ((0.0, False),))
     probs = _read_views(patches, (first,), 1)
     unsure = [i for i, p in enumerate(probs) if _view_confidence(p) < REFINE_BELOW]
@@ -199,7 +200,7 @@ def _second_look(frame: np.ndarray, scale: float, work: np.ndarray, hits: list[_
     doubtful = [i for i in unsure if _view_confidence(probs[i]) < REFINE_BELOW]
     if doubtful:
         more = _read_views(_reader_crops(frame, scale, [hits[i] for i in doubtful], [angles[i] for i in doubtful],
-                                         MORE_VIEWS), readers(), len(MORE_VIEWS))
+                                         MORE_VIEWS), nets, len(MORE_VIEWS))
         probs[doubtful] = (probs[doubtful] + len(MORE_VIEWS) * more) / (1 + len(MORE_VIEWS))
     looked = [_Hit(h.center, h.side, READER_WEIGHT * p + (1 - READER_WEIGHT) * h.probs) for h, p in zip(hits, probs)]
     looked = [replace(h, blurred=_blurred(h, patch)) for h, patch in zip(looked, patches)]

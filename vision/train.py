@@ -27,7 +27,7 @@ import numpy as np
 
 from vision.classify import MODEL_PATH, READER_PATHS
 from vision.crops import CROP_PX, CROP_SCALE, READ_PX, aligned_crop, crop, dominant_angle, normalise
-from vision.detect import working_views
+from vision.detect import working_view
 from vision.photos import DEFAULT_SET, LabelledPhoto, is_held_out, load_set
 from vision.render import DieTruth, SceneSpec, render_scene
 
@@ -110,7 +110,7 @@ def _visible_center(die: DieTruth) -> tuple[float, float]:
 
 def _far_proposals(image: np.ndarray, centers: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """Detector proposals farther than about half a die from every die: the hard negatives."""
-    view = working_views(image)[0]
+    view = working_view(image)
     points = np.array([c.center for c in view.proposals.candidates], dtype=np.float32).reshape(-1, 2) / view.scale
     far = np.ones(len(points), dtype=bool)
     for center, size in zip(centers, sizes):
@@ -263,6 +263,11 @@ class NetSpec:
     per_die: int = 8
     convs: tuple[int, ...] = ()
 
+    @property
+    def stages(self) -> tuple[tuple[int, int], ...]:
+        """Each conv stage's width and number of convolutions."""
+        return tuple(zip(self.widths, self.convs or (1,) * len(self.widths)))
+
 
 FINDER = NetSpec("finder", CROP_PX, (16, 32, 64), 128, 30, MODEL_PATH)
 """Is a die centred in this crop (and a first guess at its face): run on every candidate, so small."""
@@ -283,7 +288,7 @@ def build(spec: NetSpec) -> Any:
 
     layers: list[Any] = []
     cin = 3
-    for cout, convs in zip(spec.widths, spec.convs or (1,) * len(spec.widths)):
+    for cout, convs in spec.stages:
         for _ in range(convs):
             layers += [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
             cin = cout

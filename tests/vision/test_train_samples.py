@@ -41,8 +41,8 @@ def test_finder_samples_stay_small() -> None:
 def test_each_shipped_model_has_the_layers_of_its_net(spec: NetSpec) -> None:
     """The shipped ONNX file of each net is the network its spec builds (layers l0, l1, ... in order:
     per convolution a Conv and a Relu, per stage a MaxPool, then Flatten and the dense layers)."""
-    convs = spec.convs or (1,) * len(spec.widths)
+    convs = sum(n for _, n in spec.stages)
     dense = 3 if spec.hidden else 1
     names = FaceClassifier(spec.path, spec.px)._net.getLayerNames()  # as the table loads it
     layers = {name.split("!")[1].split("/")[0] for name in names if "!l" in name}
-    assert layers == {f"l{i}" for i in range(2 * sum(convs) + len(spec.widths) + 1 + dense)}
+    assert layers == {f"l{i}" for i in range(2 * convs + len(spec.stages) + 1 + dense)}
