@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from controller.games.errors import InvalidInput
-from vision.photos import DEFAULT_SET, is_held_out, load_set
+from vision.photos import DEFAULT_SET, LabelledPhoto, is_held_out, load_set
 from vision.read import DieReading, Observation, read_dice
 from vision.render import DieTruth, Scene, SceneSpec, render_scene
 
@@ -129,6 +129,7 @@ def test_only_the_first_reader_looks_at_a_die_it_is_sure_of(monkeypatch: pytest.
         return original(self, patches)
 
     monkeypatch.setattr(FaceClassifier, "probabilities", recording)
+    monkeypatch.setattr(vision.read, "DARK_BODY", -1)  # no die read in its red channel (a test of its own)
     monkeypatch.setattr(vision.read, "REFINE_BELOW", 0.0)  # sure of every die
     _assert_reads(_scene(11, [1, 2, 3, 4, 5, 6], background="felt"))
     assert [(net, n) for net, n in seen if net is not classifier()] == [(readers()[0], 6)]
@@ -138,6 +139,56 @@ def test_only_the_first_reader_looks_at_a_die_it_is_sure_of(monkeypatch: pytest.
     first, second = readers()
     assert [(net, n) for net, n in seen if net is not classifier()] == [(first, 6), (second, 6), (first, 42),
                                                                          (second, 42)]
+
+
+def test_the_red_channel_shows_red_pips_on_a_dark_body_light_on_dark() -> None:
+    from vision.read import red_channel
+
+    die = np.full((48, 48, 3), (60, 55, 50), np.uint8)  # a smoky body (BGR)
+    for x, y in ((18, 18), (30, 30)):
+        die[y - 3:y + 4, x - 3:x + 4] = (40, 40, 190)  # red pips, barely lighter than the body in grey
+    seen = red_channel(die[None])[0]
+    assert (seen[..., 0] == seen[..., 2]).all() and (seen[..., 1] == seen[..., 2]).all()
+    assert int(seen[18, 18, 0]) - int(seen[24, 24, 0]) > 200
+
+
+def _smoky_photos() -> list[LabelledPhoto]:
+    """The real photos of a smoky die with red pips, faint on its dark body, beside other dark dice."""
+    return [p for p in load_set(DEFAULT_SET) if "20191209_0958" in p.path.stem or "20191209_0959" in p.path.stem][:8]
+
+
+def test_doubtful_dark_dice_are_read_again_in_their_red_channel(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.read
+    from vision.classify import FaceClassifier, classifier, readers
+
+    classifier(), readers()
+    grey_crops: list[int] = []
+    original = FaceClassifier.probabilities
+
+    def recording(self: FaceClassifier, patches: np.ndarray) -> np.ndarray:
+        grey_crops.append(int((patches.max(axis=3) == patches.min(axis=3)).all(axis=(1, 2)).sum()))
+        return original(self, patches)
+
+    monkeypatch.setattr(FaceClassifier, "probabilities", recording)
+    monkeypatch.setattr(vision.read, "REFINE_BELOW", 1.01)  # every die is doubtful
+    photo = _smoky_photos()[0]
+    read_dice(photo.load())
+    assert sum(grey_crops) > 0 and sum(grey_crops) % 8 == 0  # each dark die in all 8 views
+    grey_crops.clear()
+    monkeypatch.setattr(vision.read, "DARK_BODY", -1)
+    read_dice(photo.load())
+    assert sum(grey_crops) == 0
+
+
+def test_the_red_channel_reads_more_of_the_smoky_dice_right(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.read
+
+    def right() -> int:
+        return sum(_count(read_dice(p.load()).dice, [(d.value, d.box) for d in p.dice])[1] for p in _smoky_photos())
+
+    with_red = right()
+    monkeypatch.setattr(vision.read, "DARK_BODY", -1)
+    assert with_red >= right() + 3
 
 
 def test_empty_tray_has_no_dice() -> None:
