@@ -80,6 +80,35 @@ def sharpness(patch: np.ndarray) -> float:
     return float(np.percentile(step[inner, inner], 98) / 8.0 / (high - low + 8.0))
 
 
+DARK_BODY = 70
+"""Most median lightness (0-255) of a die's middle for it to count as dark (:func:`dark_body`):
+the smoky dice of the real photos are 48-55; a red die with white pips about 110. :mod:`vision.read`
+reads a doubtful dark die in its red channel too (:func:`red_channel`)."""
+
+
+def middle(patch: np.ndarray) -> np.ndarray:
+    """The middle of a die-centred reader crop (its central 40%, well inside the die's top face)."""
+    n = patch.shape[0]
+    return patch[int(n * 0.3):int(n * 0.7), int(n * 0.3):int(n * 0.7)]
+
+
+def dark_body(patch: np.ndarray) -> bool:
+    """Whether the die in a die-centred crop has a dark body (see :data:`DARK_BODY`)."""
+    return float(np.median(cv2.cvtColor(middle(patch), cv2.COLOR_BGR2GRAY))) <= DARK_BODY
+
+
+def red_channel(patches: np.ndarray) -> np.ndarray:
+    """Each BGR crop's red channel, stretched so the die's middle spans black to white, as a grey
+    BGR crop: red pips on a dark body, faint in colour, are light on dark there, as the readers know
+    the pips of a black die."""
+    out = np.empty_like(patches)
+    for patch, grey in zip(patches, out):
+        red = patch[..., 2].astype(np.float32)
+        low, high = np.percentile(middle(red), [2, 98])
+        grey[...] = np.clip((red - low) * (255.0 / max(high - low, 8.0)), 0, 255)[..., None]
+    return out
+
+
 def _window(size: int) -> np.ndarray:
     r = np.arange(size, dtype=np.float32) - (size - 1) / 2.0
     g = np.exp(-(r * r) / (2 * (size * 0.3) ** 2))

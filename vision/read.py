@@ -21,7 +21,7 @@ import numpy as np
 
 from controller.games.errors import InvalidInput
 from vision.classify import NOT_A_DIE, UNREADABLE, FaceClassifier, classifier, readers
-from vision.crops import CROP_SCALE, READ_PX, aligned_crop, crop, dominant_angle, sharpness
+from vision.crops import CROP_SCALE, READ_PX, aligned_crop, crop, dark_body, dominant_angle, red_channel, sharpness
 from vision.detect import Candidate, View, propose, working_views
 
 if TYPE_CHECKING:
@@ -211,10 +211,10 @@ def _second_look(frame: np.ndarray, scale: float, work: np.ndarray, hits: list[_
 def _read_red_pips(probs: np.ndarray, doubtful: list[int], patches: np.ndarray, views: np.ndarray,
                    nets: tuple[FaceClassifier, ...]) -> None:
     """Read the doubtful dice with a dark body once more, in every view, in their red channel only
-    (:func:`red_channel`), and average those face shares with the colour views' in ``probs``, in
+    (:func:`vision.crops.red_channel`), and average those face shares with the colour views' in ``probs``, in
     place (the die and unreadable classes stay as the colour views have them: the red channel alone
     is a poor judge of what is a die)."""
-    dark = [k for k, i in enumerate(doubtful) if _view_confidence(probs[i]) < REFINE_BELOW and _dark_body(patches[i])]
+    dark = [k for k, i in enumerate(doubtful) if _view_confidence(probs[i]) < REFINE_BELOW and dark_body(patches[i])]
     if not dark:
         return
     per_die = len(MORE_VIEWS)
@@ -225,33 +225,6 @@ def _read_red_pips(probs: np.ndarray, doubtful: list[int], patches: np.ndarray, 
         share = probs[i, 1:UNREADABLE].sum() * faces / max(float(faces.sum()), 1e-6)
         probs[i, 1:UNREADABLE] = (probs[i, 1:UNREADABLE] + share) / 2  # as much as the colour views: weighing
         # them 2:1 or 3:1 read the same or 1 fewer of the real dice right, and 1-2 fewer of the held-out ones
-
-DARK_BODY = 70
-"""Most median lightness (0-255) of a die's middle for it to count as dark (:func:`_read_red_pips`):
-the smoky dice of the real photos are 48-55; a red die with white pips about 110."""
-
-
-def _middle(patch: np.ndarray) -> np.ndarray:
-    """The middle of a die-centred reader crop (its central 40%, well inside the die's top face)."""
-    n = patch.shape[0]
-    return patch[int(n * 0.3):int(n * 0.7), int(n * 0.3):int(n * 0.7)]
-
-
-def _dark_body(patch: np.ndarray) -> bool:
-    return float(np.median(cv2.cvtColor(_middle(patch), cv2.COLOR_BGR2GRAY))) <= DARK_BODY
-
-
-def red_channel(patches: np.ndarray) -> np.ndarray:
-    """Each BGR crop's red channel, stretched so the die's middle spans black to white, as a grey
-    BGR crop: red pips on a dark body, faint in colour, are light on dark there, as the readers know
-    the pips of a black die."""
-    out = np.empty_like(patches)
-    for patch, grey in zip(patches, out):
-        red = patch[..., 2].astype(np.float32)
-        low, high = np.percentile(_middle(red), [2, 98])
-        grey[...] = np.clip((red - low) * (255.0 / max(high - low, 8.0)), 0, 255)[..., None]
-    return out
-
 
 def _blurred(hit: _Hit, patch: np.ndarray) -> bool:
     """Whether a die is too blurred to take its value: not read surely, and its crop not sharp

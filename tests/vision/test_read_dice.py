@@ -117,6 +117,7 @@ def test_doubtful_dice_are_read_again_turned_and_mirrored(monkeypatch: pytest.Mo
 
 
 def test_only_the_first_reader_looks_at_a_die_it_is_sure_of(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.crops
     import vision.read
     from vision.classify import FaceClassifier, classifier, readers
 
@@ -129,7 +130,7 @@ def test_only_the_first_reader_looks_at_a_die_it_is_sure_of(monkeypatch: pytest.
         return original(self, patches)
 
     monkeypatch.setattr(FaceClassifier, "probabilities", recording)
-    monkeypatch.setattr(vision.read, "DARK_BODY", -1)  # no die read in its red channel (a test of its own)
+    monkeypatch.setattr(vision.crops, "DARK_BODY", -1)  # no die read in its red channel (a test of its own)
     monkeypatch.setattr(vision.read, "REFINE_BELOW", 0.0)  # sure of every die
     _assert_reads(_scene(11, [1, 2, 3, 4, 5, 6], background="felt"))
     assert [(net, n) for net, n in seen if net is not classifier()] == [(readers()[0], 6)]
@@ -142,7 +143,7 @@ def test_only_the_first_reader_looks_at_a_die_it_is_sure_of(monkeypatch: pytest.
 
 
 def test_the_red_channel_shows_red_pips_on_a_dark_body_light_on_dark() -> None:
-    from vision.read import red_channel
+    from vision.crops import red_channel
 
     die = np.full((48, 48, 3), (60, 55, 50), np.uint8)  # a smoky body (BGR)
     for x, y in ((18, 18), (30, 30)):
@@ -158,6 +159,7 @@ def _smoky_photos() -> list[LabelledPhoto]:
 
 
 def test_doubtful_dark_dice_are_read_again_in_their_red_channel(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.crops
     import vision.read
     from vision.classify import FaceClassifier, classifier, readers
 
@@ -175,19 +177,19 @@ def test_doubtful_dark_dice_are_read_again_in_their_red_channel(monkeypatch: pyt
     read_dice(photo.load())
     assert sum(grey_crops) > 0 and sum(grey_crops) % 8 == 0  # each dark die in all 8 views
     grey_crops.clear()
-    monkeypatch.setattr(vision.read, "DARK_BODY", -1)
+    monkeypatch.setattr(vision.crops, "DARK_BODY", -1)
     read_dice(photo.load())
     assert sum(grey_crops) == 0
 
 
 def test_the_red_channel_reads_more_of_the_smoky_dice_right(monkeypatch: pytest.MonkeyPatch) -> None:
-    import vision.read
+    import vision.crops
 
     def right() -> int:
         return sum(_count(read_dice(p.load()).dice, [(d.value, d.box) for d in p.dice])[1] for p in _smoky_photos())
 
     with_red = right()
-    monkeypatch.setattr(vision.read, "DARK_BODY", -1)
+    monkeypatch.setattr(vision.crops, "DARK_BODY", -1)
     assert with_red >= right() + 3
 
 
