@@ -211,9 +211,9 @@ def _second_look(frame: np.ndarray, scale: float, work: np.ndarray, hits: list[_
 def _read_red_pips(probs: np.ndarray, doubtful: list[int], patches: np.ndarray, views: np.ndarray,
                    nets: tuple[FaceClassifier, ...]) -> None:
     """Read the doubtful dice with a dark body once more, in every view, in their red channel only
-    (:func:`vision.crops.red_channel`), and average those face shares with the colour views' in ``probs``, in
-    place (the die and unreadable classes stay as the colour views have them: the red channel alone
-    is a poor judge of what is a die)."""
+    (:func:`vision.crops.red_channel`), and average those face shares with the colour views' in
+    ``probs``, in place (the die and unreadable classes stay as the colour views have them: the red
+    channel alone is a poor judge of what is a die)."""
     dark = [k for k, i in enumerate(doubtful) if _view_confidence(probs[i]) < REFINE_BELOW and dark_body(patches[i])]
     if not dark:
         return
@@ -225,6 +225,7 @@ def _read_red_pips(probs: np.ndarray, doubtful: list[int], patches: np.ndarray, 
         share = probs[i, 1:UNREADABLE].sum() * faces / max(float(faces.sum()), 1e-6)
         probs[i, 1:UNREADABLE] = (probs[i, 1:UNREADABLE] + share) / 2  # as much as the colour views: weighing
         # them 2:1 or 3:1 read the same or 1 fewer of the real dice right, and 1-2 fewer of the held-out ones
+
 
 def _blurred(hit: _Hit, patch: np.ndarray) -> bool:
     """Whether a die is too blurred to take its value: not read surely, and its crop not sharp
