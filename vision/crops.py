@@ -86,27 +86,27 @@ the smoky dice of the real photos are 48-55; a red die with white pips about 110
 reads a doubtful dark die in its red channel too (:func:`red_channel`)."""
 
 
-def middle(patch: np.ndarray) -> np.ndarray:
-    """The middle of a die-centred reader crop (its central 40%, well inside the die's top face)."""
-    n = patch.shape[0]
-    return patch[int(n * 0.3):int(n * 0.7), int(n * 0.3):int(n * 0.7)]
+def _middle(n: int) -> slice:
+    """The middle of a die-centred crop ``n`` pixels across, along either axis: its central 40%,
+    well inside the die's top face."""
+    return slice(int(n * 0.3), int(n * 0.7))
 
 
 def dark_body(patch: np.ndarray) -> bool:
     """Whether the die in a die-centred crop has a dark body (see :data:`DARK_BODY`)."""
-    return float(np.median(cv2.cvtColor(middle(patch), cv2.COLOR_BGR2GRAY))) <= DARK_BODY
+    inner = _middle(patch.shape[0])
+    return float(np.median(cv2.cvtColor(patch[inner, inner], cv2.COLOR_BGR2GRAY))) <= DARK_BODY
 
 
 def red_channel(patches: np.ndarray) -> np.ndarray:
     """Each BGR crop's red channel, stretched so the die's middle spans black to white, as a grey
     BGR crop: red pips on a dark body, faint in colour, are light on dark there, as the readers know
     the pips of a black die."""
-    out = np.empty_like(patches)
-    for patch, grey in zip(patches, out):
-        red = patch[..., 2].astype(np.float32)
-        low, high = np.percentile(middle(red), [2, 98])
-        grey[...] = np.clip((red - low) * (255.0 / max(high - low, 8.0)), 0, 255)[..., None]
-    return out
+    red = patches[..., 2].astype(np.float32)
+    inner = _middle(patches.shape[1])
+    low, high = np.percentile(red[:, inner, inner], [2, 98], axis=(1, 2))[:, :, None, None]
+    grey = np.clip((red - low) * (255.0 / np.maximum(high - low, 8.0)), 0, 255).astype(np.uint8)
+    return np.repeat(grey[..., None], 3, axis=3)
 
 
 def _window(size: int) -> np.ndarray:

@@ -219,7 +219,7 @@ def _turn_hue(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def epoch_samples(photos: list[Photo], rng: np.random.Generator, per_die: int, negatives_per_photo: int,
                   net: str = "finder") -> tuple[np.ndarray, np.ndarray]:
-    """One epoch of freshly augmented crops and their classes, for the ``finder`` or the ``reader``."""
+    """One epoch of freshly augmented crops and their classes, for the ``finder`` or a reader."""
     make, px = (positive, CROP_PX) if net == "finder" else (reader_positive, READ_PX)
     patches: list[np.ndarray] = []
     labels: list[int] = []
@@ -247,7 +247,7 @@ def centred_samples(photos: list[Photo], px: int = CROP_PX) -> tuple[np.ndarray,
 
 @dataclass(frozen=True)
 class NetSpec:
-    """One of the two face networks: its crop, its shape and what an epoch of training holds.
+    """One of the face networks (finder, readers): its crop, its shape and what an epoch of training holds.
 
     Each conv stage is ``convs`` times a 3x3 convolution, batch norm and ReLU (once when not
     given), then a 2x2 max-pool; then an optional hidden dense layer and the 8-way output (not a
