@@ -7,7 +7,8 @@ die, 1..6, unreadable); positive candidates are grouped into one hit per die. Ea
 looked at again by a second CNN, the reader, in a sharper crop taken from the full frame (in
 more views, turned and mirrored, when it is unsure, and a dark die in its red channel too: red
 pips on a smoky body stand out there), and the blended class probabilities give the value and the
-confidence. With a calibrated tray the same happens in the top-down tray view.
+confidence; a die seen twice (two close hits reading alike) is read once. With a calibrated tray
+the same happens in the top-down tray view.
 """
 
 from __future__ import annotations
@@ -127,7 +128,7 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
 
 def _read_frame(frame: np.ndarray, to_working_size: bool = True) -> list[DieReading]:
     view, hits = _found(frame) if to_working_size else _found(frame, [View(1.0, frame, propose(frame))])
-    hits = _second_look(frame, view.scale, view.work, hits)
+    hits = _one_per_die(_second_look(frame, view.scale, view.work, hits))
     return [_reading(hit, view.scale, view.work.shape) for hit in hits]
 
 
@@ -153,7 +154,9 @@ def sightings(frame: np.ndarray) -> list[tuple[float, float, float]]:
 
 
 def _find(work: np.ndarray, candidates: tuple[Candidate, ...]) -> list[_Hit]:
-    """Classify every candidate in the working image, then gather the positive ones into one hit per die."""
+    """Classify every candidate in the working image, then gather the positive ones into one hit per
+    die, surest first: a hit's candidates are its own, and do not pull a later hit towards it (in a
+    heap, the candidates between two dice would otherwise draw the second onto the first)."""
     patches = np.stack([aligned_crop(work, c.center, c.side * CROP_SCALE) for c in candidates]) if candidates else \
         np.zeros((0, 32, 32, 3), np.uint8)
     probs = classifier().probabilities(patches)
@@ -161,24 +164,30 @@ def _find(work: np.ndarray, candidates: tuple[Candidate, ...]) -> list[_Hit]:
     positive = [i for i in np.argsort(-scores) if scores[i] >= DIE_SCORE]
     points = np.array([candidates[i].center for i in positive], np.float64).reshape(-1, 2)
     sides = np.array([candidates[i].side for i in positive])
+    strength = scores[positive]
+    free = np.ones(len(positive), bool)
     hits: list[_Hit] = []
     for k, i in enumerate(positive):
         if any(_dist(candidates[i].center, h.center) < 0.5 * h.side for h in hits):
             continue
-        center = _mean_shift(points, scores[positive], np.array(candidates[i].center), sides[k])
+        weights = np.where(free, strength, 0.0)
+        weights[k] = strength[k]
+        center = _mean_shift(points, weights, points[k], sides[k])
         near = np.linalg.norm(points - center, axis=1) < 0.45 * sides[k]
         if any(_dist((center[0], center[1]), h.center) < 0.55 * h.side for h in hits):
             continue
         members = [positive[j] for j in np.flatnonzero(near)]
+        free &= ~near
         hits.append(_Hit((float(center[0]), float(center[1])), float(np.median(sides[near])),
                          probs[members].mean(axis=0)))
     return hits
 
 
 def _mean_shift(points: np.ndarray, weights: np.ndarray, center: np.ndarray, side: float) -> np.ndarray:
-    """Move ``center`` to the weighted mean of the positive candidates around it, twice."""
+    """Move ``center`` to the weighted mean of the positive candidates around it, twice (those of
+    weight 0 do not count)."""
     for _ in range(2):
-        near = np.linalg.norm(points - center, axis=1) < 0.45 * side
+        near = (np.linalg.norm(points - center, axis=1) < 0.45 * side) & (weights > 0)
         center = np.average(points[near], axis=0, weights=weights[near])
     return center
 
@@ -227,6 +236,26 @@ def _read_red_pips(probs: np.ndarray, doubtful: list[int], patches: np.ndarray, 
     faces = probs[rows, 1:UNREADABLE]
     share = faces.sum(axis=1, keepdims=True) * red / np.maximum(red.sum(axis=1, keepdims=True), 1e-6)
     probs[rows, 1:UNREADABLE] = (faces + share) / 2
+
+
+SAME_DIE = 0.7
+"""Two hits closer than this many die sides that read the same face (or none) are one die seen
+twice (:func:`_one_per_die`). Dice of one size cannot lie closer than one side; in a heap of mixed
+sizes two real dice read 0.74 apart, and the real photos' doubles lie 0.56-0.68 apart (0.62-0.72
+all read the same dice right there, with 7 to 5 false dice)."""
+
+
+def _one_per_die(hits: list[_Hit]) -> list[_Hit]:
+    """``hits`` without the doubles: a hit within :data:`SAME_DIE` sides of a surer one reading the
+    same face (or none), in their order. A die seen twice reads alike twice; two dice side by side
+    mostly do not, which a distance alone cannot tell in a heap (:func:`_find` keeps the
+    candidates between two dice from merging them)."""
+    kept: list[_Hit] = []
+    for hit in sorted(hits, key=lambda h: -_confidence(h.probs)):
+        face = _face(hit.probs)
+        if not any(_dist(hit.center, k.center) < SAME_DIE * k.side and face in (None, _face(k.probs)) for k in kept):
+            kept.append(hit)
+    return [h for h in hits if any(h is k for k in kept)]
 
 
 def _blurred(hit: _Hit, patch: np.ndarray) -> bool:
@@ -281,13 +310,19 @@ def _confidence(probs: np.ndarray) -> float:
     return float(probs[1:UNREADABLE].max()) / die * min(1.0, die / DIE_SCORE)
 
 
+def _face(probs: np.ndarray) -> int | None:
+    """The face a die reads, or None when it is unreadable (flagged ``cocked``)."""
+    value = int(np.argmax(probs[1:UNREADABLE])) + 1
+    return None if probs[UNREADABLE] > COCKED_SHARE * probs[value] else value
+
+
 def _reading(hit: _Hit, scale: float, shape: tuple[int, ...]) -> DieReading:
     die = max(1.0 - float(hit.probs[NOT_A_DIE]), 1e-6)
-    value: int | None = int(np.argmax(hit.probs[1:UNREADABLE])) + 1
+    value = _face(hit.probs)
     confidence = _confidence(hit.probs)
     flag = None
     cut = _cut_off(hit, shape)
-    if cut or hit.probs[UNREADABLE] > COCKED_SHARE * hit.probs[value]:
+    if cut or value is None:
         flag, value = ("cut_off" if cut else "cocked"), None
         confidence = float(max(hit.probs[UNREADABLE], hit.probs[1:UNREADABLE].max())) / die
     elif hit.blurred:

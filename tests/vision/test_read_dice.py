@@ -9,7 +9,7 @@ import pytest
 
 from controller.games.errors import InvalidInput
 from vision.photos import DEFAULT_SET, LabelledPhoto, is_held_out, load_set
-from vision.read import DieReading, Observation, read_dice
+from vision.read import DieReading, Observation, _Hit, read_dice
 from vision.render import DieTruth, Scene, SceneSpec, render_scene
 
 SMALL = dict(size=(800, 450), die_px=(42, 56))
@@ -249,6 +249,57 @@ def test_the_view_where_the_finder_reads_more_dice_surely_is_kept(monkeypatch: p
     assert vision.read._found(np.zeros((4, 4, 3), np.uint8), [far, near])[0] is far
     seen[id(near.work)] = hits(5, 0)
     assert vision.read._found(np.zeros((4, 4, 3), np.uint8), [far, near])[0] is near
+
+
+class _ScoresInOrder:
+    """A finder stand-in: candidate k is a die with probability ``scores[k]`` (read as a one)."""
+
+    def __init__(self, scores: list[float]) -> None:
+        self.scores = scores
+
+    def probabilities(self, patches: np.ndarray) -> np.ndarray:
+        probs = np.zeros((len(patches), 8), np.float32)
+        probs[:, 0], probs[:, 1] = 1.0 - np.array(self.scores), self.scores
+        return probs
+
+
+def test_the_candidates_of_a_die_found_do_not_pull_its_neighbour_onto_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.read
+    from vision.detect import Candidate
+
+    # a die found at x=100 (side 30) from its candidates at 94-106; its neighbour's only candidate
+    # lies at 118, just out of the first die's reach (its others were too far off its centre to count)
+    xs, scores = [94.0, 100.0, 106.0, 118.0], [0.97, 0.99, 0.97, 0.9]
+    candidates = tuple(Candidate((x, 60.0), 30.0, 0.0, False) for x in xs)
+    monkeypatch.setattr(vision.read, "classifier", lambda: _ScoresInOrder(scores))
+    hits = vision.read._find(np.zeros((120, 240, 3), np.uint8), candidates)
+    assert [round(h.center[0]) for h in hits] == [100, 118]  # with 106 pulling, the second moves to 107: dropped
+
+
+def _hit(x: float, face: int | None, sure: float) -> _Hit:
+    probs = np.full(8, (1.0 - sure) / 7, np.float64)
+    probs[face or 7] = sure
+    return _Hit((x, 0.0), 30.0, probs)
+
+
+def test_a_die_seen_twice_is_read_once() -> None:
+    from vision.read import _one_per_die
+
+    sure, double, unreadable_double = _hit(0.0, 4, 0.9), _hit(18.0, 4, 0.6), _hit(-18.0, None, 0.7)
+    assert _one_per_die([double, sure, unreadable_double]) == [sure]
+    neighbour, apart = _hit(18.0, 3, 0.6), _hit(24.0, 4, 0.6)  # another face; or the same one a die's side away
+    assert _one_per_die([sure, neighbour]) == [sure, neighbour]
+    assert _one_per_die([apart, sure]) == [apart, sure]
+
+
+def test_touching_dice_of_mixed_sizes_in_a_real_heap_are_read_one_by_one() -> None:
+    # a white 6 on a pink 3, and a brown 2 on a blue 3 (centres 0.82-0.86 of the typical die side apart)
+    pairs = {"IMG_20191208_111718": [(169.8, 389.6), (175.0, 420.9)],
+             "IMG_20191208_111751": [(240.7, 289.7), (264.1, 309.7)]}  # the labels' top left corners
+    for photo in (p for p in load_set(DEFAULT_SET) if p.path.stem in pairs):
+        corners = pairs[photo.path.stem]
+        labels = [(d.value, d.box) for d in photo.dice if (round(d.box[0], 1), round(d.box[1], 1)) in corners]
+        assert len(labels) == 2 and _count(read_dice(photo.load()).dice, labels)[1] == 2, photo.path.stem
 
 
 def test_a_large_batch_of_crops_is_classified_as_each_crop_alone() -> None:
