@@ -161,8 +161,11 @@ def error_tiles(image: np.ndarray, truths: Sequence[Truth], found: dict[int, Die
 
 
 def _caption(tile: np.ndarray, text: str, y: int) -> None:
-    for colour, width in (((0, 0, 0), 3), ((255, 255, 255), 1)):
-        cv2.putText(tile, text, (3, y), cv2.FONT_HERSHEY_SIMPLEX, 0.42, colour, width, cv2.LINE_AA)
+    """White ``text`` outlined in black: drawn thin in black one pixel around, then in white (a thick
+    stroke would widen Hershey glyphs' advance, and the outline would drift off the letters)."""
+    for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1)):
+        cv2.putText(tile, text, (3 + dx, y + dy), cv2.FONT_HERSHEY_SIMPLEX, 0.42, (0, 0, 0), 1, cv2.LINE_AA)
+    cv2.putText(tile, text, (3, y), cv2.FONT_HERSHEY_SIMPLEX, 0.42, (255, 255, 255), 1, cv2.LINE_AA)
 
 
 def write_sheet(path: Path, tiles: list[np.ndarray], columns: int = 8) -> None:

@@ -53,6 +53,15 @@ def test_error_sheet_shows_every_die_not_read_right(bench: ModuleType, tmp_path:
     assert (picture[:, :2 * bench.TILE] != 200).any() and (picture[:, 2 * bench.TILE:] == 0).all()
 
 
+def test_captions_are_outlined_where_their_letters_are(bench: ModuleType) -> None:
+    tile = np.full((40, 160, 3), 128, np.uint8)
+    bench._caption(tile, "L2: 3 uncertain 0.40", 20)
+    white, dark = (tile > 250).all(axis=2), (tile < 64).all(axis=2)
+    columns = [np.flatnonzero(mask.any(axis=0)) for mask in (white, dark)]
+    assert int(columns[1].max()) - int(columns[0].max()) <= 3  # an outline 1 px wide, not one drifting 6 px past
+    assert (cv2.dilate(dark.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool) | ~white).all()
+
+
 def test_a_photo_seen_wide_keeps_its_dice_in_the_mirror_images(tmp_path: Path) -> None:
     from vision.photos import LabelledDie, LabelledPhoto
 
