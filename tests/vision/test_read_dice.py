@@ -287,7 +287,7 @@ def test_a_die_seen_twice_is_read_once() -> None:
 
     sure, double, unreadable_double = _hit(0.0, 4, 0.9), _hit(18.0, 4, 0.6), _hit(-18.0, None, 0.7)
     assert _one_per_die([double, sure, unreadable_double]) == [sure]
-    neighbour, apart = _hit(18.0, 3, 0.6), _hit(24.0, 4, 0.6)  # another face; or the same one a die's side away
+    neighbour, apart = _hit(18.0, 3, 0.6), _hit(24.0, 4, 0.6)  # another face; or the same one 0.8 side away
     assert _one_per_die([sure, neighbour]) == [sure, neighbour]
     assert _one_per_die([apart, sure]) == [apart, sure]
 
@@ -296,7 +296,9 @@ def test_touching_dice_of_mixed_sizes_in_a_real_heap_are_read_one_by_one() -> No
     # a white 6 on a pink 3, and a brown 2 on a blue 3 (centres 0.82-0.86 of the typical die side apart)
     pairs = {"IMG_20191208_111718": [(169.8, 389.6), (175.0, 420.9)],
              "IMG_20191208_111751": [(240.7, 289.7), (264.1, 309.7)]}  # the labels' top left corners
-    for photo in (p for p in load_set(DEFAULT_SET) if p.path.stem in pairs):
+    photos = [p for p in load_set(DEFAULT_SET) if p.path.stem in pairs]
+    assert len(photos) == 2
+    for photo in photos:
         corners = pairs[photo.path.stem]
         labels = [(d.value, d.box) for d in photo.dice if (round(d.box[0], 1), round(d.box[1], 1)) in corners]
         assert len(labels) == 2 and _count(read_dice(photo.load()).dice, labels)[1] == 2, photo.path.stem
