@@ -250,12 +250,13 @@ def _one_per_die(hits: list[_Hit]) -> list[_Hit]:
     same face (or none), in their order. A die seen twice reads alike twice; two dice side by side
     mostly do not, which a distance alone cannot tell in a heap (:func:`_find` keeps the
     candidates between two dice from merging them)."""
-    kept: list[_Hit] = []
-    for hit in sorted(hits, key=lambda h: -_confidence(h.probs)):
-        face = _face(hit.probs)
-        if not any(_dist(hit.center, k.center) < SAME_DIE * k.side and face in (None, _face(k.probs)) for k in kept):
-            kept.append(hit)
-    return [h for h in hits if any(h is k for k in kept)]
+    faces = [_face(h.probs) for h in hits]
+    kept: list[int] = []
+    for i in sorted(range(len(hits)), key=lambda i: -_confidence(hits[i].probs)):
+        if not any(_dist(hits[i].center, hits[k].center) < SAME_DIE * hits[k].side and faces[i] in (None, faces[k])
+                   for k in kept):
+            kept.append(i)
+    return [hits[i] for i in sorted(kept)]
 
 
 def _blurred(hit: _Hit, patch: np.ndarray) -> bool:
