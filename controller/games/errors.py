@@ -38,3 +38,7 @@ class DeviceDisconnected(DeviceError, ConnectionError):
 
 class ConfigError(DiceTableError, ValueError):
     """A table configuration that is invalid; the message names the key."""
+
+
+class TableNotReady(DiceTableError, RuntimeError):
+    """The table does not take inputs now (paused, a device at fault, a question open)."""

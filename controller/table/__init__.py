@@ -1,0 +1,1 @@
+"""The table: device events become engine inputs, recorded durably, applied, and published."""

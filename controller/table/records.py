@@ -1,0 +1,223 @@
+"""The table's records and its narrow interface: what the web, the venue and tests see of a table.
+
+A :class:`TableHandle` is all that ``web/`` (and later the venue over MQTT) may use: the public
+state, inputs submitted through the same path as the buttons, corrections, the dealer's answers,
+pause and resume, and a subscription to changes that resumes from the last sequence number seen.
+Every record here is the same for every game: nothing switches on a game's name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Protocol, Sequence
+
+from controller.games.base import Input
+from controller.games.dice import DieKind
+from controller.games.view import TableView, to_json
+
+
+class TableStatus(Enum):
+    """Whether the table takes inputs now."""
+
+    RUNNING = "running"    # waiting for players or dice as the view's ``awaited`` says
+    QUESTION = "question"  # the dealer must answer a question (a doubtful reading) first
+    PAUSED = "paused"      # paused by the dealer
+    FAULT = "fault"        # a device is failing: ``problem`` and ``fix`` say what to do
+    OVER = "over"          # the game has ended; a new one may be started
+
+
+@dataclass(frozen=True)
+class DieSeen:
+    """A die the camera read: where (frame pixels, tray zone), what, and how sure."""
+
+    kind: DieKind
+    face: str | None
+    confidence: float
+    center: tuple[float, float]
+    box: tuple[float, float, float, float]
+    zone: str | None
+    flag: str | None = None
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the table asks the dealer before it goes on: the dice it needs (``seat`` None:
+    community), why it could not take the camera's reading, what it saw, and the evidence frame."""
+
+    id: int
+    seat: int | None
+    kind: DieKind
+    count: int
+    reason: str
+    text: str
+    seen: tuple[DieSeen, ...] = ()
+    evidence: int | None = None  # the evidence picture's id (see TableHandle.evidence)
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One line of the action log: its record sequence number, clock time, and the sentence."""
+
+    seq: int
+    at: float
+    text: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class TableState:
+    """The public state of the table: the game's view (with seat names), the table's status
+    and the tail of the action log. ``seq`` is the last durable record's sequence number."""
+
+    seq: int
+    game_no: int
+    view: TableView
+    status: TableStatus
+    problem: str = ""
+    fix: str = ""
+    question: Question | None = None
+    log: tuple[LogLine, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data for ``GET /api/state`` and the event stream."""
+        data: dict[str, Any] = to_json(self)
+        return data
+
+
+@dataclass(frozen=True)
+class Update:
+    """A change the subscribers are told of: its sequence number, a kind (``input``,
+    ``correction``, ``status``, ``game``), the sentence, and the state after it."""
+
+    seq: int
+    kind: str
+    text: str
+    state: TableState
+
+
+@dataclass(frozen=True)
+class Ack:
+    """An accepted entry, durable in the record under ``seq``."""
+
+    seq: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    """An input for the engine and where it came from: ``origin`` (``panel``, ``rfid``,
+    ``camera``, ``console``, ``bot``), ``who`` (a seat name, ``dealer``) for the audit."""
+
+    input: Input
+    origin: str
+    who: str = ""
+
+
+@dataclass(frozen=True)
+class Undo:
+    """Take back the last input of the current game."""
+
+    who: str
+    why: str
+
+
+@dataclass(frozen=True)
+class ReplaceDice:
+    """The roll recorded under ``seq`` showed ``faces`` instead (a misread die)."""
+
+    seq: int
+    faces: tuple[str, ...]
+    who: str
+    why: str
+
+
+@dataclass(frozen=True)
+class VoidHand:
+    """Cancel the hand or round in play: every input of it is struck, stakes go back."""
+
+    who: str
+    why: str
+
+
+Correction = Undo | ReplaceDice | VoidHand
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A recorded game: its number, the game and options, seat names, whether it ended, the
+    results so far (``final()`` of the engine) and its history text."""
+
+    game_no: int
+    game: str
+    seats: int
+    names: tuple[str, ...]
+    options: dict[str, str] = field(default_factory=dict)
+    over: bool = False
+    final: dict[str, Any] = field(default_factory=dict)
+    started: str = ""
+    inputs: int = 0
+
+
+class Subscription(Protocol):
+    """Changes after a sequence number, oldest first."""
+
+    def next(self, timeout: float) -> Update | None:
+        """The next change, or None when none came within ``timeout`` seconds (a keep-alive)."""
+        ...
+
+    def close(self) -> None:
+        """Stop receiving changes."""
+        ...
+
+
+class TableHandle(Protocol):
+    """The narrow interface of a running table for the web and the venue.
+
+    :meth:`submit`, :meth:`correct`, :meth:`answer` raise :class:`TableNotReady` (HTTP 409) while
+    the table is paused or at fault, and ``IllegalAction`` with the reason for an illegal input.
+    """
+
+    def state(self) -> TableState:
+        """The public state now (redacted: no hidden die before its reveal)."""
+        ...
+
+    def subscribe(self, after: int = 0) -> Subscription:
+        """Changes with a sequence number above ``after`` (those already recorded come first)."""
+        ...
+
+    def submit(self, entry: Entry) -> Ack:
+        """Verify, record durably, then apply an input; returns once it is durable."""
+        ...
+
+    def correct(self, correction: Correction) -> Ack:
+        """Undo, replace a misread die, or void the hand; recorded with who and why."""
+        ...
+
+    def answer(self, question: int, faces: Sequence[str], who: str) -> Ack:
+        """The dealer's answer to question ``question``: the faces the dice show."""
+        ...
+
+    def pause(self, who: str, why: str) -> Ack:
+        """Pause the table (inputs refused until :meth:`resume`)."""
+        ...
+
+    def resume(self, who: str) -> Ack:
+        """Resume a paused table."""
+        ...
+
+    def new_game(self, game: str, names: Sequence[str], options: dict[str, str]) -> Ack:
+        """End the current game (if any) and start ``game`` with these seat names and options."""
+        ...
+
+    def games(self, limit: int = 10) -> list[GameSummary]:
+        """The last ``limit`` recorded games, newest first."""
+        ...
+
+    def evidence(self, picture: int) -> bytes | None:
+        """The JPEG of evidence picture ``picture`` (a camera-read roll's frame), if kept."""
+        ...
+
+    def devices(self) -> list[Any]:
+        """Every device's :class:`hardware.devices.DeviceStatus` now."""
+        ...
