@@ -127,7 +127,10 @@ def check_place(path: Path, readonly: bool) -> None:
 def _open(path: Path, readonly: bool) -> sqlite3.Connection:
     mode = "ro" if readonly else "rwc"
     uri = f"file:{quote(str(path.absolute()))}?mode={mode}"
-    conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10.0)
+    # the table serialises its calls under its own lock, from whichever thread (the loop, a web
+    # request) holds it, so the connection may be used from more than the thread that made it
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10.0,
+                           check_same_thread=False)
     conn.execute("PRAGMA foreign_keys = ON")
     return conn
 

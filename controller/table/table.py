@@ -17,10 +17,9 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Iterable, Protocol, Sequence
 
 from controller.games.base import DiceNeeded, Input
-from controller.games.dice import DieKind
 from controller.games.errors import DeviceError, DiceTableError, IllegalAction, TableNotReady
 from controller.games.rolls import Roll
 from controller.games.view import Awaited, TableView
@@ -35,6 +34,9 @@ from controller.table.records import (
 LOG_LINES = 40
 """How many action-log lines the public state carries."""
 
+DEVICE_FIX = "check the device's cable and power; `dicetable doctor` says more"
+"""What to tell the dealer about a failing device that says nothing better itself."""
+
 SEALED = "?"
 """The face of a hidden die whose value the table cannot see (in a tube or cup)."""
 
@@ -42,10 +44,12 @@ SEALED = "?"
 class Eyes(Protocol):
     """The camera path the table uses: settled readings matched to what the engine waits for."""
 
-    def look(self, need: DiceNeeded) -> Sighting | None:
-        """One frame: None while the tray moves or nothing new settled, else the outcome.
+    def look(self, need: DiceNeeded | None) -> Sighting | None:
+        """One frame (``need`` None: the table waits for no dice, the motion is still tracked):
+        None while the tray moves or nothing new settled, else the outcome for ``need``.
 
-        :raises DeviceError: the camera failed (the table turns it into a fault state).
+        :raises DeviceError: the camera or the tray's markers fail; a ``problem`` and ``fix``
+            attribute, when present, say what to tell the dealer.
         """
         ...
 
@@ -99,20 +103,17 @@ class Table:
     :class:`hardware.factory.Devices` (None: inputs come only through :meth:`submit`); ``eyes``
     the camera path; ``controls_for(game_name)`` the seat controls of a game; ``spot_of(seat)``
     the RFID spot of a seat's bet spot; ``known_tag(tag)`` whether a tag is enrolled (a stray
-    tag on a spot holds the table until it is taken off); ``stand_ins`` the dice the table
-    really uses for a kind (DiceHoldem letters played with pip dice: ``{LETTERS: D6}``).
+    tag on a spot holds the table until it is taken off).
     """
 
     def __init__(self, store: Any, *, devices: Any = None, eyes: Eyes | None = None,
                  controls_for: Callable[[str], Controls] | None = None,
                  spot_of: Callable[[int], str] = lambda seat: f"seat{seat}",
                  known_tag: Callable[[str], bool] | None = None,
-                 stand_ins: Mapping[DieKind, DieKind] | None = None,
                  clock: Callable[[], float] | None = None) -> None:
         self.store = store
         self.hw = devices
         self._known_tag = known_tag
-        self._stand_ins = dict(stand_ins or {})
         self.eyes = eyes
         self._controls_for = controls_for
         self._spot_of = spot_of
@@ -226,10 +227,6 @@ class Table:
         with self._lock:
             return [device.check() for device in self._all_devices()]
 
-    def in_use(self, kind: DieKind) -> DieKind:
-        """The kind of die the table really uses where the game asks for ``kind``."""
-        return self._stand_ins.get(kind, kind)
-
     # -- the device loop ---------------------------------------------------------------------
     def tick(self) -> bool:
         """Poll every device once and act on what it says; True when anything happened."""
@@ -247,7 +244,8 @@ class Table:
         try:
             busy = step()
         except DeviceError as err:
-            self._fault(device, str(err), _fix_of(err))
+            self._fault(device, getattr(err, "problem", "") or str(err),
+                        getattr(err, "fix", "") or DEVICE_FIX)
             return True
         if device in self._faults:
             self._fault_cleared(device)
@@ -308,13 +306,14 @@ class Table:
         return True
 
     def _look(self) -> bool:
+        if self.eyes is None:
+            return False
         need = self._need()
-        if self.eyes is None or need is None or self._paused or self._faults_except("camera"):
-            return False
-        if need.hidden and need.reason != "reveal":
-            return False
-        sight = self.eyes.look(replace(need, kind=self.in_use(need.kind)))
-        if sight is None:
+        if need is not None and (self._paused or self._faults_except("camera")
+                                 or (need.hidden and need.reason != "reveal")):
+            need = None  # the tray is still watched, but nothing is taken now
+        sight = self.eyes.look(need)
+        if sight is None or need is None:
             return False
         if sight.roll is not None:
             try:
@@ -333,8 +332,8 @@ class Table:
         whose = "the community" if need.seat is None else self._name(need.seat)
         text = f"{need.count} {need.kind.value} for {whose} ({need.reason}): {sight.reason}"
         ack = self._record("question", text, "camera", "camera", evidence=sight.jpeg)
-        self.question = Question(self._questions, need.seat, self.in_use(need.kind), need.count,
-                                 need.reason, sight.reason, tuple(sight.seen), self._picture(ack))
+        self.question = Question(self._questions, need.seat, need.kind, need.count, need.reason,
+                                 sight.reason, tuple(sight.seen), self._picture(ack))
         self._set_status()
         self._publish(Update(self._seq, "status", f"Dealer: {text}", self.state()))
 
@@ -444,7 +443,8 @@ class Table:
     def _resume(self) -> None:
         """Come back exactly where the record stopped; a table that stopped paused, or with
         a question open, comes back paused."""
-        current = self.store.current_game()
+        newest = self.store.games(1)
+        current = self.store.current_game() or (newest[0] if newest else None)
         self._seq = self.store.last_seq()
         if current is None:
             return
@@ -589,8 +589,3 @@ def _event_key(event: Any) -> tuple[str, int, int] | None:
     return (origin, int(getattr(event, "session", 0)), int(getattr(event, "sequence", 0))) \
         if origin else None
 
-
-def _fix_of(err: DeviceError) -> str:
-    text = str(err)
-    return "check the device's cable and power; `dicetable doctor` says more" \
-        if ";" not in text else text.split(";", 1)[1].strip()
