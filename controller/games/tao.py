@@ -55,6 +55,7 @@ class Pass(SeatInput):
     """``seat`` passes in the open phase of a betting part."""
 
     verb = "pass"
+    said = ("pass", "passes")
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,7 +57,7 @@ class SimSeats:
         self._show = show
         self._shadow: Game | None = None
         self._shadowed: list[int] = []  # record seqs the shadow game has taken, in order
-        self._shown: tuple[str, ...] | None = None
+        self._shown: tuple[int, DiceNeeded] | None = None  # the need last thrown for
 
     # -- what the people do ------------------------------------------------------------------
     def act(self) -> bool:
@@ -68,6 +68,9 @@ class SimSeats:
             return False
         if table.status is TableStatus.QUESTION:
             return self._answer()
+        if table.status is TableStatus.PAUSED:
+            table.resume(DEALER)  # it came back paused after a stop: the dealer looks, goes on
+            return True
         if table.status is not TableStatus.RUNNING:
             return False
         if self._fix_misread():
@@ -87,11 +90,12 @@ class SimSeats:
 
     def _throw(self, need: DiceNeeded) -> bool:
         throw = self.throw_for(need)
-        if throw is None or throw.faces == self._shown:
+        here = (len(self._ledger().played), need)
+        if throw is None or here == self._shown:
             return False  # hidden dice: the table seals them; or already lying there
-        key = f"{self.seed}/{self.table.game_no}/{len(self._ledger().played)}/render"
+        key = f"{self.seed}/{self.table.game_no}/{here[0]}/render"
         self._show(throw, key)
-        self._shown = throw.faces
+        self._shown = here
         return True
 
     def _answer(self) -> bool:
@@ -114,8 +118,8 @@ class SimSeats:
         if last.origin != "camera" or not isinstance(last.input, Roll):
             return False
         truth = self._truth(last)
-        if truth is None or truth == last.input.faces:
-            return False
+        if truth is None or sorted(truth) == sorted(last.input.faces):
+            return False  # the camera reads left to right: the same dice in another order
         try:
             self.table.correct(ReplaceDice(last.seq, truth, DEALER, "the camera misread a die"))
         except DiceTableError:

@@ -25,6 +25,8 @@ from controller.games.rolls import Roll
 from controller.games.view import Awaited, TableView
 from controller.simulation import describe
 from controller.table.ledger import CORRECTION_KINDS, INPUT_KINDS, Ledger, Played, replace_line
+from controller.table.controls import Controls, Refusal, Setting, Stake
+from controller.table.controls_common import TagLookup
 from controller.table.replay import summaries
 from controller.table.records import (
     Ack, Correction, Entry, GameSummary, LogLine, Question, ReplaceDice, TableState, TableStatus,
@@ -64,12 +66,6 @@ class Sighting:
     jpeg: bytes | None = None
 
 
-class Controls(Protocol):
-    """A game's seat controls: what a button press means now, given the seat's bet spot."""
-
-    def press(self, game: Any, seat: int, button: str, tags: frozenset[str]) -> Input | str:
-        """The input the press means, or a refusal sentence for the seat."""
-        ...
 
 
 class _Subscription:
@@ -102,18 +98,19 @@ class Table:
     ``store`` is a :class:`controller.store.Store`; ``devices`` a
     :class:`hardware.factory.Devices` (None: inputs come only through :meth:`submit`); ``eyes``
     the camera path; ``controls_for(game_name)`` the seat controls of a game; ``spot_of(seat)``
-    the RFID spot of a seat's bet spot; ``known_tag(tag)`` whether a tag is enrolled (a stray
-    tag on a spot holds the table until it is taken off).
+    the RFID spot of a seat's bet spot; ``registry`` says what each tag is (a
+    :class:`hardware.rfid.StoneRegistry`; a tag it does not know holds the table until it is taken
+    off the spot).
     """
 
     def __init__(self, store: Any, *, devices: Any = None, eyes: Eyes | None = None,
                  controls_for: Callable[[str], Controls] | None = None,
                  spot_of: Callable[[int], str] = lambda seat: f"seat{seat}",
-                 known_tag: Callable[[str], bool] | None = None,
+                 registry: TagLookup | None = None,
                  clock: Callable[[], float] | None = None) -> None:
         self.store = store
         self.hw = devices
-        self._known_tag = known_tag
+        self.registry = registry
         self.eyes = eyes
         self._controls_for = controls_for
         self._spot_of = spot_of
@@ -258,7 +255,7 @@ class Table:
             return False
         events = reader.poll()
         strays = [(spot, tag) for spot in reader.spots for tag in sorted(reader.tags(spot))
-                  if self._known_tag is not None and not self._known_tag(tag)]
+                  if self.registry is not None and self.registry.get(tag) is None]
         if strays:
             spot, tag = strays[0]
             raise StrayTag(f"an unknown tag {tag} lies on spot {spot}; take it off the spot, "
@@ -283,16 +280,22 @@ class Table:
             self._notice(f"{self._name(seat)} pressed {button}, but the table is "
                          f"{self.status.value}: {self.problem}", seat)
             return
-        reader = self._device("rfid")
-        tags = reader.tags(self._spot_of(seat)) if reader is not None else frozenset()
-        meant = self.controls.press(self.ledger.game, seat, button, tags)
-        if isinstance(meant, str):
-            self._notice(f"{self._name(seat)}: {meant}", seat)
+        meant = self.controls.press(self.ledger.game, seat, button, self._stake(seat))
+        if isinstance(meant, (Refusal, Setting)):
+            self._notice(f"{self._name(seat)}: {meant.text}", seat)
             return
         try:
             self.submit(Entry(meant, "panel", self._name(seat)), device_event=device_event)
         except DiceTableError as err:
             self._notice(f"{self._name(seat)}: {err}", seat)
+
+    def _stake(self, seat: int) -> Stake | None:
+        """What lies on ``seat``'s bet spot (None: the table has no reader or registry)."""
+        reader = self._device("rfid")
+        spot = self._spot_of(seat)
+        if reader is None or self.registry is None or spot not in reader.spots:
+            return None
+        return Stake.read(reader.tags(spot), self.registry, owner=self._name(seat))
 
     def _seal_hidden(self) -> bool:
         """Hidden rolls happen in a tube or cup the camera cannot see: enter them sealed."""
@@ -331,11 +334,10 @@ class Table:
         self._questions += 1
         whose = "the community" if need.seat is None else self._name(need.seat)
         text = f"{need.count} {need.kind.value} for {whose} ({need.reason}): {sight.reason}"
-        ack = self._record("question", text, "camera", "camera", evidence=sight.jpeg)
         self.question = Question(self._questions, need.seat, need.kind, need.count, need.reason,
-                                 sight.reason, tuple(sight.seen), self._picture(ack))
-        self._set_status()
-        self._publish(Update(self._seq, "status", f"Dealer: {text}", self.state()))
+                                 sight.reason, tuple(sight.seen))
+        ack = self._record("question", text, "camera", "camera", evidence=sight.jpeg)
+        self.question = replace(self.question, evidence=self._picture(ack))
 
     def _picture(self, ack: Ack) -> int | None:
         rows = self.store.after(ack.seq - 1)
