@@ -896,7 +896,8 @@ def _hand_result(game: HoldemGame, names: list[str]) -> Result | None:
                          tuple(pot["eligible"])) for n, pot in enumerate(last["pots"]))
     if not shown:
         shown = [Shown(seat, (), "everyone else folded", _chips(chips)) for seat, chips in won.items()]
-    return Result(last["hand"], tuple(won), tuple(shown), text, pots)
+    return Result(last["hand"], tuple(won), tuple(shown), text, pots,
+                  tuple(DieView(game.kind, face) for face in board))
 
 
 def _facts(game: HoldemGame) -> tuple[Fact, ...]:
@@ -906,5 +907,7 @@ def _facts(game: HoldemGame) -> tuple[Fact, ...]:
     facts = [Fact("Hand", str(game.hands_played + 1)), stakes,
              Fact("Betting", rules.structure.value)]
     if game.hand is not None:
-        facts += [Fact("Street", game._street()), Fact("Current bet", str(game.hand.current))]
+        facts.append(Fact("Street", game._street()))
+    if game.hand is not None and game.phase in (Phase.BETTING, Phase.SIDE_BET):
+        facts.append(Fact("Current bet", str(game.hand.current)))
     return tuple(facts)
