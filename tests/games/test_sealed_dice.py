@@ -258,7 +258,8 @@ def test_an_all_in_asks_the_seats_still_in_to_reveal_before_the_board_is_rolled(
         game.apply(game.parse_input(line))
     result = game.view().result
     assert result is not None and result.winners == (1,)
-    assert result.shown[0].hand == "full house, W over 5" and result.text.startswith("Seat 1 wins 40")
+    assert result.shown[0].hand == "full house, W over 5"
+    assert result.text == "Seat 1 wins 40 with full house, W over 5"
 
 
 def test_with_reveal_all_in_off_the_reveal_waits_for_the_showdown() -> None:
