@@ -472,7 +472,7 @@ class HoldemGame(Engine):
             if len(inp.faces) != self.need_dice:
                 raise IllegalAction(f"the {self._board_reason()} needs {self.need_dice} dice, "
                                     f"not {len(inp.faces)}")
-            self._verify_faces(inp, inp.kind, sealable=False, why="community dice")
+            self._verify_faces(inp, inp.kind, sealable=False, why=lambda: "community dice")
             return
         raise IllegalAction(f"not waiting for these dice now ({self.pending().note})")
 
@@ -481,7 +481,7 @@ class HoldemGame(Engine):
             raise IllegalAction(f"{self._who(seat)} {verb} exactly 2 private dice, "
                                 f"not {len(inp.faces)}")
         what = "private dice" if sealable else "reveal"
-        self._verify_faces(inp, inp.kind, sealable, why=f"{self._who(seat)}'s {what}")
+        self._verify_faces(inp, inp.kind, sealable, why=lambda: f"{self._who(seat)}'s {what}")
 
     def _verify_reveal(self, inp: Roll) -> None:
         seat = self._seat_at_table(inp.seat, "reveal")
