@@ -153,20 +153,23 @@ class Engine(ABC):
                                 f"inputs: {str(inp)!r}")
         return pair
 
-    def _verify_faces(self, inp: Roll, kind: DieKind, sealable: bool, why: str) -> None:
+    def _verify_faces(self, inp: Roll, kind: DieKind, sealable: bool,
+                      why: Callable[[], str]) -> None:
         """Raise unless the roll's faces are all faces of ``kind``, or all ``?`` where the dice
-        may be sealed (``why`` says what these dice are, for the refusal)."""
+        may be sealed; ``why()`` says what these dice are, for the refusal (built only then)."""
+        faces = kind.faces
+        if all(face in faces for face in inp.faces):
+            return
         if inp.sealed:
             if not sealable:
-                raise IllegalAction(f"{why} cannot be entered sealed ('?'): the table must see "
+                raise IllegalAction(f"{why()} cannot be entered sealed ('?'): the table must see "
                                     f"their faces")
             return
         if SEALED in inp.faces:
-            raise IllegalAction(f"{why}: a roll is either sealed (every face '?') or read "
+            raise IllegalAction(f"{why()}: a roll is either sealed (every face '?') or read "
                                 f"(every face), not a mix")
-        for face in inp.faces:
-            if face not in kind.faces:
-                raise IllegalAction(f"{face!r} is not a face of a {kind.value} die")
+        face = next(face for face in inp.faces if face not in faces)
+        raise IllegalAction(f"{face!r} is not a face of a {kind.value} die")
 
     def _seat_at_table(self, seat: int | None, verb: str = "") -> int:
         """``seat`` if it is a seat of this table.

@@ -463,7 +463,7 @@ class HoldemGame(Engine):
             if inp.seat not in self._unrolled():
                 raise IllegalAction(f"{self._who(inp.seat)} cannot roll now: "
                                     "not waiting for that seat's private dice")
-            self._verify_private(inp, "rolls", sealable=True)
+            self._verify_private(inp, inp.seat, "rolls", sealable=True)
             return
         if self.phase is Phase.REVEAL and inp.seat is not None:
             self._verify_reveal(inp)
@@ -472,16 +472,16 @@ class HoldemGame(Engine):
             if len(inp.faces) != self.need_dice:
                 raise IllegalAction(f"the {self._board_reason()} needs {self.need_dice} dice, "
                                     f"not {len(inp.faces)}")
-            self._verify_faces(inp, inp.kind, sealable=False, why="community dice")
+            self._verify_faces(inp, inp.kind, sealable=False, why=lambda: "community dice")
             return
         raise IllegalAction(f"not waiting for these dice now ({self.pending().note})")
 
-    def _verify_private(self, inp: Roll, verb: str, sealable: bool) -> None:
+    def _verify_private(self, inp: Roll, seat: int, verb: str, sealable: bool) -> None:
         if len(inp.faces) != 2:
-            raise IllegalAction(f"{self._who(inp.seat or 0)} {verb} exactly 2 private dice, "
+            raise IllegalAction(f"{self._who(seat)} {verb} exactly 2 private dice, "
                                 f"not {len(inp.faces)}")
-        self._verify_faces(inp, inp.kind, sealable,
-                           why=f"{self._who(inp.seat or 0)}'s {'reveal' if not sealable else 'private dice'}")
+        what = "private dice" if sealable else "reveal"
+        self._verify_faces(inp, inp.kind, sealable, why=lambda: f"{self._who(seat)}'s {what}")
 
     def _verify_reveal(self, inp: Roll) -> None:
         seat = self._seat_at_table(inp.seat, "reveal")
@@ -492,7 +492,7 @@ class HoldemGame(Engine):
             asked = ", ".join(map(str, self._to_reveal()))
             raise IllegalAction(f"{self._who(seat)} is not asked to reveal: {why} "
                                 f"(waiting for seats {asked})")
-        self._verify_private(inp, "reveals", sealable=False)
+        self._verify_private(inp, seat, "reveals", sealable=False)
 
     # -- acts -----------------------------------------------------------------------------------
     def _act_fold(self, inp: Fold) -> None:
@@ -896,7 +896,8 @@ def _hand_result(game: HoldemGame, names: list[str]) -> Result | None:
                          tuple(pot["eligible"])) for n, pot in enumerate(last["pots"]))
     if not shown:
         shown = [Shown(seat, (), "everyone else folded", _chips(chips)) for seat, chips in won.items()]
-    return Result(last["hand"], tuple(won), tuple(shown), text, pots)
+    return Result(last["hand"], tuple(won), tuple(shown), text, pots,
+                  tuple(DieView(game.kind, face) for face in board))
 
 
 def _facts(game: HoldemGame) -> tuple[Fact, ...]:
@@ -906,5 +907,7 @@ def _facts(game: HoldemGame) -> tuple[Fact, ...]:
     facts = [Fact("Hand", str(game.hands_played + 1)), stakes,
              Fact("Betting", rules.structure.value)]
     if game.hand is not None:
-        facts += [Fact("Street", game._street()), Fact("Current bet", str(game.hand.current))]
+        facts.append(Fact("Street", game._street()))
+    if game.hand is not None and game.phase in (Phase.BETTING, Phase.SIDE_BET):
+        facts.append(Fact("Current bet", str(game.hand.current)))
     return tuple(facts)

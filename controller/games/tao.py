@@ -470,12 +470,13 @@ class TaoDice(Engine):
             raise IllegalAction(f"the table does not need seat {inp.seat}'s dice now: "
                                 f"{self._why_not_revealing(inp.seat)}{self._waiting_for()}")
         if inp.kind is not kind or len(inp.faces) != _DICE_COUNT[kind]:
-            raise IllegalAction(f"seat {inp.seat} must {'reveal' if self.phase is Phase.REVEAL else 'roll'} "
-                                f"{_DICE_COUNT[kind]}{kind.value}, "
+            verb = "reveal" if self.phase is Phase.REVEAL else "roll"
+            raise IllegalAction(f"seat {inp.seat} must {verb} {_DICE_COUNT[kind]}{kind.value}, "
                                 f"not {len(inp.faces)}{inp.kind.value}")
-        what = "the reveal" if self.phase is Phase.REVEAL else _REASONS[self.phase]
-        self._verify_faces(inp, kind, sealable=kind is DieKind.D6 and self.phase is not Phase.REVEAL,
-                           why=f"seat {inp.seat}'s {kind.value} ({what})")
+        reveal = self.phase is Phase.REVEAL
+        what = "the reveal" if reveal else _REASONS[self.phase]
+        self._verify_faces(inp, kind, sealable=kind is DieKind.D6 and not reveal,
+                           why=lambda: f"seat {inp.seat}'s {kind.value} ({what})")
 
     def _why_not_revealing(self, seat: int | None) -> str:
         """Why ``seat`` is not asked to reveal, when the table waits for reveals."""
