@@ -358,8 +358,8 @@ def _lock_writer(path: Path) -> int:
     try:
         fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as err:
-        raise StoreError(f"cannot write or create {lock} ({err.strerror}): make the place "
-                         "writable by this user or choose another file") from None
+        raise StoreError(f"cannot write or create {path} (its lock file: {err.strerror}): make "
+                         f"{path.parent} writable by this user or choose another file") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
