@@ -157,8 +157,9 @@ def test_a_device_event_repeated_after_a_restart_is_refused(tmp_path):
 def test_evidence_is_kept_with_its_record(store):
     jpeg = _photos(1)[0]
     game_no = store.start_game("tao", 2, {}, ["Ann", "Bob"])
-    store.append(game_no, "input", "roll 2 d6 3 5", origin="camera", evidence=jpeg)
-    record = store.records(game_no)[0]
+    seq = store.append(game_no, "question", "2 d6 for seat 1: one die unclear", evidence=jpeg)
+    record = store.record(seq)
+    assert record == store.records(game_no)[0] and store.record(seq + 1) is None
     assert record.picture_kept and store.evidence(record.picture) == jpeg
     assert store.evidence(record.picture + 1) is None
 
