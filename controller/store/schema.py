@@ -60,12 +60,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE records ADD COLUMN picture INTEGER REFERENCES pictures(id)",
     ),
 )
-VERSION = len(MIGRATIONS)
 
 
 def connect(path: Path, *, readonly: bool) -> sqlite3.Connection:
     """An autocommit connection to the record at ``path``, checked and (for the writer) migrated
-    to :data:`VERSION`, in WAL mode with ``synchronous=FULL`` and foreign keys on.
+    to the last schema version, in WAL mode with ``synchronous=FULL`` and foreign keys on.
 
     :raises StoreError: naming the file and what to do, when it cannot be the table's record.
     """
@@ -87,10 +86,11 @@ def connect(path: Path, *, readonly: bool) -> sqlite3.Connection:
     return conn
 
 
-def migrate(conn: sqlite3.Connection, upto: int = VERSION) -> None:
-    """Apply the migrations the file lacks, up to version ``upto``, each in one transaction."""
+def migrate(conn: sqlite3.Connection, upto: int | None = None) -> None:
+    """Apply the migrations the file lacks, up to version ``upto`` (the last one by default),
+    each in one transaction with its version bump."""
     version = user_version(conn)
-    for number in range(version + 1, upto + 1):
+    for number in range(version + 1, (len(MIGRATIONS) if upto is None else upto) + 1):
         conn.execute("BEGIN IMMEDIATE")
         try:
             for statement in MIGRATIONS[number - 1]:
@@ -150,12 +150,13 @@ def _check_version(conn: sqlite3.Connection, path: Path, readonly: bool) -> None
     if (version == 0 and tables) or (version > 0 and owner != APPLICATION_ID):
         raise StoreError(f"{path} is an SQLite file of another program, not a dicetable "
                          "record: move it away or choose another file")
-    if version > VERSION:
+    if version > len(MIGRATIONS):
         raise StoreError(f"{path} was written by a newer dicetable (schema {version}, this one "
-                         f"knows up to {VERSION}): upgrade dicetable or choose another file")
-    if readonly and version < VERSION:
-        raise StoreError(f"{path} has the older schema {version} (now {VERSION}): open it once "
-                         "with the table, which migrates it, then read it")
+                         f"knows up to {len(MIGRATIONS)}): upgrade dicetable or choose another "
+                         "file")
+    if readonly and version < len(MIGRATIONS):
+        raise StoreError(f"{path} has the older schema {version} (now {len(MIGRATIONS)}): open "
+                         "it once with the table, which migrates it, then read it")
 
 
 def _reason(path: Path, err: sqlite3.Error, readonly: bool) -> str:

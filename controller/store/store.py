@@ -19,7 +19,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Self, Sequence
 
 from controller.games.errors import InvalidInput
 from controller.store import export, schema
@@ -70,7 +70,7 @@ class Reader:
         """Close the file."""
         self._conn.close()
 
-    def __enter__(self) -> Reader:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -103,6 +103,11 @@ class Reader:
         rows = self._conn.execute(f"{_RECORD_COLUMNS} WHERE r.game_no = ? ORDER BY r.seq",
                                   (game_no,))
         return [_record(row) for row in rows]
+
+    def record(self, seq: int) -> Record | None:
+        """Record ``seq`` (its ``picture`` is the evidence id a question links to), or None."""
+        row = self._conn.execute(f"{_RECORD_COLUMNS} WHERE r.seq = ?", (seq,)).fetchone()
+        return _record(row) if row else None
 
     def after(self, seq: int, limit: int = 1000) -> list[Record]:
         """The records with a sequence number above ``seq`` (any game), oldest first, at most
@@ -175,11 +180,13 @@ class Store(Reader):
         return Reader(path)
 
     def close(self) -> None:
-        """Close the file and let another table open it."""
+        """Close the file and let another table open it (closing twice does nothing)."""
         try:
             self._conn.close()
         finally:
-            os.close(self._lock)
+            if self._lock >= 0:
+                os.close(self._lock)
+                self._lock = -1
 
     def start_game(self, game: str, seats: int, options: Mapping[str, str],
                    names: Sequence[str]) -> int:
@@ -358,8 +365,8 @@ def _lock_writer(path: Path) -> int:
     try:
         fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as err:
-        raise StoreError(f"cannot write or create {lock} ({err.strerror}): make the place "
-                         "writable by this user or choose another file") from None
+        raise StoreError(f"cannot write or create {path} (its lock file: {err.strerror}): make "
+                         f"{path.parent} writable by this user or choose another file") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
