@@ -15,6 +15,7 @@ in the zone named ``seatN``. Other zones may exist; dice in them count as "elsew
 from __future__ import annotations
 
 import functools
+import math
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -273,13 +274,11 @@ def match(needed: DiceNeeded, seen: Sighting, zones: ZoneMap,
     """
     earlier = on_table or {}
     zone = zone_for(needed.seat)
+    before = tuple(earlier.get(zone, ()))
     reason = (_unreadable(needed, seen) or _no_zone(zone, zones) or _astray(needed, seen, earlier)
-              or _miscount(needed, seen, zone, earlier) or _doubtful(seen, zone))
+              or _miscount(needed, seen, zone, earlier) or _doubtful(seen, zone) or _moved(seen, zone, before))
     if reason is None:
-        faces = _new_faces(seen, zone, earlier.get(zone, ()))
-        if isinstance(faces, tuple):
-            return Roll(needed.seat, needed.kind, faces)
-        reason = faces
+        return Roll(needed.seat, needed.kind, _new_faces(_faces_in(seen, zone), before))
     code, text = reason
     return Question(0, needed.seat, needed.kind, needed.count, code, text, seen.dice)
 
@@ -333,10 +332,8 @@ def _miscount(needed: DiceNeeded, seen: Sighting, zone: str, earlier: Mapping[st
     mine = sum(d.zone == zone for d in seen.dice)
     if mine == before + needed.count:
         return None
-    expected = _dice(before + needed.count)
-    if before:
-        expected += f" ({before} there before and {needed.count} new)"
-    return "count", f"{expected} expected in the {zone} zone, {mine} seen"
+    earlier_too = f" ({before} there before and {needed.count} new)" if before else ""
+    return "count", f"{_dice(before + needed.count)} expected in the {zone} zone{earlier_too}, {mine} seen"
 
 
 def _doubtful(seen: Sighting, zone: str) -> Reason | None:
@@ -345,16 +342,29 @@ def _doubtful(seen: Sighting, zone: str) -> Reason | None:
         if die.face is None:
             why = die.flag.replace("_", " ") if die.flag else "no face"
             return "flagged", f"die {n} in the {zone} zone cannot be read ({why})"
+        if die.confidence < CONFIDENCE_THRESHOLD:
+            shown = math.floor(die.confidence * 100) / 100  # 0.596 is not shown as the threshold, 0.60
+            return "confidence", f"die {n} in the {zone} zone read {die.face} at {shown:.2f} confidence"
         if die.flag:
             return "flagged", f"die {n} in the {zone} zone read {die.face} but is {die.flag.replace('_', ' ')}"
-        if die.confidence < CONFIDENCE_THRESHOLD:
-            return "confidence", f"die {n} in the {zone} zone read {die.face} at {die.confidence:.2f} confidence"
     return None
 
 
-def _new_faces(seen: Sighting, zone: str, before: Sequence[str]) -> tuple[str, ...] | Reason:
-    """The faces of the zone's dice beyond those that lay there ``before`` (in tray order)."""
-    faces = [d.face for d in seen.dice if d.zone == zone and d.face is not None]
+def _faces_in(seen: Sighting, zone: str) -> list[str]:
+    return [d.face for d in seen.dice if d.zone == zone and d.face is not None]
+
+
+def _moved(seen: Sighting, zone: str, before: Sequence[str]) -> Reason | None:
+    """The zone's dice no longer show every face that lay there ``before``."""
+    faces = _faces_in(seen, zone)
+    if not Counter(before) - Counter(faces):
+        return None
+    return "moved", (f"the {zone} zone shows {' '.join(faces)}, but {' '.join(before)} lay there before: "
+                     "was a die moved or turned?")
+
+
+def _new_faces(faces: Sequence[str], before: Sequence[str]) -> tuple[str, ...]:
+    """``faces`` (in tray order) without one of each face that lay there ``before``."""
     left = Counter(before)
     new = []
     for face in faces:
@@ -362,7 +372,4 @@ def _new_faces(seen: Sighting, zone: str, before: Sequence[str]) -> tuple[str, .
             left[face] -= 1
         else:
             new.append(face)
-    if sum(left.values()):
-        return "moved", (f"the {zone} zone shows {' '.join(faces)}, but {' '.join(before)} lay there before: "
-                         "was a die moved or turned?")
     return tuple(new)
