@@ -144,9 +144,9 @@ def test_a_cocked_die_is_a_question_not_a_guess() -> None:
 
 def test_a_blurred_tray_is_a_question_not_a_guess() -> None:
     camera = table_camera(6)
-    camera.show([3, 5], zones=["seat0", "seat0"], blur=1.5)
+    camera.show([3, 5], zones=["seat0", "seat0"], blur=3.5)  # a lens out of focus: markers still found
     seen = sighted(watch(camera)[1])
-    assert any(d.confidence < UNCERTAIN for d in seen.dice)
+    assert any(d.face is None or d.flag or d.confidence < UNCERTAIN for d in seen.dice if d.zone == "seat0")
     question(match(DiceNeeded(0, DieKind.D6, 2, False, "reveal"), seen, TRAY.zones))
 
 
