@@ -57,12 +57,12 @@ def main() -> None:
             start = time.perf_counter()
             step = watcher.step(DieKind.D6)
             ms = (time.perf_counter() - start) * 1000
-            if step.sighting is None:
+            if step.reading is None:
                 watched.append(ms)
                 continue
             read.append(ms)
-            sizes.append(len(step.sighting.jpeg) / 1024)
-            result = match(need, step.sighting, tray.zones)
+            sizes.append(len(step.reading.jpeg) / 1024)
+            result = match(need, step.reading, tray.zones)
             truth = tuple(d.face for d in sorted(camera.scene.dice, key=lambda d: d.tray_mm[0]))
             if isinstance(result, Roll):
                 right, wrong = right + (result.faces == truth), wrong + (result.faces != truth)

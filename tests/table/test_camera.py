@@ -22,7 +22,7 @@ from controller.games.base import DiceNeeded
 from controller.games.dice import DieKind
 from controller.games.errors import DeviceTimeout, InvalidInput
 from controller.games.rolls import Roll
-from controller.table.camera import TIMEOUTS_FOR_FAULT, CameraStep, Sighting, TrayWatcher, match
+from controller.table.camera import TIMEOUTS_FOR_FAULT, CameraStep, TrayReading, TrayWatcher, match
 from controller.table.records import Question
 from hardware.camera_sim import CameraFault, SimCamera
 from hardware.devices import DeviceStatus, Frame
@@ -50,11 +50,11 @@ def watch(camera: SimCamera, kind: DieKind | None = DieKind.D6, frames: int = QU
     return watcher, [watcher.step(kind) for _ in range(frames)]
 
 
-def sighted(steps: list[CameraStep]) -> Sighting:
-    """The one sighting among ``steps``."""
-    sightings = [s.sighting for s in steps if s.sighting is not None]
-    assert len(sightings) == 1, [s.motion for s in steps]
-    return sightings[0]
+def read_once(steps: list[CameraStep]) -> TrayReading:
+    """The one reading among ``steps``."""
+    readings = [s.reading for s in steps if s.reading is not None]
+    assert len(readings) == 1, [s.motion for s in steps]
+    return readings[0]
 
 
 def truth_faces(camera: SimCamera) -> tuple[str, ...]:
@@ -69,20 +69,20 @@ def question(result: Roll | Question) -> Question:
 
 
 @pytest.fixture(scope="module")
-def flop() -> tuple[SimCamera, Sighting]:
+def flop() -> tuple[SimCamera, TrayReading]:
     camera = table_camera(1)
     camera.show([3, 5, 1], zones=["community"] * 3)
-    return camera, sighted(watch(camera)[1])
+    return camera, read_once(watch(camera)[1])
 
 
-def test_a_flop_in_the_community_zone_is_read_and_matched(flop: tuple[SimCamera, Sighting]) -> None:
+def test_a_flop_in_the_community_zone_is_read_and_matched(flop: tuple[SimCamera, TrayReading]) -> None:
     camera, seen = flop
     assert [d.zone for d in seen.dice] == ["community"] * 3
     assert match(FLOP, seen, TRAY.zones) == Roll(None, DieKind.D6, truth_faces(camera))
     assert sorted(truth_faces(camera)) == ["1", "3", "5"]
 
 
-def test_the_evidence_is_the_annotated_frame_as_jpeg(flop: tuple[SimCamera, Sighting]) -> None:
+def test_the_evidence_is_the_annotated_frame_as_jpeg(flop: tuple[SimCamera, TrayReading]) -> None:
     camera, seen = flop
     picture = cv2.imdecode(np.frombuffer(seen.jpeg, np.uint8), cv2.IMREAD_COLOR)
     assert picture is not None and picture.shape == (SIZE[1], SIZE[0], 3)
@@ -92,7 +92,7 @@ def test_the_evidence_is_the_annotated_frame_as_jpeg(flop: tuple[SimCamera, Sigh
     assert change[y + h // 3:y + 2 * h // 3, x + w // 3:x + 2 * w // 3].mean() < 25  # ...which is this frame
 
 
-def test_wrong_count_is_a_question(flop: tuple[SimCamera, Sighting]) -> None:
+def test_wrong_count_is_a_question(flop: tuple[SimCamera, TrayReading]) -> None:
     asked = question(match(DiceNeeded(None, DieKind.D6, 2, False, "turn"), flop[1], TRAY.zones))
     assert (asked.reason, asked.text) == ("count", "2 dice expected in the community zone, 3 seen")
     assert asked.seen == flop[1].dice
@@ -101,7 +101,7 @@ def test_wrong_count_is_a_question(flop: tuple[SimCamera, Sighting]) -> None:
 def test_a_seats_reveal_in_its_zone_is_matched_to_that_seat() -> None:
     camera = table_camera(2)
     camera.show([3, 5], zones=["seat2", "seat2"])
-    seen = sighted(watch(camera)[1])
+    seen = read_once(watch(camera)[1])
     assert match(DiceNeeded(2, DieKind.D6, 2, False, "reveal"), seen, TRAY.zones) == Roll(2, DieKind.D6, truth_faces(camera))
     asked = question(match(DiceNeeded(1, DieKind.D6, 2, False, "reveal"), seen, TRAY.zones))
     assert (asked.reason, asked.text) == ("other_zone", "2 dice in the seat2 zone while the table waits for seat 1's dice")
@@ -110,14 +110,14 @@ def test_a_seats_reveal_in_its_zone_is_matched_to_that_seat() -> None:
 def test_a_die_in_another_seats_zone_is_a_question() -> None:
     camera = table_camera(3)
     camera.show([4, 2], zones=["seat2", "seat1"])
-    asked = question(match(DiceNeeded(2, DieKind.D6, 2, False, "reveal"), sighted(watch(camera)[1]), TRAY.zones))
+    asked = question(match(DiceNeeded(2, DieKind.D6, 2, False, "reveal"), read_once(watch(camera)[1]), TRAY.zones))
     assert (asked.reason, asked.text) == ("other_zone", "a die in the seat1 zone while the table waits for seat 2's dice")
 
 
 def test_a_die_outside_every_zone_is_a_question() -> None:
     camera = table_camera(4)
     camera.show([6, 2, 4], positions_mm=[(150, 120), (250, 170), (50, 150)])
-    seen = sighted(watch(camera)[1])
+    seen = read_once(watch(camera)[1])
     assert [d.zone for d in seen.dice] == [None, "community", "community"]
     asked = question(match(FLOP, seen, TRAY.zones))
     assert asked.reason == "outside" and asked.text.startswith("a die lies outside every zone")
@@ -127,25 +127,25 @@ def test_a_die_knocked_off_the_tray_is_a_question_until_it_is_put_back() -> None
     camera = table_camera(5)
     camera.show([6, 2, 4], positions_mm=[(150, 120), (250, 170), (-40, 150)])
     watcher, steps = watch(camera)
-    asked = question(match(FLOP, sighted(steps), TRAY.zones))
+    asked = question(match(FLOP, read_once(steps), TRAY.zones))
     assert (asked.reason, asked.text) == ("count", "3 dice expected in the community zone, 2 seen")
     camera.show([6, 2, 4], positions_mm=[(150, 120), (250, 170), (200, 200)])  # the dealer puts it back
     _, steps = watch(camera, watcher=watcher)
     assert steps[0].motion is Motion.MOVING
-    assert match(FLOP, sighted(steps), TRAY.zones) == Roll(None, DieKind.D6, ("6", "4", "2"))
+    assert match(FLOP, read_once(steps), TRAY.zones) == Roll(None, DieKind.D6, ("6", "4", "2"))
 
 
 def test_a_cocked_die_is_a_question_not_a_guess() -> None:
     camera = table_camera(6)
     camera.show([3, 5], zones=["seat0", "seat0"], cocked=1)
-    asked = question(match(DiceNeeded(0, DieKind.D6, 2, False, "reveal"), sighted(watch(camera)[1]), TRAY.zones))
+    asked = question(match(DiceNeeded(0, DieKind.D6, 2, False, "reveal"), read_once(watch(camera)[1]), TRAY.zones))
     assert (asked.reason, asked.text) == ("flagged", "die 1 in the seat0 zone cannot be read (cocked)")
 
 
 def test_a_blurred_tray_is_a_question_not_a_guess() -> None:
     camera = table_camera(6)
     camera.show([3, 5], zones=["seat0", "seat0"], blur=3.5)  # a lens out of focus: markers still found
-    seen = sighted(watch(camera)[1])
+    seen = read_once(watch(camera)[1])
     assert any(d.face is None or d.flag or d.confidence < UNCERTAIN for d in seen.dice if d.zone == "seat0")
     question(match(DiceNeeded(0, DieKind.D6, 2, False, "reveal"), seen, TRAY.zones))
 
@@ -153,7 +153,7 @@ def test_a_blurred_tray_is_a_question_not_a_guess() -> None:
 def test_d12_dice_are_located_but_their_faces_go_to_the_dealer() -> None:
     camera = table_camera(7)
     camera.show([3, 9, 12], zones=["community"] * 3, kind="d12")
-    seen = sighted(watch(camera, DieKind.D12)[1])
+    seen = read_once(watch(camera, DieKind.D12)[1])
     assert not seen.faces_known and all(d.face is None for d in seen.dice)
     asked = question(match(DiceNeeded(None, DieKind.D12, 3, False, "flop"), seen, TRAY.zones))
     assert (asked.reason, asked.text) == ("unreadable", "d12 dice cannot be read by the camera yet: enter the 3 dice by hand")
@@ -163,7 +163,7 @@ def test_pip_dice_standing_in_for_letters_read_as_letters() -> None:
     camera = table_camera(8)
     camera.show([1, 6], zones=["seat3", "seat3"])
     watcher = TrayWatcher(camera, TRAY, pip_stand_ins={DieKind.LETTERS})
-    seen = sighted(watch(camera, DieKind.LETTERS, watcher=watcher)[1])
+    seen = read_once(watch(camera, DieKind.LETTERS, watcher=watcher)[1])
     letters = tuple(DieKind.LETTERS.faces[int(face) - 1] for face in truth_faces(camera))
     assert match(DiceNeeded(3, DieKind.LETTERS, 2, False, "reveal"), seen, TRAY.zones) == Roll(3, DieKind.LETTERS, letters)
     assert sorted(letters) == ["H", "M"]
@@ -178,10 +178,10 @@ def test_moving_frames_are_not_read_and_a_still_tray_is_read_once() -> None:
     camera = table_camera(19)
     camera.roll([2, 6], frames=5, zones=["seat1", "seat1"])
     watcher, steps = watch(camera, frames=5 + QUIET + 4)
-    read = [n for n, s in enumerate(steps) if s.sighting is not None]
+    read = [n for n, s in enumerate(steps) if s.reading is not None]
     assert all(s.motion is Motion.MOVING for s in steps[1:6])  # frame 5 is the first at rest
     assert read == [5 + QUIET]  # the frame completing the quiet run after it
-    assert match(DiceNeeded(1, DieKind.D6, 2, False, "reveal"), sighted(steps), TRAY.zones) \
+    assert match(DiceNeeded(1, DieKind.D6, 2, False, "reveal"), read_once(steps), TRAY.zones) \
         == Roll(1, DieKind.D6, truth_faces(camera))
 
 
@@ -189,10 +189,10 @@ def test_a_tray_that_settled_while_no_dice_were_awaited_is_read_when_they_are() 
     camera = table_camera(10)
     camera.show([5], zones=["seat0"])
     watcher, steps = watch(camera, kind=None, frames=QUIET + 3)
-    assert steps[-1].motion is Motion.SETTLED and all(s.sighting is None for s in steps)
+    assert steps[-1].motion is Motion.SETTLED and all(s.reading is None for s in steps)
     step = watcher.step(DieKind.D6)
-    assert step.sighting is not None and [d.face for d in step.sighting.dice] == ["5"]
-    assert watcher.step(DieKind.D6).sighting is None
+    assert step.reading is not None and [d.face for d in step.reading.dice] == ["5"]
+    assert watcher.step(DieKind.D6).reading is None
 
 
 def test_the_tray_is_calibrated_once_and_again_when_its_markers_move() -> None:
@@ -206,7 +206,7 @@ def test_the_tray_is_calibrated_once_and_again_when_its_markers_move() -> None:
     camera.show([3], zones=["community"], perspective=0.15)  # the camera was knocked: a tilted view
     _, steps = watch(camera, watcher=watcher)
     assert watcher.calibration is not first
-    assert [d.face for d in sighted(steps).dice] == ["3"]
+    assert [d.face for d in read_once(steps).dice] == ["3"]
 
 
 def test_a_tray_without_markers_in_view_is_a_fault_until_they_are_seen() -> None:
@@ -216,10 +216,10 @@ def test_a_tray_without_markers_in_view_is_a_fault_until_they_are_seen() -> None
     fault = steps[-1].fault
     assert fault is not None and not fault.ok
     assert fault.problem.startswith("the camera cannot find the tray: tray markers [0, 1, 2, 3] not found")
-    assert "corner markers" in fault.fix and all(s.sighting is None for s in steps)
+    assert "corner markers" in fault.fix and all(s.reading is None for s in steps)
     camera.show([4], zones=["seat1"])
     _, steps = watch(camera, watcher=watcher)
-    back = [s for s in steps if s.sighting is not None]
+    back = [s for s in steps if s.reading is not None]
     assert len(back) == 1 and back[0].recovered and back[0].fault is None and watcher.fault is None
 
 
@@ -235,7 +235,7 @@ def test_a_stopped_camera_is_a_fault_and_the_tray_is_read_again_when_frames_retu
     camera.fault = CameraFault.NONE
     _, steps = watch(camera, watcher=watcher, frames=QUIET + 2)
     assert steps[0].recovered and steps[0].fault is None
-    assert [n for n, s in enumerate(steps) if s.sighting] == [QUIET]  # settles afresh, then reads once
+    assert [n for n, s in enumerate(steps) if s.reading] == [QUIET]  # settles afresh, then reads once
 
 
 def test_an_occasional_dropped_frame_is_no_fault() -> None:
@@ -245,7 +245,7 @@ def test_an_occasional_dropped_frame_is_no_fault() -> None:
     _, steps = watch(camera, frames=12)
     assert all(s.fault is None for s in steps)
     assert sum(s.motion is None for s in steps) == 4
-    assert [d.face for d in sighted(steps).dice] == ["1"]
+    assert [d.face for d in read_once(steps).dice] == ["1"]
 
 
 class Silent:

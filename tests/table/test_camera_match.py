@@ -13,7 +13,7 @@ import pytest
 from controller.games.base import DiceNeeded
 from controller.games.dice import DieKind
 from controller.games.rolls import Roll
-from controller.table.camera import Sighting, match, zone_for
+from controller.table.camera import TrayReading, match, zone_for
 from controller.table.records import DieSeen, Question
 from vision.calibrate import load_tray_config
 from vision.read import UNCERTAIN
@@ -28,8 +28,8 @@ def die(face: str | None, zone: str | None, confidence: float = 0.97, flag: str 
     return DieSeen(kind, face, confidence, (x, 100.0), (x - 20, 80.0, 40.0, 40.0), zone, flag)
 
 
-def sighting(*dice: DieSeen, kind: DieKind = DieKind.D6, faces_known: bool = True) -> Sighting:
-    return Sighting(kind, dice, b"", 1.0, faces_known)
+def reading(*dice: DieSeen, kind: DieKind = DieKind.D6, faces_known: bool = True) -> TrayReading:
+    return TrayReading(kind, dice, b"", 1.0, faces_known)
 
 
 def question(result: Roll | Question) -> Question:
@@ -43,40 +43,40 @@ def test_zone_names_follow_the_convention() -> None:
 
 
 def test_three_sure_dice_in_the_community_zone_are_the_flop_in_tray_order() -> None:
-    seen = sighting(die("3", "community", x=10), die("5", "community", x=20), die("1", "community", x=30))
+    seen = reading(die("3", "community", x=10), die("5", "community", x=20), die("1", "community", x=30))
     assert match(FLOP, seen, ZONES) == Roll(None, DieKind.D6, ("3", "5", "1"))
 
 
 def test_a_seats_reveal_in_its_zone_is_that_seats_roll() -> None:
-    seen = sighting(die("6", "seat2"), die("2", "seat2"))
+    seen = reading(die("6", "seat2"), die("2", "seat2"))
     assert match(REVEAL_2, seen, ZONES) == Roll(2, DieKind.D6, ("6", "2"))
 
 
 def test_wrong_count_names_expected_and_seen() -> None:
-    seen = sighting(*(die(f, "community") for f in "3514"))
+    seen = reading(*(die(f, "community") for f in "3514"))
     asked = question(match(FLOP, seen, ZONES))
     assert (asked.reason, asked.text) == ("count", "3 dice expected in the community zone, 4 seen")
     assert (asked.seat, asked.kind, asked.count, asked.seen) == (None, DieKind.D6, 3, seen.dice)
 
 
 def test_a_die_outside_every_zone_is_asked_about() -> None:
-    seen = sighting(die("3", "community"), die("5", "community"), die("1", None))
+    seen = reading(die("3", "community"), die("5", "community"), die("1", None))
     asked = question(match(FLOP, seen, ZONES))
     assert asked.reason == "outside"
     assert asked.text.startswith("a die lies outside every zone")
 
 
 def test_a_die_in_another_seats_zone_is_asked_about() -> None:
-    seen = sighting(die("3", "seat2"), die("5", "seat1"))
+    seen = reading(die("3", "seat2"), die("5", "seat1"))
     asked = question(match(REVEAL_2, seen, ZONES))
     assert (asked.reason, asked.text) == ("other_zone", "a die in the seat1 zone while the table waits for seat 2's dice")
 
 
 def test_a_reading_just_below_the_threshold_is_asked_about_and_one_at_it_is_taken() -> None:
     low = round(UNCERTAIN - 0.004, 4)
-    asked = question(match(REVEAL_2, sighting(die("6", "seat2"), die("5", "seat2", confidence=low)), ZONES))
+    asked = question(match(REVEAL_2, reading(die("6", "seat2"), die("5", "seat2", confidence=low)), ZONES))
     assert (asked.reason, asked.text) == ("confidence", f"die 2 in the seat2 zone read 5 at {UNCERTAIN - 0.01:.2f} confidence")
-    at = sighting(die("6", "seat2"), die("5", "seat2", confidence=UNCERTAIN))
+    at = reading(die("6", "seat2"), die("5", "seat2", confidence=UNCERTAIN))
     assert match(REVEAL_2, at, ZONES) == Roll(2, DieKind.D6, ("6", "5"))
 
 
@@ -86,14 +86,14 @@ def test_a_reading_just_below_the_threshold_is_asked_about_and_one_at_it_is_take
     ("4", "uncertain", "die 1 in the seat2 zone read 4 but is uncertain"),
 ])
 def test_a_flagged_die_is_asked_about_even_when_sure(face: str | None, flag: str, text: str) -> None:
-    asked = question(match(REVEAL_2, sighting(die(face, "seat2", 0.99, flag), die("2", "seat2")), ZONES))
+    asked = question(match(REVEAL_2, reading(die(face, "seat2", 0.99, flag), die("2", "seat2")), ZONES))
     assert (asked.reason, asked.text) == ("flagged", text)
 
 
 @pytest.mark.parametrize("kind", [DieKind.D12, DieKind.D8_TAUREN])
 def test_a_kind_the_reader_cannot_read_goes_to_the_dealer(kind: DieKind) -> None:
     need = DiceNeeded(None, kind, 3, False, "flop")
-    seen = sighting(*(die(None, "community", 0.0, "kind_unreadable", kind=kind) for _ in range(3)),
+    seen = reading(*(die(None, "community", 0.0, "kind_unreadable", kind=kind) for _ in range(3)),
                     kind=kind, faces_known=False)
     asked = question(match(need, seen, ZONES))
     assert asked.reason == "unreadable"
@@ -102,31 +102,31 @@ def test_a_kind_the_reader_cannot_read_goes_to_the_dealer(kind: DieKind) -> None
 
 def test_a_sighting_of_another_kind_is_not_taken() -> None:
     need = DiceNeeded(None, DieKind.LETTERS, 3, False, "flop")
-    asked = question(match(need, sighting(*(die(f, "community") for f in "351")), ZONES))
+    asked = question(match(need, reading(*(die(f, "community") for f in "351")), ZONES))
     assert asked.reason == "unreadable"
 
 
 def test_a_seat_without_a_zone_is_asked_about() -> None:
     need = DiceNeeded(7, DieKind.D6, 2, False, "reveal")
-    asked = question(match(need, sighting(die("1", "seat2")), ZONES))
+    asked = question(match(need, reading(die("1", "seat2")), ZONES))
     assert (asked.reason, asked.text) == ("no_zone", "the tray has no seat7 zone (add it to [zones]): enter the dice by hand")
 
 
 def test_dice_already_on_the_table_are_not_the_new_roll() -> None:
     turn = DiceNeeded(None, DieKind.D6, 1, False, "turn")
-    seen = sighting(die("3", "community", x=1), die("6", "community", x=2), die("5", "community", x=3),
+    seen = reading(die("3", "community", x=1), die("6", "community", x=2), die("5", "community", x=3),
                     die("1", "community", x=4), die("4", "seat0"), die("2", "seat0"))
     earlier = {"community": ("3", "5", "1"), "seat0": ("4", "2")}
     assert match(turn, seen, ZONES, earlier) == Roll(None, DieKind.D6, ("6",))
     asked = question(match(turn, seen, ZONES, {"community": ("3", "5", "1")}))
     assert (asked.reason, asked.text) == ("other_zone", "2 dice in the seat0 zone while the table waits for the community dice")
-    asked = question(match(turn, sighting(*seen.dice[:3]), ZONES, {"community": ("3", "5", "1")}))
+    asked = question(match(turn, reading(*seen.dice[:3]), ZONES, {"community": ("3", "5", "1")}))
     assert asked.text == "4 dice expected in the community zone (3 there before and 1 new), 3 seen"
 
 
 def test_a_die_turned_among_those_already_there_is_asked_about() -> None:
     turn = DiceNeeded(None, DieKind.D6, 1, False, "turn")
-    seen = sighting(*(die(f, "community") for f in "3626"))
+    seen = reading(*(die(f, "community") for f in "3626"))
     asked = question(match(turn, seen, ZONES, {"community": ("3", "5", "1")}))
     assert asked.reason == "moved"
     assert asked.text == "the community zone shows 3 6 2 6, but 3 5 1 lay there before: was a die moved or turned?"
