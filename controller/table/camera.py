@@ -30,6 +30,7 @@ from controller.games.base import DiceNeeded
 from controller.games.dice import DieKind
 from controller.games.errors import DeviceDisconnected, DeviceError, DeviceTimeout, InvalidInput
 from controller.games.rolls import Roll
+from controller.games.view import TableView
 from controller.table.records import DieSeen, Question
 from controller.table.table import Sighting
 from hardware.devices import Camera, DeviceStatus, Frame
@@ -283,6 +284,18 @@ def match(needed: DiceNeeded, seen: TrayReading, zones: ZoneMap,
         return Roll(needed.seat, needed.kind, _new_faces(_faces_in(seen, zone), before))
     code, text = reason
     return Question(0, needed.seat, needed.kind, needed.count, code, text, seen.dice)
+
+
+def dice_on_table(view: TableView) -> dict[str, tuple[str, ...]]:
+    """The faces the room has seen that still lie on the tray, by zone (``on_table`` of
+    :func:`match`): the community dice, and each seat's shown dice in its zone. A die marked for a
+    reroll (``reroll``, ``reroll-due``) is about to be picked up and thrown again: not counted."""
+    zones: dict[str, tuple[str, ...]] = {}
+    for zone, dice in ((COMMUNITY_ZONE, view.community), *((zone_for(s.seat), s.dice) for s in view.seats)):
+        faces = tuple(d.face for d in dice if d.face is not None and not d.state.startswith("reroll"))
+        if faces:
+            zones[zone] = faces
+    return zones
 
 
 Reason = tuple[str, str]

@@ -13,7 +13,8 @@ import pytest
 from controller.games.base import DiceNeeded
 from controller.games.dice import DieKind
 from controller.games.rolls import Roll
-from controller.table.camera import TrayReading, match, zone_for
+from controller.games.view import DieView, SeatStatus, SeatView, TableView
+from controller.table.camera import TrayReading, dice_on_table, match, zone_for
 from controller.table.records import DieSeen, Question
 from vision.calibrate import load_tray_config
 from vision.read import UNCERTAIN
@@ -130,3 +131,12 @@ def test_a_die_turned_among_those_already_there_is_asked_about() -> None:
     asked = question(match(turn, seen, ZONES, {"community": ("3", "5", "1")}))
     assert asked.reason == "moved"
     assert asked.text == "the community zone shows 3 6 2 6, but 3 5 1 lay there before: was a die moved or turned?"
+
+
+def test_dice_on_table_are_the_shown_faces_by_zone_without_those_to_be_rerolled() -> None:
+    d6 = DieKind.D6
+    seats = (SeatView(0, "Ana", SeatStatus.ACTIVE, (), dice=(DieView(d6, "4"), DieView(d6, "2"))),
+             SeatView(1, "Ben", SeatStatus.ACTIVE, (), dice=(DieView(d6, None), DieView(d6, None))))
+    view = TableView("g", "G", 1, "turn", seats,
+                     community=(DieView(d6, "3"), DieView(d6, "5", "reroll"), DieView(d6, "1", "protect")))
+    assert dice_on_table(view) == {"community": ("3", "1"), "seat0": ("4", "2")}

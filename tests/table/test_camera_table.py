@@ -10,7 +10,7 @@ from controller.games.base import DiceNeeded
 from controller.games.dice import DieKind
 from controller.games.rolls import Roll
 from controller.store import Store
-from controller.table.camera import TableEyes, TrayWatcher, zone_for
+from controller.table.camera import TableEyes, TrayWatcher, dice_on_table, zone_for
 from controller.table.records import Entry, TableStatus
 from controller.table.table import Table
 from hardware.camera_sim import CameraFault, SimCamera
@@ -22,13 +22,18 @@ from tests.table.test_camera import QUIET, TRAY, table_camera
 def table_at_first_visible_roll(store: Store, game: str, camera: SimCamera) -> tuple[Table, DiceNeeded]:
     """A table of ``game`` looking through ``camera``, played by simple players up to the first
     dice the camera must read (hidden rolls go in sealed)."""
-    eyes = TableEyes(TrayWatcher(camera, TRAY, pip_stand_ins={DieKind.LETTERS}))
-    table = Table(store, eyes=eyes)
+    table = Table(store)
+    table.eyes = TableEyes(TrayWatcher(camera, TRAY, pip_stand_ins={DieKind.LETTERS}),
+                           on_table=lambda: dice_on_table(table.state().view))
     table.new_game(game, ["Ana", "Ben"], {})
-    rng = random.Random(3)
+    return table, next_visible_roll(table, random.Random(3))
+
+
+def next_visible_roll(table: Table, rng: random.Random) -> DiceNeeded:
+    """Play on up to the next dice the camera must read."""
     while not ((dice := table.ledger.game.pending().dice) and not dice[0].hidden):  # type: ignore[union-attr]
         table.submit(Entry(next_input(table, rng), "test", "tester"))
-    return table, dice[0]
+    return dice[0]
 
 
 def tick(table: Table, times: int = QUIET + 2) -> None:
@@ -50,6 +55,18 @@ def test_the_flop_is_read_by_the_camera_and_recorded_with_its_evidence(store: St
     picture = store.evidence(last.picture)
     assert picture is not None and picture[:2] == b"\xff\xd8"  # a JPEG
     assert table.state().status is TableStatus.RUNNING
+
+
+def test_the_turn_is_the_die_beyond_the_flop_still_on_the_tray(store: Store) -> None:
+    camera = table_camera(5)
+    table, _ = table_at_first_visible_roll(store, "diceholdem", camera)
+    camera.show([1, 4, 6], zones=["community"] * 3)
+    tick(table)
+    need = next_visible_roll(table, random.Random(5))  # (with 4, a fold ends the hand first)
+    assert (need.reason, need.count) == ("turn", 1), table.state().problem
+    camera.show([6, 2, 1, 4], zones=["community"] * 4)  # the flop stays; the turn die lands among it
+    tick(table)
+    assert store.records(table.game_no)[-1].line == "roll table letters E"
 
 
 def test_a_die_in_the_wrong_zone_asks_the_dealer_until_it_is_put_right(store: Store) -> None:
