@@ -5,7 +5,8 @@ settle check on it (cheap); only the frame on which the tray comes to rest is re
 check, the dice reader in the tray's top-down view, zones, the evidence JPEG). :func:`match` then
 decides whether what the camera saw is exactly what the engine waits for (``Pending.dice``): a
 :class:`~controller.games.rolls.Roll`, or a :class:`~controller.table.records.Question` to the
-dealer saying why not. It never guesses.
+dealer saying why not. It never guesses. :class:`TableEyes` is the two together as the table loop
+looks through them (:class:`controller.table.table.Eyes`).
 
 Zone naming convention (the ``[zones]`` of the table configuration): community dice are read in
 the zone named ``community``, the dice of seat N (seats numbered from 0, as the games count them)
@@ -15,10 +16,11 @@ in the zone named ``seatN``. Other zones may exist; dice in them count as "elsew
 from __future__ import annotations
 
 import functools
+import math
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Collection, Mapping, Sequence
+from typing import Callable, Collection, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -26,9 +28,11 @@ import numpy as np
 from controller.commands.vision import annotate
 from controller.games.base import DiceNeeded
 from controller.games.dice import DieKind
-from controller.games.errors import DeviceDisconnected, DeviceTimeout, InvalidInput
+from controller.games.errors import DeviceDisconnected, DeviceError, DeviceTimeout, InvalidInput
 from controller.games.rolls import Roll
+from controller.games.view import TableView
 from controller.table.records import DieSeen, Question
+from controller.table.table import Sighting
 from hardware.devices import Camera, DeviceStatus, Frame
 from vision.calibrate import Calibration, CalibrationError, TrayConfig, ZoneMap, calibrate, detect_markers
 from vision.read import UNCERTAIN as CONFIDENCE_THRESHOLD
@@ -52,8 +56,8 @@ TIMEOUTS_FOR_FAULT = 3
 RETRY_FRAMES = 15
 """Frames between tries to find the tray's markers again while they cannot be found on a still tray."""
 
-EVIDENCE_QUALITY = 85
-"""JPEG quality of the evidence frame."""
+EVIDENCE_QUALITY = 75
+"""JPEG quality of the evidence frame: pips stay sharp; a 1536x864 frame of felt is about 180 KiB (242 at 85)."""
 
 UNREADABLE_KIND = "kind_unreadable"
 """The flag of a die whose kind the reader cannot read yet: where it lies is known, its face is not."""
@@ -85,7 +89,7 @@ def reader_reads(kind: str) -> bool:
 
 
 @dataclass(frozen=True)
-class Sighting:
+class TrayReading:
     """What the camera saw on a settled tray: the dice in tray order (left to right), whether
     their faces could be read at all (``faces_known`` False: a kind the reader cannot read yet),
     the evidence frame as JPEG bytes (annotated: each die's box, face and confidence, and the
@@ -101,11 +105,11 @@ class Sighting:
 @dataclass(frozen=True)
 class CameraStep:
     """One :meth:`TrayWatcher.step`: the tray's motion after this frame (None: no frame came),
-    the sighting when the tray was read on it, the fault while the camera or the tray's markers
+    the reading when the tray was read on it, the fault while the camera or the tray's markers
     fail (problem and fix for the dealer), and ``recovered`` on the first good step after one."""
 
     motion: Motion | None
-    sighting: Sighting | None = None
+    reading: TrayReading | None = None
     fault: DeviceStatus | None = None
     recovered: bool = False
 
@@ -164,14 +168,14 @@ class TrayWatcher:
     def _read_step(self, frame: Frame, kind: DieKind, state: Motion, recovered: bool) -> CameraStep:
         """Read a settled frame; a tray whose markers cannot be found is a fault, tried again later."""
         try:
-            sighting = self.read(frame, kind)
+            reading = self.read(frame, kind)
         except CalibrationError as err:
             self._next_try = self._frames + RETRY_FRAMES
             self._lost = DeviceStatus.failing(self.camera.name, f"the camera cannot find the tray: {err}", TRAY_FIX)
             return CameraStep(state, fault=self._lost, recovered=recovered)
         tray_back = self._lost is not None
         self._lost, self._unread = None, False
-        return CameraStep(state, sighting, recovered=recovered or tray_back)
+        return CameraStep(state, reading, recovered=recovered or tray_back)
 
     def _grab(self) -> Frame | None:
         """The next frame, or None (and the fault, if it is one) when the camera gave none."""
@@ -180,16 +184,16 @@ class TrayWatcher:
         except DeviceDisconnected as err:
             self._blind = DeviceStatus.failing(self.camera.name, f"camera stopped sending frames: {err}", CAMERA_FIX)
             return None
-        except DeviceTimeout as err:
+        except DeviceTimeout:
             self._timeouts += 1
-            if self._timeouts >= TIMEOUTS_FOR_FAULT:
+            if self._timeouts >= TIMEOUTS_FOR_FAULT:  # the same words while it lasts: one fault, not one per frame
                 self._blind = DeviceStatus.failing(
-                    self.camera.name, f"camera sent no frame {self._timeouts} times in a row: {err}", CAMERA_FIX)
+                    self.camera.name, f"camera sent no frame {TIMEOUTS_FOR_FAULT} times in a row", CAMERA_FIX)
             return None
         self._timeouts = 0
         return frame
 
-    def read(self, frame: Frame, kind: DieKind) -> Sighting:
+    def read(self, frame: Frame, kind: DieKind) -> TrayReading:
         """Read dice of ``kind`` in ``frame`` now, calibrating first if needed.
 
         :raises CalibrationError: the tray's markers cannot be found in the frame.
@@ -205,7 +209,7 @@ class TrayWatcher:
         placed = sorted(((self._tray_mm(r, calibration), r) for r in readings), key=lambda p: p[0])
         dice = tuple(_die_seen(r, kind, self.tray.zones.zone_of(mm)) for mm, r in placed)
         jpeg = evidence(frame, Observation(readings, observation.ms), calibration, self.tray.zones)
-        return Sighting(kind, dice, jpeg, (time.perf_counter() - start) * 1000.0, known)
+        return TrayReading(kind, dice, jpeg, (time.perf_counter() - start) * 1000.0, known)
 
     def _calibrated(self, frame: Frame) -> Calibration:
         """The calibration for ``frame``: the last one while the markers stay where it puts them,
@@ -259,7 +263,7 @@ def evidence(frame: Frame, observation: Observation, calibration: Calibration, z
     return bytes(data.tobytes())
 
 
-def match(needed: DiceNeeded, seen: Sighting, zones: ZoneMap,
+def match(needed: DiceNeeded, seen: TrayReading, zones: ZoneMap,
           on_table: Mapping[str, Sequence[str]] | None = None) -> Roll | Question:
     """The roll ``needed`` asks for, if the camera saw exactly that; else a question to the dealer.
 
@@ -273,15 +277,25 @@ def match(needed: DiceNeeded, seen: Sighting, zones: ZoneMap,
     """
     earlier = on_table or {}
     zone = zone_for(needed.seat)
+    before = tuple(earlier.get(zone, ()))
     reason = (_unreadable(needed, seen) or _no_zone(zone, zones) or _astray(needed, seen, earlier)
-              or _miscount(needed, seen, zone, earlier) or _doubtful(seen, zone))
+              or _miscount(needed, seen, zone, earlier) or _doubtful(seen, zone) or _moved(seen, zone, before))
     if reason is None:
-        faces = _new_faces(seen, zone, earlier.get(zone, ()))
-        if isinstance(faces, tuple):
-            return Roll(needed.seat, needed.kind, faces)
-        reason = faces
+        return Roll(needed.seat, needed.kind, _new_faces(_faces_in(seen, zone), before))
     code, text = reason
     return Question(0, needed.seat, needed.kind, needed.count, code, text, seen.dice)
+
+
+def dice_on_table(view: TableView) -> dict[str, tuple[str, ...]]:
+    """The faces the room has seen that still lie on the tray, by zone (``on_table`` of
+    :func:`match`): the community dice, and each seat's shown dice in its zone. A die marked for a
+    reroll (``reroll``, ``reroll-due``) is about to be picked up and thrown again: not counted."""
+    zones: dict[str, tuple[str, ...]] = {}
+    for zone, dice in ((COMMUNITY_ZONE, view.community), *((zone_for(s.seat), s.dice) for s in view.seats)):
+        faces = tuple(d.face for d in dice if d.face is not None and not d.state.startswith("reroll"))
+        if faces:
+            zones[zone] = faces
+    return zones
 
 
 Reason = tuple[str, str]
@@ -297,7 +311,7 @@ def _dice(n: int) -> str:
     return f"{n} die" if n == 1 else f"{n} dice"
 
 
-def _unreadable(needed: DiceNeeded, seen: Sighting) -> Reason | None:
+def _unreadable(needed: DiceNeeded, seen: TrayReading) -> Reason | None:
     if seen.kind is not needed.kind:
         return "unreadable", f"the camera read {seen.kind.value} dice, but the table waits for {needed.kind.value} dice"
     if not seen.faces_known:
@@ -312,7 +326,7 @@ def _no_zone(zone: str, zones: ZoneMap) -> Reason | None:
     return "no_zone", f"the tray has no {zone} zone (add it to [zones]): enter the dice by hand"
 
 
-def _astray(needed: DiceNeeded, seen: Sighting, earlier: Mapping[str, Sequence[str]]) -> Reason | None:
+def _astray(needed: DiceNeeded, seen: TrayReading, earlier: Mapping[str, Sequence[str]]) -> Reason | None:
     """Dice outside every zone, or more dice in another zone than lay there before."""
     outside = sum(d.zone is None for d in seen.dice)
     if outside:
@@ -328,33 +342,44 @@ def _astray(needed: DiceNeeded, seen: Sighting, earlier: Mapping[str, Sequence[s
     return None
 
 
-def _miscount(needed: DiceNeeded, seen: Sighting, zone: str, earlier: Mapping[str, Sequence[str]]) -> Reason | None:
+def _miscount(needed: DiceNeeded, seen: TrayReading, zone: str, earlier: Mapping[str, Sequence[str]]) -> Reason | None:
     before = len(earlier.get(zone, ()))
     mine = sum(d.zone == zone for d in seen.dice)
     if mine == before + needed.count:
         return None
-    expected = _dice(before + needed.count)
-    if before:
-        expected += f" ({before} there before and {needed.count} new)"
-    return "count", f"{expected} expected in the {zone} zone, {mine} seen"
+    earlier_too = f" ({before} there before and {needed.count} new)" if before else ""
+    return "count", f"{_dice(before + needed.count)} expected in the {zone} zone{earlier_too}, {mine} seen"
 
 
-def _doubtful(seen: Sighting, zone: str) -> Reason | None:
+def _doubtful(seen: TrayReading, zone: str) -> Reason | None:
     """The first die of the zone that is flagged or read below the confidence threshold."""
     for n, die in enumerate((d for d in seen.dice if d.zone == zone), 1):
         if die.face is None:
             why = die.flag.replace("_", " ") if die.flag else "no face"
             return "flagged", f"die {n} in the {zone} zone cannot be read ({why})"
+        if die.confidence < CONFIDENCE_THRESHOLD:
+            shown = math.floor(die.confidence * 100) / 100  # 0.596 is not shown as the threshold, 0.60
+            return "confidence", f"die {n} in the {zone} zone read {die.face} at {shown:.2f} confidence"
         if die.flag:
             return "flagged", f"die {n} in the {zone} zone read {die.face} but is {die.flag.replace('_', ' ')}"
-        if die.confidence < CONFIDENCE_THRESHOLD:
-            return "confidence", f"die {n} in the {zone} zone read {die.face} at {die.confidence:.2f} confidence"
     return None
 
 
-def _new_faces(seen: Sighting, zone: str, before: Sequence[str]) -> tuple[str, ...] | Reason:
-    """The faces of the zone's dice beyond those that lay there ``before`` (in tray order)."""
-    faces = [d.face for d in seen.dice if d.zone == zone and d.face is not None]
+def _faces_in(seen: TrayReading, zone: str) -> list[str]:
+    return [d.face for d in seen.dice if d.zone == zone and d.face is not None]
+
+
+def _moved(seen: TrayReading, zone: str, before: Sequence[str]) -> Reason | None:
+    """The zone's dice no longer show every face that lay there ``before``."""
+    faces = _faces_in(seen, zone)
+    if not Counter(before) - Counter(faces):
+        return None
+    return "moved", (f"the {zone} zone shows {' '.join(faces)}, but {' '.join(before)} lay there before: "
+                     "was a die moved or turned?")
+
+
+def _new_faces(faces: Sequence[str], before: Sequence[str]) -> tuple[str, ...]:
+    """``faces`` (in tray order) without one of each face that lay there ``before``."""
     left = Counter(before)
     new = []
     for face in faces:
@@ -362,7 +387,44 @@ def _new_faces(seen: Sighting, zone: str, before: Sequence[str]) -> tuple[str, .
             left[face] -= 1
         else:
             new.append(face)
-    if sum(left.values()):
-        return "moved", (f"the {zone} zone shows {' '.join(faces)}, but {' '.join(before)} lay there before: "
-                         "was a die moved or turned?")
     return tuple(new)
+
+
+class CameraFailing(DeviceError):
+    """The camera path cannot see the tray (no frames, or the markers not found): ``problem`` and
+    ``fix`` say what to tell the dealer (the table's device loop shows them and waits)."""
+
+    def __init__(self, status: DeviceStatus) -> None:
+        super().__init__(f"{status.name}: {status.problem}")
+        self.problem, self.fix = status.problem, status.fix
+
+
+class TableEyes:
+    """The camera path as the table loop uses it (:class:`controller.table.table.Eyes`): one
+    :meth:`TrayWatcher.step` per look, the reading matched to the need.
+
+    ``on_table`` (optional) says which faces lie in each zone from earlier rolls of the hand
+    (see :func:`match`); without it the table clears the tray before each roll.
+    """
+
+    def __init__(self, watcher: TrayWatcher,
+                 on_table: Callable[[], Mapping[str, Sequence[str]]] | None = None) -> None:
+        self.watcher = watcher
+        self._on_table = on_table
+
+    def look(self, need: DiceNeeded | None) -> Sighting | None:
+        """One frame: None while the tray moves or nothing new settled (or ``need`` is None),
+        else the roll ``need`` asks for, or the reason the dealer must decide, with the evidence.
+
+        :raises CameraFailing: while the camera gives no frames or the tray's markers are not found.
+        """
+        step = self.watcher.step(None if need is None else need.kind)
+        if step.fault is not None:
+            raise CameraFailing(step.fault)
+        if step.reading is None or need is None:
+            return None
+        earlier = self._on_table() if self._on_table is not None else None
+        result = match(need, step.reading, self.watcher.tray.zones, earlier)
+        if isinstance(result, Roll):
+            return Sighting(result, seen=step.reading.dice, jpeg=step.reading.jpeg)
+        return Sighting(None, result.text, result.seen, step.reading.jpeg)
