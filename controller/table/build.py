@@ -15,13 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from controller.games.base import DiceNeeded
 from controller.games.dice import DieKind
-from controller.games.errors import DeviceError, InvalidInput
-from controller.games.rolls import Roll
-from controller.table.records import Question
+from controller.games.errors import InvalidInput
 from controller.table.sim_seats import SimSeats, Throw
-from controller.table.table import Sighting, Table
+from controller.table.table import Table
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun")
 """Seat names of the simulated players."""
@@ -31,38 +28,6 @@ PRESS_S = 0.08
 
 CORNER_MM = 45.0
 """Room left free at each end of a seat strip for the tray's corner markers."""
-
-
-class CameraFault(DeviceError):
-    """The camera or the tray's markers fail: ``problem`` and ``fix`` for the dealer."""
-
-    def __init__(self, problem: str, fix: str) -> None:
-        super().__init__(f"{problem}; {fix}")
-        self.problem, self.fix = problem, fix
-
-
-class CameraEyes:
-    """The table's camera path over a :class:`~controller.table.camera.TrayWatcher`: each look
-    steps the watcher on one frame and matches a settled reading to the need; the dice already
-    lying in the community zone (the flop when the turn comes) are expected to stay there."""
-
-    def __init__(self, watcher: Any, on_table: Callable[[], dict[str, Sequence[str]]]) -> None:
-        self.watcher = watcher
-        self._on_table = on_table
-
-    def look(self, need: DiceNeeded | None) -> Sighting | None:
-        """One frame; the outcome for ``need`` when the tray has settled and been read."""
-        from controller.table.camera import match
-        step = self.watcher.step(need.kind if need is not None else None)
-        if step.fault is not None:
-            raise CameraFault(step.fault.problem, step.fault.fix)
-        if step.sighting is None or need is None:
-            return None
-        outcome = match(need, step.sighting, self.watcher.tray.zones, self._on_table())
-        if isinstance(outcome, Roll):
-            return Sighting(outcome, seen=step.sighting.dice, jpeg=step.sighting.jpeg)
-        assert isinstance(outcome, Question)
-        return Sighting(None, outcome.text, outcome.seen, step.sighting.jpeg)
 
 
 def seat_zones(seats: int, width: float, height: float) -> dict[str, list[list[float]]]:
@@ -162,7 +127,7 @@ class DemoSetup:
 def build_real(config_path: Path, state: Path) -> tuple[Table, DemoParts]:
     """The table a configuration describes, its record in the ``state`` directory."""
     from controller.store import Store
-    from controller.table.camera import TrayWatcher
+    from controller.table.camera import TableEyes, TrayWatcher
     from controller.table.controls import find_controls
     from hardware.config import load_config
     from hardware.factory import build_devices
@@ -180,7 +145,7 @@ def build_real(config_path: Path, state: Path) -> tuple[Table, DemoParts]:
     table = Table(store, devices=devices, controls_for=lambda name: find_controls(name),
                   registry=registry)
     if devices.camera is not None:
-        table.eyes = CameraEyes(TrayWatcher(devices.camera, tray), lambda: _on_table(table))
+        table.eyes = TableEyes(TrayWatcher(devices.camera, tray), lambda: _on_table(table))
     return table, DemoParts(store, devices, registry)
 
 
@@ -193,7 +158,7 @@ def _recorded_setup(store: Any, current: Any) -> DemoSetup:
 
 
 def _assemble(store: Any, setup: DemoSetup, db: Path) -> tuple[DemoParts, Table]:
-    from controller.table.camera import TrayWatcher
+    from controller.table.camera import TableEyes, TrayWatcher
     from controller.table.controls import find_controls
     from hardware.factory import build_devices
     from hardware.rfid import StoneRegistry
@@ -210,7 +175,7 @@ def _assemble(store: Any, setup: DemoSetup, db: Path) -> tuple[DemoParts, Table]
     parts = DemoParts(store, devices, registry)
     watcher = TrayWatcher(devices.camera, tray, pip_stand_ins=(DieKind.LETTERS,))
     table = Table(store, devices=devices, controls_for=lambda name: controls, registry=registry)
-    table.eyes = CameraEyes(watcher, lambda: _on_table(table))
+    table.eyes = TableEyes(watcher, lambda: _on_table(table))
     parts.controls = controls  # type: ignore[attr-defined]
     return parts, table
 
@@ -226,7 +191,10 @@ def _sim_config(players: int, buttons: Sequence[str]) -> Any:
 
 
 def _on_table(table: Table) -> dict[str, Sequence[str]]:
-    """The dice that stay in the community zone from earlier rolls (rerolled dice are picked up)."""
+    """The dice that stay in the community zone from earlier rolls (rerolled dice are picked up).
+
+    Only the community's: a seat's open dice (Tao Dice's d12) are picked up before its reveal,
+    since the d12 cannot be read by the camera yet."""
     faces = [die.face for die in table.state().view.community
              if die.face is not None and die.state != "reroll"]
     return {"community": faces} if faces else {}

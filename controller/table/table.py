@@ -19,7 +19,7 @@ from collections import deque
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Protocol, Sequence
 
-from controller.games.base import DiceNeeded, Input
+from controller.games.base import DiceNeeded
 from controller.games.errors import DeviceError, DiceTableError, IllegalAction, TableNotReady
 from controller.games.rolls import Roll
 from controller.games.view import Awaited, TableView
