@@ -12,6 +12,12 @@ GAMES = [("tao", 3, {}), ("tauren", 3, {"stack": "8"}),
 STEPS = 160
 
 
+@pytest.fixture(scope="module")
+def registry(tmp_path_factory):
+    """One registry for the module: the purses' tag ids are the same in every game."""
+    return StoneRegistry(tmp_path_factory.mktemp("registry") / "stones.db")
+
+
 def owner(seat):
     return f"seat {seat}"
 
@@ -35,8 +41,7 @@ def pressed(controls, game, gesture, registry):
 
 @pytest.mark.parametrize("rfid", [True, False], ids=["rfid", "buttons"])
 @pytest.mark.parametrize("name,players,options", GAMES, ids=[g[0] + str(g[1]) for g in GAMES])
-def test_press_of_gesture_gives_the_input(tmp_path, name, players, options, rfid):
-    registry = StoneRegistry(tmp_path / "stones.db")
+def test_press_of_gesture_gives_the_input(registry, name, players, options, rfid):
     table = BotTable(name, players, seed=7, options=options)
     purses = enrolled(registry, find_controls(name), table.game) if rfid else {}
     seen = set()
@@ -58,7 +63,7 @@ def test_press_of_gesture_gives_the_input(tmp_path, name, players, options, rfid
     assert wanted <= seen
 
 
-def test_a_gesture_continues_from_the_seats_dial(tmp_path):
+def test_a_gesture_continues_from_the_seats_dial():
     """A seat that already turned its dial presses on from there, not from the minimum."""
     table = BotTable("diceholdem", 3, seed=3)
     controls = find_controls("diceholdem")

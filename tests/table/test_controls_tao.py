@@ -10,9 +10,10 @@ from controller.table.controls import Refusal, Setting, Stake, find_controls, si
 from hardware.rfid import StoneRegistry, TagKind, TagRecord
 
 
-@pytest.fixture
-def registry(tmp_path):
-    registry = StoneRegistry(tmp_path / "stones.db")
+@pytest.fixture(scope="module")
+def registry(tmp_path_factory):
+    """One registry for the module (enrolling commits each tag: slow on a loaded disk)."""
+    registry = StoneRegistry(tmp_path_factory.mktemp("registry") / "stones.db")
     for seat, name in enumerate(("ana", "bo")):
         for record in sim_purse(seat, name, stones=(4, 2), chips=((5, 1),)):
             registry.enroll(record)
