@@ -40,13 +40,18 @@ class _Betting(Protocol):
         ...
 
 
+class _HoldemGame(Protocol):
+    hand: _Betting | None  # None between hands
+
+
 def _owed(game: Game, seat: int) -> tuple[int, int, int]:
     """(chips to call, chips bet this round, the current bet) of ``seat``.
 
     The one place that reads the engine's betting state: the Game protocol lists legal inputs
-    but not what a seat owes, and a reader's chips must be counted against it.
+    but not what a seat owes, and a reader's chips must be counted against it. An engine
+    without ``hand`` fails here at once rather than be read as owing nothing.
     """
-    hand = cast("_Betting | None", getattr(game, "hand", None))
+    hand = cast(_HoldemGame, game).hand
     if hand is None:
         return 0, 0, 0
     return hand.to_call(seat), hand.street[seat], hand.current

@@ -275,3 +275,25 @@ def test_the_panels_a_seat_needs():
     assert diceholdem.panel(rfid=False) == ("check-call", "bet-raise", "fold", "all-in", "die",
                                             "reroll", "protect", "plus", "minus")
     assert set(diceholdem.labels) == set(diceholdem.buttons)
+
+
+def test_no_die_to_choose_before_the_flop():
+    refusal = find_controls("diceholdem").press(preflop(), 0, "die", None)
+    assert refusal.text == "no die may take a Reroll/Protect bet now"
+
+
+def test_the_dial_is_refused_when_no_bet_is_possible():
+    game = create_game("diceholdem", 2, {"stack": "3,20"})
+    for inp in (Roll(0, DieKind.LETTERS, ("M", "E")), Roll(1, DieKind.LETTERS, ("H", "H")),
+                AllIn(0)):
+        game.apply(inp)
+    assert find_controls("diceholdem").press(game, 1, "plus", None).text == "you cannot bet now"
+
+
+def test_no_press_once_the_game_is_over():
+    game = create_game("diceholdem", 2, {"stack": "2,20", "rebuy": "off"})
+    for inp in busted().inputs:
+        game.apply(inp)
+    assert game.pending().over
+    assert find_controls("diceholdem").press(game, 1, "check-call", None).text == \
+        "the game is over"

@@ -3,8 +3,9 @@ for every legal input along seeded simulated games of all three games, with and 
 
 import pytest
 
+from controller.games.records import SeatInput
 from controller.simulation import BotTable
-from controller.table.controls import Setting, Stake, find_controls
+from controller.table.controls import Refusal, Setting, Stake, find_controls
 from hardware.rfid import StoneRegistry
 
 GAMES = [("tao", 3, {}), ("tauren", 3, {"stack": "8"}),
@@ -77,3 +78,18 @@ def test_a_gesture_continues_from_the_seats_dial():
     gesture = controls.gesture(game, bets[0])
     assert gesture.presses[:2] == ("minus", "minus")
     assert pressed(controls, game, gesture, None)[-1] == bets[0]
+
+
+@pytest.mark.parametrize("name", ["tao", "tauren", "diceholdem"])
+def test_every_button_answers_at_every_seat(name):
+    """Each button of each panel gives an input, a setting or a refusal: never an error."""
+    table = BotTable(name, 3, seed=5)
+    for _ in range(40):
+        game = table.game
+        for seat in range(game.seats):
+            controls = find_controls(name)
+            for button in controls.buttons:
+                for stake in (None, Stake()):
+                    assert isinstance(controls.press(game, seat, button, stake),
+                                      (Setting, Refusal, SeatInput))
+        table.step()
