@@ -164,7 +164,7 @@ class HoldemControls(SeatControls):
     def _gesture(self, game: Game, inp: Input, seat: int,
                  purse: tuple[TagRecord, ...] | None) -> Gesture:
         button = _BUTTON.get(type(inp))
-        if button is None or (isinstance(inp, SideBet) and button not in self.buttons):
+        if button is None:
             raise NoGesture(f"{inp} is not an action of {self.title}")
         owed, street, _ = _owed(game, seat)
         spot: frozenset[str] | None = None if purse is None else frozenset()
@@ -182,11 +182,11 @@ class HoldemControls(SeatControls):
         size = _size(inp)
         if purse is not None:
             return pick_chips(purse, size - street), ()
-        for count in (8, 64, 512, 4096):
-            sizes = self._bet_sizes(game, inp.seat, type(inp), count)
-            if size in sizes:
-                return None, self._dial_to(game, inp.seat, sizes.index(size))
-        raise NoGesture(f"{inp}: plus and minus do not reach {size}")
+        # size // step whole steps reach past size; the engine suggests at most three more stops
+        sizes = self._bet_sizes(game, inp.seat, type(inp), size // _step(game) + 4)
+        if size not in sizes:
+            raise NoGesture(f"{inp}: plus and minus do not reach {size}")
+        return None, self._dial_to(game, inp.seat, sizes.index(size))
 
     def _side(self, game: Game, inp: SideBet, purse: tuple[TagRecord, ...] | None
               ) -> tuple[frozenset[str] | None, tuple[str, ...]]:

@@ -9,6 +9,7 @@ from controller.games.holdem_inputs import (AllIn, Bet, Call, Check, Fold, Leave
 from controller.games.registry import create_game
 from controller.games.rolls import Roll
 from controller.table.controls import Refusal, Setting, Stake, find_controls, sim_purse
+from controller.table.controls_common import pick_chips
 from hardware.rfid import StoneRegistry
 
 NAMES = ("ana", "bo", "cy")
@@ -297,3 +298,10 @@ def test_no_press_once_the_game_is_over():
     assert game.pending().over
     assert find_controls("diceholdem").press(game, 1, "check-call", None).text == \
         "the game is over"
+
+
+def test_a_gestures_chips_are_found_when_largest_first_fails():
+    purse = sim_purse(0, "ana", chips=((25, 1), (10, 3)))
+    denominations = {r.tag_id: r.denomination for r in purse}
+    assert sorted(denominations[t] for t in pick_chips(purse, 30)) == [10, 10, 10]
+    assert sorted(denominations[t] for t in pick_chips(purse, 35)) == [10, 25]

@@ -3,9 +3,13 @@ for every legal input along seeded simulated games of all three games, with and 
 
 import pytest
 
+from controller.games.dice import DieKind
+from controller.games.holdem_inputs import Call, Raise, Reroll
 from controller.games.records import SeatInput
+from controller.games.rolls import Roll
 from controller.simulation import BotTable
-from controller.table.controls import Refusal, Setting, Stake, find_controls
+from controller.table.controls import (NoGesture, Refusal, Setting, Stake, find_controls,
+                                       sim_purse)
 from hardware.rfid import StoneRegistry
 
 GAMES = [("tao", 3, {}), ("tauren", 3, {"stack": "8"}),
@@ -93,3 +97,19 @@ def test_every_button_answers_at_every_seat(name):
                     assert isinstance(controls.press(game, seat, button, stake),
                                       (Setting, Refusal, SeatInput))
         table.step()
+
+
+def test_what_no_panel_can_give_raises_no_gesture():
+    game = BotTable("diceholdem", 3, seed=1).game
+    controls = find_controls("diceholdem")
+    with pytest.raises(NoGesture, match="dice are rolled and read"):
+        controls.gesture(game, Roll(0, DieKind.LETTERS, ("H", "O")))
+    for seat in range(3):
+        game.apply(Roll(seat, DieKind.LETTERS, ("H", "O")))
+    with pytest.raises(NoGesture, match="plus and minus do not reach 5"):
+        controls.gesture(game, Raise(0, 5))  # the dial stops at 4, 6, 7, 8, ...
+    with pytest.raises(NoGesture, match="has no Reroll/Protect bets"):
+        find_controls("tauren").gesture(game, Reroll(0, 0, 2))
+    short = find_controls("diceholdem", {0: sim_purse(0, "ana", chips=((5, 2),))})
+    with pytest.raises(NoGesture, match="cannot make exactly 2"):
+        short.gesture(game, Call(0))
