@@ -18,18 +18,18 @@ The panels, the buttons each game needs and how stakes are read are written down
 
 from __future__ import annotations
 
-from typing import Callable, Collection, Mapping, Protocol, Sequence
+from typing import Callable, Mapping, Protocol, Sequence
 
 from controller.games.base import Game, Input
 from controller.games.registry import find_game
 from controller.table.controls_common import (Gesture, NoGesture, Press, Refusal, Setting,
-                                              Stake, TagLookup, purse_of, sim_purse)
+                                              Stake, purse_of, sim_purse)
 from controller.table.controls_holdem import DiceHoldemControls, HoldemControls
 from controller.table.controls_tao import TaoControls
 from hardware.rfid import TagRecord
 
 __all__ = ["CONTROLS", "Controls", "Gesture", "NoGesture", "Press", "Refusal", "Setting",
-           "SpotControls", "Stake", "find_controls", "purse_of", "sim_purse"]
+           "Stake", "find_controls", "purse_of", "sim_purse"]
 
 Purses = Mapping[int, Sequence[TagRecord]]
 
@@ -87,29 +87,3 @@ def find_controls(game: str, purses: Purses | None = None) -> Controls:
     :raises UnknownGame: ``game`` is not registered.
     """
     return CONTROLS[find_game(game).name](purses)
-
-
-class SpotControls:
-    """Controls as the table loop calls them: with the tags on the seat's spot, answering an
-    input or a sentence for the seat (a refusal, or what a dial button set).
-
-    ``registry`` says what each tag is, ``owners`` each seat's owner name in it (no entry: any
-    owner's tags count), ``readers`` the seats whose spot has a reader (None: every seat); the
-    tags of a seat without one are not read, its dial buttons set its bets.
-    """
-
-    def __init__(self, controls: Controls, registry: TagLookup,
-                 owners: Mapping[int, str] | None = None,
-                 readers: Collection[int] | None = None) -> None:
-        self.controls = controls
-        self.registry = registry
-        self.owners = dict(owners or {})
-        self.readers = readers
-
-    def press(self, game: Game, seat: int, button: str, tags: frozenset[str]) -> Input | str:
-        """The verified input ``button`` means now, or the sentence to show the seat."""
-        stake = None
-        if self.readers is None or seat in self.readers:
-            stake = Stake.read(tags, self.registry, self.owners.get(seat, ""))
-        meant = self.controls.press(game, seat, button, stake)
-        return meant.text if isinstance(meant, (Refusal, Setting)) else meant

@@ -6,7 +6,7 @@ from controller.games.dice import DieKind
 from controller.games.rolls import Roll
 from controller.games.tao import Ante, Call, Fold, Pass, Raise, create
 from controller.simulation import BotTable
-from controller.table.controls import (Refusal, Setting, SpotControls, Stake, find_controls,
+from controller.table.controls import (Refusal, Setting, Stake, find_controls,
                                        sim_purse)
 from hardware.rfid import StoneRegistry, TagKind, TagRecord
 
@@ -231,11 +231,3 @@ def test_stake_counts_stones_chips_unknown_and_foreign(registry):
     assert [r.tag_id for r in stake.foreign] == ["01BB0000"]
 
 
-def test_spot_controls_read_the_tags_for_the_table_loop(registry):
-    controls = SpotControls(find_controls("tao"), registry, {0: "ana", 1: "bo"}, readers={0})
-    game = create(2, {})
-    assert controls.press(game, 0, "call", frozenset(tags(0, white=1))) == Ante(0, 0, 1)
-    assert controls.press(game, 0, "call", frozenset(tags(1, 1))) == \
-        "a black stone of bo's lies on your spot: give it back"
-    assert controls.press(game, 1, "white", frozenset()) == "your next bet: 1 white"
-    assert controls.press(game, 1, "call", frozenset(tags(0, 1))) == Ante(1, 0, 1)
