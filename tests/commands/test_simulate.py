@@ -54,6 +54,8 @@ def test_simulate_without_json_prints_a_readable_summary(capsys) -> None:  # typ
     assert main(["simulate", "--players", "3", "--hands", "50"]) == 0
     out = capsys.readouterr().out
     assert "tao: 50 hands by 3 bots" in out and "conserved after every input: yes" in out
+    assert "seat  games won  matches won  stacks  black  white" in out
+    assert "[" not in out and "{" not in out  # no Python objects for a person to decode
 
 
 @pytest.mark.parametrize("args, message", [
@@ -61,7 +63,8 @@ def test_simulate_without_json_prints_a_readable_summary(capsys) -> None:  # typ
     (["--players", "9"], "tao is for 2 to 6 players"),
     (["--option", "colour=red"], "unknown Tao Dice option 'colour'"),
     (["--option", "nonsense"], "--option needs KEY=VALUE"),
-    (["--hands", "-1"], "--hands must be >= 0"),
+    (["--hands", "-1"], "--hands must be at least 1"),
+    (["--hands", "0"], "--hands must be at least 1"),
 ])
 def test_simulate_refuses_bad_arguments_in_one_line(capsys, args: list[str], message: str) -> None:  # type: ignore[no-untyped-def]
     assert main(["simulate", *args]) == 2
