@@ -113,7 +113,8 @@ def _check_options(args: argparse.Namespace) -> None:
 
 def _registry(args: argparse.Namespace, read_only: bool = False) -> StoneRegistry:
     """The registry of ``--db`` or the configuration; ``read_only`` for one that must exist."""
-    path = Path(args.db) if args.db else config_for_command(args.config).registry_path()
+    config = config_for_command(args.config)  # checked even when --db names the registry
+    path = Path(args.db) if args.db else config.registry_path()
     if path.is_dir():
         raise FileProblem(f"the stone registry {shown(path)} is a folder; give its file with --db")
     if read_only and not path.exists():
