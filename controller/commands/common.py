@@ -85,30 +85,32 @@ def check_output(path: Path, force: bool, what: str = "file") -> None:
 
 
 class Output:
-    """A text file written as it grows: every :meth:`write` reaches the disk before it returns."""
+    """A text file written as it grows: every :meth:`write` is in the file when it returns.
+
+    Unbuffered, each text in one ``write`` call: a run killed between two writes leaves whole
+    texts (whole lines of a history), never half of one.
+    """
 
     def __init__(self, path: Path, force: bool, what: str = "file") -> None:
         check_output(path, force, what)
         self.path = path
         try:
-            self._file: TextIO = open(path, "w" if force else "x", encoding="utf-8")
+            self._file = open(path, "wb" if force else "xb", buffering=0)
         except OSError as err:
             raise self._problem(err) from None
 
     def write(self, text: str) -> None:
-        """Append ``text`` and flush it to the file (an interrupted run keeps it)."""
+        """Append ``text`` to the file (an interrupted run keeps it)."""
+        data = memoryview(text.encode("utf-8"))
         try:
-            self._file.write(text)
-            self._file.flush()
+            while data:
+                data = data[self._file.write(data) or 0:]
         except OSError as err:
             raise self._problem(err) from None
 
     def close(self) -> None:
-        """Close the file (a last failing flush is an error too)."""
-        try:
-            self._file.close()
-        except OSError as err:
-            raise self._problem(err) from None
+        """Close the file."""
+        self._file.close()
 
     def _problem(self, err: OSError) -> FileProblem:
         return FileProblem(f"cannot write {shown(self.path)}: {reason(err)}")
@@ -124,21 +126,25 @@ def write_file(path: Path, data: bytes, force: bool = False) -> None:
         raise FileProblem(f"cannot write {shown(path)}: {reason(err)}") from None
 
 
+SHOW_AFTER = 1.0
+"""Seconds of work before a progress line appears: quicker commands print none."""
+
+
 class Progress:
     """A count on a terminal's stderr with the rate and the time left, once work takes a while.
 
     Silent when ``stream`` is not a terminal (a log, a pipe) or ``enabled`` is False (``--json``);
-    nothing shows for work done within ``after`` seconds, and the line is redrawn at most every
-    ``every`` seconds, so fast commands print nothing and slow ones cost nothing measurable.
+    nothing shows for work done within :data:`SHOW_AFTER` seconds, and the line is redrawn at most
+    every ``every`` seconds, so fast commands print nothing and slow ones cost nothing measurable.
     """
 
     def __init__(self, label: str, total: int, unit: str, *, enabled: bool = True,
-                 stream: TextIO | None = None, after: float = 1.0, every: float = 0.25,
+                 stream: TextIO | None = None, every: float = 0.25,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.stream = sys.stderr if stream is None else stream
         self.label, self.total, self.unit = label, total, unit
         self.enabled = enabled and self.stream.isatty()
-        self.after, self.every, self.clock = after, every, clock
+        self.after, self.every, self.clock = SHOW_AFTER, every, clock
         self.start = clock()
         self._drawn_at: float | None = None
 

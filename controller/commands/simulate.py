@@ -83,17 +83,19 @@ class Recorder:
         self._inputs = 0  # inputs of the last of them written
 
     def catch_up(self, games: Sequence[Game]) -> None:
-        """Write what ``games`` played since the last call."""
-        chunks = []
-        for game in games[max(self._games - 1, 0):]:
-            if self._games < len(games) and game is games[self._games]:
-                chunks.append(("\n" if self._games else "") + history.dumps(game))
-                self._games += 1
+        """Write what ``games`` played since the last call (counted as written only once it is:
+        an interruption during the write leaves it to the next call)."""
+        chunks, written, inputs = [], self._games, self._inputs
+        for game in games[max(written - 1, 0):]:
+            if written < len(games) and game is games[written]:
+                chunks.append(("\n" if written else "") + history.dumps(game))
+                written += 1
             else:
-                chunks += [f"{inp}\n" for inp in game.inputs[self._inputs:]]
-            self._inputs = len(game.inputs)
+                chunks += [f"{inp}\n" for inp in game.inputs[inputs:]]
+            inputs = len(game.inputs)
         if chunks:
             self.output.write("".join(chunks))
+        self._games, self._inputs = written, inputs
 
 
 def run(args: argparse.Namespace) -> int:

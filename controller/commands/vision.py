@@ -11,8 +11,8 @@ from typing import Any, TextIO
 import cv2
 import numpy as np
 
-from controller.commands.common import (FileProblem, check_output, read_bytes, reason, shown,
-                                        write_file)
+from controller.commands.common import (FileProblem, Progress, check_output, read_bytes, reason,
+                                        shown, write_file)
 from controller.games.errors import DiceTableError, InvalidInput
 
 
@@ -46,23 +46,21 @@ def run_read(args: argparse.Namespace) -> int:
     images = photo_paths(args.images)
     outputs = annotation_paths(args.annotate, images, args.force) if args.annotate else {}
     failures = 0
-    show_progress = len(images) > 1 and sys.stderr.isatty() and not args.json
-    for n, path in enumerate(images, 1):
-        if show_progress:
-            print(f"\r{n}/{len(images)} {shown(path.name)}\x1b[K", end="", file=sys.stderr,
-                  flush=True)
+    progress = Progress("vision read", len(images), "photos", enabled=not args.json)
+    for n, path in enumerate(images):
+        progress.update(n)
         try:
             image = load_image(path)
             observation = read_dice(image, args.kind)
         except DiceTableError as err:
             failures += 1
-            print(f"{CLEAR_LINE if show_progress else ''}dicetable: {err}", file=sys.stderr)
+            progress.close()
+            print(f"dicetable: {err}", file=sys.stderr)
             continue
+        progress.close()  # the reading goes to stdout, often the same terminal
         print_observation(path, observation, args.json, sys.stdout)
         if path in outputs:  # once, for a photo named twice
             write_png(outputs.pop(path), annotate(image, observation), args.force)
-    if show_progress:
-        print(file=sys.stderr)
     return 2 if failures else 0
 
 
@@ -98,9 +96,6 @@ def write_png(path: Path, image: np.ndarray, force: bool) -> None:
         raise FileProblem(f"cannot encode {shown(path)} as PNG")
     write_file(path, data.tobytes(), force)
 
-
-CLEAR_LINE = "\r\x1b[K"
-"""Back to the start of the terminal's line and clear it (the progress count was there)."""
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
 """The files a folder given to ``vision read`` is read for (any case)."""
