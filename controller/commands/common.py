@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Callable, TextIO
@@ -82,6 +83,17 @@ def check_output(path: Path, force: bool, what: str = "file") -> None:
                           "overwrite it")
     if not os.access(parent, os.W_OK) and not (path.exists() and os.access(path, os.W_OK)):
         raise FileProblem(f"cannot write {shown(path)}: permission denied")
+
+
+def check_folder(folder: Path, what: str) -> None:
+    """Refuse a folder no file can be written in, by writing one (as root, permissions say yes
+    to /sys, a full disk or a read-only mount; only trying tells)."""
+    try:
+        with tempfile.TemporaryFile(dir=folder) as probe:
+            probe.write(b"dicetable")
+            probe.flush()
+    except OSError as err:
+        raise FileProblem(f"cannot write in the {what} {shown(folder)}: {reason(err)}") from None
 
 
 class Output:

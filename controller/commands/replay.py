@@ -40,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
     progress = Progress("replay", len(rows), "lines", enabled=not args.json)
     try:
         games = replay_rows(text, rows, tally.add, progress.update)
+    except HistoryError as err:
+        raise HistoryError(f"{shown(args.history)}: {err}") from None
     finally:
         progress.close()
     final = final_of(games)

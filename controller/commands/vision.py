@@ -11,8 +11,8 @@ from typing import Any, TextIO
 import cv2
 import numpy as np
 
-from controller.commands.common import (FileProblem, Progress, check_output, read_bytes, reason,
-                                        shown, write_file)
+from controller.commands.common import (FileProblem, Progress, check_folder, check_output,
+                                        read_bytes, reason, shown, write_file)
 from controller.games.errors import DiceTableError, InvalidInput
 
 
@@ -76,6 +76,7 @@ def annotation_paths(folder: Path, images: list[Path], force: bool) -> dict[Path
     except OSError as err:
         raise FileProblem(f"cannot make the --annotate folder {shown(folder)}: "
                           f"{reason(err)}") from None
+    check_folder(folder, "--annotate folder")
     outputs: dict[Path, Path] = {}
     taken: set[str] = set()
     for image in dict.fromkeys(images):
