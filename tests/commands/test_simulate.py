@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -70,3 +71,29 @@ def test_simulate_refuses_bad_arguments_in_one_line(capsys, args: list[str], mes
     assert main(["simulate", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_holdem_summary_has_standings_and_the_hands_shown_by_category(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["simulate", "--game", "tauren", "--players", "3", "--hands", "40"]) == 0
+    out = capsys.readouterr().out
+    assert "  seat  games won  stacks  rebuys" in out
+    assert re.search(r"hands shown at [\d,]+ showdowns, by category:\n  (holdem|five of a kind|"
+                     r"four of a kind|full house|straight|three of a kind|two pair|one pair)", out)
+
+
+def test_json_keeps_every_field_and_adds_the_hands_by_category(capsys) -> None:  # type: ignore[no-untyped-def]
+    report = simulate_json(capsys, "--game", "diceholdem", "--players", "3", "--hands", "40")
+    assert {"hands", "seconds", "hands_per_second", "conserved", "final"} <= set(report)
+    categories = report["hands_by_category"]
+    assert categories and set(categories) <= {"holdem", "five_of_a_kind", "four_of_a_kind",
+                                              "full_house", "straight", "three_of_a_kind",
+                                              "two_pair", "one_pair", "high_die"}
+    assert sum(categories.values()) >= 2  # a showdown shows at least two hands
+
+
+def test_the_record_is_written_before_the_summary_and_equals_the_games_played(capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    record = tmp_path / "games.txt"
+    report = simulate_json(capsys, "--game", "tauren", "--players", "3", "--hands", "30",
+                           "--record", str(record))
+    assert main(["replay", str(record), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == report["final"]
