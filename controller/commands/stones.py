@@ -113,6 +113,11 @@ def _check_options(args: argparse.Namespace) -> None:
 
 def _registry(args: argparse.Namespace, read_only: bool = False) -> StoneRegistry:
     """The registry of ``--db`` or the configuration; ``read_only`` for one that must exist."""
+    return StoneRegistry(_registry_path(args, read_only), read_only)
+
+
+def _registry_path(args: argparse.Namespace, read_only: bool = False) -> Path:
+    """The registry file of ``--db`` or the configuration, checked; ``read_only``: it must exist."""
     config = config_for_command(args.config)  # checked even when --db names the registry
     path = Path(args.db) if args.db else config.registry_path()
     if path.is_dir():
@@ -123,7 +128,7 @@ def _registry(args: argparse.Namespace, read_only: bool = False) -> StoneRegistr
     if not path.parent.is_dir():
         raise FileProblem(f"cannot make the stone registry {shown(path)}: there is no folder "
                           f"{shown(path.parent)}")
-    return StoneRegistry(path, read_only)
+    return path
 
 
 def run_enroll(args: argparse.Namespace) -> int:
@@ -131,8 +136,8 @@ def run_enroll(args: argparse.Namespace) -> int:
     _check_options(args)
     sim_tags = [normalise_tag(t) for t in (args.sim_tags or "").split(",") if t.strip()]
     count = args.count or (len(sim_tags) or None)
+    path = _registry_path(args)
     devices = build_devices(config_for_command(args.config))
-    registry = _registry(args)
     try:
         reader = devices.rfid
         if reader is None:
@@ -140,10 +145,8 @@ def run_enroll(args: argparse.Namespace) -> int:
         spot = _spot(reader, args.spot)
         if sim_tags:
             _script_placements(devices.sim, devices.clock, spot, sim_tags)
-        print(f"place tags on spot {spot!r} one at a time", file=sys.stderr)
-        enrolled = _enroll(args, reader, devices.clock, spot, count, registry)
+        enrolled = _enroll_into(path, args, reader, devices.clock, spot, count)
     finally:
-        registry.close()
         devices.close()
     if count and enrolled < count:
         raise DeviceTimeout(f"only {enrolled} of {count} tags enrolled in {args.timeout:g} s")
@@ -169,6 +172,23 @@ def _script_placements(sim: SimTable | None, clock: Clock, spot: str, tags: list
         place_at = SIM_PLACE_EVERY * (i + 1)
         clock.call_later(place_at, partial(sim.place, spot, tag))
         clock.call_later(place_at + SIM_LIFT_AFTER, partial(sim.remove, spot, tag))
+
+
+def _enroll_into(path: Path, args: argparse.Namespace, reader: TagReader, clock: Clock,
+                 spot: str, count: int | None) -> int:
+    """Enrol into the registry at ``path``; a registry this made and left empty is removed
+    again, so a run that enrolled nothing leaves no file behind."""
+    existed = path.exists()
+    registry = StoneRegistry(path)
+    enrolled = 0
+    try:
+        print(f"place tags on spot {spot!r} one at a time", file=sys.stderr)
+        enrolled = _enroll(args, reader, clock, spot, count, registry)
+    finally:
+        registry.close()
+        if not existed and not enrolled:
+            path.unlink(missing_ok=True)
+    return enrolled
 
 
 def _enroll(args: argparse.Namespace, reader: TagReader, clock: Clock, spot: str,

@@ -266,3 +266,19 @@ def test_stdout_on_a_full_disk_is_an_error_not_a_silent_success(desk: Path) -> N
 def test_force_overwrites_an_existing_record(desk: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--hands", "5", "--record", "games.txt", "--force", "--json"]) == 0
     assert "dicetable-history 1\ngame tao\nseats 4\n" in (desk / "games.txt").read_text()
+
+
+@pytest.mark.parametrize("extra, culprit", [
+    (["--spot", "pot"], "no spot 'pot'"),
+    (["--timeout", "2"], "no tag arrived on spot 'seat0' in 2 s"),
+])
+def test_an_enrolment_that_enrols_nothing_leaves_no_registry_behind(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        extra: list[str], culprit: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DICETABLE_HW", "sim")
+    monkeypatch.delenv("DICETABLE_CONFIG", raising=False)
+    status, err = refused_in_process(capsys, ["stones", "enroll", "--kind", "stone",
+                                              "--colour", "black", *extra])
+    assert_refused(status, err, culprit)
+    assert list(tmp_path.iterdir()) == []
