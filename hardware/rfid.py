@@ -12,7 +12,7 @@ import sqlite3
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from controller.games.errors import DeviceError, DeviceTimeout, InvalidInput
 from hardware.clock import Clock
@@ -216,30 +216,58 @@ CREATE TABLE IF NOT EXISTS tags (
 """
 
 
-class StoneRegistry:
-    """The tag registry in an SQLite file (``:memory:`` for a throwaway one)."""
+class TagEnrolled(DeviceError, FileExistsError):
+    """A tag already registered as something else: changing it must be asked for."""
 
-    def __init__(self, path: str | Path) -> None:
+
+class StoneRegistry:
+    """The tag registry in an SQLite file (``:memory:`` for a throwaway one).
+
+    ``read_only`` opens an existing file without creating or changing anything (listing a
+    registry never writes one).
+    """
+
+    def __init__(self, path: str | Path, read_only: bool = False) -> None:
         self.path = str(path)
         try:
-            self._db = sqlite3.connect(self.path)
-            self._db.execute(_SCHEMA)
-            self._db.commit()
+            if read_only:
+                self._db = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
+                self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            else:
+                self._db = sqlite3.connect(self.path)
+                self._db.execute(_SCHEMA)
+                self._db.commit()
         except sqlite3.Error as err:
-            raise DeviceError(f"stone registry {self.path}: {err}") from err
+            raise DeviceError(f"stone registry {self.path}: {err} "
+                              "(give the registry's SQLite file with --db)") from None
 
-    def enroll(self, record: TagRecord) -> None:
-        """Register (or re-register) a tag."""
-        with self._db:
-            self._db.execute(
-                "INSERT OR REPLACE INTO tags VALUES (?, ?, ?, ?, ?)",
-                (record.tag_id, record.kind.value, record.colour.value if record.colour else None,
-                 record.denomination, record.owner))
+    def enroll(self, record: TagRecord, replace: bool = False) -> bool:
+        """Register a tag; True when that changed the registry (False: already so registered).
+
+        :raises TagEnrolled: the tag is registered as something else and ``replace`` is False.
+        """
+        known = self.get(record.tag_id)
+        if known == record:
+            return False
+        if known is not None and not replace:
+            raise TagEnrolled(f"tag {record.tag_id} is already enrolled as {known.describe()}, "
+                              f"not {record.describe()}: add --replace to change it")
+        try:
+            with self._db:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO tags VALUES (?, ?, ?, ?, ?)",
+                    (record.tag_id, record.kind.value,
+                     record.colour.value if record.colour else None,
+                     record.denomination, record.owner))
+        except sqlite3.Error as err:
+            raise DeviceError(f"stone registry {self.path}: cannot enrol {record.tag_id}: "
+                              f"{err}") from None
+        return True
 
     def get(self, tag_id: str) -> TagRecord | None:
         """The record of ``tag_id``, None when it is not registered."""
-        row = self._db.execute("SELECT * FROM tags WHERE tag_id = ?", (tag_id,)).fetchone()
-        return _record(row) if row else None
+        rows = self._select("SELECT * FROM tags WHERE tag_id = ?", (tag_id,))
+        return _record(rows[0]) if rows else None
 
     def lookup(self, tag_id: str) -> TagRecord:
         """The record of ``tag_id``.
@@ -254,9 +282,17 @@ class StoneRegistry:
 
     def all(self) -> list[TagRecord]:
         """Every registered tag, stones first, then by colour/denomination and id."""
-        rows = self._db.execute("SELECT * FROM tags ORDER BY kind DESC, colour, denomination, "
-                                "tag_id").fetchall()
+        rows = self._select("SELECT * FROM tags ORDER BY kind DESC, colour, denomination, tag_id")
         return [_record(row) for row in rows]
+
+    def _select(self, query: str, values: tuple[str, ...] = ()) -> list[Any]:
+        """Rows of ``query``; none from a read-only file that has no registry table yet."""
+        try:
+            return self._db.execute(query, values).fetchall()
+        except sqlite3.OperationalError as err:
+            if "no such table" in str(err):
+                return []
+            raise DeviceError(f"stone registry {self.path}: {err}") from None
 
     def close(self) -> None:
         """Close the database."""
