@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from controller.games.dice import DieKind
 from controller.games.errors import InvalidInput
@@ -78,11 +78,16 @@ class DemoParts:
 
 
 def build_demo(game: str, players: int, seed: int | None, db: Path, speed: float | None,
-               bots: Sequence[str]) -> tuple[Any, bool]:
-    """The simulated table for ``game`` on the record ``db``: a new demo, or the one recorded
-    there resumed (its game, players, seed and bots are the recorded ones)."""
+               bots: Sequence[str], options: Mapping[str, str] | None = None
+               ) -> tuple[Any, bool]:
+    """The simulated table for ``game`` (rule ``options``) on the record ``db``: a new demo, or
+    the one recorded there resumed (its game, options, players, seed and bots are the recorded
+    ones)."""
+    from controller.bots import bot_factory
     from controller.store import Store
     from controller.table.demo import Demo
+    for name in bots:
+        bot_factory(game, name)  # an unknown bot is refused before anything is written
     store = Store(db)
     try:
         current = store.current_game()
@@ -92,7 +97,7 @@ def build_demo(game: str, players: int, seed: int | None, db: Path, speed: float
             setup = DemoSetup(game, players, seed, tuple(bots))
         parts, table = _assemble(store, setup, db)
         if current is None:
-            table.new_game(setup.game, NAMES[:setup.players], {})
+            table.new_game(setup.game, NAMES[:setup.players], dict(options or {}))
             table._record("note", setup.line(), "demo", "demo")
         seats = SimSeats(table, setup.seed, setup.bots, _act_out(parts, table),
                          _show(parts, table))
