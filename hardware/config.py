@@ -43,6 +43,7 @@ class CameraConfig:
     analogue_gain: float = 1.0
     colour_gains: tuple[float, float] = (1.8, 1.6)
     lens_position: float = 0.0
+    timeout: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,8 @@ class RfidConfig:
     speed_hz: int = 1_000_000
     registry: str = "stones.db"
     readers: tuple[ReaderPins, ...] = ()
+    rx_gain_db: int | None = None
+    leave_after: int = 3
 
 
 @dataclass(frozen=True)
@@ -180,6 +183,27 @@ def _pin(table: _Table, name: str, default: int | None) -> int | None:
     return value
 
 
+def _in_range(table: _Table, name: str, kinds: type | tuple[type, ...], default: float,
+              low: float, high: float) -> Any:
+    """A number between ``low`` and ``high``."""
+    value = table.take(name, kinds, default)
+    if not low <= value <= high:
+        raise ConfigError(f"{table.key(name)}: {value!r} is not between {low:g} and {high:g}")
+    return value
+
+
+RX_GAINS_DB = (18, 23, 33, 38, 43, 48)
+
+
+def _rx_gain(table: _Table, default: int | None) -> int | None:
+    """The RC522 receiver gain in dB: one of the chip's steps (RFCfgReg), or None for its own."""
+    value: int | None = table.take("rx_gain_db", int, default)
+    if value is not None and value not in RX_GAINS_DB:
+        steps = ", ".join(map(str, RX_GAINS_DB))
+        raise ConfigError(f"{table.key('rx_gain_db')}: {value} dB is not one of {steps}")
+    return value
+
+
 def _camera(table: _Table) -> CameraConfig:
     d = CameraConfig()
     gains = table.take("colour_gains", list, list(d.colour_gains))
@@ -196,6 +220,7 @@ def _camera(table: _Table) -> CameraConfig:
         analogue_gain=float(table.take("analogue_gain", (int, float), d.analogue_gain)),
         colour_gains=(float(gains[0]), float(gains[1])),
         lens_position=float(table.take("lens_position", (int, float), d.lens_position)),
+        timeout=_in_range(table, "timeout", (int, float), d.timeout, 0.1, 10.0),
     )
     if config.source == "folder" and not config.folder:
         raise ConfigError(f"{table.key('folder')}: required when camera.source is 'folder'")
@@ -245,6 +270,8 @@ def _rfid(table: _Table) -> RfidConfig:
         speed_hz=table.take("speed_hz", int, d.speed_hz),
         registry=table.take("registry", str, d.registry),
         readers=tuple(_reader(t) for t in table.items("readers")),
+        rx_gain_db=_rx_gain(table, d.rx_gain_db),
+        leave_after=int(_in_range(table, "leave_after", int, d.leave_after, 1, 20)),
     )
     table.done()
     _check_unique(table.key("readers"), [r.spot for r in config.readers], "spot")

@@ -30,6 +30,7 @@ FAULTS: dict[str, tuple[str, ...]] = {
     "seatnode": ("disconnected", "garbage"),
 }
 UNKNOWN_TAG = "0BADC0DE"
+SPI_TRANSFER_S = 100e-6   # one register access through spidev on a Pi, kernel overhead included
 
 
 @dataclass(frozen=True)
@@ -90,10 +91,13 @@ class SimTable:
             spots = {n.spot: (self._link(n.seat), 0) for n in self.config.seatnodes
                      if n.spot}
             return SeatNodeReader(spots, self.clock)
-        self.chips = {r.spot: EmulatedRC522() for r in self.config.rfid.readers}
-        chips = {spot: MFRC522(chip, self.clock) for spot, chip in self.chips.items()}
-        wiring = {r.spot: f"GPIO {r.chip_select}" for r in self.config.rfid.readers}
-        return Mfrc522Reader(chips, self.clock, wiring=wiring)
+        rfid = self.config.rfid
+        self.chips = {r.spot: EmulatedRC522(clock=self.clock, transfer_s=SPI_TRANSFER_S)
+                      for r in rfid.readers}
+        chips = {spot: MFRC522(chip, self.clock, rx_gain_db=rfid.rx_gain_db)
+                 for spot, chip in self.chips.items()}
+        wiring = {r.spot: f"GPIO {r.chip_select}" for r in rfid.readers}
+        return Mfrc522Reader(chips, self.clock, wiring=wiring, leave_after=rfid.leave_after)
 
     def _node_seats(self) -> list[int]:
         if not self.config.seatnodes:
