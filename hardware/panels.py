@@ -234,6 +234,7 @@ class SimPanel(_DebouncedPanel):
         super().__init__(name, DebouncedButtons(layout, clock, bounce_time, hold_time))
         self.lights: dict[int, LightState] = {seat: LightState.OFF for seat in layout}
         self.fault = ""
+        self.before_use: Callable[[], None] | None = None
 
     def contact(self, seat: int, button: str, closed: bool) -> None:
         """Close (press) or open (release) the raw contact of ``button`` at ``seat`` now."""
@@ -255,11 +256,15 @@ class SimPanel(_DebouncedPanel):
         self.lights[seat] = state
 
     def _raise_if_faulty(self) -> None:
+        if self.before_use is not None:
+            self.before_use()
         if self.fault:
             raise DeviceDisconnected(f"{self._name}: simulated fault {self.fault!r}")
 
     def check(self) -> DeviceStatus:
         """OK unless a fault is injected."""
+        if self.before_use is not None:
+            self.before_use()
         if not self.fault:
             return DeviceStatus.healthy(self._name)
         return DeviceStatus.failing(self._name, f"panel not answering (simulated {self.fault})",
