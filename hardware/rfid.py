@@ -115,6 +115,13 @@ class Mfrc522Reader:
         """
         return self._chips[spot]
 
+    def scan(self, spot: str) -> frozenset[str]:
+        """One inventory of ``spot``'s antenna, outside the arrive/leave tracking (bring-up).
+
+        :raises DeviceError: the chip failed (:class:`TagProtocolError` for a garbled scan).
+        """
+        return self._chips[spot].inventory()
+
     def poll(self) -> list[TagEvent]:
         """Scan every spot; the arrivals and departures since the last poll.
 

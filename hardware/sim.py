@@ -130,6 +130,11 @@ class SimRfidReader(Mfrc522Reader):
         with self._table.rfid_faults():
             return super().check()
 
+    def scan(self, spot: str) -> frozenset[str]:
+        """As :meth:`Mfrc522Reader.scan`, suffering the faults that strike this scan."""
+        with self._table.rfid_faults():
+            return super().scan(spot)
+
 
 CHIP_FAULTS = {"timeout": ChipFault.STUCK, "dead": ChipFault.DEAD, "missed": ChipFault.MISSED,
                "garbled": ChipFault.GARBLED}
