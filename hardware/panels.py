@@ -13,7 +13,7 @@ import tempfile
 import threading
 import warnings
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, MutableMapping
 
 from controller.games.errors import DeviceDisconnected, DeviceError
 from hardware.clock import Clock
@@ -21,14 +21,15 @@ from hardware.config import PanelConfig
 from hardware.devices import ButtonEvent, DeviceStatus, LightState, PressKind
 
 
-def give_lgpio_a_writable_directory(env: dict[str, str] | None = None) -> str:
+def give_lgpio_a_writable_directory(env: MutableMapping[str, str] | None = None) -> str:
     """Point lgpio at a writable directory for its notification pipes (``.lgd-nfy*``).
 
     lgpio creates them in ``$LG_WD`` or the working directory, which the service unit's
     sandbox may make read-only; then every GPIO fails. Prefers systemd's ``$STATE_DIRECTORY``,
     then a writable working directory, then the temporary directory. Returns the choice.
     """
-    env = os.environ if env is None else env
+    if env is None:
+        env = os.environ
     if env.get("LG_WD"):
         return env["LG_WD"]
     state = env.get("STATE_DIRECTORY", "").split(":")[0]

@@ -166,6 +166,9 @@ class ChipFault(Enum):
 
 
 _SPECIAL_READS = frozenset({Reg.FIFO_DATA, Reg.FIFO_LEVEL, Reg.VERSION})
+_SPECIAL_WRITES = frozenset({Reg.COM_IRQ, Reg.DIV_IRQ, Reg.FIFO_DATA, Reg.FIFO_LEVEL, Reg.COMMAND,
+                             Reg.COLL, Reg.BIT_FRAMING, Reg.ERROR, Reg.STATUS1, Reg.VERSION,
+                             Reg.CRC_RESULT_H, Reg.CRC_RESULT_L})  # read-only ones ignore writes
 AIR_BIT_S = 9.44e-6 * 9 / 8  # 106 kbit/s with a parity bit per byte
 FRAME_DELAY_S = 86e-6        # ISO 14443-3 frame delay time before a tag answers
 STARTUP_S = 0.002            # after SoftReset the oscillator needs time; the chip reads as busy
@@ -235,7 +238,9 @@ class EmulatedRC522:
         return self.regs[reg]
 
     def _write(self, reg: int, value: int) -> None:
-        if reg in (Reg.COM_IRQ, Reg.DIV_IRQ):
+        if reg not in _SPECIAL_WRITES:
+            self.regs[reg] = value
+        elif reg in (Reg.COM_IRQ, Reg.DIV_IRQ):
             mask = value & 0x7F
             self.regs[reg] = self.regs[reg] | mask if value & SET_BIT else self.regs[reg] & ~mask
         elif reg == Reg.FIFO_DATA:
@@ -252,8 +257,6 @@ class EmulatedRC522:
             self.regs[reg] = value
             if value & START_SEND and self.regs[Reg.COMMAND] & 0x0F == Cmd.TRANSCEIVE:
                 self._transceive()
-        elif reg not in (Reg.ERROR, Reg.STATUS1, Reg.VERSION, Reg.CRC_RESULT_H, Reg.CRC_RESULT_L):
-            self.regs[reg] = value
 
     def _push_fifo(self, values: list[int]) -> None:
         for value in values:
