@@ -49,6 +49,7 @@ class CameraConfig:
     analogue_gain: float = 1.0
     colour_gains: tuple[float, float] = (1.8, 1.6)
     lens_position: float = 0.0
+    timeout: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,8 @@ class RfidConfig:
     speed_hz: int = 1_000_000
     registry: str = "stones.db"
     readers: tuple[ReaderPins, ...] = ()
+    rx_gain_db: int | None = None
+    leave_after: int = 3
 
 
 @dataclass(frozen=True)
@@ -160,11 +163,12 @@ class _Table:
             raise ConfigError(f"{self.key(name)}: {value:g} is out of range (give {bound})")
         return value
 
-    def count(self, name: str, default: int, low: int) -> int:
-        """An integer of at least ``low``."""
+    def count(self, name: str, default: int, low: int, high: int | None = None) -> int:
+        """An integer of at least ``low`` (and at most ``high``)."""
         value: int = self.take(name, int, default)
-        if value < low:
-            raise ConfigError(f"{self.key(name)}: {value} is out of range (give at least {low})")
+        if value < low or (high is not None and value > high):
+            bound = f"at least {low}" + (f" and at most {high}" if high is not None else "")
+            raise ConfigError(f"{self.key(name)}: {value} is out of range (give {bound})")
         return value
 
     def choice(self, name: str, options: tuple[str, ...], default: str) -> str:
@@ -203,6 +207,18 @@ def _pin(table: _Table, name: str, default: int | None) -> int | None:
     return value
 
 
+RX_GAINS_DB = (18, 23, 33, 38, 43, 48)
+
+
+def _rx_gain(table: _Table, default: int | None) -> int | None:
+    """The RC522 receiver gain in dB: one of the chip's steps (RFCfgReg), or None for its own."""
+    value: int | None = table.take("rx_gain_db", int, default)
+    if value is not None and value not in RX_GAINS_DB:
+        steps = ", ".join(map(str, RX_GAINS_DB))
+        raise ConfigError(f"{table.key('rx_gain_db')}: {value} dB is not one of {steps}")
+    return value
+
+
 def _camera(table: _Table) -> CameraConfig:
     d = CameraConfig()
     gains = table.take("colour_gains", list, list(d.colour_gains))
@@ -224,6 +240,7 @@ def _camera(table: _Table) -> CameraConfig:
         analogue_gain=table.number("analogue_gain", d.analogue_gain, 1.0),
         colour_gains=(float(gains[0]), float(gains[1])),
         lens_position=table.number("lens_position", d.lens_position, 0.0),
+        timeout=table.number("timeout", d.timeout, 0.1, 10.0),
     )
     if config.source == "folder" and not config.folder:
         raise ConfigError(f"{table.key('folder')}: required when camera.source is 'folder'")
@@ -281,6 +298,8 @@ def _rfid(table: _Table) -> RfidConfig:
         speed_hz=table.count("speed_hz", d.speed_hz, 1),
         registry=table.take("registry", str, d.registry),
         readers=tuple(_reader(t) for t in table.items("readers")),
+        rx_gain_db=_rx_gain(table, d.rx_gain_db),
+        leave_after=table.count("leave_after", d.leave_after, 1, 20),
     )
     table.done()
     _check_unique(table.key("readers"), [r.spot for r in config.readers], "spot")

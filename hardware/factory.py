@@ -152,7 +152,9 @@ def _rfid(config: HardwareConfig, clock: Clock, pin_factory: Any,
         return BrokenDevice("rfid", f"SPI bus {rfid.bus} cannot be opened "
                             f"({type(err).__name__}: {err})", SPI_FIX,
                             spots=tuple(r.spot for r in rfid.readers))
-    chips = {r.spot: MFRC522(bus.channel(r.chip_select), clock) for r in rfid.readers}
+    chips = {r.spot: MFRC522(bus.channel(r.chip_select), clock, rx_gain_db=rfid.rx_gain_db)
+             for r in rfid.readers}
     wiring = {r.spot: f"GPIO {r.chip_select}" for r in rfid.readers}
-    return Mfrc522Reader(chips, clock, wiring=wiring, on_close=bus.close)
+    return Mfrc522Reader(chips, clock, wiring=wiring, on_close=bus.close,
+                         leave_after=rfid.leave_after)
 

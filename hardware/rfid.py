@@ -18,14 +18,23 @@ from controller.games.errors import DeviceError, DeviceTimeout, InvalidInput
 from hardware.clock import Clock
 from hardware.devices import DeviceStatus, TagChange, TagEvent, TagReader
 from hardware.mfrc522 import MFRC522, TagProtocolError
-from hardware.rc522_regs import KNOWN_VERSIONS
+from hardware.rc522_regs import NO_CHIP_VERSIONS
 
 
 class SpotTracker:
-    """The tags on each spot as of the last scan, and the events that changed them."""
+    """The tags on each spot as of the last scan, and the events that changed them.
 
-    def __init__(self, spots: tuple[str, ...]) -> None:
+    A tag leaves only after ``leave_after`` scans in a row without it, so a tag at the edge of
+    the field that misses one read does not flicker away and back (the seat-node firmware waits
+    for 3 misses too).
+    """
+
+    def __init__(self, spots: tuple[str, ...], leave_after: int = 1) -> None:
+        if leave_after < 1:
+            raise ValueError(f"leave_after must be at least 1 scan, not {leave_after}")
+        self.leave_after = leave_after
         self._tags: dict[str, frozenset[str]] = {spot: frozenset() for spot in spots}
+        self._misses: dict[str, dict[str, int]] = {spot: {} for spot in spots}
 
     @property
     def spots(self) -> tuple[str, ...]:
@@ -42,15 +51,25 @@ class SpotTracker:
     def update(self, spot: str, seen: frozenset[str], at: float) -> list[TagEvent]:
         """Record a scan of ``spot`` that saw ``seen``; returns leaves then arrivals.
 
-        >>> tracker = SpotTracker(("pot",))
+        >>> tracker = SpotTracker(("pot",), leave_after=2)
         >>> [e.change.value for e in tracker.update("pot", frozenset({"A1"}), 1.0)]
         ['arrive']
         >>> [(e.tag, e.change.value) for e in tracker.update("pot", frozenset({"B2"}), 2.0)]
-        [('A1', 'leave'), ('B2', 'arrive')]
+        [('B2', 'arrive')]
+        >>> [(e.tag, e.change.value) for e in tracker.update("pot", frozenset({"B2"}), 3.0)]
+        [('A1', 'leave')]
         """
-        before = self._tags[spot]
-        self._tags[spot] = seen
-        leaves = [TagEvent(spot, tag, TagChange.LEAVE, at) for tag in sorted(before - seen)]
+        before, misses = self._tags[spot], self._misses[spot]
+        gone = []
+        for tag in sorted(before - seen):
+            misses[tag] = misses.get(tag, 0) + 1
+            if misses[tag] >= self.leave_after:
+                gone.append(tag)
+                del misses[tag]
+        for tag in seen:
+            misses.pop(tag, None)
+        self._tags[spot] = (before - set(gone)) | seen
+        leaves = [TagEvent(spot, tag, TagChange.LEAVE, at) for tag in gone]
         return leaves + [TagEvent(spot, tag, TagChange.ARRIVE, at) for tag in sorted(seen - before)]
 
 
@@ -58,19 +77,22 @@ class Mfrc522Reader:
     """A :class:`~hardware.devices.TagReader` with one MFRC522 chip under each spot.
 
     ``wiring`` maps a spot to a description of its wiring used in messages (e.g. "chip select
-    GPIO 8"); ``on_close`` releases the bus.
+    GPIO 8"); ``on_close`` releases the bus; ``leave_after`` is the scans in a row a tag must be
+    missing before it counts as gone. A spot whose chip fails keeps its tags (a failed scan is
+    not a miss), and the events of the other spots wait for the next poll instead of being lost.
     """
 
     def __init__(self, chips: Mapping[str, MFRC522], clock: Clock, name: str = "rfid",
                  wiring: Mapping[str, str] | None = None,
-                 on_close: Callable[[], None] | None = None) -> None:
+                 on_close: Callable[[], None] | None = None, leave_after: int = 3) -> None:
         self._name = name
         self._chips = dict(chips)
         self._clock = clock
         self._wiring = dict(wiring or {})
-        self._tracker = SpotTracker(tuple(chips))
+        self._tracker = SpotTracker(tuple(chips), leave_after)
         self._on_close = on_close
         self._ready: set[str] = set()
+        self._held: list[TagEvent] = []
 
     @property
     def name(self) -> str:
@@ -86,18 +108,46 @@ class Mfrc522Reader:
         """The tags on ``spot`` as of the last poll."""
         return self._tracker.tags(spot)
 
+    def chip(self, spot: str) -> MFRC522:
+        """The driver of the chip under ``spot`` (the bring-up check reads it directly).
+
+        :raises KeyError: unknown spot.
+        """
+        return self._chips[spot]
+
+    def scan(self, spot: str) -> frozenset[str]:
+        """One inventory of ``spot``'s antenna, outside the arrive/leave tracking (bring-up).
+
+        :raises DeviceError: the chip failed (:class:`TagProtocolError` for a garbled scan).
+        """
+        return self._chips[spot].inventory()
+
     def poll(self) -> list[TagEvent]:
         """Scan every spot; the arrivals and departures since the last poll.
+
+        Every spot is scanned even when one fails; the events found are then kept for the next
+        poll, and the first failure is raised.
 
         :raises DeviceTimeout: a chip did not answer (the message names its spot).
         :raises DeviceError: a chip is not there at all.
         """
-        events: list[TagEvent] = []
+        events, self._held = self._held, []
+        failure: DeviceError | None = None
         for spot in self.spots:
-            events += self._tracker.update(spot, self._scan(spot), self._clock.now())
+            try:
+                seen = self._scan(spot)
+            except DeviceError as err:
+                failure = failure or err
+                continue
+            if seen is not None:
+                events += self._tracker.update(spot, seen, self._clock.now())
+        if failure is not None:
+            self._held = events
+            raise failure
         return events
 
-    def _scan(self, spot: str) -> frozenset[str]:
+    def _scan(self, spot: str) -> frozenset[str] | None:
+        """The tags on ``spot``; None when the scan was garbled (it then changes nothing)."""
         chip = self._chips[spot]
         try:
             if spot not in self._ready:
@@ -105,7 +155,7 @@ class Mfrc522Reader:
                 self._ready.add(spot)
             return chip.inventory()
         except TagProtocolError:
-            return self._tracker.tags(spot)  # a garbled scan changes nothing; the next one will
+            return None
         except DeviceTimeout as err:
             self._ready.discard(spot)
             raise DeviceTimeout(f"{self._name}: reader under {spot!r} timed out ({err})") from err
@@ -114,7 +164,7 @@ class Mfrc522Reader:
             raise DeviceError(f"{self._name}: reader under {spot!r}: {err}") from err
 
     def check(self) -> DeviceStatus:
-        """Every chip answers with a known version and completes a scan."""
+        """Every chip answers and completes a scan (an unknown version is only a warning)."""
         for spot, chip in self._chips.items():
             problem = self._problem(spot, chip)
             if problem:
@@ -122,12 +172,13 @@ class Mfrc522Reader:
                 return DeviceStatus.failing(
                     self._name, f"reader under spot {spot!r}: {problem}",
                     f"check the reader's 3.3 V power and its wiring: SDA to {where}, SCK to "
-                    "GPIO 11, MOSI to GPIO 10, MISO to GPIO 9, RST to the reset pin")
+                    "GPIO 11, MOSI to GPIO 10, MISO to GPIO 9 (through the tri-state buffer "
+                    "when readers share the bus), RST to the reset pin")
         return DeviceStatus.healthy(self._name)
 
     def _problem(self, spot: str, chip: MFRC522) -> str:
         version = chip.version()
-        if version not in KNOWN_VERSIONS:
+        if version in NO_CHIP_VERSIONS:
             return f"no RC522 answers (version register reads 0x{version:02X})"
         try:
             chip.init()

@@ -45,6 +45,7 @@ class Rig:
     light: Callable[[int], LightState] | None = None
     place: Callable[[str, str], None] | None = None
     remove: Callable[[str, str], None] | None = None
+    table: SimTable | None = None
 
     def advance(self, seconds: float) -> None:
         """Let simulated time pass."""
@@ -72,13 +73,13 @@ def pi_devices() -> Any:
 def sim_panel(clock: SimClock) -> Rig:
     table = SimTable(clock=clock)
     return Rig(table.panel, clock, table.press, table.release,
-               lambda seat: table.panel.lights[seat])
+               lambda seat: table.panel.lights[seat], table=table)
 
 
 def seatnode_panel(clock: SimClock) -> Rig:
     table = SimTable(parse_config(SEATNODE_TABLE, {}), clock)
     return Rig(table.panel, clock, table.press, table.release,
-               lambda seat: table.nodes[seat].light(0))
+               lambda seat: table.nodes[seat].light(0), table=table)
 
 
 def gpio_mock_panel(clock: SimClock) -> Rig:
@@ -99,12 +100,12 @@ def pi_panel(clock: SimClock) -> Rig:
 
 def sim_reader(clock: SimClock) -> Rig:
     table = SimTable(clock=clock)
-    return Rig(table.rfid, clock, place=table.place, remove=table.remove)
+    return Rig(table.rfid, clock, place=table.place, remove=table.remove, table=table)
 
 
 def seatnode_reader(clock: SimClock) -> Rig:
     table = SimTable(parse_config(SEATNODE_TABLE, {}), clock)
-    return Rig(table.rfid, clock, place=table.place, remove=table.remove)
+    return Rig(table.rfid, clock, place=table.place, remove=table.remove, table=table)
 
 
 def pi_reader(clock: SimClock) -> Rig:
@@ -114,7 +115,7 @@ def pi_reader(clock: SimClock) -> Rig:
 def sim_camera(clock: SimClock) -> Rig:
     table = SimTable(parse_config({"camera": {"width": 320, "height": 240}}, {}), clock)
     table.show_dice([1, 2, 3])
-    return Rig(table.camera, clock)
+    return Rig(table.camera, clock, table=table)
 
 
 def folder_camera(clock: SimClock) -> Rig:
@@ -149,6 +150,30 @@ CAMERA_RIGS: dict[str, Callable[..., Rig]] = {
     "opencv-video-file": video_camera,
 }
 PI_RIGS = {"panel": pi_panel, "reader": pi_reader, "camera": pi_camera}
+
+
+def _fault_rig(make: Callable[[SimClock], Rig]) -> Any:
+    rig = make(SimClock())
+    yield rig
+    rig.device.close()
+
+
+@pytest.fixture
+def sim_camera_rig() -> Any:
+    """The simulated camera, with its table to inject faults into."""
+    yield from _fault_rig(sim_camera)
+
+
+@pytest.fixture(params=["sim", "seatnode-sim"])
+def sim_panel_rig(request: pytest.FixtureRequest) -> Any:
+    """Each simulated panel, with its table to inject faults into."""
+    yield from _fault_rig(PANEL_RIGS[request.param])
+
+
+@pytest.fixture(params=["sim-rc522", "seatnode-sim"])
+def sim_reader_rig(request: pytest.FixtureRequest) -> Any:
+    """Each simulated tag reader, with its table to inject faults into."""
+    yield from _fault_rig(READER_RIGS[request.param])
 
 
 def _rig(make: Callable[..., Rig], request: pytest.FixtureRequest) -> Any:
