@@ -70,6 +70,11 @@ class PanelConfig:
     hold_time: float = 1.0
     seats: tuple[SeatPins, ...] = ()
 
+    def button_names(self) -> tuple[str, ...]:
+        """The buttons' names in panel order, as the first seat's entry lists them (empty when
+        no seat is listed): seat nodes number their buttons, the names come from here."""
+        return tuple(self.seats[0].buttons) if self.seats else ()
+
 
 @dataclass(frozen=True)
 class ReaderPins:

@@ -131,7 +131,8 @@ def _panel(config: HardwareConfig, clock: Clock, pin_factory: Any,
         return GpioPanel(config.panel, clock, pin_factory)
     if source == "seatnode":
         from hardware.seatnode import SeatNodePanel
-        return SeatNodePanel(links, clock)
+        names = config.panel.button_names()
+        return SeatNodePanel(links, clock, names) if names else SeatNodePanel(links, clock)
     return None
 
 

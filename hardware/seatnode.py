@@ -350,6 +350,17 @@ class SeatNodeLink:
             port.close()
 
 
+class NodeAway(DeviceDisconnected):
+    """A seat node that answered before does not now: ``problem`` and ``fix`` for the dealer."""
+
+    def __init__(self, node: SeatNodeLink, seat: int) -> None:
+        how = "is unplugged" if node._port is None else "does not answer"
+        self.problem = f"seat {seat}'s node on {node.url} {how}"
+        self.fix = (f"check the USB cable of seat {seat}'s node; the table goes on by itself "
+                    "when it answers again")
+        super().__init__(f"{self.problem}; {self.fix}")
+
+
 class SeatNodePanel:
     """:class:`~hardware.devices.SeatPanel` on seat nodes: one node per seat, light 0 is the turn light."""
 
@@ -359,6 +370,8 @@ class SeatNodePanel:
         self._clock = clock
         self._button_names = tuple(buttons)
         self._name = name
+        self._held: list[ButtonEvent] = []
+        self._answered: set[int] = set()  # seats whose node has answered since the start
 
     @property
     def name(self) -> str:
@@ -384,13 +397,23 @@ class SeatNodePanel:
         return self._button_names[index] if index < len(self._button_names) else f"button{index}"
 
     def poll(self) -> list[ButtonEvent]:
-        """Every button event the nodes sent since the last poll, seat by seat, each once."""
-        events = []
+        """Every button event the nodes sent since the last poll, seat by seat, each once.
+
+        :raises NodeAway: a node that was answering no longer does (a pulled cable, a crashed
+            node); the other nodes' events are kept for the next poll, so none is lost.
+        """
+        events, self._held = self._held, []
         for seat in self.seats:
             node = self._nodes[seat]
             node.pump()
             events += [ButtonEvent(seat, self._button_name(b.index), b.kind, b.at, node.url,
                                    b.session, b.sequence) for b in node.take_buttons()]
+            if node.connected:
+                self._answered.add(seat)
+        away = [seat for seat in self._answered if not self._nodes[seat].connected]
+        if away:
+            self._held = events
+            raise NodeAway(self._nodes[away[0]], away[0])
         return events
 
     def set_light(self, seat: int, state: LightState) -> None:

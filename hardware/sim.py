@@ -168,8 +168,10 @@ class SimTable:
         panel = self.config.panel
         if panel.source == "seatnode":
             from hardware.seatnode import SeatNodePanel
-            return SeatNodePanel({seat: self._link(seat) for seat in self._node_seats()},
-                                 self.clock)
+            links = {seat: self._link(seat) for seat in self._node_seats()}
+            names = panel.button_names()
+            return SeatNodePanel(links, self.clock, names) if names else \
+                SeatNodePanel(links, self.clock)
         layout = {s.seat: tuple(s.buttons) for s in panel.seats}
         sim_panel = SimPanel(layout, self.clock, panel.bounce_time, panel.hold_time)
         sim_panel.before_use = self._panel_faults

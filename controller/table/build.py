@@ -78,11 +78,12 @@ class DemoParts:
 
 
 def build_demo(game: str, players: int, seed: int | None, db: Path, speed: float | None,
-               bots: Sequence[str], options: Mapping[str, str] | None = None
-               ) -> tuple[Any, bool]:
+               bots: Sequence[str], options: Mapping[str, str] | None = None,
+               seat_nodes: bool = False) -> tuple[Any, bool]:
     """The simulated table for ``game`` (rule ``options``) on the record ``db``: a new demo, or
     the one recorded there resumed (its game, options, players, seed and bots are the recorded
-    ones)."""
+    ones). ``seat_nodes`` puts a simulated Pico seat node (the firmware's own code) at each seat
+    instead of the GPIO panel."""
     from controller.bots import bot_factory
     from controller.store import Store
     from controller.table.demo import Demo
@@ -95,7 +96,7 @@ def build_demo(game: str, players: int, seed: int | None, db: Path, speed: float
         if setup is None:
             seed = seed if seed is not None else random.SystemRandom().randrange(10**6)
             setup = DemoSetup(game, players, seed, tuple(bots))
-        parts, table = _assemble(store, setup, db)
+        parts, table = _assemble(store, setup, db, seat_nodes)
         if current is None:
             table.new_game(setup.game, NAMES[:setup.players], dict(options or {}))
             table._record("note", setup.line(), "demo", "demo")
@@ -162,7 +163,8 @@ def _recorded_setup(store: Any, current: Any) -> DemoSetup:
                        "give another --db (or run the table with `dicetable run`)")
 
 
-def _assemble(store: Any, setup: DemoSetup, db: Path) -> tuple[DemoParts, Table]:
+def _assemble(store: Any, setup: DemoSetup, db: Path,
+              seat_nodes: bool = False) -> tuple[DemoParts, Table]:
     from controller.table.camera import TableEyes, TrayWatcher
     from controller.table.controls import find_controls
     from hardware.factory import build_devices
@@ -174,7 +176,7 @@ def _assemble(store: Any, setup: DemoSetup, db: Path) -> tuple[DemoParts, Table]
     registry = StoneRegistry(db.with_name(db.name + ".stones"))
     purses = _enrol(registry, setup.game, setup.players)
     controls = find_controls(setup.game, purses)
-    devices = build_devices(_sim_config(setup.players, controls.panel(rfid=True)),
+    devices = build_devices(_sim_config(setup.players, controls.panel(rfid=True), seat_nodes),
                             seed=setup.seed)
     devices.camera.tray = tray
     parts = DemoParts(store, devices, registry)
@@ -185,14 +187,19 @@ def _assemble(store: Any, setup: DemoSetup, db: Path) -> tuple[DemoParts, Table]
     return parts, table
 
 
-def _sim_config(players: int, buttons: Sequence[str]) -> Any:
+def _sim_config(players: int, buttons: Sequence[str], seat_nodes: bool) -> Any:
+    """Simulated devices: a GPIO panel (or a seat node per seat) with the game's buttons, and an
+    RC522 under every bet spot."""
     from hardware.config import (Backend, CameraConfig, HardwareConfig, PanelConfig,
-                                 ReaderPins, RfidConfig, SeatPins)
+                                 ReaderPins, RfidConfig, SeatNodeConfig, SeatPins)
     seats = tuple(SeatPins(seat, {name: 0 for name in buttons}) for seat in range(players))
     readers = tuple(ReaderPins(f"seat{seat}", seat) for seat in range(players))
+    nodes = tuple(SeatNodeConfig(seat, f"sim://seat{seat}") for seat in range(players)) \
+        if seat_nodes else ()
     return HardwareConfig(backend=Backend.SIM, camera=CameraConfig(source="sim"),
-                          panel=PanelConfig(source="gpio", seats=seats),
-                          rfid=RfidConfig(source="mfrc522", readers=readers))
+                          panel=PanelConfig(source="seatnode" if seat_nodes else "gpio",
+                                            seats=seats),
+                          rfid=RfidConfig(source="mfrc522", readers=readers), seatnodes=nodes)
 
 
 def _on_table(table: Table) -> dict[str, Sequence[str]]:

@@ -25,6 +25,7 @@ from controller.games.rolls import Roll
 from controller.games.view import Awaited, TableView
 from controller.simulation import describe
 from controller.table.ledger import CORRECTION_KINDS, INPUT_KINDS, Ledger, Played, replace_line
+from controller.store.errors import DuplicateEvent
 from controller.table.controls import Controls, Refusal, Setting, Stake
 from controller.table.controls_common import TagLookup
 from controller.table.replay import summaries
@@ -286,6 +287,8 @@ class Table:
             return
         try:
             self.submit(Entry(meant, "panel", self._name(seat)), device_event=device_event)
+        except DuplicateEvent:
+            return  # a seat node sent again what the record already holds: applied once
         except DiceTableError as err:
             self._notice(f"{self._name(seat)}: {err}", seat)
 

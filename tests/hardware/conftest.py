@@ -17,6 +17,7 @@ import cv2
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from controller.games.errors import DeviceDisconnected
 from hardware.clock import SimClock
 from hardware.config import PanelConfig, SeatPins, load_config, parse_config
 from hardware.devices import LightState
@@ -46,6 +47,7 @@ class Rig:
     place: Callable[[str, str], None] | None = None
     remove: Callable[[str, str], None] | None = None
     table: SimTable | None = None
+    away: int = 0  # polls that said the device had gone away
 
     def advance(self, seconds: float) -> None:
         """Let simulated time pass."""
@@ -53,11 +55,15 @@ class Rig:
 
     def drain(self, seconds: float = 0.5) -> list[Any]:
         """Poll as the table's loop does, every 50 ms for ``seconds`` (a link may deliver an
-        event a few polls later); every event polled, in order."""
+        event a few polls later); every event polled, in order. A device that says it went away
+        (``DeviceDisconnected``) is a state the table shows, and is polled again next time."""
         events: list[Any] = []
         for _ in range(round(seconds / 0.05)):
             self.advance(0.05)
-            events += self.device.poll()
+            try:
+                events += self.device.poll()
+            except DeviceDisconnected:
+                self.away += 1
         return events
 
 

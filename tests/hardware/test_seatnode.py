@@ -9,7 +9,7 @@ from hardware.devices import (
     ButtonEvent, LightState, PressKind, SeatPanel, TagChange, TagEvent, TagReader,
 )
 from controller.games.errors import DeviceDisconnected
-from hardware.seatnode import (
+from hardware.seatnode import (NodeAway, 
     LIGHT_MODES, PRESS_KINDS, TAG_CHANGES, SeatNodeLink, SeatNodePanel, SeatNodeReader, decode_event,
 )
 from hardware.seatnode_firmware import firmware
@@ -27,13 +27,18 @@ class Table:
         self.link = self.node.link(session=0x0B0B, retry_after=0.5)
         self.panel = SeatNodePanel({3: self.link}, self.clock)
         self.reader = SeatNodeReader({"pot": (self.link, 0)}, self.clock)
+        self.away = 0  # polls that said the node had gone away
 
     def run(self, seconds: float) -> list[ButtonEvent | TagEvent]:
-        """Let time pass, polling both devices every 20 ms as the table's loop does."""
+        """Let time pass, polling both devices every 20 ms as the table's loop does (a node
+        that went away is a state of the table, not an error)."""
         events: list[ButtonEvent | TagEvent] = []
         for _ in range(round(seconds / 0.02)):
             self.clock.advance(0.02)
-            events += self.panel.poll()
+            try:
+                events += self.panel.poll()
+            except NodeAway:
+                self.away += 1
             events += self.reader.poll()
         return events
 
@@ -103,6 +108,17 @@ def test_presses_during_an_outage_arrive_once_after_reconnect(table: Table) -> N
     expected = [(3, name, kind) for name in ("raise", "call", "raise")
                 for kind in (PressKind.PRESS, PressKind.RELEASE)]
     assert presses(events) == expected and presses(table.run(2.0)) == []
+
+
+def test_a_node_that_goes_away_is_said_at_poll_until_it_is_back(table: Table) -> None:
+    table.node.unplug()
+    with pytest.raises(NodeAway, match="seat 3's node on sim://seatnode is unplugged") as away:
+        table.run(0.1)
+        table.panel.poll()
+    assert "USB cable" in away.value.fix
+    table.node.plug()
+    table.run(2.0)
+    assert table.panel.poll() == [] and table.away > 0
 
 
 def test_light_set_during_an_outage_is_applied_after_reconnect(table: Table) -> None:
