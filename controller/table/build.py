@@ -149,7 +149,7 @@ def build_real(config_path: Path, state: Path) -> tuple[Table, DemoParts]:
         store.close()
         raise
     table = Table(store, devices=devices, controls_for=lambda name: find_controls(name),
-                  registry=registry)
+                  registry=registry, exports=state / "exports")
     if devices.camera is not None:
         table.eyes = TableEyes(TrayWatcher(devices.camera, tray), lambda: _on_table(table))
     return table, DemoParts(store, devices, registry)
@@ -181,7 +181,8 @@ def _assemble(store: Any, setup: DemoSetup, db: Path,
     devices.camera.tray = tray
     parts = DemoParts(store, devices, registry)
     watcher = TrayWatcher(devices.camera, tray, pip_stand_ins=(DieKind.LETTERS,))
-    table = Table(store, devices=devices, controls_for=lambda name: controls, registry=registry)
+    table = Table(store, devices=devices, controls_for=lambda name: controls, registry=registry,
+                  exports=db.with_name(db.name + ".exports"))
     table.eyes = TableEyes(watcher, lambda: _on_table(table))
     parts.controls = controls  # type: ignore[attr-defined]
     return parts, table
