@@ -69,6 +69,7 @@ class DemoParts:
     store: Any
     devices: Any
     registry: Any
+    controls: Any = None  # the seat controls the simulated players act through
 
     def close(self) -> None:
         """Close devices, registry and record."""
@@ -178,13 +179,14 @@ def _assemble(store: Any, setup: DemoSetup, db: Path,
     controls = find_controls(setup.game, purses)
     devices = build_devices(_sim_config(setup.players, controls.panel(rfid=True), seat_nodes),
                             seed=setup.seed)
-    devices.camera.tray = tray
-    parts = DemoParts(store, devices, registry)
-    watcher = TrayWatcher(devices.camera, tray, pip_stand_ins=(DieKind.LETTERS,))
+    assert devices.sim is not None
+    camera = devices.sim.camera
+    camera.tray = tray
+    parts = DemoParts(store, devices, registry, controls)
+    watcher = TrayWatcher(camera, tray, pip_stand_ins=(DieKind.LETTERS,))
     table = Table(store, devices=devices, controls_for=lambda name: controls, registry=registry,
                   exports=db.with_name(db.name + ".exports"))
     table.eyes = TableEyes(watcher, lambda: _on_table(table))
-    parts.controls = controls  # type: ignore[attr-defined]
     return parts, table
 
 
@@ -232,7 +234,7 @@ def _act_out(parts: DemoParts, table: Table) -> Callable[[Any, Any], bool]:
     pressed one after the other (held past the panel's bounce time), then the stake swept away."""
     sim = parts.devices.sim
     clock = parts.devices.clock
-    controls = parts.controls  # type: ignore[attr-defined]
+    controls = parts.controls
 
     def act(game: Any, inp: Any) -> bool:
         gesture = controls.gesture(game, inp)

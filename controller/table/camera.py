@@ -411,6 +411,7 @@ class TableEyes:
                  on_table: Callable[[], Mapping[str, Sequence[str]]] | None = None) -> None:
         self.watcher = watcher
         self._on_table = on_table
+        self._moved = False  # the tray moved since its last reading (something was thrown)
 
     def look(self, need: DiceNeeded | None) -> Sighting | None:
         """One frame: None while the tray moves or nothing new settled (or ``need`` is None),
@@ -421,11 +422,13 @@ class TableEyes:
         step = self.watcher.step(None if need is None else need.kind)
         if step.fault is not None:
             raise CameraFailing(step.fault)
+        self._moved = self._moved or step.motion is Motion.MOVING
         if step.reading is None or need is None:
             return None
         earlier = self._on_table() if self._on_table is not None else None
-        if not _thrown(need, step.reading, earlier or {}):
-            return None  # nothing new in the need's zone: not thrown yet, nothing to ask
+        moved, self._moved = self._moved, False
+        if not moved and not _thrown(need, step.reading, earlier or {}):
+            return None  # a still tray with nothing new on it: not thrown yet, nothing to ask
         result = match(need, step.reading, self.watcher.tray.zones, earlier)
         if isinstance(result, Roll):
             return Sighting(result, seen=step.reading.dice, jpeg=step.reading.jpeg)
