@@ -265,7 +265,7 @@ def _outside(grid: list[Candidate], blobs: list[np.ndarray], shape: tuple[int, .
     """The grid points that lie on none of ``blobs`` (contours of lone dice, each already proposed at its centre).
 
     A lone die needs no grid over it: its blob's centre is its centre. Left out, the finder looks
-    at 7 candidates instead of 49 on the benchmark's 7-dice frame (``bench/vision.py``).
+    at 7 candidates instead of 49 on the benchmark's 7-dice frame (``bench/dice_reader.py``).
     """
     if not blobs or not grid:
         return grid

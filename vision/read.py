@@ -270,7 +270,7 @@ READER_WEIGHT = 0.9
 
 
 MORE_VIEWS = ((90.0, False), (180.0, False), (270.0, False), (0.0, True), (90.0, True), (180.0, True), (270.0, True))
-"""The further views (turn in degrees, mirrored) a doubtful die is read in (``bench/vision.py``: 1459
+"""The further views (turn in degrees, mirrored) a doubtful die is read in (``bench/dice_reader.py``: 1459
 of the 1487 real dice read right, against 1455 with three more quarter turns only)."""
 
 

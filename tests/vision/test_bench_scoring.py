@@ -1,4 +1,4 @@
-"""The scoring of ``bench/vision.py``: matching readings to labels, and the picture of the errors."""
+"""The scoring of ``bench/dice_reader.py``: matching readings to labels, and the picture of the errors."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from vision.read import DieReading
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "bench" / "vision.py"
+    path = Path(__file__).resolve().parents[2] / "bench" / "dice_reader.py"
     spec = importlib.util.spec_from_file_location("bench_vision", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

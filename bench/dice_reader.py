@@ -1,6 +1,6 @@
 """Benchmark of the dice reader: accuracy on labelled real photos and synthetic frames, and speed.
 
-Usage: ``python bench/vision.py [PHOTO_SET] [--wide K] [--synthetic N] [--seed S] [--speed-rounds R] [--errors]
+Usage: ``python bench/dice_reader.py [PHOTO_SET] [--wide K] [--synthetic N] [--seed S] [--speed-rounds R] [--errors]
 [--error-sheet PNG] [--model ONNX] [--reader ONNX...]``
 
 Accuracy: a reading matches a labelled die when its centre lies inside the label's box (each
@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,10 +26,8 @@ from typing import Iterable, Sequence
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from vision.photos import DEFAULT_SET, is_held_out, load_set  # noqa: E402
-from vision.read import DieReading, read_dice  # noqa: E402
+from vision.photos import DEFAULT_SET, is_held_out, load_set
+from vision.read import DieReading, read_dice
 
 
 @dataclass(frozen=True)
