@@ -172,14 +172,14 @@ def _blob_shape(contour: np.ndarray, area: float) -> tuple[tuple[float, float], 
 
 
 def typical_side(singles: list[float], widths: list[float], shape: tuple[int, ...],
-                 expect: float | None = None) -> float:
+                 expect: float | None = None, spread: float = 1.8) -> float:
     """A die's side in this frame: the median single-die blob, unless blob widths say the dice are larger.
 
     ``widths`` are twice the largest inscribed radius of every blob: about one die across even
     for a heap of touching dice, and not fooled by a white die whose blob is only its pips. Sides
-    within 1.8x of ``expect`` are plausible when it is given, else :func:`_plausible` ones.
+    within ``spread`` times ``expect`` are plausible when it is given, else :func:`_plausible` ones.
     """
-    low, high = (expect / 1.8, expect * 1.8) if expect else _plausible(shape)
+    low, high = (expect / spread, expect * spread) if expect else _plausible(shape)
     wide = [w for w in widths if low < w < high]
     width = float(statistics.median([w for w in wide if w >= 0.5 * max(wide)])) if wide else None
     plausible = [s for s in singles if low < s < high]
@@ -194,9 +194,10 @@ def _plausible(shape: tuple[int, ...]) -> tuple[float, float]:
     return 0.012 * min(shape[:2]), 0.2 * min(shape[:2])
 
 
-def propose(image: np.ndarray, expect: float | None = None) -> Proposals:
+def propose(image: np.ndarray, expect: float | None = None, spread: float = 1.8) -> Proposals:
     """Candidate die centres in ``image`` (already at working size): blob centres and a grid over
-    merged blobs; ``expect``: the die side, in pixels, when it is known roughly (see :func:`typical_side`)."""
+    merged blobs; ``expect``: the die side, in pixels, when it is known within ``spread`` times
+    (see :func:`typical_side`)."""
     mask, found = _foreground(image)
     if found is None:
         found = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
@@ -206,7 +207,7 @@ def propose(image: np.ndarray, expect: float | None = None) -> Proposals:
     shapes = [_blob_shape(found[i], areas[i]) for i in blobs]
     widths = _widths(mask, [boxes[i] for i in blobs], boxes)
     singles = [s for _, s, _, single in shapes if single]
-    side = typical_side(singles, widths, image.shape, expect)
+    side = typical_side(singles, widths, image.shape, expect, spread)
     out: list[Candidate] = []
     lone: list[np.ndarray] = []
     for i, (center, blob_side, angle, single) in zip(blobs, shapes):

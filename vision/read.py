@@ -126,8 +126,11 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
     return image
 
 
-def _read_frame(frame: np.ndarray, to_working_size: bool = True) -> list[DieReading]:
-    view, hits = _found(frame) if to_working_size else _found(frame, [View(1.0, frame, propose(frame))])
+def _read_frame(frame: np.ndarray, die_px: float | None = None) -> list[DieReading]:
+    """Every die in ``frame``: looked at in :func:`vision.detect.working_views`, or, when the die side
+    ``die_px`` is known (a calibrated tray's top-down view), at the frame's own size for that side."""
+    known = [View(1.0, frame, propose(frame, die_px, KNOWN_SIDE_SPREAD))] if die_px else None
+    view, hits = _found(frame, known)
     hits = _one_per_die(_second_look(frame, view.scale, view.work, hits))
     return [_reading(hit, view.scale, view.work.shape) for hit in hits]
 
@@ -355,10 +358,27 @@ MARKER_BORDER_MM = 5.0
 """White border printed around each tray marker, painted over with it."""
 
 
+KNOWN_SIDE_SPREAD = 1.3
+"""How far (a factor) a die's side in the top-down tray view may lie from the calibration's: the
+top face's parallax (a few percent) and a die's blob merging with its shadow or a neighbour."""
+
+
 def _read_on_tray(frame: np.ndarray, tray: Calibration) -> list[DieReading]:
-    """Warp to the top-down tray view, read there, map centres and boxes back to the frame."""
+    """Warp to the top-down tray view, read there with the die side the calibration fixes, map
+    centres and boxes back to the frame."""
     top = _without_markers(tray.top_down(frame, TRAY_PX_PER_MM), tray)
-    return [_to_frame(reading, tray) for reading in _read_frame(top, to_working_size=False)]
+    return [_to_frame(reading, tray) for reading in _read_frame(top, tray_die_px(tray))]
+
+
+def tray_die_px(tray: Calibration) -> float:
+    """A die's top face side in the top-down tray view, in its pixels: the layout's ``die_mm``, seen
+    larger by the camera's height over the face's (a face ``die_mm`` above the tray is nearer the
+    camera; uniform over the view, as the tray is flat), when the camera's height is known."""
+    side = tray.layout.die_mm * TRAY_PX_PER_MM
+    if tray.focal_px is None:
+        return side
+    height = -float(tray.camera_mm()[2])
+    return side * height / max(height - tray.layout.die_mm, tray.layout.die_mm)
 
 
 def _without_markers(top: np.ndarray, tray: Calibration) -> np.ndarray:
