@@ -254,6 +254,22 @@ def working_views(frame: np.ndarray) -> list[View]:
     return [first, View(larger, work, propose(work, side * larger / first.scale))]
 
 
+CLOSER_PX = 2048
+"""Longest side of a view looked at closer (:func:`closer_view`): bounds its time and memory."""
+
+
+def closer_view(frame: np.ndarray, view: View, factor: float = 2.0) -> View:
+    """The frame looked at as if ``view``'s typical die side were ``factor`` times too large: shrunk
+    less, so that dice of that smaller side would be :data:`LOOK_AGAIN_SIDE` pixels across (never
+    more than the frame's own pixels, nor :data:`CLOSER_PX` on the longer side), and proposed for
+    that side. One size guess per frame can be wrong (a heap, noise, a frame edge, chips taken for
+    dice): the reader looks closer when the finder reads few dice surely."""
+    side = view.proposals.side / factor
+    scale = max(view.scale, min(1.0, view.scale * LOOK_AGAIN_SIDE / side, CLOSER_PX / max(frame.shape[:2])))
+    work = view.work if scale == view.scale else shrink(frame, scale)
+    return View(scale, work, propose(work, side * scale / view.scale))
+
+
 def working_view(frame: np.ndarray) -> View:
     """The frame shrunk to :data:`WORK_PX` (never enlarged), with its candidates: the first of
     :func:`working_views`."""

@@ -23,7 +23,7 @@ import numpy as np
 from controller.games.errors import InvalidInput
 from vision.classify import NOT_A_DIE, UNREADABLE, FaceClassifier, classifier, readers
 from vision.crops import CROP_SCALE, READ_PX, aligned_crop, crop, dark_body, dominant_angle, red_channel, sharpness
-from vision.detect import Candidate, View, propose, working_views
+from vision.detect import Candidate, View, closer_view, propose, working_views
 
 if TYPE_CHECKING:
     from vision.calibrate import Calibration
@@ -138,10 +138,34 @@ def _read_frame(frame: np.ndarray, die_px: float | None = None) -> list[DieReadi
 def _found(frame: np.ndarray, views: list[View] | None = None) -> tuple[View, list[_Hit]]:
     """The finder's hits in the view of ``frame`` (default: :func:`vision.detect.working_views`)
     where it reads most dice surely (the first view on a tie): in a view too close for the dice,
-    it sees pips as small dice, but not surely."""
+    it sees pips as small dice, but not surely. When the best default view reads under
+    :data:`SURE_SHARE` of its hits surely, its die size may be a wrong guess: the frame is also
+    looked at closer (:func:`vision.detect.closer_view`), for dice half that size."""
     looks = [(view, _find(view.work, view.proposals.candidates)) for view in views or working_views(frame)]
-    return max(looks, key=lambda look: sum(float(h.probs[1:UNREADABLE].max()) >= SURE_FACE for h in look[1]))
+    best = max(looks, key=_sure)
+    if views is None and _sure(best) < SURE_SHARE * max(len(best[1]), 1):
+        closer = closer_view(frame, best[0])
+        look = (closer, _find(closer.work, closer.proposals.candidates))
+        if _sure(look) > CLOSER_GAIN * _sure(best):
+            best = look
+    return best
 
+
+def _sure(look: tuple[View, list[_Hit]]) -> int:
+    """How many of a view's hits the finder reads surely (best face at least :data:`SURE_FACE`)."""
+    return sum(float(h.probs[1:UNREADABLE].max()) >= SURE_FACE for h in look[1])
+
+
+CLOSER_GAIN = 1.5
+"""How many times as many sure dice the closer view must read to be taken (:func:`_found`): a closer
+view also sees parts of large dice as small unsure ones (on 300 rendered frames, taking it when it
+reads more sure dice at all gave 40 false dice, against 19 without looking closer; 1.5 with
+:data:`SURE_SHARE` 0.3 gives 30, and finds 11 more dice)."""
+
+SURE_SHARE = 0.3
+"""Least share of a view's hits read surely for its die size to be taken without looking closer
+(:func:`_found`): on the real photos placed in a 1536x864 frame, the views whose size guess was
+1.7-2.4 times too large read 0-12% of their hits surely, the right ones mostly over 40%."""
 
 SURE_FACE = 0.6
 """Least probability of the finder's best face for a hit that counts towards its view (:func:`_found`)."""
