@@ -23,7 +23,7 @@ import numpy as np
 from controller.games.errors import InvalidInput
 from vision.classify import NOT_A_DIE, UNREADABLE, FaceClassifier, classifier, readers
 from vision.crops import CROP_SCALE, READ_PX, aligned_crop, crop, dark_body, dominant_angle, red_channel, sharpness
-from vision.detect import Candidate, View, closer_view, propose, working_views
+from vision.detect import Candidate, View, closer_view, propose, shrink, working_views
 
 if TYPE_CHECKING:
     from vision.calibrate import Calibration
@@ -104,12 +104,36 @@ def read_dice(image: np.ndarray, kind: str = "d6", *, tray: Calibration | None =
         raise InvalidInput(f"reading {kind!r} dice is not supported yet (supported: d6)")
     classifier(), readers()  # loaded once per process, not counted in the frame's time
     start = time.perf_counter()
-    frame = _as_bgr(image)
     if tray is not None:
-        dice = _read_on_tray(frame, tray)
+        dice = _read_on_tray(_as_bgr(image), tray)
     else:
-        dice = _read_frame(frame)
+        scale = _bounding_scale(image)
+        dice = [_scaled(d, 1 / scale) for d in _read_frame(_as_bgr(shrink(image, scale) if scale < 1 else image))]
     return Observation(tuple(dice), (time.perf_counter() - start) * 1000.0)
+
+
+MAX_FRAME_PX = 4096
+"""Longest side of a frame the reader reads at its own size: a larger one (a 15000x15000 scan) is
+shrunk to this first, before any copy or colour conversion, so that its time and memory stay
+bounded (the readings are in the input's pixels all the same). A tray frame is warped to the
+tray's own size anyway."""
+
+
+def _bounding_scale(image: np.ndarray) -> float:
+    """The factor that brings a picture's longer side down to :data:`MAX_FRAME_PX` (1: none needed,
+    or not a picture, which :func:`_as_bgr` refuses)."""
+    if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
+        return 1.0
+    return min(1.0, MAX_FRAME_PX / float(max(image.shape[:2])))
+
+
+def _scaled(reading: DieReading, factor: float) -> DieReading:
+    """``reading`` with its centre and box multiplied by ``factor`` (back to the input's pixels)."""
+    if factor == 1.0:
+        return reading
+    x, y, w, h = reading.box
+    return replace(reading, center=(reading.center[0] * factor, reading.center[1] * factor),
+                   box=(x * factor, y * factor, w * factor, h * factor))
 
 
 def _as_bgr(image: np.ndarray) -> np.ndarray:

@@ -339,3 +339,23 @@ def test_one_wrong_die_size_guess_does_not_lose_the_photo(name: str, which: str)
     assert first.proposals.side * (1 / first.scale) > 2 * float(np.median([b[2] for b in boxes]))  # the wrong guess
     labelled, right, false = _count(read_dice(image).dice, [(d.value, box) for d, box in zip(photo.dice, boxes)])
     assert right >= labelled - 1 and false <= 1
+
+
+def test_a_huge_frame_is_shrunk_first_within_bounded_memory() -> None:
+    import tracemalloc
+
+    from vision.read import MAX_FRAME_PX
+
+    import cv2
+
+    scene = _scene(4, [2, 5], size=(1500, 1500), die_px=(110, 130), background="felt")
+    grey = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+    huge = np.repeat(np.repeat(grey, 10, axis=0), 10, axis=1)  # 15000x15000 grey: 225 MB
+    tracemalloc.start()
+    observation = read_dice(huge)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 500e6 and 15000 > MAX_FRAME_PX
+    assert sorted(v for v in observation.values if v) == [2, 5]
+    for truth in scene.dice:  # the readings are in the huge frame's pixels
+        assert any(_inside(d.center, tuple(10 * v for v in truth.box)) for d in observation.dice)  # type: ignore[arg-type]
