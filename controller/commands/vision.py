@@ -119,6 +119,8 @@ def annotate(image: np.ndarray, observation: Any) -> np.ndarray:
 
 
 def _colour(value: int | None, confidence: float) -> tuple[int, int, int]:
+    from vision.read import UNCERTAIN  # the reader's one threshold: green is what the table may act on
+
     if value is None:
         return (0, 0, 255)
-    return (0, 200, 0) if confidence >= 0.9 else (0, 165, 255)
+    return (0, 200, 0) if confidence >= UNCERTAIN else (0, 165, 255)

@@ -359,3 +359,14 @@ def test_a_huge_frame_is_shrunk_first_within_bounded_memory() -> None:
     assert sorted(v for v in observation.values if v) == [2, 5]
     for truth in scene.dice:  # the readings are in the huge frame's pixels
         assert any(_inside(d.center, tuple(10 * v for v in truth.box)) for d in observation.dice)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("below, flag", [(True, "uncertain"), (False, None)])
+def test_a_reading_just_below_the_one_threshold_is_flagged(below: bool, flag: str | None) -> None:
+    from vision.read import UNCERTAIN, _reading
+
+    share = UNCERTAIN - 1e-3 if below else UNCERTAIN + 1e-3
+    probs = np.array([0.0, *[(1 - share) / 5] * 2, share, *[(1 - share) / 5] * 3, 0.0])  # a 3, sure it is a die
+    reading = _reading(_Hit((100.0, 100.0), 40.0, probs), 1.0, (400, 400, 3))
+    assert reading.value == 3 and reading.flag == flag
+    assert (reading.confidence < UNCERTAIN) == below
