@@ -268,7 +268,12 @@ def closer_view(frame: np.ndarray, view: View, factor: float = 2.0) -> View:
     side = view.proposals.side / factor
     scale = max(view.scale, min(1.0, view.scale * LOOK_AGAIN_SIDE / side, CLOSER_PX / max(frame.shape[:2])))
     work = view.work if scale == view.scale else shrink(frame, scale)
-    return View(scale, work, propose(work, side * scale / view.scale))
+    return View(scale, work, propose(work, side * scale / view.scale, CLOSER_SPREAD))
+
+
+CLOSER_SPREAD = 1.4
+"""How far (a factor) the closer view's die side may lie from the side it looks for: its blobs
+would otherwise take it back to the too large guess (a heap's widths)."""
 
 
 def working_view(frame: np.ndarray) -> View:

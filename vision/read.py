@@ -164,11 +164,15 @@ def _found(frame: np.ndarray, views: list[View] | None = None) -> tuple[View, li
     where it reads most dice surely (the first view on a tie): in a view too close for the dice,
     it sees pips as small dice, but not surely. When the best default view reads under
     :data:`SURE_SHARE` of its hits surely, its die size may be a wrong guess: the frame is also
-    looked at closer (:func:`vision.detect.closer_view`), for dice half that size."""
+    looked at closer (:func:`vision.detect.closer_view`), for dice half that size (see
+    :data:`CLOSER_FACTORS`)."""
     looks = [(view, _find(view.work, view.proposals.candidates)) for view in views or working_views(frame)]
     best = max(looks, key=_sure)
-    if views is None and _sure(best) < SURE_SHARE * max(len(best[1]), 1):
-        closer = closer_view(frame, best[0])
+    first = best
+    for factor in CLOSER_FACTORS if views is None else ():
+        if _sure(best) >= SURE_SHARE * max(len(best[1]), 1):
+            break
+        closer = closer_view(frame, first[0], factor)
         look = (closer, _find(closer.work, closer.proposals.candidates))
         if _sure(look) > CLOSER_GAIN * _sure(best):
             best = look
@@ -179,6 +183,12 @@ def _sure(look: tuple[View, list[_Hit]]) -> int:
     """How many of a view's hits the finder reads surely (best face at least :data:`SURE_FACE`)."""
     return sum(float(h.probs[1:UNREADABLE].max()) >= SURE_FACE for h in look[1])
 
+
+CLOSER_FACTORS = (2.0,)
+"""How many times too large the size guess of an unsure view may be, in the order the closer looks
+are taken while the best view is unsure. The real photos in a 1536x864 frame had guesses 1.7 to
+3.4 times too large, and (2, 3) finds all of three photos that (2,) loses most of; but on 150
+rendered frames it reads 616 of 710 dice right with 75 false dice, against 635 and 14."""
 
 CLOSER_GAIN = 1.5
 """How many times as many sure dice the closer view must read to be taken (:func:`_found`): a closer
