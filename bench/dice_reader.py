@@ -1,7 +1,8 @@
 """Benchmark of the dice reader: accuracy on labelled real photos and synthetic frames, and speed.
 
 Usage: ``python bench/dice_reader.py [PHOTO_SET] [--wide K] [--synthetic N] [--seed S] [--speed-rounds R] [--errors]
-[--error-sheet PNG] [--model ONNX] [--reader ONNX...]``
+[--error-sheet PNG] [--model ONNX] [--reader ONNX...]``, or ``python bench/dice_reader.py --changes [NAME...]
+[--every K] [--dump JSONL]`` for the photos under a bar's camera and light (:func:`under_changes`).
 
 Accuracy: a reading matches a labelled die when its centre lies inside the label's box (each
 label at most once, most confident readings first); prints dice found / labelled, dice read
