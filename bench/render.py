@@ -9,16 +9,11 @@ import argparse
 import os
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
 import cv2
 
-# the checkout first: bench/vision.py (this folder is on the path) would shadow the vision package
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from vision.render import SceneSpec, render_scene  # noqa: E402
+from vision.render import SceneSpec, render_scene
 
 
 def mixed_spec(rng: random.Random, size: tuple[int, int]) -> SceneSpec:

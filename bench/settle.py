@@ -7,16 +7,11 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
-from pathlib import Path
 
 import cv2
 
-# the checkout first: bench/vision.py (this folder is on the path) would shadow the vision package
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from vision.render import SceneSpec, render_roll  # noqa: E402
-from vision.settle import time_settle  # noqa: E402
+from vision.render import SceneSpec, render_roll
+from vision.settle import time_settle
 
 
 def main() -> None:

@@ -29,12 +29,14 @@ class CalibrationError(DiceTableError, ValueError):
 
 @dataclass(frozen=True)
 class TrayLayout:
-    """The tray's size and where its four markers sit, all in millimetres, origin top-left."""
+    """The tray's size and where its four markers sit, all in millimetres, origin top-left; and the
+    edge of the table's dice (the reader's die size on the tray: :func:`vision.read.read_dice`)."""
 
     width_mm: float = 400.0
     height_mm: float = 250.0
     marker_mm: float = 30.0
     margin_mm: float = 5.0
+    die_mm: float = 16.0
 
     @classmethod
     def from_config(cls, table: Mapping[str, Any]) -> TrayLayout:
@@ -48,7 +50,7 @@ class TrayLayout:
             raise ConfigError(f"unknown configuration key: tray.{unknown[0]} (keys: "
                               f"{', '.join(TRAY_KEYS)}; see table.example.toml)")
         values = {}
-        for key in ("width_mm", "height_mm", "marker_mm", "margin_mm"):
+        for key in ("width_mm", "height_mm", "marker_mm", "margin_mm", "die_mm"):
             if key in table:
                 value = table[key]
                 if not _is_number(value) or value < 0 or (value == 0 and key != "margin_mm"):
@@ -59,6 +61,8 @@ class TrayLayout:
 
     def __post_init__(self) -> None:
         inner = min(self.width_mm, self.height_mm) - 2 * (self.margin_mm + self.marker_mm)
+        if self.die_mm <= 0:
+            raise ConfigError(f"tray die_mm must be a positive edge in millimetres, not {self.die_mm!r}")
         if self.marker_mm <= 0 or self.margin_mm < 0 or inner <= 0:
             raise ConfigError(f"tray {self.width_mm}x{self.height_mm} mm cannot hold four "
                               f"{self.marker_mm} mm markers {self.margin_mm} mm from the edges")

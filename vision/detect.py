@@ -172,14 +172,14 @@ def _blob_shape(contour: np.ndarray, area: float) -> tuple[tuple[float, float], 
 
 
 def typical_side(singles: list[float], widths: list[float], shape: tuple[int, ...],
-                 expect: float | None = None) -> float:
+                 expect: float | None = None, spread: float = 1.8) -> float:
     """A die's side in this frame: the median single-die blob, unless blob widths say the dice are larger.
 
     ``widths`` are twice the largest inscribed radius of every blob: about one die across even
     for a heap of touching dice, and not fooled by a white die whose blob is only its pips. Sides
-    within 1.8x of ``expect`` are plausible when it is given, else :func:`_plausible` ones.
+    within ``spread`` times ``expect`` are plausible when it is given, else :func:`_plausible` ones.
     """
-    low, high = (expect / 1.8, expect * 1.8) if expect else _plausible(shape)
+    low, high = (expect / spread, expect * spread) if expect else _plausible(shape)
     wide = [w for w in widths if low < w < high]
     width = float(statistics.median([w for w in wide if w >= 0.5 * max(wide)])) if wide else None
     plausible = [s for s in singles if low < s < high]
@@ -194,9 +194,10 @@ def _plausible(shape: tuple[int, ...]) -> tuple[float, float]:
     return 0.012 * min(shape[:2]), 0.2 * min(shape[:2])
 
 
-def propose(image: np.ndarray, expect: float | None = None) -> Proposals:
+def propose(image: np.ndarray, expect: float | None = None, spread: float = 1.8) -> Proposals:
     """Candidate die centres in ``image`` (already at working size): blob centres and a grid over
-    merged blobs; ``expect``: the die side, in pixels, when it is known roughly (see :func:`typical_side`)."""
+    merged blobs; ``expect``: the die side, in pixels, when it is known within ``spread`` times
+    (see :func:`typical_side`)."""
     mask, found = _foreground(image)
     if found is None:
         found = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
@@ -206,7 +207,7 @@ def propose(image: np.ndarray, expect: float | None = None) -> Proposals:
     shapes = [_blob_shape(found[i], areas[i]) for i in blobs]
     widths = _widths(mask, [boxes[i] for i in blobs], boxes)
     singles = [s for _, s, _, single in shapes if single]
-    side = typical_side(singles, widths, image.shape, expect)
+    side = typical_side(singles, widths, image.shape, expect, spread)
     out: list[Candidate] = []
     lone: list[np.ndarray] = []
     for i, (center, blob_side, angle, single) in zip(blobs, shapes):
@@ -215,7 +216,8 @@ def propose(image: np.ndarray, expect: float | None = None) -> Proposals:
             lone.append(found[i])
         elif blob_side < 0.6 * side:
             out.append(Candidate(center, side, 0.0, False))
-    out.extend(_outside(_grid(mask, side), lone, mask.shape))
+    out = sorted(out, key=lambda c: not c.single)[:MAX_CANDIDATES]  # lone dice first
+    out.extend(_outside(_capped_grid(mask, side, MAX_CANDIDATES - len(out)), lone, mask.shape))
     low, high = _plausible(image.shape)
     lone_sides = [s for s in singles if low < s < high]
     return Proposals(tuple(out), side, mask, float(statistics.median(lone_sides)) if len(lone_sides) >= 3 else None)
@@ -253,6 +255,29 @@ def working_views(frame: np.ndarray) -> list[View]:
     return [first, View(larger, work, propose(work, side * larger / first.scale))]
 
 
+CLOSER_PX = 2048
+"""Longest side of a view looked at closer (:func:`closer_view`): bounds its time and memory."""
+
+
+def closer_view(frame: np.ndarray, view: View, factor: float = 2.0) -> View:
+    """The frame looked at as if ``view``'s typical die side were ``factor`` times too large: shrunk
+    less, so that dice of that smaller side would be :data:`LOOK_AGAIN_SIDE` pixels across (never
+    more than the frame's own pixels, nor :data:`CLOSER_PX` on the longer side), and proposed for
+    that side. One size guess per frame can be wrong (a heap, noise, a frame edge, chips taken for
+    dice): the reader looks closer when the finder reads few dice surely."""
+    side = view.proposals.side / factor
+    scale = max(view.scale, min(1.0, view.scale * LOOK_AGAIN_SIDE / side, CLOSER_PX / max(frame.shape[:2])))
+    work = view.work if scale == view.scale else shrink(frame, scale)
+    return View(scale, work, propose(work, side * scale / view.scale, CLOSER_SPREAD))
+
+
+CLOSER_SPREAD = 1.8
+"""How far (a factor) the closer view's die side may lie from the side it looks for. 1.4 keeps a
+heap's widths from taking it back to the too large guess and finds two more real photos in a
+1536x864 frame (IMG_20191208_111304, 111411), but loses dice of others (111228 in that frame and
+noisy: 18-19 of 22 read right, against 21-22); 1.6 is between."""
+
+
 def working_view(frame: np.ndarray) -> View:
     """The frame shrunk to :data:`WORK_PX` (never enlarged), with its candidates: the first of
     :func:`working_views`."""
@@ -265,7 +290,7 @@ def _outside(grid: list[Candidate], blobs: list[np.ndarray], shape: tuple[int, .
     """The grid points that lie on none of ``blobs`` (contours of lone dice, each already proposed at its centre).
 
     A lone die needs no grid over it: its blob's centre is its centre. Left out, the finder looks
-    at 7 candidates instead of 49 on the benchmark's 7-dice frame (``bench/vision.py``).
+    at 7 candidates instead of 49 on the benchmark's 7-dice frame (``bench/dice_reader.py``).
     """
     if not blobs or not grid:
         return grid
@@ -317,13 +342,28 @@ def _width_in(mask: np.ndarray, box: Box) -> float:
     return 2.0 * float(inside[y - y0:y - y0 + h, x - x0:x - x0 + w].max())
 
 
-def _grid(mask: np.ndarray, side: float) -> list[Candidate]:
-    """Points every third of a die side over the (slightly eroded) foreground, so every die has one near its centre.
+MAX_CANDIDATES = 800
+"""Most candidates one view proposes: noise or a closer look for small dice (a grid four times as
+dense) gave up to 9,178, and the finder's time grows with them (the clean real photos have at most
+529 in their first view, 3,355 when looked at closer)."""
+
+
+def _capped_grid(mask: np.ndarray, side: float, room: int) -> list[Candidate]:
+    """:func:`_grid`, made coarser (then cut) when it would give more than ``room`` points."""
+    grid = _grid(mask, side)
+    if len(grid) <= room:
+        return grid
+    return _grid(mask, side, math.sqrt(len(grid) / max(room, 1)))[:max(room, 0)]
+
+
+def _grid(mask: np.ndarray, side: float, coarser: float = 1.0) -> list[Candidate]:
+    """Points every third of a die side (``coarser`` times that) over the (slightly eroded)
+    foreground, so every die has one near its centre.
 
     The foreground is closed with a disc of 0.45 side, then eroded with one of 0.2 side; see
     :func:`_grid_points` for how that is tested at the grid points only.
     """
-    step = max(2, int(round(side / 3)))
+    step = max(2, int(round(side / 3 * coarser)))
     xs, ys = _grid_points(mask, max(3, int(side * 0.45) | 1), max(3, int(side * 0.2) | 1), step)
     return [Candidate((float(x), float(y)), side, 0.0, False) for x, y in zip(xs.tolist(), ys.tolist())]
 

@@ -1,4 +1,4 @@
-"""The scoring of ``bench/vision.py``: matching readings to labels, and the picture of the errors."""
+"""The scoring of ``bench/dice_reader.py``: matching readings to labels, and the picture of the errors."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from vision.read import DieReading
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "bench" / "vision.py"
+    path = Path(__file__).resolve().parents[2] / "bench" / "dice_reader.py"
     spec = importlib.util.spec_from_file_location("bench_vision", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -75,3 +75,12 @@ def test_a_photo_seen_wide_keeps_its_dice_in_the_mirror_images(tmp_path: Path) -
         x, y, w, h = (int(v) for v in die.box)
         assert wide[y:y + h, x:x + w].min() == 255 and wide[y:y + h, x:x + w].size == 10 * 20 * 3
     assert sorted(d.box[:2] for d in dice)[4] == (85.0, 70.0)  # the middle copy's box is the photo's, moved
+
+
+def test_the_calibrated_threshold_accepts_no_wrong_reading_and_counts_the_dealer_s_load(bench: ModuleType) -> None:
+    seen = [bench.Seen("none", "a", 3, 3, 0.95, None), bench.Seen("none", "a", 4, 4, 0.70, None),
+            bench.Seen("JPEG quality 30", "a", 4, 2, 0.80, None),  # wrong, and sure of it
+            bench.Seen("blur sigma 1.5", "a", 5, None, 0.99, "blurred"),  # withheld: not a wrong reading
+            bench.Seen("blur sigma 1.5", "a", 5, 6, 0.50, "uncertain")]
+    line = bench.threshold_line(seen)
+    assert "0.8001" in line and "1/2 (50.0%)" in line

@@ -136,3 +136,11 @@ def test_aligned_crop_turns_a_tilted_square_upright() -> None:
     points = cv2.findNonZero(dark)
     angle = cv2.minAreaRect(points)[2] % 90.0
     assert min(angle, 90.0 - angle) < 4.0
+
+
+def test_noise_cannot_multiply_the_candidates() -> None:
+    from vision.detect import MAX_CANDIDATES, propose
+
+    noisy = np.random.default_rng(5).normal(128, 60, (640, 640, 3)).clip(0, 255).astype(np.uint8)
+    assert len(propose(noisy, 12.0).candidates) <= MAX_CANDIDATES  # 25,600 without the cap
+    assert len(propose(noisy[::2, ::2], 6.0).candidates) <= MAX_CANDIDATES

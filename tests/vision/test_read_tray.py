@@ -17,3 +17,47 @@ def test_calibrated_tray_reads_every_die_and_not_the_markers() -> None:
         x, y, w, h = truth.box
         inside = [d for d in observation.dice if x <= d.center[0] <= x + w and y <= d.center[1] <= y + h]
         assert [d.value for d in inside] == [truth.value]
+
+
+def test_the_tray_fixes_the_die_size_when_the_photo_alone_would_guess_twice_it() -> None:
+    """Eight square chips twice a die's size lie on the tray between five dice: from the photo
+    alone the finder takes them for the typical die; the calibration's die size finds every die."""
+    import cv2
+    import numpy as np
+
+    from vision.detect import propose
+    from vision.read import TRAY_PX_PER_MM, _without_markers, tray_die_px
+
+    scene = render_scene(random.Random(12), SceneSpec(markers=True, perspective=0.6, die_px=(40, 40)),
+                         values=[1, 3, 5, 2, 6])
+    assert scene.tray is not None
+    tray = calibrate(scene.image, scene.tray)
+    image = scene.image.copy()
+    for k, (x, y) in enumerate(_chip_places(tray, [d.center for d in scene.dice], 8)):
+        half = scene.tray.die_mm
+        corners = tray.to_image(np.array([[x - half, y - half], [x + half, y - half], [x + half, y + half],
+                                          [x - half, y + half]]))
+        cv2.fillConvexPoly(image, np.round(corners).astype(np.int32), (40, 40, 180) if k % 2 else (200, 120, 30))
+    top = _without_markers(tray.top_down(image, TRAY_PX_PER_MM), tray)
+    assert propose(top).side > 1.8 * tray_die_px(tray)  # the photo alone: the chips' size
+    observation = read_dice(image, tray=tray)
+    assert len(observation.dice) == len(scene.dice)
+    for truth in scene.dice:
+        x, y, w, h = truth.box
+        inside = [d for d in observation.dice if x <= d.center[0] <= x + w and y <= d.center[1] <= y + h]
+        assert [d.value for d in inside] == [truth.value]
+
+
+def _chip_places(tray: object, dice_px: list[tuple[float, float]], count: int) -> list[tuple[float, float]]:
+    """``count`` chip centres on the tray (mm), 40 mm from every die and chip and 60 mm from its edges."""
+    import numpy as np
+
+    dice = [tuple(p) for p in tray.to_tray(np.array(dice_px))]  # type: ignore[attr-defined]
+    layout = tray.layout  # type: ignore[attr-defined]
+    rng = random.Random(3)
+    placed: list[tuple[float, float]] = []
+    while len(placed) < count:
+        x, y = rng.uniform(60, layout.width_mm - 60), rng.uniform(60, layout.height_mm - 60)
+        if all(np.hypot(x - a, y - b) > 40 for a, b in dice + placed):
+            placed.append((x, y))
+    return placed

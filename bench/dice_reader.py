@@ -1,7 +1,8 @@
 """Benchmark of the dice reader: accuracy on labelled real photos and synthetic frames, and speed.
 
-Usage: ``python bench/vision.py [PHOTO_SET] [--wide K] [--synthetic N] [--seed S] [--speed-rounds R] [--errors]
-[--error-sheet PNG] [--model ONNX] [--reader ONNX...]``
+Usage: ``python bench/dice_reader.py [PHOTO_SET] [--wide K] [--synthetic N] [--seed S] [--speed-rounds R] [--errors]
+[--error-sheet PNG] [--model ONNX] [--reader ONNX...]``, or ``python bench/dice_reader.py --changes [NAME...]
+[--every K] [--dump JSONL]`` for the photos under a bar's camera and light (:func:`under_changes`).
 
 Accuracy: a reading matches a labelled die when its centre lies inside the label's box (each
 label at most once, most confident readings first); prints dice found / labelled, dice read
@@ -16,9 +17,10 @@ check per frame, each also as a ratio to one ``cvtColor`` + ``GaussianBlur`` of 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import random
 import statistics
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,10 +29,9 @@ from typing import Iterable, Sequence
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from vision.photos import DEFAULT_SET, is_held_out, load_set  # noqa: E402
-from vision.read import DieReading, read_dice  # noqa: E402
+from vision.classify import classifier, readers
+from vision.photos import DEFAULT_SET, is_held_out, load_set
+from vision.read import UNCERTAIN, DieReading, read_dice
 
 
 @dataclass(frozen=True)
@@ -222,6 +223,73 @@ def synthetic(count: int, seed: int, sheet: Path | None = None) -> None:
         write_sheet(sheet.with_stem(sheet.stem + "-synthetic"), tiles)
 
 
+@dataclass(frozen=True)
+class Seen:
+    """One labelled die read under a change (for calibrating the confidence threshold)."""
+
+    change: str
+    photo: str
+    truth: int | None
+    value: int | None
+    confidence: float
+    flag: str | None
+
+
+def under_changes(folder: Path, every: int, names: Sequence[str], dump: Path | None) -> None:
+    """Read every ``every``-th labelled photo under each change of :data:`vision.perturb.CHANGES`
+    (or those in ``names``) on one core: per change and part (training, held-out), the figures,
+    the photos that lost more than one die, and the read time (median, slowest); then the least
+    confidence threshold that accepts none of the wrong readings, and what it sends to the dealer.
+    With ``dump``, every labelled die's reading is written there as JSON lines."""
+    from vision.perturb import CHANGES, change, changed
+
+    cv2.setNumThreads(1)
+    classifier(), readers()  # loaded before the first read's time
+    photos = [(index, photo) for index, photo in enumerate(load_set(folder)) if index % every == 0]
+    seen: list[Seen] = []
+    for which in [change(n) for n in names] if names else CHANGES:
+        parts = {"training": Tally(), "held-out": Tally()}
+        times, losers = [], []
+        for index, photo in photos:
+            image, boxes = changed(photo.load(), [d.box for d in photo.dice], which, index)
+            truths = [Truth(d.value, box) for d, box in zip(photo.dice, boxes)]
+            cpu = time.process_time()  # the CPU time, not the wall time: this machine's other loads do not count
+            observation = read_dice(image)
+            times.append((time.process_time() - cpu) * 1000)
+            taken, false = match(observation.dice, truths)
+            tally = _tally(truths, taken, false)
+            parts["held-out" if is_held_out(index) else "training"] += tally
+            if tally.labelled - tally.found > 1:
+                losers.append(f"{photo.path.stem} ({tally.labelled - tally.found})")
+            seen += [Seen(which.name, photo.path.stem, truths[i].value, r.value, r.confidence, r.flag)
+                     for i, r in taken.items()]
+        for part, tally in parts.items():
+            print(tally.line(f"{which.name}, {part}"), flush=True)
+        print(f"{which.name}: {image.shape[1]}x{image.shape[0]}, read time (CPU, one core) median "
+              f"{statistics.median(times):.1f} ms, slowest {max(times):.1f} ms; photos losing more than one die: "
+              f"{len(losers)} {' '.join(losers)}", flush=True)
+    print(threshold_line(seen), flush=True)
+    if dump is not None:
+        dump.write_text("".join(json.dumps(dataclasses.asdict(s)) + "\n" for s in seen))
+
+
+def threshold_line(seen: Sequence[Seen]) -> str:
+    """The least confidence that accepts none of the wrong readings in ``seen`` (a value other than
+    the label's, not withheld), and how many right readings of the clean photos fall below it."""
+    wrong = [s.confidence for s in seen if s.value is not None and s.value != s.truth
+             and s.flag not in WITHHELD]
+    least = max(wrong, default=0.0) + 1e-4
+    clean = [s for s in seen if s.change == "none" and s.value is not None and s.value == s.truth]
+    asked = sum(s.confidence < least for s in clean)
+    return (f"threshold accepting no wrong reading under any change: {least:.4f} (now {UNCERTAIN}); "
+            f"right readings of the clean photos it flags: {asked}/{len(clean)} "
+            f"({100 * asked / max(len(clean), 1):.1f}%)")
+
+
+WITHHELD = ("cocked", "cut_off", "blurred")
+"""Flags under which a reading has no value (the table never acts on it)."""
+
+
 def speed(rounds: int, seed: int) -> None:
     """Median read and settle-check times on one core, and as ratios to cvtColor + GaussianBlur."""
     from vision.render import SceneSpec, render_roll, render_scene
@@ -262,11 +330,18 @@ def main(argv: list[str] | None = None) -> int:
                              "(and of the synthetic frames' dice beside it, as PNG's name + -synthetic)")
     parser.add_argument("--model", type=Path, help="finder model to read with (default: the shipped one)")
     parser.add_argument("--reader", type=Path, nargs="+", help="reader models to read with (default: the shipped ones)")
+    parser.add_argument("--changes", nargs="*", metavar="NAME",
+                        help="read the photos under the changes of vision.perturb (all, or those named) instead")
+    parser.add_argument("--every", type=int, default=1, help="with --changes: every K-th photo only")
+    parser.add_argument("--dump", type=Path, help="with --changes: write every labelled die's reading here (JSON lines)")
     args = parser.parse_args(argv)
     import vision.classify
 
     vision.classify.MODEL_PATH = args.model or vision.classify.MODEL_PATH
     vision.classify.READER_PATHS = tuple(args.reader or vision.classify.READER_PATHS)
+    if args.changes is not None:
+        under_changes(args.photos, args.every, args.changes, args.dump)
+        return 0
     real_photos(args.photos, args.errors, args.error_sheet)
     if args.wide:
         wide_view(args.photos, args.wide)

@@ -1,6 +1,6 @@
 """Benchmark of the dice detector's proposal step (:func:`vision.detect.propose`): speed and what it finds.
 
-Usage: ``python bench/detect.py [PHOTO_SET] [--rounds R] [--seed S] [--module FILE] [--compare FILE]``
+Usage: ``python bench/dice_candidates.py [PHOTO_SET] [--rounds R] [--seed S] [--module FILE] [--compare FILE]``
 
 Speed (one core): median ``propose`` time over R rounds on the working image of a 1536x864
 rendered frame with 7 dice. Real photos (each shrunk to working size as the reader does):
@@ -26,9 +26,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from vision.photos import DEFAULT_SET, LabelledPhoto, load_set  # noqa: E402
+from vision.photos import DEFAULT_SET, LabelledPhoto, load_set
 
 NEAR = 0.3
 """A candidate is near a labelled die within this share of the die's box side from its centre."""
