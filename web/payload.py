@@ -16,6 +16,17 @@ from controller.table.records import TableHandle, TableState, Update
 from web.odds import chart, live_odds, rules_for
 
 CACHED = 256
+PRIVATE_QUESTION = ("seen", "evidence")
+
+
+def public_json(state: TableState) -> dict[str, Any]:
+    """``state.to_json()`` without what only the dealer may see: the dice the camera read for an
+    open question and its evidence picture (the room learns the question's text, not its dice)."""
+    data = state.to_json()
+    if data.get("question"):
+        data["question"] = {key: value for key, value in data["question"].items()
+                            if key not in PRIVATE_QUESTION}
+    return data
 
 
 class Payloads:
@@ -44,7 +55,7 @@ class Payloads:
                  text: str = "", colours: list[str] | None = None) -> dict[str, Any]:
         """The public document of ``state``: what ``/api/state`` answers and each event carries."""
         rules = self.rules(table, state.game_no, state.view.game)
-        return {"seq": state.seq, "kind": kind, "text": text, "state": state.to_json(),
+        return {"seq": state.seq, "kind": kind, "text": text, "state": public_json(state),
                 "chart": list(chart(rules)) if rules else [],
                 "odds": live_odds(state.view, rules) if rules else [],
                 "colours": list(colours or [])}

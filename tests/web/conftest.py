@@ -21,6 +21,9 @@ from flask.testing import FlaskClient
 
 from web import create_app
 
+# the tests import their helpers from here under one name (conftest files are not packages)
+sys.modules.setdefault("web_conftest", sys.modules[__name__])
+
 PIN = "2468"
 NAMES = ("Ann", "Bo", "Cy")
 
@@ -83,3 +86,47 @@ def dealer(client: FlaskClient) -> Iterator[FlaskClient]:
     """A browser with a dealer session."""
     assert log_in(client).status_code == 302
     yield client
+
+
+def hidden_rolls(table: Any) -> list[Any]:
+    """The sealed rolls of the game in play as the table recorded them (what the room must not
+    see before the showdown). STAND-IN: read from the stand-in's record."""
+    return [record for record in table.records if record.hidden]
+
+
+def read_events(client: FlaskClient, count: int, headers: dict[str, str] | None = None,
+                query: str = "") -> list[dict[str, Any]]:
+    """The first ``count`` events (and keep-alive comments) of ``/api/stream``, parsed:
+    ``{"id", "event", "data"}`` or ``{"comment"}``; ``{"retry"}`` for the retry line."""
+    response = client.get(f"/api/stream{query}", headers=headers or {}, buffered=False)
+    assert response.status_code == 200
+    assert response.mimetype == "text/event-stream"
+    found: list[dict[str, Any]] = []
+    text = ""
+    try:
+        for chunk in response.response:
+            text += chunk.decode() if isinstance(chunk, bytes) else chunk
+            while "\n\n" in text and len(found) < count:
+                block, text = text.split("\n\n", 1)
+                found.append(parse_block(block))
+            if len(found) >= count:
+                break
+    finally:
+        response.close()
+    return found
+
+
+def parse_block(block: str) -> dict[str, Any]:
+    """One Server-Sent Events block as a dict (``data`` parsed as JSON)."""
+    import json
+    event: dict[str, Any] = {}
+    for line in block.split("\n"):
+        field, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if field == "":
+            event["comment"] = value
+        elif field == "data":
+            event["data"] = json.loads(value)
+        else:
+            event[field] = value
+    return event

@@ -151,7 +151,7 @@ class StandInTable:
     def step(self) -> Update | None:
         """One bot input (a new game of the same kind when one ends); None when not running."""
         with self._ready:
-            if self.status is not TableStatus.RUNNING:
+            if self.status not in (TableStatus.RUNNING, TableStatus.OVER):
                 return None
             before = len(self.bots.games)
             event = self.bots.step()
@@ -163,8 +163,11 @@ class StandInTable:
             return self.updates[-1]
 
     def ask(self, reason: str = "low confidence") -> Question:
-        """Open a question about the next dice the game waits for (as the camera would)."""
+        """Open a question about the next dice the game waits for (as the camera would); bots
+        play on until the game waits for dice."""
         with self._ready:
+            while not self.game.pending().dice:
+                self.step()
             needed = self.game.pending().dice[0]
             seen = tuple(DieSeen(needed.kind, needed.kind.faces[i % len(needed.kind.faces)],
                                  0.42 if i == 0 else 0.97, (120.0 + 160 * i, 200.0),
@@ -368,16 +371,20 @@ def _tao_view(data: dict[str, Any], names: Sequence[str], awaited: Awaited) -> T
     pot = PotView("pot", (Holding("black", data["pot"]["black"]),
                           Holding("white", data["pot"]["white"])),
                   tuple(s.seat for s in seats if s.status is SeatStatus.ACTIVE))
-    facts = (Fact("Match", str(data["match"])), Fact("Multiplier", f"×{data['multiplier']}"),
+    facts = (Fact("Match", str(data["match"])), Fact("Round", str(data["round"])),
+             Fact("Multiplier", f"×{data['multiplier']}"),
              Fact("Matches won", " ".join(str(n) for n in data["matches_won"])))
     if token["holder"] is not None:
         facts += (Fact("Token", f"{names[token['holder']]}, {token['side']}"),)
-    return TableView(data["game"], "Tao Dice", data["round"], data["phase"], tuple(seats), (pot,),
-                     (), awaited, _tao_result(data["last_round"], names), facts,
+    # the view counts rounds over the whole game; the engine's "round" restarts every match
+    return TableView(data["game"], "Tao Dice", data["rounds_played"] + 1, data["phase"],
+                     tuple(seats), (pot,), (), awaited,
+                     _tao_result(data["last_round"], data["rounds_played"], names), facts,
                      data["winner"] is not None, data["winner"])
 
 
-def _tao_result(last: dict[str, Any] | None, names: Sequence[str]) -> Result | None:
+def _tao_result(last: dict[str, Any] | None, played: int,
+                names: Sequence[str]) -> Result | None:
     if not last:
         return None
     shown = tuple(Shown(r["seat"], (DieView(DieKind.D6, str(r["d6"][0])),
@@ -387,7 +394,7 @@ def _tao_result(last: dict[str, Any] | None, names: Sequence[str]) -> Result | N
     winners = tuple(last["winners"])
     who = " and ".join(names[s] for s in winners)
     text = f"{who} {'tie' if len(winners) > 1 else 'wins'} the round (pot {last['pot']})"
-    return Result(last["round"], winners, shown, text)
+    return Result(played, winners, shown, text)
 
 
 def _holdem_view(game: Any, data: dict[str, Any], names: Sequence[str], awaited: Awaited,
