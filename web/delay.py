@@ -61,18 +61,19 @@ class SpectatorDelay:
             return released[-1] if released else self._first
 
     def next_after(self, after: int, timeout: float) -> Update | None:
-        """The first released change above ``after``, waiting up to ``timeout`` seconds."""
-        end = self._clock() + timeout
+        """The first released change above ``after``, waiting up to ``timeout`` real seconds
+        (the clock decides what is released, the wait is always in real time)."""
+        end = time.monotonic() + timeout
         with self._ready:
             while True:
-                now = self._clock()
-                waiting = [(at, update) for at, update in self._timeline if update.seq > after]
-                if waiting and waiting[0][0] + self.seconds <= now:
-                    return waiting[0][1]
-                if now >= end:
+                waiting = next((item for item in self._timeline if item[1].seq > after), None)
+                hold = waiting[0] + self.seconds - self._clock() if waiting else timeout
+                if waiting is not None and hold <= 0:
+                    return waiting[1]
+                left = end - time.monotonic()
+                if left <= 0:
                     return None
-                wake = waiting[0][0] + self.seconds if waiting else end
-                self._ready.wait(max(0.0, min(end, wake) - now))
+                self._ready.wait(min(left, hold))
 
 
 class DelayedSubscription:

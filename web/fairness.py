@@ -45,7 +45,7 @@ class FaceTest:
 def face_tests(states: Iterable[TableState]) -> list[FaceTest]:
     """The test of every die kind seen in ``states`` (successive states of the record)."""
     counts = tally(states)
-    return [test(kind, counts[kind]) for kind in DieKind if counts[kind]]
+    return [chi_square_test(kind, counts[kind]) for kind in DieKind if counts[kind]]
 
 
 def tally(states: Iterable[TableState]) -> dict[DieKind, Counter[str]]:
@@ -73,7 +73,7 @@ def _positions(state: TableState) -> Iterable[tuple[tuple[object, ...], DieView]
                 yield (state.game_no, view.result.number, shown.seat, index), die
 
 
-def test(kind: DieKind, counts: Counter[str]) -> FaceTest:
+def chi_square_test(kind: DieKind, counts: Counter[str]) -> FaceTest:
     """Pearson's chi-square test of ``counts`` against a fair die of ``kind``."""
     rolls = sum(counts.values())
     expected = rolls / len(kind.faces)
