@@ -9,6 +9,7 @@ from flask import Flask, current_app
 
 from controller.table.records import Subscription, TableHandle, TableState, Update
 from web.delay import DelayedSubscription, SpectatorDelay
+from web.feed import DirectFeed, Fanout, Feed, FanoutFeed
 from web.payload import Payloads
 from web.security import PinGate
 
@@ -35,6 +36,7 @@ class WebTable:
     delay: SpectatorDelay
     blocking: Callable[..., Any] = field(default=direct)
     colours: list[str] = field(default_factory=list)  # seat colours the dealer chose
+    fanout: Fanout | None = None  # set by the gevent server: one subscription for every stream
 
     def document(self, state: TableState, kind: str = "state", text: str = "") -> dict[str, Any]:
         """The public document of ``state`` (see :meth:`web.payload.Payloads.document`)."""
@@ -62,6 +64,12 @@ class WebTable:
         if self.delay.active:
             return DelayedSubscription(self.delay, after)
         return self.table.subscribe(after=after)
+
+    def feed(self, after: int) -> Feed:
+        """Where one event stream gets the changes after ``after``."""
+        if self.fanout is not None:
+            return FanoutFeed(self.fanout, after, self.public_subscribe, self.blocking)
+        return DirectFeed(self.blocking(self.public_subscribe, after), self.blocking)
 
 
 def web_table(app: Flask | None = None) -> WebTable:

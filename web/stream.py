@@ -43,15 +43,14 @@ def events(ctx: WebTable, after: int | None) -> Iterator[str]:
         state = ctx.public_state()
         yield sse("state", json.dumps(ctx.document(state), separators=(",", ":")), state.seq)
         after = state.seq
-    subscription = ctx.blocking(ctx.public_subscribe, after)
+    feed = ctx.feed(after)
     keepalive = float(ctx.settings["keepalive"])
     try:
         while True:
-            update = ctx.blocking(subscription.next, keepalive)
-            if update is None:
+            updates = feed.wait(keepalive)
+            if not updates:
                 yield ": keep-alive\n\n"
                 continue
-            yield sse("update", ctx.event(update), update.seq)
+            yield "".join(sse("update", ctx.event(update), update.seq) for update in updates)
     finally:
-        subscription.close()
-
+        feed.close()

@@ -15,7 +15,10 @@ import threading
 from pathlib import Path
 from typing import Any, Iterator
 
+import gevent
 import pytest
+
+from web.context import web_table
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
@@ -38,6 +41,8 @@ def _web_conftest() -> Any:
 
 
 web_conftest = _web_conftest()
+# the tests import their helpers from here under one name (conftest files are not packages)
+sys.modules.setdefault("browser_conftest", sys.modules[__name__])
 
 
 def free_port() -> int:
@@ -77,18 +82,20 @@ class LiveServer:
         http, thread = self._http, self._thread
         if http is None or thread is None:
             return
-        from gevent import get_hub
         hub_loop = http.loop
         done = threading.Event()
 
         def close() -> None:
             http.stop(timeout=0.1)
             done.set()
-        hub_loop.run_callback_threadsafe(close)
+        # a loop callback may not block: stop() runs in a greenlet of the server's own loop
+        hub_loop.run_callback_threadsafe(lambda: gevent.spawn(close))
         done.wait(5)
         thread.join(5)
         self._http = None
-        del get_hub
+        fanout = web_table(self.app).fanout
+        if fanout is not None:
+            fanout.close()
 
     def restart(self) -> None:
         """Stop, then serve again on the same port."""
