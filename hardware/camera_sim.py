@@ -3,6 +3,10 @@
 The simulated table says what lies in the tray with :meth:`SimCamera.show`; each frame is that
 scene, rendered by :func:`vision.render.render_scene` (imported on first use, so ``hardware``
 does not depend on ``vision`` at import time). Faults on demand: drop frames, or stop.
+
+With a :attr:`SimCamera.tray` (a ``vision.calibrate.TrayConfig``) the frames show that tray, its
+markers drawn and fitted to the frame, 15-17 mm dice on it, and :meth:`SimCamera.show` can put the
+dice in named zones or at tray positions; :meth:`SimCamera.roll` shows them tumbling in first.
 """
 
 from __future__ import annotations
@@ -14,12 +18,14 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from controller.games.errors import DeviceDisconnected, DeviceTimeout
+from controller.games.errors import DeviceDisconnected, DeviceTimeout, InvalidInput
 from hardware.devices import DeviceStatus, Frame
 
 DROP_EVERY = 3
 FULL_WIDTH = 1536
 DIE_PX = (60.0, 110.0)      # die edge range at FULL_WIDTH, as the renderer's default
+TRAY_DIE_MM = (15.0, 17.0)  # die edges on a configured tray: standard 16 mm dice, give or take
+TRAY_FILL = 0.9             # share of the frame's width or height the configured tray fills
 
 
 class CameraFault(Enum):
@@ -42,17 +48,53 @@ class SimCamera:
         self._overrides: dict[str, Any] = {}
         self._scene: Any = None
         self._frames = 0
+        self._rolling: list[Any] = []
         self.fault = CameraFault.NONE
+        self.tray: Any = None  # a vision.calibrate.TrayConfig: frames show that tray and its zones
 
     @property
     def name(self) -> str:
         """The device's name."""
         return self._name
 
-    def show(self, values: Sequence[int], **spec: Any) -> None:
+    def show(self, values: Sequence[int], zones: Sequence[str] | None = None,
+             positions_mm: Sequence[tuple[float, float]] | None = None, **spec: Any) -> None:
         """Put dice showing ``values`` in the tray; ``spec`` overrides ``SceneSpec`` fields
-        (``kind``, ``touching``, ``glare``, ...). The next frame renders them."""
+        (``kind``, ``touching``, ``glare``, ...). The next frame renders them.
+
+        With a :attr:`tray`, ``zones`` names each die's zone (it lands wholly inside, at a random
+        place and angle) or ``positions_mm`` gives each die's tray point (off the tray too).
+
+        :raises InvalidInput: zones or positions without a tray, or a zone the tray does not have.
+        """
         self._values, self._overrides, self._scene = tuple(values), dict(spec), None
+        self._rolling = []
+        if zones is not None or positions_mm is not None:
+            self._overrides.update(self._places(zones, positions_mm))
+
+    def roll(self, values: Sequence[int], frames: int = 8, zones: Sequence[str] | None = None,
+             positions_mm: Sequence[tuple[float, float]] | None = None, **spec: Any) -> None:
+        """Like :meth:`show`, but the next ``frames`` frames show the dice tumbling in (rendered
+        now), and the frames after them the dice at rest."""
+        self.show(values, zones, positions_mm, **spec)
+        render = importlib.import_module("vision.render")
+        scenes = render.render_roll(self._rng, self._spec(render), frames + 1, settle_at=frames,
+                                    values=list(self._values))
+        self._rolling, self._scene = scenes[:-1], scenes[-1]
+
+    def _places(self, zones: Sequence[str] | None, positions_mm: Sequence[tuple[float, float]] | None) -> dict[str, Any]:
+        """The ``SceneSpec`` fields that put the dice in ``zones`` or at ``positions_mm``."""
+        if self.tray is None:
+            raise InvalidInput(f"{self._name}: placing dice in zones or at positions needs a tray "
+                               "(set SimCamera.tray to the table's TrayConfig)")
+        if positions_mm is not None:
+            return {"positions_mm": tuple((float(x), float(y)) for x, y in positions_mm)}
+        polygons = {zone.name: zone.polygon for zone in self.tray.zones.zones}
+        unknown = [name for name in zones or () if name not in polygons]
+        if unknown:
+            raise InvalidInput(f"{self._name}: the tray has no zone {unknown[0]!r} "
+                               f"(zones: {', '.join(polygons) or 'none'})")
+        return {"areas_mm": tuple(polygons[name] for name in zones or ())}
 
     @property
     def scene(self) -> Any:
@@ -70,16 +112,28 @@ class SimCamera:
         self._frames += 1
         if self.fault is CameraFault.DROPS and self._frames % DROP_EVERY == 0:
             raise DeviceTimeout(f"{self._name}: frame {self._frames} dropped (simulated)")
+        if self._rolling:
+            return np.array(self._rolling.pop(0).image, dtype=np.uint8, copy=True)
         if self._scene is None:
             self._scene = self._render()
         return np.array(self._scene.image, dtype=np.uint8, copy=True)
 
     def _render(self) -> Any:
         render = importlib.import_module("vision.render")
-        scale = self._size[0] / FULL_WIDTH  # dice keep their size relative to the tray
-        fields = {"die_px": (DIE_PX[0] * scale, DIE_PX[1] * scale), **self._overrides}
-        spec = render.SceneSpec(size=self._size, n_dice=len(self._values), **fields)
-        return render.render_scene(self._rng, spec, values=list(self._values))
+        return render.render_scene(self._rng, self._spec(render), values=list(self._values))
+
+    def _spec(self, render: Any) -> Any:
+        """The ``SceneSpec`` of the current dice: the configured tray fitted to the frame, or dice
+        of the renderer's default size relative to the frame."""
+        if self.tray is None:
+            scale = self._size[0] / FULL_WIDTH  # dice keep their size relative to the tray
+            fields = {"die_px": (DIE_PX[0] * scale, DIE_PX[1] * scale), **self._overrides}
+        else:
+            layout = self.tray.layout
+            px_per_mm = TRAY_FILL * min(self._size[0] / layout.width_mm, self._size[1] / layout.height_mm)
+            fields = {"tray": layout, "markers": True, "px_per_mm": px_per_mm,
+                      "die_px": (TRAY_DIE_MM[0] * px_per_mm, TRAY_DIE_MM[1] * px_per_mm), **self._overrides}
+        return render.SceneSpec(size=self._size, n_dice=len(self._values), **fields)
 
     def check(self) -> DeviceStatus:
         """Grabs a few frames: OK when none is missing."""

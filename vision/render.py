@@ -86,7 +86,9 @@ class SceneSpec:
     set the camera; ``marbled`` is the share of marbled dice, ``shadow`` the shadows' greatest
     darkness (each scene's light makes them 50-100% of it), ``tint`` (0..1) a colour cast of up
     to 6% per channel as a camera's white balance gives, ``jpeg_quality`` compresses the frame
-    like a camera's JPEG.
+    like a camera's JPEG. ``positions_mm`` (one tray point per die: where its centre rests, on the
+    tray or off it) or ``areas_mm`` (one polygon in tray mm per die: it rests wholly inside, clear
+    of the markers, at a random point) place the dice; both need a tray (``tray`` or ``markers``).
     """
 
     size: tuple[int, int] = (1536, 864)
@@ -112,6 +114,8 @@ class SceneSpec:
     tint: float = 0.0
     jpeg_quality: int | None = None
     kind: str = "d6"
+    positions_mm: tuple[tuple[float, float], ...] | None = None
+    areas_mm: tuple[tuple[tuple[float, float], ...], ...] | None = None
 
     def __post_init__(self) -> None:
         if self.background not in (*BACKGROUNDS, "random"):
@@ -120,6 +124,8 @@ class SceneSpec:
             raise InvalidInput(f"unknown die kind {self.kind!r} (kinds: {', '.join(k.value for k in DieKind)})")
         if not 0 < self.die_px[0] <= self.die_px[1]:
             raise InvalidInput(f"die_px must be a rising pair of sizes, not {self.die_px!r}")
+        if (self.positions_mm is not None or self.areas_mm is not None) and not (self.markers or self.walls):
+            raise InvalidInput("placing dice at tray positions or in areas needs a tray: markers=True")
 
 
 @dataclass(frozen=True, eq=False)
@@ -206,6 +212,9 @@ def _dice(rng: random.Random, spec: SceneSpec, stage: _Layout, values: Sequence[
     if any(not 1 <= top <= count for top in tops):
         raise InvalidInput(f"a {spec.kind} die has faces 1 to {count}, not {tops!r}")
     bounded = spec.markers or spec.walls
+    for wanted, name in ((spec.positions_mm, "positions_mm"), (spec.areas_mm, "areas_mm")):
+        if wanted is not None and len(wanted) != len(tops):
+            raise InvalidInput(f"{name} gives {len(wanted)} places for {len(tops)} dice")
     lit = replace(spec, shadow=stage.shadow)
     return _place(rng, lit, stage.camera, stage.tray if bounded else None, tops, _scale(spec))
 
@@ -349,8 +358,9 @@ def _place(rng: random.Random, spec: SceneSpec, camera: Camera, tray: TrayLayout
         cocked = i >= len(tops) - n_cocked
         cut = not cocked and i < spec.cut_off
         for _ in range(300):
-            die = _candidate(rng, spec, camera, placed, top, cocked, cut, scale, tray)
-            if die is not None and _fits(die, placed, camera, spec, tray, cut):
+            at = _spot(rng, spec, i)
+            die = _candidate(rng, spec, camera, placed, top, cocked, cut, scale, tray, at)
+            if die is not None and _fits(die, placed, camera, spec, tray, cut) and _in_area(die, spec, i):
                 placed.append(die)
                 break
         else:
@@ -358,15 +368,45 @@ def _place(rng: random.Random, spec: SceneSpec, camera: Camera, tray: TrayLayout
     return tuple(placed)
 
 
+def _spot(rng: random.Random, spec: SceneSpec, index: int) -> np.ndarray | None:
+    """Where die ``index`` must rest (tray mm): its given position, a random point of its area, or
+    None (anywhere). Draws random numbers only for an area, so other scenes keep their seeds' dice."""
+    if spec.positions_mm is not None:
+        return np.array(spec.positions_mm[index], np.float64)
+    if spec.areas_mm is None:
+        return None
+    polygon = np.array(spec.areas_mm[index], np.float64)
+    lo, hi = polygon.min(axis=0), polygon.max(axis=0)
+    contour = polygon.astype(np.float32).reshape(-1, 1, 2)
+    for _ in range(100):
+        point = np.array([rng.uniform(lo[0], hi[0]), rng.uniform(lo[1], hi[1])])
+        if cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0:
+            return point
+    raise InvalidInput(f"area {spec.areas_mm[index]!r} has no room for a die")
+
+
+def _in_area(die: _Die, spec: SceneSpec, index: int) -> bool:
+    """True when the die's footprint lies wholly inside its area (always, without areas)."""
+    if spec.areas_mm is None:
+        return True
+    contour = np.array(spec.areas_mm[index], np.float32).reshape(-1, 1, 2)
+    return all(cv2.pointPolygonTest(contour, (float(x), float(y)), False) >= 0 for x, y in _footprint(die.pose))
+
+
 def _candidate(rng: random.Random, spec: SceneSpec, camera: Camera, placed: list[_Die], top: int,
-               cocked: bool, cut: bool, scale: float, tray: TrayLayout | None) -> _Die | None:
-    """One random try at a die's pose: next to another die, against a wall, or anywhere in view."""
+               cocked: bool, cut: bool, scale: float, tray: TrayLayout | None,
+               at: np.ndarray | None = None) -> _Die | None:
+    """One random try at a die's pose: at ``at`` (tray mm) when given, else next to another die,
+    against a wall, or anywhere in view."""
     edge = rng.uniform(*spec.die_px) / scale
     kind = DieKind(spec.kind)
     faces = random_faces(rng, kind, top)
     style = _style(rng, spec)
     flat = [d for d in placed if not d.cocked]
     tilt = (_rx(math.radians(rng.uniform(20, 38))) if cocked else np.eye(3)) @ SOLIDS[kind].rest
+    if at is not None:
+        yaw = rng.uniform(0, 2 * math.pi)
+        return _Die(_resting(at, _rz(yaw) @ tilt, edge, SOLIDS[kind]), faces, style, cocked, yaw)
     if cocked and spec.walls and tray is not None and rng.random() < 0.5:
         yaw, pose = _against_wall(rng, tray, edge, tilt, SOLIDS[kind])
         return _Die(pose, faces, style, cocked, yaw)
@@ -431,7 +471,7 @@ def _fits(die: _Die, placed: list[_Die], camera: Camera, spec: SceneSpec, tray: 
     mine = _footprint(die.pose)
     if any(_overlap(mine, _footprint(other.pose)) > 0.05 for other in placed):
         return False
-    if tray is not None and not cut and not _on_free_tray(mine, tray, spec.markers):
+    if tray is not None and not cut and spec.positions_mm is None and not _on_free_tray(mine, tray, spec.markers):
         return False
     outline = camera.project(die.pose.world(die.pose.solid.vertices))
     inside = bool((outline.min(axis=0) >= 1).all() and (outline.max(axis=0) <= np.array(spec.size) - 1).all())

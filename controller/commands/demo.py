@@ -1,8 +1,9 @@
-"""``dicetable demo``: bots play Tao Dice at a readable pace, each round told as a spectator sees it.
+"""``dicetable demo``: a whole simulated table through the real table code, with its scoreboard.
 
-The later full demo (camera and scoreboard) reuses the same core: :class:`BotTable` plays,
-:meth:`Event.describe` says what happened and :func:`round_header` / :func:`round_table` show
-where the game stands, all from the engine's public view.
+The simulated camera renders the dice and the real reader reads them; bots press simulated
+buttons and lay simulated stones and chips on RFID spots; the table records every input durably
+before it shows it. The scoreboard runs on http://127.0.0.1:5000 unless ``--no-web``. With the
+same ``--db`` a stopped demo resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -10,67 +11,135 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
-from typing import Any, Callable, TextIO
+import tempfile
+from pathlib import Path
+from typing import Any, TextIO
 
-from controller.commands.simulate import add_option_argument, parse_options
 from controller.games.errors import InvalidInput
-from controller.simulation import DEFAULT_BOT, BotTable
+from controller.games.registry import GAMES, find_game
+
+DEFAULT_PORT = 5000
 
 
 def register(subparsers: Any) -> None:
     """Add the ``demo`` subcommand."""
     parser = subparsers.add_parser(
-        "demo", help="watch bots play Tao Dice, round by round (Ctrl-C ends)",
-        description="A simulated Tao Dice table: bots play with simulated dice and every input is "
-                    "told as a spectator sees it (hidden dice stay hidden until a showdown), with "
-                    "a table after each round. Ctrl-C ends cleanly.")
+        "demo", help="a whole simulated table with bots and the scoreboard (Ctrl-C stops)",
+        description="A simulated table run by the real table code: the simulated camera renders "
+                    "the dice and the real reader reads them, bots press simulated buttons and "
+                    "lay RFID-tagged stones and chips, every input is recorded durably before "
+                    "it is shown, and the scoreboard is served on http://127.0.0.1:PORT. Hidden "
+                    "dice stay sealed until the showdown. Ctrl-C stops; the same --db resumes.")
+    parser.add_argument("--game", default="tao", type=str.lower,
+                        help=f"the game: {', '.join(sorted(GAMES))} (default tao)")
     parser.add_argument("--players", type=int, default=4, help="bots at the table (default 4)")
     parser.add_argument("--seed", type=int, help="seed of dice and bots (default: a random one, "
                                                  "printed so the game can be watched again)")
-    parser.add_argument("--rounds", type=int, help="stop after this many rounds (default: never)")
-    parser.add_argument("--fast", action="store_true", help="no pauses")
-    parser.add_argument("--delay", type=float, default=0.6,
-                        help="seconds between inputs when not --fast (default 0.6)")
-    parser.add_argument("--bots", default=DEFAULT_BOT, help="bot per seat, comma-separated")
-    add_option_argument(parser)
+    parser.add_argument("--hands", type=int, help="stop after this many hands or rounds "
+                                                  "(default: at the game's end)")
+    parser.add_argument("--speed", default="1", metavar="X|max",
+                        help="how fast the table's time runs: 1 is a spectator's pace, 4 four "
+                             "times faster, max as fast as the machine goes (default 1)")
+    parser.add_argument("--db", type=Path, help="the table's record (SQLite); the same file "
+                                                "resumes a stopped demo (default: a new file)")
+    parser.add_argument("--no-web", action="store_true", help="no scoreboard")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help=f"the scoreboard's port on 127.0.0.1 (default {DEFAULT_PORT})")
+    parser.add_argument("--bots", default="heuristic", help="bot per seat, comma-separated")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play and narrate until ``--rounds`` rounds are done, the game ends, or Ctrl-C."""
-    if args.rounds is not None and args.rounds < 1:
-        raise InvalidInput(f"--rounds must be >= 1, not {args.rounds}")
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    bots = [name.strip() for name in args.bots.split(",") if name.strip()]
-    table = BotTable("tao", args.players, seed, bots, parse_options(args.option))
-    pause: Callable[[], None] = (lambda: None) if args.fast else (lambda: time.sleep(args.delay))
-    print(f"Tao Dice demo: {args.players} bots ({args.bots}), seed {seed}")
+    """Build the simulated table, resume or start its game, and play it out."""
+    from controller.table.build import build_demo
+    from controller.table.demo import play_out
+    speed = _speed(args.speed)
+    spec = find_game(args.game)
+    if not spec.min_seats <= args.players <= spec.max_seats:
+        raise InvalidInput(f"--players: {spec.name} is for {spec.min_seats} to {spec.max_seats} "
+                           f"players, not {args.players}")
+    if args.hands is not None and args.hands < 1:
+        raise InvalidInput(f"--hands must be at least 1, not {args.hands}")
+    if not 1 <= args.port <= 65535:
+        raise InvalidInput(f"--port must be 1-65535, not {args.port}")
+    db = args.db or Path(tempfile.mkdtemp(prefix="dicetable-demo-")) / "table.db"
+    demo, resumed = build_demo(spec.name, args.players, args.seed, db, speed,
+                               [b.strip() for b in args.bots.split(",")])
+    out = sys.stdout
+    _introduce(demo, resumed, db, out)
+    server = None if args.no_web else _serve(demo.table, args.port, out)
+    narrator = Narrator(demo.table, out)
     try:
-        watch(table, args.rounds, sys.stdout, pause)
+        play_out(demo, args.hands, narrator.tell)
+        narrator.tell()
+        narrator.finish()
     except KeyboardInterrupt:
-        print(f"\ndemo stopped after {table.hands} rounds")
+        narrator.tell()
+        print(f"\ndemo stopped; resume with: dicetable demo --db {db}", file=out)
+    finally:
+        if server is not None:
+            server.stop()
+        demo.close()
     return 0
 
 
-def watch(table: BotTable, rounds: int | None, out: TextIO, pause: Callable[[], None]) -> None:
-    """Play at ``table`` and tell ``out`` every input and every round's result."""
-    new_round = True
-    while rounds is None or table.hands < rounds:
-        if table.game.pending().over:
-            print(f"Game {len(table.games)} is over: seat {table.game.final()['winner']} "
-                  f"wins the game.", file=out)
-            if rounds is None:
-                return
-        if new_round:
-            print(round_header(table.game.public_view()), file=out)
-        before = table.hands
-        event = table.step()
-        print(f"  {event.describe()}", file=out)
-        new_round = table.hands != before
-        if new_round:
-            print(round_table(table.game.public_view()), file=out)
-        pause()
+def _speed(text: str) -> float | None:
+    if text.strip().lower() == "max":
+        return None
+    try:
+        speed = float(text)
+    except ValueError:
+        raise InvalidInput(f"--speed must be a number or max, not {text!r}") from None
+    if not 0.05 <= speed <= 1000:
+        raise InvalidInput(f"--speed must be between 0.05 and 1000 (or max), not {text!r}")
+    return speed
+
+
+def _introduce(demo: Any, resumed: bool, db: Path, out: TextIO) -> None:
+    table = demo.table
+    view = table.state().view
+    names = ", ".join(table.names)
+    how = "resumed" if resumed else "started"
+    print(f"{view.title} demo {how}: game {table.game_no}, {names}; seed {demo.seed}", file=out)
+    print(f"record: {db} (the same --db resumes)", file=out, flush=True)
+
+
+def _serve(table: Any, port: int, out: TextIO) -> Any:
+    from web import create_app, serve_in_background
+    server = serve_in_background(create_app(table), "127.0.0.1", port)
+    print(f"scoreboard: http://127.0.0.1:{port}/  (dealer console: /dealer)", file=out, flush=True)
+    return server
+
+
+class Narrator:
+    """Tells ``out`` every record line as the room sees it, and each hand's result."""
+
+    def __init__(self, table: Any, out: TextIO) -> None:
+        self.table, self.out = table, out
+        self.subscription = table.subscribe(after=table.state().seq)
+        self._results = 0
+
+    def tell(self) -> None:
+        """Print what happened since the last call."""
+        while (update := self.subscription.next(0)) is not None:
+            if update.kind != "notice":
+                print(f"[{update.seq}] {update.text}", file=self.out, flush=True)
+            result = update.state.view.result
+            if result is not None and result.number != self._results:
+                self._results = result.number
+                print(f"  == {result.text}", file=self.out, flush=True)
+
+    def finish(self) -> None:
+        """Say how the demo ended."""
+        view = self.table.state().view
+        if view.over and view.winner is not None:
+            print(f"Game over: {self.table.names[view.winner]} wins the game.", file=self.out)
+        else:
+            print(f"Demo ended after {view.number - 1} hands ({view.title}).", file=self.out)
+
+
+def _seed(seed: int | None) -> int:
+    return seed if seed is not None else random.SystemRandom().randrange(10**6)
 
 
 def round_header(view: dict[str, Any]) -> str:

@@ -9,9 +9,14 @@ generic entry that dispatches to them, so replay and the table need not know the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence, runtime_checkable
 
 from controller.games.dice import DieKind
+
+if TYPE_CHECKING:  # view.py imports DiceNeeded from here
+    from controller.games.view import TableView
+
+REVEAL = "reveal"  # the reason of a DiceNeeded asking sealed hidden dice for their faces
 
 
 @dataclass(frozen=True)
@@ -19,7 +24,10 @@ class DiceNeeded:
     """Dice the engine waits for: ``count`` dice of ``kind`` rolled by ``seat``.
 
     ``seat`` is None for community dice. ``hidden`` dice (a Tao player's 2d6 in the tube, a hold'em
-    player's private dice) are entered by their owner or the simulation and never shown publicly.
+    player's private dice) are entered by their owner or the simulation and never shown publicly;
+    they may be entered sealed (``Roll.sealed_roll``: rolled, faces unknown). ``reason``
+    ``reveal`` asks a seat whose hidden dice are sealed for their faces at a showdown; the answer
+    is a plain ``Roll(seat, kind, faces)``.
     """
 
     seat: int | None
@@ -47,7 +55,13 @@ class Pending:
 
 @runtime_checkable
 class Input(Protocol):
-    """An action or observation record: frozen, with ``str()`` giving its history line."""
+    """An action or observation record: frozen, with ``str()`` giving its history line.
+
+    ``seat`` is the seat it comes from (None: the table's own dice, the community roll).
+    """
+
+    @property
+    def seat(self) -> int | None: ...
 
     def __str__(self) -> str: ...
 
@@ -93,6 +107,11 @@ class Game(Protocol):
 
     def parse_input(self, line: str) -> Input:
         """Parse one history line (``str()`` of an input) back into an equal record."""
+        ...
+
+    def view(self, names: Sequence[str] | None = None) -> TableView:
+        """What the room may see, as one typed record for every game: never an unrevealed or
+        folded hidden die. ``names`` name the seats (default ``Seat N``)."""
         ...
 
     def public_view(self) -> dict[str, Any]:

@@ -14,7 +14,8 @@ from typing import Mapping
 from controller.games.dice import DieKind
 from controller.games.errors import InvalidInput
 from controller.games.hand_rules import PIPS_TO_LETTERS
-from controller.games.holdem import HoldemGame, KeyFunction, hand_key
+from controller.games.hands import HandRules
+from controller.games.holdem import HoldemGame, KeyFunction
 from controller.games.holdem_options import number, parse_holdem_options
 
 DICEHOLDEM_KEYS = ("variant", "extra_rounds")
@@ -31,8 +32,12 @@ class DiceHoldem(HoldemGame):
     def __init__(self, seats: int, options: Mapping[str, str],
                  key: KeyFunction | None = None) -> None:
         shared = parse_holdem_options(seats, options, DICEHOLDEM_KEYS)
-        super().__init__(seats, shared, key or hand_key("diceholdem"),
+        super().__init__(seats, shared, HandRules("diceholdem"), key,
                          extra_rounds=number(options, "extra_rounds", 1, 0, 10))
+        self.title = f"DiceHoldem ({self.variant})"
+
+    def _fresh(self) -> DiceHoldem:
+        return type(self)(self.seats, self.options_text(), self.key)
 
     def options_text(self) -> dict[str, str]:
         """The rule options as history-header text."""

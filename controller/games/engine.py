@@ -4,6 +4,10 @@ An engine names, in ``HANDLERS``, the verify and act methods of each record type
 :class:`Engine` turns that into ``verify``/``can``/``apply`` (pokerkit's triple, generic over the
 record), keeps the log of accepted inputs, checks seat numbers, and builds every seat's view as
 the one public view plus what only that seat may see.
+
+``apply`` is all or nothing: should an act fail half-way (a bug, never an illegal input, which
+``verify`` refuses first), the engine is rebuilt from its own accepted inputs, so a caller that
+catches the error holds the game exactly as it was.
 """
 
 from __future__ import annotations
@@ -15,9 +19,10 @@ from controller.games.base import Input
 from controller.games.dice import DieKind
 from controller.games.errors import IllegalAction
 from controller.games.records import SeatInput
-from controller.games.rolls import Roll
+from controller.games.rolls import SEALED, Roll
+from controller.games.view import TableView
 
-Handler = Callable[[Any], None]
+Handler = Callable[[Any, Any], None]  # an engine method taken from its class: (engine, record)
 _R = TypeVar("_R", bound=Input)
 
 
@@ -26,14 +31,20 @@ class Engine(ABC):
     ``super().__init__(seats)`` before it uses :attr:`inputs`."""
 
     name: str
+    title: str  # the game's name for people: ``Tao Dice``
     HANDLERS: ClassVar[Mapping[type, tuple[str, str]]]  # record type -> (verify, act) method names
+    _handlers: ClassVar[dict[type, tuple[Handler, Handler]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Look the handlers up once per class (a fresh table per hand must stay cheap)."""
+        super().__init_subclass__(**kwargs)
+        if "HANDLERS" in vars(cls) or cls._handlers:
+            cls._handlers = {kind: (getattr(cls, verify), getattr(cls, act))
+                             for kind, (verify, act) in cls.HANDLERS.items()}
 
     def __init__(self, seats: int) -> None:
         self._seats = seats
         self._inputs: list[Input] = []
-        self._handlers: dict[type, tuple[Handler, Handler]] = {
-            kind: (getattr(self, verify), getattr(self, act))
-            for kind, (verify, act) in self.HANDLERS.items()}
 
     @classmethod
     def records(cls) -> dict[str, type[SeatInput]]:
@@ -52,7 +63,7 @@ class Engine(ABC):
 
     def verify(self, inp: Input) -> None:
         """Raise :class:`IllegalAction` with the reason if ``inp`` is not legal now."""
-        self._handler(inp)[0](inp)
+        self._handler(inp)[0](self, inp)
 
     def can(self, inp: Input) -> bool:
         """Whether ``inp`` is legal now."""
@@ -65,13 +76,41 @@ class Engine(ABC):
     def apply(self, inp: Input) -> Input:
         """Verify ``inp``, act on it and return the record appended to :attr:`inputs`.
 
-        An illegal input raises :class:`IllegalAction` and changes nothing.
+        An illegal input raises :class:`IllegalAction` and changes nothing; an act that fails
+        after ``verify`` passed (a bug) leaves the engine as it was before, then re-raises.
         """
         verify, act = self._handler(inp)
-        verify(inp)
-        act(inp)
+        verify(self, inp)
+        try:
+            act(self, inp)
+        except BaseException:
+            self._restore()
+            raise
         self._inputs.append(inp)
         return inp
+
+    def _restore(self) -> None:
+        """Become again what the accepted inputs make: a fresh game replays them, and this
+        object takes its state (replaying costs nothing until an act fails)."""
+        fresh = self._fresh()
+        for inp in self._inputs:
+            fresh.apply(inp)
+        vars(self).clear()
+        vars(self).update(vars(fresh))
+
+    @abstractmethod
+    def _fresh(self) -> Engine:
+        """A new game with the same seats and options, before any input."""
+
+    @abstractmethod
+    def view(self, names: Sequence[str] | None = None) -> TableView:
+        """What the room may see, typed (seats named ``names``, default ``Seat N``)."""
+
+    def seat_names(self, names: Sequence[str] | None) -> list[str]:
+        """``names`` padded with ``Seat N`` for the seats it does not name."""
+        given = list(names or ())
+        return [given[seat] if seat < len(given) and given[seat] else f"Seat {seat}"
+                for seat in range(self._seats)]
 
     @abstractmethod
     def public_view(self) -> dict[str, Any]:
@@ -107,12 +146,30 @@ class Engine(ABC):
         return inp
 
     def _handler(self, inp: Input) -> tuple[Handler, Handler]:
-        pair = self._handlers.get(type(inp))
+        pair = type(self)._handlers.get(type(inp))
         if pair is None:
             kind = type(inp)
             raise IllegalAction(f"{self.name} does not take {kind.__module__}.{kind.__qualname__} "
                                 f"inputs: {str(inp)!r}")
         return pair
+
+    def _verify_faces(self, inp: Roll, kind: DieKind, sealable: bool,
+                      why: Callable[[], str]) -> None:
+        """Raise unless the roll's faces are all faces of ``kind``, or all ``?`` where the dice
+        may be sealed; ``why()`` says what these dice are, for the refusal (built only then)."""
+        faces = kind.faces
+        if all(face in faces for face in inp.faces):
+            return
+        if inp.sealed:
+            if not sealable:
+                raise IllegalAction(f"{why()} cannot be entered sealed ('?'): the table must see "
+                                    f"their faces")
+            return
+        if SEALED in inp.faces:
+            raise IllegalAction(f"{why()}: a roll is either sealed (every face '?') or read "
+                                f"(every face), not a mix")
+        face = next(face for face in inp.faces if face not in faces)
+        raise IllegalAction(f"{face!r} is not a face of a {kind.value} die")
 
     def _seat_at_table(self, seat: int | None, verb: str = "") -> int:
         """``seat`` if it is a seat of this table.

@@ -21,7 +21,7 @@ from controller.games.hand_rules import (PIPS_TO_LETTERS, Category, HandRank, Ha
                                          face_codes, parse_dice)
 from controller.games.hand_table import build_table
 
-__all__ = ["Category", "Evaluator", "HandRank", "HandRules", "evaluator"]
+__all__ = ["Category", "Evaluator", "HandRank", "HandRules", "evaluator", "hand_name"]
 
 HAND_SIZES = (5, 6, 7)
 
@@ -109,6 +109,28 @@ class Evaluator:
 def evaluator(rules: HandRules) -> Evaluator:
     """The evaluator of ``rules``, built once; its tables are built on first use."""
     return Evaluator(rules)
+
+
+def hand_name(rank: HandRank) -> str:
+    """The hand as the table says it: the category and the faces that rank it.
+
+    >>> hands = evaluator(HandRules("tauren"))
+    >>> hand_name(hands.rank("W W W 5 5 C 2".split()))
+    'full house, W over 5'
+    >>> hand_name(hands.rank("S 2 3 4 5 C C".split()))
+    'straight, 5 high'
+    """
+    faces = rank.played_as or rank.best
+    category = rank.category
+    if category is Category.HOLDEM:
+        return "HOLDEM"
+    if category is Category.FULL_HOUSE:
+        return f"{category.label}, {faces[0]} over {faces[3]}"
+    if category is Category.TWO_PAIR:
+        return f"{category.label}, {faces[0]} and {faces[2]}"
+    if category is Category.STRAIGHT:
+        return f"{category.label}, {faces[0]} high"
+    return f"{category.label}, {faces[0]}"
 
 
 def _spellings(rules: HandRules) -> dict[str, int]:

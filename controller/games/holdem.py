@@ -5,6 +5,11 @@ the button moves with the dead-button rule, busted players rebuy or leave betwee
 game ends when one player holds every chip. The games (:mod:`controller.games.tauren`,
 :mod:`controller.games.diceholdem`) are subclasses that name their dice and their hand ranking;
 Standard DiceHoldem also switches on the Reroll/Protect bets (``reroll_protect``).
+
+Private dice may be entered sealed (``roll 1 d6 ? ?``); at the showdown, or as soon as all-ins
+close the betting (option ``reveal_all_in``), the engine asks every seat still in whose dice are
+sealed to reveal them. What the room sees is :meth:`HoldemGame.view`, built by
+:func:`_table_view` alone.
 """
 
 from __future__ import annotations
@@ -12,15 +17,18 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, Callable, Mapping, Sequence
 
-from controller.games.base import DiceNeeded, Input, Pending
+from controller.games.base import REVEAL, DiceNeeded, Input, Pending
 from controller.games.betting import Betting, Pot, Structure, side_pots, split
 from controller.games.dice import DieKind
 from controller.games.engine import Engine
 from controller.games.errors import IllegalAction
-from controller.games.hands import HandRules, evaluator
+from controller.games.hands import HandRules, evaluator, hand_name
 from controller.games.holdem_inputs import (AllIn, Bet, Call, Check, Fold, Leave, Pass, Protect,
                                             Raise, Rebuy, Reroll, Roll, parse)
 from controller.games.holdem_options import HoldemOptions
+from controller.games.rolls import SEALED
+from controller.games.view import (Awaited, DieView, Fact, Holding, PotView, Result, SeatStatus,
+                                   SeatView, Shown, TableView)
 
 KeyFunction = Callable[[Sequence[str]], tuple[int, ...]]
 STREETS = ("preflop", "flop", "turn", "river")
@@ -34,13 +42,9 @@ class Phase(Enum):
     BOARD = "community roll"
     BETTING = "betting"
     SIDE_BET = "reroll/protect"
+    REVEAL = "reveal"
     REBUY = "rebuy"
     OVER = "over"
-
-
-def hand_key(game: str, shaman: str = "ace", wrap: bool = True) -> KeyFunction:
-    """The hand-ranking key of ``game`` (comparing keys compares hands; higher wins)."""
-    return evaluator(HandRules(game, shaman=shaman, wrap=wrap)).key
 
 
 # -- the game -----------------------------------------------------------------------------------
@@ -48,6 +52,7 @@ class HoldemGame(Engine):
     """A table of dice hold'em, hand after hand; subclasses name the dice and the ranking."""
 
     name = "holdem"
+    title = "Hold'em"
     HANDLERS = {
         Fold: ("_verify_fold", "_act_fold"), Check: ("_verify_check", "_act_check_or_call"),
         Call: ("_verify_call", "_act_check_or_call"), Bet: ("_verify_bet", "_act_bet"),
@@ -60,12 +65,13 @@ class HoldemGame(Engine):
     stand_ins: Mapping[DieKind, Mapping[str, str]] = {}  # other dice accepted: face -> our face
     reroll_protect = False
 
-    def __init__(self, seats: int, options: HoldemOptions, key: KeyFunction,
-                 extra_rounds: int = 1) -> None:
+    def __init__(self, seats: int, options: HoldemOptions, ranking: HandRules,
+                 key: KeyFunction | None = None, extra_rounds: int = 1) -> None:
         super().__init__(seats)
         self.options = options
         self.rules = options.betting
-        self.key = key
+        self.ranking = ranking  # names the hands shown; ``key`` (a test may fix it) ranks them
+        self.key = key or evaluator(ranking).key
         self.extra_rounds = extra_rounds
         self.stacks = list(options.stacks)
         self.out = [False] * seats
@@ -78,7 +84,8 @@ class HoldemGame(Engine):
         self.bb = -1
         self.hand: Betting | None = None
         self.phase = Phase.OVER
-        self.private: list[tuple[str, ...]] = [()] * seats
+        self.private: list[tuple[str, ...]] = [()] * seats  # (SEALED, SEALED): rolled unseen
+        self.revealed = [False] * seats  # private dice shown to the room (showdown or all-in)
         self.board: list[str] = []
         self.round_no = 0
         self.fresh: tuple[int, ...] = ()
@@ -110,6 +117,11 @@ class HoldemGame(Engine):
         if phase is Phase.PRIVATE:
             return Pending(dice=tuple(DiceNeeded(seat, self.kind, 2, True, "private roll")
                                       for seat in self._unrolled()), note="private roll")
+        if phase is Phase.REVEAL:
+            asked = self._to_reveal()
+            return Pending(prompt=asked[0], note="reveal the sealed private dice",
+                           dice=tuple(DiceNeeded(seat, self.kind, 2, True, REVEAL)
+                                      for seat in asked))
         if phase is Phase.BOARD:
             return Pending(dice=(DiceNeeded(None, self.kind, self.need_dice, False,
                                             self._board_reason()),), note=self._board_reason())
@@ -158,9 +170,13 @@ class HoldemGame(Engine):
             "pots": [{"amount": p.amount, "eligible": list(p.eligible)} for p in self.pots()],
             "seats": seats, "last_hand": self.last_hand, "over": self.phase is Phase.OVER}
 
+    def view(self, names: Sequence[str] | None = None) -> TableView:
+        """What the room sees, typed (see :func:`_table_view`)."""
+        return _table_view(self, self.seat_names(names))
+
     def _own_view(self, seat: int) -> dict[str, Any]:
-        """``seat``'s own private dice (``my_dice``), for :meth:`seat_view`."""
-        return {"seat": seat, "my_dice": list(self.private[seat])}
+        """``seat``'s own private dice (``my_dice``, empty while sealed), for :meth:`seat_view`."""
+        return {"seat": seat, "my_dice": [] if self._sealed(seat) else list(self.private[seat])}
 
     def chips_total(self) -> int:
         """Chips in stacks and in the pot now."""
@@ -443,23 +459,40 @@ class HoldemGame(Engine):
         if inp.kind is not self.kind and inp.kind not in self.stand_ins:
             raise IllegalAction(f"{self.name} is played with {self.kind.value} dice, "
                                 f"not {inp.kind.value}")
-        for face in inp.faces:
-            if face not in inp.kind.faces:
-                raise IllegalAction(f"{face!r} is not a face of a {inp.kind.value} die")
         if self.phase is Phase.PRIVATE and inp.seat is not None:
             if inp.seat not in self._unrolled():
                 raise IllegalAction(f"{self._who(inp.seat)} cannot roll now: "
                                     "not waiting for that seat's private dice")
-            if len(inp.faces) != 2:
-                raise IllegalAction(f"{self._who(inp.seat)} rolls exactly 2 private dice, "
-                                    f"not {len(inp.faces)}")
+            self._verify_private(inp, inp.seat, "rolls", sealable=True)
+            return
+        if self.phase is Phase.REVEAL and inp.seat is not None:
+            self._verify_reveal(inp)
             return
         if self.phase is Phase.BOARD and inp.seat is None:
             if len(inp.faces) != self.need_dice:
                 raise IllegalAction(f"the {self._board_reason()} needs {self.need_dice} dice, "
                                     f"not {len(inp.faces)}")
+            self._verify_faces(inp, inp.kind, sealable=False, why=lambda: "community dice")
             return
         raise IllegalAction(f"not waiting for these dice now ({self.pending().note})")
+
+    def _verify_private(self, inp: Roll, seat: int, verb: str, sealable: bool) -> None:
+        if len(inp.faces) != 2:
+            raise IllegalAction(f"{self._who(seat)} {verb} exactly 2 private dice, "
+                                f"not {len(inp.faces)}")
+        what = "private dice" if sealable else "reveal"
+        self._verify_faces(inp, inp.kind, sealable, why=lambda: f"{self._who(seat)}'s {what}")
+
+    def _verify_reveal(self, inp: Roll) -> None:
+        seat = self._seat_at_table(inp.seat, "reveal")
+        if seat not in self._to_reveal():
+            hand = self.hand
+            why = ("folded hands are never revealed" if hand is None or hand.folded[seat]
+                   else "their dice are shown already")
+            asked = ", ".join(map(str, self._to_reveal()))
+            raise IllegalAction(f"{self._who(seat)} is not asked to reveal: {why} "
+                                f"(waiting for seats {asked})")
+        self._verify_private(inp, seat, "reveals", sealable=False)
 
     # -- acts -----------------------------------------------------------------------------------
     def _act_fold(self, inp: Fold) -> None:
@@ -520,8 +553,14 @@ class HoldemGame(Engine):
 
     def _act_roll(self, inp: Roll) -> None:
         faces = inp.faces
-        if inp.kind is not self.kind:
+        if inp.kind is not self.kind and not inp.sealed:
             faces = tuple(self.stand_ins[inp.kind][face] for face in faces)
+        if inp.seat is not None and self.phase is Phase.REVEAL:
+            self.private[inp.seat] = faces
+            self.revealed[inp.seat] = True
+            if not self._to_reveal():
+                self._next_street()
+            return
         if inp.seat is not None:
             self.private[inp.seat] = faces
             if not self._unrolled():
@@ -570,17 +609,47 @@ class HoldemGame(Engine):
         hand = self.hand
         assert hand is not None
         hand.end_round()
+        self._next_street()
+
+    def _next_street(self) -> None:
+        """After a betting round (or the reveals it called for): the next dice or the showdown."""
+        hand = self.hand
+        assert hand is not None
         live = hand.live()
         if len(live) == 1:
             self._award([(Pot(hand.pot_total(), (live[0],)), live)], shown={})
             return
         rerolls = sum(1 for k, _ in self.die_bets.values() if k == "reroll")
+        more = self.round_no < 3 or (rerolls and self.round_no < 3 + self.extra_rounds)
+        closed = sum(1 for s in live if not hand.allin[s]) <= 1  # all-ins closed the betting
+        if (not more or (closed and self.options.reveal_all_in)) and self._reveal(live):
+            return
         if self.round_no < 3:
             self._need_board(NEW_DICE[self.round_no + 1] + rerolls)
-        elif rerolls and self.round_no < 3 + self.extra_rounds:
+        elif more:
             self._need_board(rerolls)
         else:
             self._showdown(hand, live)
+
+    def _reveal(self, live: list[int]) -> bool:
+        """Show the private dice of the seats still in; True if sealed ones must be asked for."""
+        for seat in live:
+            self.revealed[seat] = not self._sealed(seat)
+        if self._to_reveal():
+            self.phase = Phase.REVEAL
+            return True
+        return False
+
+    def _to_reveal(self) -> list[int]:
+        """Seats still in whose private dice are sealed, clockwise from left of the button."""
+        hand = self.hand
+        if hand is None:
+            return []
+        order = [(self.button + k) % self._seats for k in range(1, self._seats + 1)]
+        return [s for s in order if not hand.folded[s] and self._sealed(s)]
+
+    def _sealed(self, seat: int) -> bool:
+        return SEALED in self.private[seat]
 
     def _need_board(self, count: int) -> None:
         self.phase = Phase.BOARD
@@ -642,6 +711,7 @@ class HoldemGame(Engine):
     def _clear_table(self) -> None:
         """Forget the dice of the hand that ended (``last_hand`` keeps what was shown)."""
         self.private = [()] * self._seats
+        self.revealed = [False] * self._seats
         self.board = []
         self.fresh = ()
         self.die_bets = {}
@@ -739,3 +809,105 @@ class HoldemGame(Engine):
                 if 0 <= low <= high:
                     choices.append(cls(seat, die, low))
         return choices
+
+
+def _table_view(game: HoldemGame, names: list[str]) -> TableView:
+    """The one function that turns a hold'em game into what the room sees.
+
+    A seat's private dice appear as two faceless dice from its roll until they are revealed (at
+    the showdown, or once all-ins close the betting with ``reveal_all_in``); a folded seat shows
+    none. The last hand's shown dice come from ``last_hand``, which only a showdown fills.
+    """
+    hand = game.hand
+    seats = tuple(SeatView(seat, names[seat], _status(game, seat),
+                           (Holding("chips", game.stacks[seat]),),
+                           bet=_chips(hand.street[seat] if hand else 0),
+                           dice=_private_dice(game, seat), marks=_marks(game, seat))
+                  for seat in range(game.seats))
+    pending = game.pending()
+    board = tuple(DieView(game.kind, face, game.die_bets.get(die, ("", 0))[0])
+                  for die, face in enumerate(game.board))
+    return TableView(game.name, game.title, game.hands_played + 1, game.phase.value, seats,
+                     pots=_pot_views(game.pots()), community=board,
+                     awaited=Awaited(pending.actors, pending.prompt, pending.dice, pending.note),
+                     result=_hand_result(game, names), facts=_facts(game),
+                     over=game.phase is Phase.OVER, winner=game.final()["winner"])
+
+
+def _chips(count: int) -> tuple[Holding, ...]:
+    return (Holding("chips", count),) if count else ()
+
+
+def _status(game: HoldemGame, seat: int) -> SeatStatus:
+    hand = game.hand
+    if game.out[seat]:
+        return SeatStatus.OUT
+    if not game.decided[seat]:
+        return SeatStatus.DECIDING
+    if hand is None:
+        return SeatStatus.ACTIVE
+    if hand.folded[seat]:
+        return SeatStatus.FOLDED
+    return SeatStatus.ALL_IN if hand.allin[seat] else SeatStatus.ACTIVE
+
+
+def _private_dice(game: HoldemGame, seat: int) -> tuple[DieView, ...]:
+    hand = game.hand
+    if hand is None or hand.folded[seat] or not game.private[seat]:
+        return ()
+    if not game.revealed[seat]:
+        return (DieView(game.kind, None), DieView(game.kind, None))
+    return tuple(DieView(game.kind, face) for face in game.private[seat])
+
+
+def _marks(game: HoldemGame, seat: int) -> tuple[str, ...]:
+    if game.hand is None:
+        return ()
+    blinds = game.rules.blinds
+    marks = (("button", seat == game.button),
+             ("small blind", blinds and game.sb_posts and seat == game.sb_pos),
+             ("big blind", blinds and seat == game.bb))
+    return tuple(mark for mark, held in marks if held)
+
+
+def _pot_views(pots: Sequence[Pot]) -> tuple[PotView, ...]:
+    return tuple(PotView("main pot" if n == 0 else f"side pot {n}", _chips(pot.amount),
+                         tuple(pot.eligible)) for n, pot in enumerate(pots))
+
+
+def _hand_result(game: HoldemGame, names: list[str]) -> Result | None:
+    """The last hand as it ended: each shown hand with its name, what each winner won."""
+    last = game.last_hand
+    if not last:
+        return None
+    won = {int(seat): chips for seat, chips in last["won"].items()}
+    board = list(last["board"])
+    shown = []
+    for key, dice in last["shown"].items():
+        seat = int(key)
+        rank = evaluator(game.ranking).rank([*dice, *board])
+        shown.append(Shown(seat, tuple(DieView(game.kind, face) for face in dice),
+                           hand_name(rank), _chips(won.get(seat, 0))))
+    said = {s.seat: s.hand for s in shown}
+    text = "; ".join(f"{names[seat]} wins {chips}" + (f" with {said[seat]}" if seat in said
+                                                       else ": everyone else folded")
+                     for seat, chips in won.items())
+    pots = tuple(PotView("main pot" if n == 0 else f"side pot {n}", _chips(pot["amount"]),
+                         tuple(pot["eligible"])) for n, pot in enumerate(last["pots"]))
+    if not shown:
+        shown = [Shown(seat, (), "everyone else folded", _chips(chips)) for seat, chips in won.items()]
+    return Result(last["hand"], tuple(won), tuple(shown), text, pots,
+                  tuple(DieView(game.kind, face) for face in board))
+
+
+def _facts(game: HoldemGame) -> tuple[Fact, ...]:
+    rules = game.rules
+    stakes = (Fact("Blinds", f"{rules.min_bet // 2}/{rules.min_bet}") if rules.blinds
+              else Fact("Antes", str(rules.min_bet)))
+    facts = [Fact("Hand", str(game.hands_played + 1)), stakes,
+             Fact("Betting", rules.structure.value)]
+    if game.hand is not None:
+        facts.append(Fact("Street", game._street()))
+    if game.hand is not None and game.phase in (Phase.BETTING, Phase.SIDE_BET):
+        facts.append(Fact("Current bet", str(game.hand.current)))
+    return tuple(facts)

@@ -17,16 +17,18 @@ class HoldemOptions:
     stacks: tuple[int, ...]
     rebuy: bool = True
     button: int = 0
+    reveal_all_in: bool = True  # sealed private dice are asked for once all-ins close the betting
 
     def text(self) -> dict[str, str]:
         """The options as history-header text."""
         return {"blinds": "on" if self.betting.blinds else "off",
                 "min_bet": str(self.betting.min_bet), "stack": _stack_text(self.stacks),
                 "structure": self.betting.structure.value,
-                "rebuy": "on" if self.rebuy else "off", "button": str(self.button)}
+                "rebuy": "on" if self.rebuy else "off", "button": str(self.button),
+                "reveal_all_in": "on" if self.reveal_all_in else "off"}
 
 
-HOLDEM_KEYS = ("blinds", "min_bet", "stack", "structure", "rebuy", "button")
+HOLDEM_KEYS = ("blinds", "min_bet", "stack", "structure", "rebuy", "button", "reveal_all_in")
 
 
 def switch(options: Mapping[str, str], key: str, default: bool) -> bool:
@@ -91,4 +93,5 @@ def parse_holdem_options(seats: int, options: Mapping[str, str],
     rules = BettingRules(structure, number(options, "min_bet", 2, 1, 10**6),
                          switch(options, "blinds", True))
     return HoldemOptions(rules, stacks_option(options, seats),
-                         switch(options, "rebuy", True), number(options, "button", 0, 0, seats - 1))
+                         switch(options, "rebuy", True), number(options, "button", 0, 0, seats - 1),
+                         switch(options, "reveal_all_in", True))

@@ -6,6 +6,10 @@ has ``verify_*`` (raises :class:`IllegalAction`), ``can_*`` and the act itself, 
 frozen record appended to :attr:`TaoDice.inputs`. Decisions where RULES.md is silent are written
 down in ``docs/rules-decisions.md``.
 
+Hidden 2d6 (and their white-stone reroll) may be entered sealed (``roll 2 d6 ? ?``); the engine
+then asks each active seat whose dice are sealed to reveal them before the showdown. What the
+room sees is :meth:`TaoDice.view`, built by :func:`_table_view` alone.
+
 >>> game = create(2, {})
 >>> game.pending().actors
 (0, 1)
@@ -17,14 +21,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
-from controller.games.base import DiceNeeded, Input, Pending
+from controller.games.base import REVEAL, DiceNeeded, Input, Pending
 from controller.games.dice import DieKind
 from controller.games.engine import Engine, Handler
 from controller.games.errors import IllegalAction, InvalidInput
 from controller.games.records import SeatInput, parse_record
 from controller.games.rolls import Roll
+from controller.games.view import (Awaited, DieView, Fact, Holding, PotView, Result, SeatStatus,
+                                   SeatView, Shown, TableView)
 
 MIN_SEATS, MAX_SEATS = 2, 6
 
@@ -49,6 +55,7 @@ class Pass(SeatInput):
     """``seat`` passes in the open phase of a betting part."""
 
     verb = "pass"
+    said = ("pass", "passes")
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,32 +193,27 @@ class Phase(Enum):
     ROLL_D12 = "roll-d12"
     BET_TWO = "part-two"
     REROLL_D12 = "reroll-d12"
+    REVEAL = "reveal"  # sealed 2d6 asked for their faces before the showdown
     OVER = "over"
-
-
-class SeatStatus(Enum):
-    """A seat's place in the current round."""
-
-    ACTIVE = "active"
-    FOLDED = "folded"
-    SITTING_OUT = "sitting-out"  # not among the tied players of a tiebreak round
-    OUT = "out"  # no stones: out of the match
 
 
 _NEXT_PHASE = {Phase.ROLL_D6: Phase.BET_ONE, Phase.BET_ONE: Phase.REROLL_D6,
                Phase.REROLL_D6: Phase.ROLL_D12, Phase.ROLL_D12: Phase.BET_TWO,
                Phase.BET_TWO: Phase.REROLL_D12}
 _DICE_PHASES = {Phase.ROLL_D6: DieKind.D6, Phase.REROLL_D6: DieKind.D6,
-                Phase.ROLL_D12: DieKind.D12, Phase.REROLL_D12: DieKind.D12}
+                Phase.ROLL_D12: DieKind.D12, Phase.REROLL_D12: DieKind.D12,
+                Phase.REVEAL: DieKind.D6}
 _DICE_COUNT = {DieKind.D6: 2, DieKind.D12: 1}
 _REASONS = {Phase.ROLL_D6: "hidden roll", Phase.REROLL_D6: "white stone reroll",
-            Phase.ROLL_D12: "d12 into the centre", Phase.REROLL_D12: "white stone reroll"}
+            Phase.ROLL_D12: "d12 into the centre", Phase.REROLL_D12: "white stone reroll",
+            Phase.REVEAL: REVEAL}
 
 
 class TaoDice(Engine):
     """One Tao Dice game (several matches) for ``seats`` players; see the module docstring."""
 
     name = "tao"
+    title = "Tao Dice"
     HANDLERS = {Ante: ("_verify_ante", "_act_ante"), Pass: ("_verify_pass", "_act_pass"),
                 Raise: ("_verify_raise", "_act_raise"), Call: ("_verify_call", "_act_call"),
                 Fold: ("_verify_fold", "_act_fold"), Roll: ("_verify_roll", "_act_roll")}
@@ -224,7 +226,9 @@ class TaoDice(Engine):
         self.pot_black = 0
         self.pot_white = 0
         self.status = [SeatStatus.ACTIVE] * seats
-        self.d6: list[tuple[int, int] | None] = [None] * seats
+        self.d6: list[tuple[int, int] | None] = [None] * seats  # None: not rolled, or sealed
+        self.sealed = [False] * seats  # the 2d6 were rolled out of sight; the reveal reads them
+        self.revealed = [False] * seats  # the 2d6 are shown to the room (reveal before a showdown)
         self.d12: list[int | None] = [None] * seats
         self.phase = Phase.ANTE
         self.matches_won = [0] * seats
@@ -287,6 +291,13 @@ class TaoDice(Engine):
     def public_view(self) -> dict[str, Any]:
         """What the room may see; hidden 2d6 appear only in ``last_round`` after a showdown."""
         return _public_view(self)
+
+    def view(self, names: Sequence[str] | None = None) -> TableView:
+        """What the room sees, typed (see :func:`_table_view`)."""
+        return _table_view(self, self.seat_names(names))
+
+    def _fresh(self) -> TaoDice:
+        return TaoDice(self._seats, self.options)
 
     def _own_view(self, seat: int) -> dict[str, Any]:
         """``seat``'s own hidden 2d6 (``my_d6``), for :meth:`seat_view`."""
@@ -457,13 +468,25 @@ class TaoDice(Engine):
         kind = _DICE_PHASES.get(self.phase)
         if kind is None or inp.seat not in self._waiting:
             raise IllegalAction(f"the table does not need seat {inp.seat}'s dice now: "
-                                f"{self._waiting_for()}")
+                                f"{self._why_not_revealing(inp.seat)}{self._waiting_for()}")
         if inp.kind is not kind or len(inp.faces) != _DICE_COUNT[kind]:
-            raise IllegalAction(f"seat {inp.seat} must roll {_DICE_COUNT[kind]}{kind.value}, "
+            verb = "reveal" if self.phase is Phase.REVEAL else "roll"
+            raise IllegalAction(f"seat {inp.seat} must {verb} {_DICE_COUNT[kind]}{kind.value}, "
                                 f"not {len(inp.faces)}{inp.kind.value}")
-        for face in inp.faces:
-            if face not in kind.faces:
-                raise IllegalAction(f"{face!r} is not a face of a {kind.value} die")
+        reveal = self.phase is Phase.REVEAL
+        what = "the reveal" if reveal else _REASONS[self.phase]
+        self._verify_faces(inp, kind, sealable=kind is DieKind.D6 and not reveal,
+                           why=lambda: f"seat {inp.seat}'s {kind.value} ({what})")
+
+    def _why_not_revealing(self, seat: int | None) -> str:
+        """Why ``seat`` is not asked to reveal, when the table waits for reveals."""
+        if self.phase is not Phase.REVEAL or seat is None or not 0 <= seat < self._seats:
+            return ""
+        if self.status[seat] is not SeatStatus.ACTIVE:
+            return f"{_STATUS_WORDS[self.status[seat]]} and never reveal; "
+        if self.revealed[seat]:
+            return "their dice are shown already; "
+        return ""
 
     def _waiting_for(self) -> str:
         who = ", ".join(str(s) for s in self._waiting)
@@ -522,10 +545,13 @@ class TaoDice(Engine):
     def _act_roll(self, inp: Roll) -> None:
         seat = inp.seat
         assert seat is not None  # _verify_roll found it among the seats waited for
-        if inp.kind is DieKind.D6:
-            self.d6[seat] = (int(inp.faces[0]), int(inp.faces[1]))
-        else:
+        if inp.kind is DieKind.D12:
             self.d12[seat] = int(inp.faces[0])
+        elif inp.sealed:  # a sealed reroll replaces the dice: the reveal gives the final ones
+            self.d6[seat], self.sealed[seat] = None, True
+        else:
+            self.d6[seat], self.sealed[seat] = (int(inp.faces[0]), int(inp.faces[1])), False
+            self.revealed[seat] = self.phase is Phase.REVEAL
         self._rerolls[seat] = False
         self._waiting.remove(seat)
         if not self._waiting:
@@ -561,9 +587,24 @@ class TaoDice(Engine):
 
     def _after_dice(self) -> None:
         if self.phase is Phase.REROLL_D12:
+            self._reveal()
+        elif self.phase is Phase.REVEAL:
             self._showdown()
         else:
             self._enter(_NEXT_PHASE[self.phase])
+
+    def _reveal(self) -> None:
+        """Before the showdown: every active seat's 2d6 are shown; sealed ones are asked for,
+        clockwise from the seat that starts the passing."""
+        active = [s for s in self._orders[self._start_seat()]
+                  if self.status[s] is SeatStatus.ACTIVE]
+        self._waiting = [s for s in active if self.sealed[s]]
+        if not self._waiting:
+            self._showdown()
+            return
+        self.phase = Phase.REVEAL
+        for seat in active:
+            self.revealed[seat] = not self.sealed[seat]
 
     def _end_part(self) -> None:
         self._raiser = None
@@ -595,7 +636,8 @@ class TaoDice(Engine):
         pot = self.pot_black + self.pot_white
         self.last_round = {"match": self.match, "round": self.round, "tiebreak": self.tiebreak,
                            "pot": pot, "winners": best, "folded_out": folded_out,
-                           "reveal": reveal or []}
+                           "reveal": reveal or [], "number": self.rounds_played + 1,
+                           "pot_black": self.pot_black, "pot_white": self.pot_white}
         if len(best) == 1:
             self._award(best[0])
         self.rounds_played += 1
@@ -626,6 +668,7 @@ class TaoDice(Engine):
                 in_round = tied is None or seat in tied
                 self.status[seat] = SeatStatus.ACTIVE if in_round else SeatStatus.SITTING_OUT
             self.d6[seat] = self.d12[seat] = None
+            self.sealed[seat] = self.revealed[seat] = False
         self._rerolls = [False] * self._seats
         self._raiser = None
         if tied is None:
@@ -710,7 +753,7 @@ def _public_view(game: TaoDice) -> dict[str, Any]:
         active = game.status[seat] is SeatStatus.ACTIVE
         players.append({"seat": seat, "status": game.status[seat].value,
                         "black": game.black[seat], "white": game.white[seat],
-                        "rolled": game.d6[seat] is not None and active,
+                        "rolled": (game.d6[seat] is not None or game.sealed[seat]) and active,
                         "d12": game.d12[seat] if active else None,
                         "reroll_due": game._rerolls[seat] and active})
     betting = game.phase in (Phase.BET_ONE, Phase.BET_TWO)
@@ -721,6 +764,95 @@ def _public_view(game: TaoDice) -> dict[str, Any]:
             "players": players, "token": game._token_view(),
             "matches_won": list(game.matches_won), "winner": game.winner,
             "last_round": game.last_round, "rounds_played": game.rounds_played}
+
+
+def _table_view(game: TaoDice, names: list[str]) -> TableView:
+    """The one function that turns a Tao Dice game into what the room sees.
+
+    A seat's 2d6 appear only once rolled, as two faceless dice, until they are shown at the
+    reveal; a seat that is not active (folded, sitting out, out) shows no dice at all, not even
+    its d12. The last round's shown dice come from ``last_round``, which only the showdown fills.
+    """
+    betting = game.phase in (Phase.BET_ONE, Phase.BET_TWO)
+    seats = tuple(SeatView(seat, names[seat], game.status[seat],
+                           (Holding("black", game.black[seat]), Holding("white", game.white[seat])),
+                           dice=_seat_dice(game, seat), marks=_seat_marks(game, seat, betting))
+                  for seat in range(game.seats))
+    active = tuple(s for s in range(game.seats) if game.status[s] is SeatStatus.ACTIVE)
+    pot = PotView("pot", (Holding("black", game.pot_black), Holding("white", game.pot_white)),
+                  active)
+    pending = game.pending()
+    return TableView(game.name, game.title, game.rounds_played + 1, game.phase.value, seats,
+                     pots=(pot,), awaited=Awaited(pending.actors, pending.prompt, pending.dice,
+                                                  pending.note),
+                     result=_round_result(game.last_round, names), facts=_facts(game, names),
+                     over=game.phase is Phase.OVER, winner=game.winner)
+
+
+def _seat_dice(game: TaoDice, seat: int) -> tuple[DieView, ...]:
+    if game.status[seat] is not SeatStatus.ACTIVE:
+        return ()
+    reroll = game._rerolls[seat]
+    dice: list[DieView] = []
+    d6 = game.d6[seat]
+    if d6 is not None or game.sealed[seat]:
+        shown = d6 if d6 is not None and game.revealed[seat] else (None, None)
+        state = "reroll-due" if reroll and game.phase in (Phase.BET_ONE, Phase.REROLL_D6) else ""
+        dice += [DieView(DieKind.D6, None if face is None else str(face), state) for face in shown]
+    d12 = game.d12[seat]
+    if d12 is not None:
+        dice.append(DieView(DieKind.D12, str(d12), "reroll-due" if reroll else ""))
+    return tuple(dice)
+
+
+def _seat_marks(game: TaoDice, seat: int, betting: bool) -> tuple[str, ...]:
+    marks = []
+    if game.token_holder == seat:
+        marks.append(f"token {'gold' if game.token_gold else 'silver'}")
+    if betting and game._raiser == seat:
+        marks.append("raised")
+    if game._rerolls[seat] and game.status[seat] is SeatStatus.ACTIVE:
+        marks.append("reroll due")
+    return tuple(marks)
+
+
+def _round_result(last: dict[str, Any] | None, names: list[str]) -> Result | None:
+    """The last round as the room saw it end: the revealed dice with their scores, and the pot."""
+    if last is None:
+        return None
+    winners = tuple(last["winners"])
+    won = (Holding("black", last["pot_black"]), Holding("white", last["pot_white"]))
+    shown = tuple(Shown(row["seat"], (DieView(DieKind.D6, str(row["d6"][0])),
+                                      DieView(DieKind.D6, str(row["d6"][1])),
+                                      DieView(DieKind.D12, str(row["d12"]))),
+                        f"score {row['score']} ({row['d6'][0]}+{row['d6'][1]}, d12 {row['d12']})",
+                        won if winners == (row["seat"],) else ())
+                  for row in last["reveal"])
+    stones = f"{last['pot']} stone{'s' * (last['pot'] != 1)}"
+    if len(winners) > 1:
+        text = (f"{' and '.join(names[s] for s in winners)} tie: they play a tiebreak "
+                f"for the {stones}")
+    elif last["folded_out"]:
+        text = f"{names[winners[0]]} wins {stones}: everyone else folded"
+        shown = (Shown(winners[0], (), "everyone else folded", won),)
+    else:
+        best = next(row for row in last["reveal"] if row["seat"] == winners[0])
+        text = f"{names[winners[0]]} wins {stones} with score {best['score']}"
+    return Result(last["number"], winners, shown, text)
+
+
+def _facts(game: TaoDice, names: list[str]) -> tuple[Fact, ...]:
+    holder = game.token_holder
+    token = "nobody" if holder is None else \
+        f"{names[holder]}, {'gold' if game.token_gold else 'silver'}"
+    facts = [Fact("Match", str(game.match)), Fact("Round", str(game.round))]
+    if game.tiebreak:
+        facts.append(Fact("Tiebreak", "yes"))
+    facts += [Fact("Bid", f"{game.multiplier} stone{'s' * (game.multiplier != 1)}"),
+              Fact("Token", token),
+              Fact("Matches won", ", ".join(f"{names[s]} {n}"
+                                            for s, n in enumerate(game.matches_won)))]
+    return tuple(facts)
 
 
 RECORDS = (Ante, Pass, Raise, Call, Fold)  # the actions; dice come as Roll

@@ -6,7 +6,8 @@ from typing import Mapping
 
 from controller.games.dice import DieKind
 from controller.games.errors import InvalidInput
-from controller.games.holdem import HoldemGame, KeyFunction, hand_key
+from controller.games.hands import HandRules
+from controller.games.holdem import HoldemGame, KeyFunction
 from controller.games.holdem_options import parse_holdem_options, switch
 
 SHAMAN_RULES = ("ace", "high", "low", "wild")
@@ -18,6 +19,7 @@ class TaurenHoldem(HoldemGame):
     the shared hold'em options."""
 
     name = "tauren"
+    title = "Tauren Hold'em"
     kind = DieKind.D8_TAUREN
 
     def __init__(self, seats: int, options: Mapping[str, str],
@@ -28,8 +30,11 @@ class TaurenHoldem(HoldemGame):
             raise InvalidInput(f"option shaman={self.shaman!r}: expected one of "
                                f"{', '.join(SHAMAN_RULES)}")
         self.wrap = switch(options, "wrap", True)
-        super().__init__(seats, shared,
-                         key or hand_key("tauren", shaman=self.shaman, wrap=self.wrap))
+        super().__init__(seats, shared, HandRules("tauren", shaman=self.shaman, wrap=self.wrap),
+                         key)
+
+    def _fresh(self) -> TaurenHoldem:
+        return TaurenHoldem(self.seats, self.options_text(), self.key)
 
     def options_text(self) -> dict[str, str]:
         """The rule options as history-header text."""

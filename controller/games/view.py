@@ -107,13 +107,15 @@ class Shown:
 
 @dataclass(frozen=True)
 class Result:
-    """How the last hand or round ended: winners, shown hands, and a sentence for the room."""
+    """How the last hand or round ended: winners, shown hands, and a sentence for the room;
+    ``community`` the board the hands were made with (hold'em), ``pots`` as they were paid."""
 
     number: int
     winners: tuple[int, ...]
     shown: tuple[Shown, ...]
     text: str
     pots: tuple[PotView, ...] = ()
+    community: tuple[DieView, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,44 +1,75 @@
-"""``dicetable demo``: bots play Tao Dice told round by round."""
+"""``dicetable demo``: the whole simulated table through the real table code."""
 
 from __future__ import annotations
 
-import io
+import json
+import re
+from pathlib import Path
+
+import pytest
 
 from controller.cli import main
-from controller.commands.demo import watch
-from controller.simulation import BotTable
+from controller.store import Store
+from controller.table.replay import effective_lines
 
 
-def test_demo_tells_every_round_with_a_table(capsys) -> None:  # type: ignore[no-untyped-def]
-    assert main(["demo", "--fast", "--rounds", "3", "--seed", "3"]) == 0
+def _demo(tmp_path: Path, *args: str) -> list[str]:
+    return ["demo", "--speed", "max", "--no-web", "--db", str(tmp_path / "t.db"), *args]
+
+
+def test_demo_plays_through_buttons_stones_camera_and_dealer(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]
+                                                            ) -> None:
+    assert main(_demo(tmp_path, "--game", "tao", "--players", "3", "--seed", "7",
+                      "--hands", "1")) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Tao Dice demo: 4 bots (heuristic), seed 3")
-    assert out.count("== Match") == 3 and out.count("seat  stones (b+w)") == 3
-    assert "rolls their hidden dice" in out
+    assert out.startswith("Tao Dice demo started: game 1, Ana, Ben, Cleo; seed 7")
+    assert "rolls their hidden dice" in out and "reveals" in out
+    assert re.search(r"== \w+ wins \d+ stones with score \d+", out)
+    reader = Store.open_readonly(tmp_path / "t.db")
+    records = reader.records(1)
+    origins = {r.origin for r in records if r.kind == "input"}
+    assert {"panel", "table", "camera"} <= origins  # buttons, sealed rolls, dice read by camera
+    answers = [r for r in records if r.kind == "answer"]
+    assert answers and all(r.who == "dealer (simulated)" for r in answers)  # the d12s
+    reader.close()
 
 
-def test_demo_never_shows_hidden_dice_before_the_showdown(capsys) -> None:  # type: ignore[no-untyped-def]
-    assert main(["demo", "--fast", "--rounds", "5", "--seed", "8"]) == 0
-    for line in capsys.readouterr().out.splitlines():
-        assert not (line.strip().startswith("Seat") and " d6" in line)
+def test_the_same_db_resumes_where_the_demo_stopped(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(_demo(tmp_path, "--game", "diceholdem", "--players", "2", "--seed", "4",
+                      "--hands", "1")) == 0
+    capsys.readouterr()
+    assert main(_demo(tmp_path, "--hands", "2")) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("DiceHoldem (standard) demo resumed: game 1, Ana, Ben; seed 4")
+    reader = Store.open_readonly(tmp_path / "t.db")
+    assert reader.games(5)[0].game_no == 1  # the same game, not a new one
+    assert len(effective_lines(reader, 1)) > 0
+    reader.close()
 
 
-def test_demo_stops_when_a_game_ends_if_no_round_count_is_given() -> None:
-    out = io.StringIO()
-    table = BotTable("tao", 2, 1, options={"length": "single", "black": "1", "white": "0"})
-    watch(table, None, out, lambda: None)
-    assert "Game 1 is over: seat" in out.getvalue()
+def test_demo_history_lists_the_recorded_game(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(_demo(tmp_path, "--game", "tao", "--players", "2", "--seed", "2",
+                      "--hands", "1")) == 0
+    capsys.readouterr()
+    assert main(["history", "--db", str(tmp_path / "t.db"), "--json"]) == 0
+    game = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert (game["game_no"], game["game"], game["names"]) == (1, "tao", ["Ana", "Ben"])
+    assert main(["history", "--db", str(tmp_path / "t.db"), "--game", "1"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("# seats: Ana, Ben\ndicetable-history 1\ngame tao\n")
 
 
-def test_demo_ends_cleanly_on_ctrl_c(capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    calls = []
-
-    def interrupt(seconds: float) -> None:
-        calls.append(seconds)
-        if len(calls) == 10:
-            raise KeyboardInterrupt
-
-    monkeypatch.setattr("controller.commands.demo.time.sleep", interrupt)
-    assert main(["demo", "--seed", "1", "--delay", "0.5"]) == 0
-    assert "demo stopped after 0 rounds" in capsys.readouterr().out
-    assert calls[0] == 0.5
+@pytest.mark.parametrize("args, culprit", [
+    (["--speed", "fast"], "--speed"), (["--speed", "0"], "--speed"),
+    (["--players", "1"], "--players"), (["--hands", "0"], "--hands"),
+    (["--port", "70000"], "--port"), (["--game", "chess"], "chess"),
+])
+def test_bad_options_are_one_line_and_exit_2(tmp_path: Path, args: list[str], culprit: str,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(_demo(tmp_path, *args)) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and culprit in err[0]
+    assert not (tmp_path / "t.db").exists()

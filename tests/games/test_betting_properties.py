@@ -162,6 +162,7 @@ def test_every_input_round_trips_through_its_history_line(name: str, seats: int,
 def test_public_view_never_depends_on_an_unrevealed_private_die(name: str, seats: int,
                                                                 options: dict[str, str],
                                                                 seed: int, steps: int) -> None:
+    options = {**options, "reveal_all_in": "off"}  # the typed view too: no reveal mid-hand
     game, rng = build(name, seats, options), random.Random(seed)
     hand_start = 0
     for _ in range(steps):
@@ -177,6 +178,7 @@ def test_public_view_never_depends_on_an_unrevealed_private_die(name: str, seats
             inp = Roll(inp.seat, inp.kind, tuple(rng.choice(inp.kind.faces) for _ in inp.faces))
         other.apply(inp)
     assert other.public_view() == game.public_view()
+    assert other.view() == game.view()
 
 
 def test_bad_option_is_refused_naming_it() -> None:

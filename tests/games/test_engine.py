@@ -1,4 +1,5 @@
-"""The plumbing both engines share: dispatch by record type, one seat check, seat views."""
+"""The plumbing both engines share: dispatch by record type, one seat check, seat views, and an
+``apply`` that is all or nothing."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from controller.games.dice import DieKind
 from controller.games.diceholdem import DiceHoldem
 from controller.games.engine import Engine
 from controller.games.errors import IllegalAction
+from controller.games.holdem import HoldemGame, Phase
 from controller.games.holdem_inputs import Fold as HoldemFold
 from controller.games.registry import create_game
+from controller.games.rolls import Roll
 from controller.games.tao import Fold as TaoFold, TaoDice, create
 
 
@@ -56,3 +59,53 @@ def test_the_typed_act_returns_the_record_it_applied() -> None:
 def test_an_engine_names_the_records_it_takes_by_verb() -> None:
     assert sorted(TaoDice.records()) == ["ante", "call", "fold", "pass", "raise"]
     assert DiceHoldem.records()["fold"] is HoldemFold
+
+
+def fail_once(monkeypatch: pytest.MonkeyPatch, cls: type, method: str) -> None:
+    """Make ``cls.method`` raise the first time it is called (an act that breaks half-way)."""
+    real = getattr(cls, method)
+    calls = []
+
+    def broken(self: object, *args: object) -> object:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("a bug half-way through the act")
+        return real(self, *args)
+
+    monkeypatch.setattr(cls, method, broken)
+
+
+def snapshot(game: Engine) -> tuple[object, ...]:
+    return (game.view(), game.public_view(), [game.seat_view(s) for s in range(game.seats)],
+            game.pending(), list(game.inputs), game.final(), game.chips_total())
+
+
+def test_an_act_that_fails_after_verify_leaves_the_tao_game_as_it_was(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = create(2, {})
+    for line in ("ante 0 black=1 white=0", "ante 1 black=1 white=0", "roll 0 d6 3 4"):
+        game.apply(game.parse_input(line))
+    before = snapshot(game)
+    fail_once(monkeypatch, TaoDice, "_after_dice")  # after the roll was stored, before betting
+    with pytest.raises(RuntimeError, match="half-way"):
+        game.apply(game.parse_input("roll 1 d6 5 5"))
+    assert snapshot(game) == before
+    game.apply(game.parse_input("roll 1 d6 5 5"))
+    assert game.view().phase == "part-one" and game.seat_view(1)["my_d6"] == [5, 5]
+
+
+@pytest.mark.parametrize("name", ["tauren", "diceholdem"])
+def test_an_act_that_fails_after_verify_leaves_the_holdem_game_as_it_was(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = create_game(name, 3, {})
+    assert isinstance(game, HoldemGame)
+    kind = game.kind.faces[0]
+    for seat in (0, 1):
+        game.apply(Roll(seat, game.kind, (kind, kind)))
+    before = snapshot(game)
+    fail_once(monkeypatch, HoldemGame, "_open_round")  # the private dice are stored by then
+    with pytest.raises(RuntimeError, match="half-way"):
+        game.apply(Roll(2, game.kind, (kind, kind)))
+    assert snapshot(game) == before and game.private[2] == ()
+    game.apply(Roll(2, game.kind, (kind, kind)))
+    assert game.phase is Phase.BETTING

@@ -121,7 +121,7 @@ def test_legal_inputs_are_exactly_the_actions_the_engine_accepts(
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(2, 6), OPTIONS, st.integers(0, 2**32))
-def test_the_public_view_never_holds_an_unrevealed_or_folded_players_2d6(
+def test_the_public_views_never_hold_an_unrevealed_or_folded_players_2d6(
         seats: int, options: dict[str, str], seed: int) -> None:
     game = create(seats, options)
     rng = random.Random(seed)
@@ -136,6 +136,11 @@ def test_the_public_view_never_holds_an_unrevealed_or_folded_players_2d6(
         for seat in range(seats):
             if game.status[seat] is not SeatStatus.ACTIVE:
                 assert view["players"][seat]["d12"] is None
+        typed = game.view()
+        for seat_view in typed.seats:
+            if seat_view.status is not SeatStatus.ACTIVE:
+                assert seat_view.dice == ()
+            assert all(die.face is None for die in seat_view.dice if die.kind is DieKind.D6)
         last = view["last_round"]
         if last is not None:
             shown = {row["seat"] for row in last["reveal"]}

@@ -1,0 +1,79 @@
+"""``dicetable run``: the real table on a Raspberry Pi, as the service unit starts it.
+
+The devices come from the configuration (``[hardware] backend = "pi"``); the table's record, its
+evidence pictures and exports live in the state directory (``--state``, default
+``$STATE_DIRECTORY`` as systemd sets it, else ``/var/lib/dicetable``). The scoreboard is served
+on the local network. SIGTERM stops the loop and closes the devices; systemd's watchdog is fed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from controller.games.errors import InvalidInput
+
+DEFAULT_STATE = Path("/var/lib/dicetable")
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``run`` subcommand."""
+    parser = subparsers.add_parser(
+        "run", help="run the real table (camera, panels, RFID, scoreboard)",
+        description="Runs the table described by the configuration: reads the dice, the buttons "
+                    "and the stones, records every input durably, and serves the scoreboard. "
+                    "The dealer starts a game from the console (/dealer), or --game starts one "
+                    "when none is in play. SIGTERM stops it cleanly.")
+    parser.add_argument("--config", required=True, type=Path, help="the table.toml")
+    parser.add_argument("--state", type=Path, help="where the record lives (default "
+                        "$STATE_DIRECTORY, else /var/lib/dicetable)")
+    parser.add_argument("--game", type=str.lower, help="start this game if none is in play")
+    parser.add_argument("--names", default="", help="seat names for --game, comma-separated")
+    parser.add_argument("--host", default="0.0.0.0", help="the scoreboard's address (default "
+                                                          "0.0.0.0: the local network)")
+    parser.add_argument("--port", type=int, default=5000, help="the scoreboard's port")
+    parser.add_argument("--no-web", action="store_true", help="no scoreboard")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the devices and the record, then turn the table's loop until SIGTERM."""
+    from controller.table.build import build_real
+    from controller.table.service import Notifier, Stop, close_all, serve_table
+    state = args.state or Path(os.environ.get("STATE_DIRECTORY", "") or DEFAULT_STATE)
+    _writable(state)
+    table, parts = build_real(args.config, state)
+    server = None
+    try:
+        if args.game and (table.ledger is None or table.state().view.over):
+            names = [n.strip() for n in args.names.split(",") if n.strip()]
+            if not names:
+                raise InvalidInput("--game needs --names (one name per seat, comma-separated)")
+            table.new_game(args.game, names, {})
+        if not args.no_web:
+            from web import create_app, serve_in_background
+            server = serve_in_background(create_app(table), args.host, args.port)
+            print(f"scoreboard: http://{args.host}:{args.port}/", flush=True)
+        print(f"table running; record {state / 'table.db'}", file=sys.stderr, flush=True)
+        stop = Stop()
+        stop.install()
+        serve_table(table.tick, stop, Notifier())
+    finally:
+        if server is not None:
+            server.stop()
+        close_all(parts)
+    return 0
+
+
+def _writable(state: Path) -> None:
+    try:
+        state.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise InvalidInput(f"--state {state}: cannot make the state directory "
+                           f"({err.strerror}); give a writable one") from None
+    if not os.access(state, os.W_OK):
+        raise InvalidInput(f"--state {state}: not writable by this user; give a writable "
+                           "directory (the service unit's StateDirectory=dicetable makes one)")

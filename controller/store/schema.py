@@ -1,0 +1,172 @@
+"""The record's SQLite schema: ordered migrations, and opening a file safely (or refusing it).
+
+``PRAGMA user_version`` is the number of migrations applied; each migration runs in its own
+transaction with the version bump, so a file killed mid-migration stays at the older version.
+Migrations are only ever appended: a released one is never edited (old files already ran it).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from urllib.parse import quote
+
+from controller.store.errors import StoreError
+
+APPLICATION_ID = 0x44494345  # "DICE": tells a dicetable record from another program's SQLite file
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (  # 1: games and their records
+        f"PRAGMA application_id = {APPLICATION_ID}",
+        """CREATE TABLE games (
+            game_no INTEGER PRIMARY KEY AUTOINCREMENT,
+            game TEXT NOT NULL,
+            seats INTEGER NOT NULL,
+            options TEXT NOT NULL,
+            names TEXT NOT NULL,
+            started REAL NOT NULL,
+            finished REAL,
+            final TEXT)""",
+        # AUTOINCREMENT: a seq is never reused, even after its game is pruned (streams resume)
+        """CREATE TABLE records (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            game_no INTEGER NOT NULL REFERENCES games(game_no),
+            kind TEXT NOT NULL,
+            line TEXT NOT NULL,
+            who TEXT NOT NULL DEFAULT '',
+            why TEXT NOT NULL DEFAULT '',
+            origin TEXT NOT NULL DEFAULT '',
+            at REAL NOT NULL)""",
+        "CREATE INDEX records_game ON records(game_no, seq)",
+    ),
+    (  # 2: device events, so that one repeated after a restart is not applied twice
+        """CREATE TABLE device_events (
+            origin TEXT NOT NULL,
+            session INTEGER NOT NULL,
+            sequence INTEGER NOT NULL,
+            seq INTEGER NOT NULL REFERENCES records(seq),
+            PRIMARY KEY (origin, session, sequence)) WITHOUT ROWID""",
+        "CREATE INDEX device_events_seq ON device_events(seq)",
+    ),
+    (  # 3: evidence pictures; the JPEG lives apart so that dropping it leaves the picture's row
+        """CREATE TABLE pictures (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            size INTEGER NOT NULL,
+            kept INTEGER NOT NULL DEFAULT 1)""",
+        "CREATE INDEX pictures_kept ON pictures(id, size) WHERE kept",
+        """CREATE TABLE picture_data (
+            id INTEGER PRIMARY KEY REFERENCES pictures(id),
+            jpeg BLOB NOT NULL)""",
+        "ALTER TABLE records ADD COLUMN picture INTEGER REFERENCES pictures(id)",
+    ),
+)
+
+
+def connect(path: Path, *, readonly: bool) -> sqlite3.Connection:
+    """An autocommit connection to the record at ``path``, checked and (for the writer) migrated
+    to the last schema version, in WAL mode with ``synchronous=FULL`` and foreign keys on.
+
+    :raises StoreError: naming the file and what to do, when it cannot be the table's record.
+    """
+    check_place(path, readonly)
+    try:
+        conn = _open(path, readonly)
+    except sqlite3.Error as err:
+        raise StoreError(_reason(path, err, readonly)) from None
+    try:
+        _check_version(conn, path, readonly)
+        if not readonly:
+            _configure(conn, path)
+            migrate(conn)
+    except (sqlite3.Error, StoreError) as err:
+        conn.close()
+        if isinstance(err, StoreError):
+            raise
+        raise StoreError(_reason(path, err, readonly)) from None
+    return conn
+
+
+def migrate(conn: sqlite3.Connection, upto: int | None = None) -> None:
+    """Apply the migrations the file lacks, up to version ``upto`` (the last one by default),
+    each in one transaction with its version bump."""
+    version = user_version(conn)
+    for number in range(version + 1, (len(MIGRATIONS) if upto is None else upto) + 1):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in MIGRATIONS[number - 1]:
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {number}")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+
+def user_version(conn: sqlite3.Connection) -> int:
+    """The schema version of the connected file (0: a new, empty file)."""
+    version: int = conn.execute("PRAGMA user_version").fetchone()[0]
+    return version
+
+
+def check_place(path: Path, readonly: bool) -> None:
+    """Refuse a folder, a missing folder, and (for a reader) a missing file.
+
+    :raises StoreError: naming the file and what to do.
+    """
+    if path.is_dir():
+        raise StoreError(f"{path} is a folder, not a database file: name a file in it, "
+                         f"e.g. {path / 'table.db'}")
+    if not path.parent.is_dir():
+        raise StoreError(f"{path}: the folder {path.parent} does not exist: create it or "
+                         "choose another place for the table's record")
+    if readonly and not path.exists():
+        raise StoreError(f"{path} does not exist: start the table on it first")
+
+
+def _open(path: Path, readonly: bool) -> sqlite3.Connection:
+    mode = "ro" if readonly else "rwc"
+    uri = f"file:{quote(str(path.absolute()))}?mode={mode}"
+    # the table serialises its calls under its own lock, from whichever thread (the loop, a web
+    # request) holds it, so the connection may be used from more than the thread that made it
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10.0,
+                           check_same_thread=False)
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+def _configure(conn: sqlite3.Connection, path: Path) -> None:
+    mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+    if mode != "wal":
+        raise StoreError(f"{path}: this file system cannot hold an SQLite write-ahead log "
+                         f"(journal mode stays {mode!r}): put the record on a local disk")
+    conn.execute("PRAGMA synchronous = FULL")
+
+
+def _check_version(conn: sqlite3.Connection, path: Path, readonly: bool) -> None:
+    version = user_version(conn)  # the first read: a file that is not SQLite fails here
+    owner = conn.execute("PRAGMA application_id").fetchone()[0]
+    tables = conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
+    if (version == 0 and tables) or (version > 0 and owner != APPLICATION_ID):
+        raise StoreError(f"{path} is an SQLite file of another program, not a dicetable "
+                         "record: move it away or choose another file")
+    if version > len(MIGRATIONS):
+        raise StoreError(f"{path} was written by a newer dicetable (schema {version}, this one "
+                         f"knows up to {len(MIGRATIONS)}): upgrade dicetable or choose another "
+                         "file")
+    if readonly and version < len(MIGRATIONS):
+        raise StoreError(f"{path} has the older schema {version} (now {len(MIGRATIONS)}): open "
+                         "it once with the table, which migrates it, then read it")
+
+
+def _reason(path: Path, err: sqlite3.Error, readonly: bool) -> str:
+    text = str(err)
+    if "not a database" in text:
+        return (f"{path} is not a dicetable record (not an SQLite file): move it away or "
+                "choose another file")
+    if readonly and "unable to open" in text:
+        return f"cannot read {path} ({text}): make it readable by this user"
+    if "readonly" in text or "unable to open" in text:
+        return (f"cannot write or create {path} ({text}): make the place writable by this "
+                "user or choose another file")
+    return f"cannot use {path} as the table's record: {text}"

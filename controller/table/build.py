@@ -1,0 +1,285 @@
+"""Building a table from its parts: the record, the devices, the camera path and the controls.
+
+:func:`build_demo` builds the simulated table of ``dicetable demo``: a simulated tray with
+calibration markers and a zone per seat, simulated seat panels with the game's buttons, an
+emulated RC522 under every bet spot, a stone and chip registry with a purse of tags per seat,
+the real dice reader behind the camera, and :class:`~controller.table.sim_seats.SimSeats` at
+the seats. The seed and the bots are kept in the record, so the same ``--db`` resumes the same
+demo.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from controller.games.base import DiceNeeded
+from controller.games.dice import DieKind
+from controller.games.errors import DeviceError, InvalidInput
+from controller.games.rolls import Roll
+from controller.table.records import Question
+from controller.table.sim_seats import SimSeats, Throw
+from controller.table.table import Sighting, Table
+
+NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun")
+"""Seat names of the simulated players."""
+
+PRESS_S = 0.08
+"""How long a simulated finger holds a button (and then leaves it), past any bounce time."""
+
+CORNER_MM = 45.0
+"""Room left free at each end of a seat strip for the tray's corner markers."""
+
+
+class CameraFault(DeviceError):
+    """The camera or the tray's markers fail: ``problem`` and ``fix`` for the dealer."""
+
+    def __init__(self, problem: str, fix: str) -> None:
+        super().__init__(f"{problem}; {fix}")
+        self.problem, self.fix = problem, fix
+
+
+class CameraEyes:
+    """The table's camera path over a :class:`~controller.table.camera.TrayWatcher`: each look
+    steps the watcher on one frame and matches a settled reading to the need; the dice already
+    lying in the community zone (the flop when the turn comes) are expected to stay there."""
+
+    def __init__(self, watcher: Any, on_table: Callable[[], dict[str, Sequence[str]]]) -> None:
+        self.watcher = watcher
+        self._on_table = on_table
+
+    def look(self, need: DiceNeeded | None) -> Sighting | None:
+        """One frame; the outcome for ``need`` when the tray has settled and been read."""
+        from controller.table.camera import match
+        step = self.watcher.step(need.kind if need is not None else None)
+        if step.fault is not None:
+            raise CameraFault(step.fault.problem, step.fault.fix)
+        if step.sighting is None or need is None:
+            return None
+        outcome = match(need, step.sighting, self.watcher.tray.zones, self._on_table())
+        if isinstance(outcome, Roll):
+            return Sighting(outcome, seen=step.sighting.dice, jpeg=step.sighting.jpeg)
+        assert isinstance(outcome, Question)
+        return Sighting(None, outcome.text, outcome.seen, step.sighting.jpeg)
+
+
+def seat_zones(seats: int, width: float, height: float) -> dict[str, list[list[float]]]:
+    """Tray zones for ``seats`` seats, as a configuration's ``[zones]`` writes them: the
+    community area in the middle, seats along the long sides (seat 0 bottom left, clockwise),
+    clear of the corner markers.
+
+    >>> sorted(seat_zones(3, 400, 250))
+    ['community', 'seat0', 'seat1', 'seat2']
+    """
+    strip = height / 4
+    zones = {"community": [[CORNER_MM, strip], [width - CORNER_MM, strip],
+                           [width - CORNER_MM, height - strip], [CORNER_MM, height - strip]]}
+    bottom = (seats + 1) // 2
+    for seat in range(seats):
+        on_bottom = seat < bottom
+        count, place = (bottom, seat) if on_bottom else (seats - bottom, seat - bottom)
+        cell = (width - 2 * CORNER_MM) / count
+        x0 = CORNER_MM + cell * place if on_bottom else width - CORNER_MM - cell * (place + 1)
+        y0 = height - strip if on_bottom else 0.0
+        zones[f"seat{seat}"] = [[x0, y0], [x0 + cell, y0], [x0 + cell, y0 + strip],
+                                [x0, y0 + strip]]
+    return zones
+
+
+def throw_values(throw: Throw, kind: DieKind) -> list[int]:
+    """The pips the simulated camera draws for a throw: a six-faced kind's n-th face as n pips
+    (DiceHoldem's letters played with pip dice); kinds the renderer does not draw yet (d12,
+    Tauren d8) as plain dice, whose faces the reader cannot read."""
+    if len(kind.faces) == 6:
+        return [kind.faces.index(face) + 1 for face in throw.faces]
+    return [1 + i % 6 for i, _ in enumerate(throw.faces)]
+
+
+@dataclass
+class DemoParts:
+    """What :func:`build_demo` made, for closing."""
+
+    store: Any
+    devices: Any
+    registry: Any
+
+    def close(self) -> None:
+        """Close devices, registry and record."""
+        self.devices.close()
+        self.registry.close()
+        self.store.close()
+
+
+def build_demo(game: str, players: int, seed: int | None, db: Path, speed: float | None,
+               bots: Sequence[str]) -> tuple[Any, bool]:
+    """The simulated table for ``game`` on the record ``db``: a new demo, or the one recorded
+    there resumed (its game, players, seed and bots are the recorded ones)."""
+    from controller.store import Store
+    from controller.table.demo import Demo
+    store = Store(db)
+    try:
+        current = store.current_game()
+        setup = _recorded_setup(store, current) if current is not None else None
+        if setup is None:
+            seed = seed if seed is not None else random.SystemRandom().randrange(10**6)
+            setup = DemoSetup(game, players, seed, tuple(bots))
+        parts, table = _assemble(store, setup, db)
+        if current is None:
+            table.new_game(setup.game, NAMES[:setup.players], {})
+            table._record("note", setup.line(), "demo", "demo")
+        seats = SimSeats(table, setup.seed, setup.bots, _act_out(parts, table),
+                         _show(parts, table))
+    except BaseException:
+        store.close()
+        raise
+    return Demo(table, seats, parts.devices.clock, speed, setup.seed, parts), current is not None
+
+
+@dataclass(frozen=True)
+class DemoSetup:
+    """What a demo was started with, kept in its record as a ``note`` line."""
+
+    game: str
+    players: int
+    seed: int
+    bots: tuple[str, ...]
+
+    def line(self) -> str:
+        """``demo game=tao players=4 seed=7 bots=heuristic``."""
+        return (f"demo game={self.game} players={self.players} seed={self.seed} "
+                f"bots={','.join(self.bots)}")
+
+    @classmethod
+    def parse(cls, line: str) -> DemoSetup:
+        """Read :meth:`line` back."""
+        fields = dict(word.partition("=")[::2] for word in line.split()[1:])
+        return cls(fields["game"], int(fields["players"]), int(fields["seed"]),
+                   tuple(fields["bots"].split(",")))
+
+
+def build_real(config_path: Path, state: Path) -> tuple[Table, DemoParts]:
+    """The table a configuration describes, its record in the ``state`` directory."""
+    from controller.store import Store
+    from controller.table.camera import TrayWatcher
+    from controller.table.controls import find_controls
+    from hardware.config import load_config
+    from hardware.factory import build_devices
+    from hardware.rfid import StoneRegistry
+    from vision.calibrate import load_tray_config
+    config = load_config(config_path)
+    tray = load_tray_config(config_path)
+    store = Store(state / "table.db")
+    try:
+        registry = StoneRegistry(config.registry_path())
+        devices = build_devices(config)
+    except BaseException:
+        store.close()
+        raise
+    table = Table(store, devices=devices, controls_for=lambda name: find_controls(name),
+                  registry=registry)
+    if devices.camera is not None:
+        table.eyes = CameraEyes(TrayWatcher(devices.camera, tray), lambda: _on_table(table))
+    return table, DemoParts(store, devices, registry)
+
+
+def _recorded_setup(store: Any, current: Any) -> DemoSetup:
+    for record in store.records(current.game_no):
+        if record.kind == "note" and record.line.startswith("demo "):
+            return DemoSetup.parse(record.line)
+    raise InvalidInput(f"{store.path}: game {current.game_no} was not recorded by a demo; "
+                       "give another --db (or run the table with `dicetable run`)")
+
+
+def _assemble(store: Any, setup: DemoSetup, db: Path) -> tuple[DemoParts, Table]:
+    from controller.table.camera import TrayWatcher
+    from controller.table.controls import find_controls
+    from hardware.factory import build_devices
+    from hardware.rfid import StoneRegistry
+    from vision.calibrate import TrayConfig, TrayLayout, ZoneMap
+    layout = TrayLayout()
+    zones = ZoneMap.from_config(seat_zones(setup.players, layout.width_mm, layout.height_mm))
+    tray = TrayConfig(layout, zones)
+    registry = StoneRegistry(db.with_name(db.name + ".stones"))
+    purses = _enrol(registry, setup.game, setup.players)
+    controls = find_controls(setup.game, purses)
+    devices = build_devices(_sim_config(setup.players, controls.panel(rfid=True)),
+                            seed=setup.seed)
+    devices.camera.tray = tray
+    parts = DemoParts(store, devices, registry)
+    watcher = TrayWatcher(devices.camera, tray, pip_stand_ins=(DieKind.LETTERS,))
+    table = Table(store, devices=devices, controls_for=lambda name: controls, registry=registry)
+    table.eyes = CameraEyes(watcher, lambda: _on_table(table))
+    parts.controls = controls  # type: ignore[attr-defined]
+    return parts, table
+
+
+def _sim_config(players: int, buttons: Sequence[str]) -> Any:
+    from hardware.config import (Backend, CameraConfig, HardwareConfig, PanelConfig,
+                                 ReaderPins, RfidConfig, SeatPins)
+    seats = tuple(SeatPins(seat, {name: 0 for name in buttons}) for seat in range(players))
+    readers = tuple(ReaderPins(f"seat{seat}", seat) for seat in range(players))
+    return HardwareConfig(backend=Backend.SIM, camera=CameraConfig(source="sim"),
+                          panel=PanelConfig(source="gpio", seats=seats),
+                          rfid=RfidConfig(source="mfrc522", readers=readers))
+
+
+def _on_table(table: Table) -> dict[str, Sequence[str]]:
+    """The dice that stay in the community zone from earlier rolls (rerolled dice are picked up)."""
+    faces = [die.face for die in table.state().view.community
+             if die.face is not None and die.state != "reroll"]
+    return {"community": faces} if faces else {}
+
+
+def _enrol(registry: Any, game: str, players: int) -> dict[int, tuple[Any, ...]]:
+    """Enrol a purse of tagged stones or chips for every simulated seat (once per record)."""
+    from controller.games.registry import create_game
+    from controller.table.controls import find_controls
+    probe = create_game(game, players, {})
+    controls = find_controls(game)
+    purses = {seat: controls.sim_purse(probe, seat, NAMES[seat]) for seat in range(players)}
+    for purse in purses.values():
+        for record in purse:
+            if registry.get(record.tag_id) is None:
+                registry.enroll(record)
+    return purses
+
+
+def _act_out(parts: DemoParts, table: Table) -> Callable[[Any, Any], bool]:
+    """A bot's input done as a person does it: its stake laid on the bet spot, its buttons
+    pressed one after the other (held past the panel's bounce time), then the stake swept away."""
+    sim = parts.devices.sim
+    clock = parts.devices.clock
+    controls = parts.controls  # type: ignore[attr-defined]
+
+    def act(game: Any, inp: Any) -> bool:
+        gesture = controls.gesture(game, inp)
+        spot = f"seat{gesture.seat}"
+        for tag in sorted(gesture.spot or ()):
+            sim.place(spot, tag)
+        table.tick()
+        for button in gesture.presses:
+            for closed in (True, False):
+                (sim.press if closed else sim.release)(gesture.seat, button)
+                clock.advance(PRESS_S)
+                table.tick()
+        for tag in sorted(gesture.spot or ()):
+            sim.remove(spot, tag)
+        table.tick()
+        return True
+    return act
+
+
+def _show(parts: DemoParts, table: Table) -> Callable[[Throw, str], None]:
+    camera = parts.devices.camera
+
+    def show(throw: Throw, key: str) -> None:
+        ledger = table.ledger
+        assert ledger is not None
+        kind = ledger.game.pending().dice[0].kind
+        lying = list(_on_table(table).get(throw.zone, ()))
+        values = throw_values(Throw((*lying, *throw.faces), throw.zone), kind)
+        camera._rng = random.Random(key)
+        camera.roll(values, zones=[throw.zone] * len(values))
+    return show

@@ -1,0 +1,430 @@
+"""The table's camera path: frames -> settled tray -> dice by zone -> the roll the engine waits for.
+
+:class:`TrayWatcher` takes a frame from the camera on every :meth:`TrayWatcher.step` and runs the
+settle check on it (cheap); only the frame on which the tray comes to rest is read (calibration
+check, the dice reader in the tray's top-down view, zones, the evidence JPEG). :func:`match` then
+decides whether what the camera saw is exactly what the engine waits for (``Pending.dice``): a
+:class:`~controller.games.rolls.Roll`, or a :class:`~controller.table.records.Question` to the
+dealer saying why not. It never guesses. :class:`TableEyes` is the two together as the table loop
+looks through them (:class:`controller.table.table.Eyes`).
+
+Zone naming convention (the ``[zones]`` of the table configuration): community dice are read in
+the zone named ``community``, the dice of seat N (seats numbered from 0, as the games count them)
+in the zone named ``seatN``. Other zones may exist; dice in them count as "elsewhere".
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import time
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Callable, Collection, Mapping, Sequence
+
+import cv2
+import numpy as np
+
+from controller.commands.vision import annotate
+from controller.games.base import DiceNeeded
+from controller.games.dice import DieKind
+from controller.games.errors import DeviceDisconnected, DeviceError, DeviceTimeout, InvalidInput
+from controller.games.rolls import Roll
+from controller.games.view import TableView
+from controller.table.records import DieSeen, Question
+from controller.table.table import Sighting
+from hardware.devices import Camera, DeviceStatus, Frame
+from vision.calibrate import Calibration, CalibrationError, TrayConfig, ZoneMap, calibrate, detect_markers
+from vision.read import UNCERTAIN as CONFIDENCE_THRESHOLD
+from vision.read import DieReading, Observation, read_dice
+from vision.settle import Motion, SettleConfig, SettleDetector
+
+COMMUNITY_ZONE = "community"
+"""The zone community dice are read in."""
+
+TOP_FACE_MM = 16.0
+"""Height of a resting die's top face above the tray (a standard d6's edge), to undo its parallax
+when the lens's focal length is known; a few millimetres off for other kinds, well inside a zone."""
+
+MARKERS_MOVED_PX = 4.0
+"""A marker found this many pixels (mean corner distance) from where the calibration puts it means
+the camera or the tray moved: calibrate again."""
+
+TIMEOUTS_FOR_FAULT = 3
+"""Dropped frames in a row that make the camera a fault (one dropped frame now and then is not)."""
+
+RETRY_FRAMES = 15
+"""Frames between tries to find the tray's markers again while they cannot be found on a still tray."""
+
+EVIDENCE_QUALITY = 75
+"""JPEG quality of the evidence frame: pips stay sharp; a 1536x864 frame of felt is about 180 KiB (242 at 85)."""
+
+UNREADABLE_KIND = "kind_unreadable"
+"""The flag of a die whose kind the reader cannot read yet: where it lies is known, its face is not."""
+
+CAMERA_FIX = ("check the camera's cable (the ribbon at the Pi or the USB plug) and its power; "
+              "the table goes on by itself when frames come back")
+TRAY_FIX = ("clear the four corner markers of the tray (nothing on them, no glare) and make sure the "
+            "whole tray is in view; the table goes on by itself once they are seen")
+
+
+def zone_for(seat: int | None) -> str:
+    """The tray zone a need's dice are read in: ``community``, or ``seatN`` for seat N.
+
+    >>> zone_for(None), zone_for(2)
+    ('community', 'seat2')
+    """
+    return COMMUNITY_ZONE if seat is None else f"seat{seat}"
+
+
+@functools.cache
+def reader_reads(kind: str) -> bool:
+    """Whether the dice reader reads faces of ``kind`` (a ``DieKind`` value) now: it is asked
+    once, on a blank picture, and refuses a kind it does not support."""
+    try:
+        read_dice(np.zeros((16, 16, 3), np.uint8), kind)
+    except InvalidInput:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class TrayReading:
+    """What the camera saw on a settled tray: the dice in tray order (left to right), whether
+    their faces could be read at all (``faces_known`` False: a kind the reader cannot read yet),
+    the evidence frame as JPEG bytes (annotated: each die's box, face and confidence, and the
+    zones' outlines and names) and the milliseconds the reading took."""
+
+    kind: DieKind
+    dice: tuple[DieSeen, ...]
+    jpeg: bytes
+    ms: float
+    faces_known: bool = True
+
+
+@dataclass(frozen=True)
+class CameraStep:
+    """One :meth:`TrayWatcher.step`: the tray's motion after this frame (None: no frame came),
+    the reading when the tray was read on it, the fault while the camera or the tray's markers
+    fail (problem and fix for the dealer), and ``recovered`` on the first good step after one."""
+
+    motion: Motion | None
+    reading: TrayReading | None = None
+    fault: DeviceStatus | None = None
+    recovered: bool = False
+
+
+class TrayWatcher:
+    """Watches the tray through ``camera``: settle check on every frame, one reading per rest.
+
+    ``pip_stand_ins`` are six-faced kinds played with pip d6 dice at this table (DiceHoldem's
+    letters before the letter reader exists): a die showing n pips reads as the kind's n-th face.
+    """
+
+    def __init__(self, camera: Camera, tray: TrayConfig, settle: SettleConfig = SettleConfig(),
+                 pip_stand_ins: Collection[DieKind] = ()) -> None:
+        bad = [kind.value for kind in pip_stand_ins if len(kind.faces) != 6]
+        if bad:
+            raise InvalidInput(f"only six-faced kinds can be played with pip dice, not {', '.join(bad)}")
+        self.camera = camera
+        self.tray = tray
+        self.pip_stand_ins = frozenset(pip_stand_ins)
+        self.detector = SettleDetector(settle)
+        self.calibration: Calibration | None = None
+        self._blind: DeviceStatus | None = None   # the camera gives no frames
+        self._lost: DeviceStatus | None = None    # the tray's markers cannot be found
+        self._timeouts = 0
+        self._unread = False      # the tray came to rest and has not been read since
+        self._frames = 0
+        self._next_try = 0        # frame number of the next calibration try on a still tray
+
+    @property
+    def fault(self) -> DeviceStatus | None:
+        """What fails now (the camera, or the tray's markers), or None."""
+        return self._blind or self._lost
+
+    def step(self, kind: DieKind | None) -> CameraStep:
+        """Take one frame; read the tray for dice of ``kind`` when it has just come to rest (or is
+        at rest and unread). ``kind`` None: the table waits for no dice; the motion is tracked.
+
+        Never raises for a camera fault: a stopped camera, or :data:`TIMEOUTS_FOR_FAULT` dropped
+        frames in a row, give a step with a ``fault``; the first frame after it ``recovered``.
+        """
+        frame = self._grab()
+        if frame is None:
+            return CameraStep(None, fault=self.fault)
+        recovered = self._blind is not None
+        if recovered:
+            self._blind = None
+            self.detector.reset()  # the tray may have changed while the camera was blind
+        self._frames += 1
+        motion = self.detector.update(frame)
+        if motion.settled_now:
+            self._unread, self._next_try = True, self._frames
+        if kind is None or not self._unread or motion.state is not Motion.SETTLED or self._frames < self._next_try:
+            return CameraStep(motion.state, fault=self.fault, recovered=recovered)
+        return self._read_step(frame, kind, motion.state, recovered)
+
+    def _read_step(self, frame: Frame, kind: DieKind, state: Motion, recovered: bool) -> CameraStep:
+        """Read a settled frame; a tray whose markers cannot be found is a fault, tried again later."""
+        try:
+            reading = self.read(frame, kind)
+        except CalibrationError as err:
+            self._next_try = self._frames + RETRY_FRAMES
+            self._lost = DeviceStatus.failing(self.camera.name, f"the camera cannot find the tray: {err}", TRAY_FIX)
+            return CameraStep(state, fault=self._lost, recovered=recovered)
+        tray_back = self._lost is not None
+        self._lost, self._unread = None, False
+        return CameraStep(state, reading, recovered=recovered or tray_back)
+
+    def _grab(self) -> Frame | None:
+        """The next frame, or None (and the fault, if it is one) when the camera gave none."""
+        try:
+            frame = self.camera.frame()
+        except DeviceDisconnected as err:
+            self._blind = DeviceStatus.failing(self.camera.name, f"camera stopped sending frames: {err}", CAMERA_FIX)
+            return None
+        except DeviceTimeout:
+            self._timeouts += 1
+            if self._timeouts >= TIMEOUTS_FOR_FAULT:  # the same words while it lasts: one fault, not one per frame
+                self._blind = DeviceStatus.failing(
+                    self.camera.name, f"camera sent no frame {TIMEOUTS_FOR_FAULT} times in a row", CAMERA_FIX)
+            return None
+        self._timeouts = 0
+        return frame
+
+    def read(self, frame: Frame, kind: DieKind) -> TrayReading:
+        """Read dice of ``kind`` in ``frame`` now, calibrating first if needed.
+
+        :raises CalibrationError: the tray's markers cannot be found in the frame.
+        """
+        start = time.perf_counter()
+        calibration = self._calibrated(frame)
+        as_kind = DieKind.D6 if kind in self.pip_stand_ins else kind
+        known = reader_reads(as_kind.value)
+        # a kind the reader cannot read: the d6 finder still says where dice lie, if it can
+        observation = read_dice(frame, as_kind.value if known else DieKind.D6.value, tray=calibration)
+        readings = observation.dice if known else tuple(
+            replace(r, value=None, confidence=0.0, flag=UNREADABLE_KIND) for r in observation.dice)
+        placed = sorted(((self._tray_mm(r, calibration), r) for r in readings), key=lambda p: p[0])
+        dice = tuple(_die_seen(r, kind, self.tray.zones.zone_of(mm)) for mm, r in placed)
+        jpeg = evidence(frame, Observation(readings, observation.ms), calibration, self.tray.zones)
+        return TrayReading(kind, dice, jpeg, (time.perf_counter() - start) * 1000.0, known)
+
+    def _calibrated(self, frame: Frame) -> Calibration:
+        """The calibration for ``frame``: the last one while the markers stay where it puts them,
+        a new one when they moved or none was made yet."""
+        found = detect_markers(frame)
+        if self.calibration is not None and len(found) >= 2 and _markers_agree(found, self.calibration):
+            return self.calibration
+        self.calibration = calibrate(frame, self.tray.layout, self.tray.focal_px)
+        return self.calibration
+
+    @staticmethod
+    def _tray_mm(reading: DieReading, calibration: Calibration) -> tuple[float, float]:
+        """Where on the tray a die lies: its top face's centre brought down to the tray when the
+        focal length is known (parallax), else the point of the tray plane under that pixel."""
+        if calibration.focal_px is not None:
+            return calibration.die_tray_mm(reading.center, TOP_FACE_MM)
+        x, y = calibration.to_tray(np.array([reading.center], np.float64))[0]
+        return float(x), float(y)
+
+
+def _markers_agree(found: Mapping[int, np.ndarray], calibration: Calibration) -> bool:
+    """True when every found marker lies where the calibration puts it (within :data:`MARKERS_MOVED_PX`)."""
+    for marker, corners in found.items():
+        expected = calibration.to_image(calibration.layout.marker_corners_mm(marker))
+        if float(np.linalg.norm(corners - expected, axis=1).mean()) > MARKERS_MOVED_PX:
+            return False
+    return True
+
+
+def _die_seen(reading: DieReading, kind: DieKind, zone: str | None) -> DieSeen:
+    """A reading as the table records it: the face as the games write it (a pip stand-in's n-th
+    face of ``kind``), None when it was not read."""
+    face = None if reading.value is None else kind.faces[reading.value - 1]
+    return DieSeen(kind, face, reading.confidence, reading.center, reading.box, zone, reading.flag)
+
+
+def evidence(frame: Frame, observation: Observation, calibration: Calibration, zones: ZoneMap) -> bytes:
+    """The evidence JPEG: the frame with every die's box, value and confidence
+    (:func:`controller.commands.vision.annotate`) and each zone's outline and name."""
+    out = annotate(frame, observation)
+    scale = max(1.0, frame.shape[1] / 1000)
+    for zone in zones.zones:
+        corners = np.round(calibration.to_image(np.array(zone.polygon, np.float64))).astype(np.int32)
+        cv2.polylines(out, [corners], True, (255, 255, 0), max(1, round(scale)), cv2.LINE_AA)
+        x, y = corners.min(axis=0)
+        cv2.putText(out, zone.name, (int(x) + 6, int(y) + round(18 * scale)), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.5 * scale, (255, 255, 0), max(1, round(scale)), cv2.LINE_AA)
+    ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, EVIDENCE_QUALITY])
+    if not ok:
+        raise InvalidInput("the evidence frame cannot be encoded as JPEG")
+    return bytes(data.tobytes())
+
+
+def match(needed: DiceNeeded, seen: TrayReading, zones: ZoneMap,
+          on_table: Mapping[str, Sequence[str]] | None = None) -> Roll | Question:
+    """The roll ``needed`` asks for, if the camera saw exactly that; else a question to the dealer.
+
+    The dice must lie in the need's zone (:func:`zone_for`), be exactly ``needed.count`` of them,
+    and each be read at or above the reader's confidence threshold
+    (:data:`vision.read.UNCERTAIN`) with no flag. ``on_table`` names the faces already lying in
+    each zone from earlier rolls (the flop when the turn is rolled, revealed seats' dice): they
+    must still be there, and only the dice beyond them are the new roll. The faces are in tray
+    order (left to right). The question's ``id`` is 0 and ``evidence`` None: the table numbers it
+    and links the evidence when it asks.
+    """
+    earlier = on_table or {}
+    zone = zone_for(needed.seat)
+    before = tuple(earlier.get(zone, ()))
+    reason = (_unreadable(needed, seen) or _no_zone(zone, zones) or _astray(needed, seen, earlier)
+              or _miscount(needed, seen, zone, earlier) or _doubtful(seen, zone) or _moved(seen, zone, before))
+    if reason is None:
+        return Roll(needed.seat, needed.kind, _new_faces(_faces_in(seen, zone), before))
+    code, text = reason
+    return Question(0, needed.seat, needed.kind, needed.count, code, text, seen.dice)
+
+
+def dice_on_table(view: TableView) -> dict[str, tuple[str, ...]]:
+    """The faces the room has seen that still lie on the tray, by zone (``on_table`` of
+    :func:`match`): the community dice, and each seat's shown dice in its zone. A die marked for a
+    reroll (``reroll``, ``reroll-due``) is about to be picked up and thrown again: not counted."""
+    zones: dict[str, tuple[str, ...]] = {}
+    for zone, dice in ((COMMUNITY_ZONE, view.community), *((zone_for(s.seat), s.dice) for s in view.seats)):
+        faces = tuple(d.face for d in dice if d.face is not None and not d.state.startswith("reroll"))
+        if faces:
+            zones[zone] = faces
+    return zones
+
+
+Reason = tuple[str, str]
+"""Why the camera's reading is not taken: a short code (``unreadable``, ``no_zone``, ``outside``,
+``other_zone``, ``count``, ``flagged``, ``confidence``, ``moved``) and the dealer's sentence."""
+
+
+def _whose(seat: int | None) -> str:
+    return "the community dice" if seat is None else f"seat {seat}'s dice"
+
+
+def _dice(n: int) -> str:
+    return f"{n} die" if n == 1 else f"{n} dice"
+
+
+def _unreadable(needed: DiceNeeded, seen: TrayReading) -> Reason | None:
+    if seen.kind is not needed.kind:
+        return "unreadable", f"the camera read {seen.kind.value} dice, but the table waits for {needed.kind.value} dice"
+    if not seen.faces_known:
+        return "unreadable", (f"{needed.kind.value} dice cannot be read by the camera yet: "
+                              f"enter the {_dice(needed.count)} by hand")
+    return None
+
+
+def _no_zone(zone: str, zones: ZoneMap) -> Reason | None:
+    if any(z.name == zone for z in zones.zones):
+        return None
+    return "no_zone", f"the tray has no {zone} zone (add it to [zones]): enter the dice by hand"
+
+
+def _astray(needed: DiceNeeded, seen: TrayReading, earlier: Mapping[str, Sequence[str]]) -> Reason | None:
+    """Dice outside every zone, or more dice in another zone than lay there before."""
+    outside = sum(d.zone is None for d in seen.dice)
+    if outside:
+        return "outside", (f"{'a die lies' if outside == 1 else f'{outside} dice lie'} outside every zone "
+                           f"while the table waits for {_whose(needed.seat)}")
+    zone = zone_for(needed.seat)
+    counts = Counter(d.zone for d in seen.dice if d.zone != zone)
+    for other, count in sorted((z, c) for z, c in counts.items() if z is not None):
+        extra = count - len(earlier.get(other, ()))
+        if extra > 0:
+            return "other_zone", (f"{'a die' if extra == 1 else f'{extra} dice'} in the {other} zone "
+                                  f"while the table waits for {_whose(needed.seat)}")
+    return None
+
+
+def _miscount(needed: DiceNeeded, seen: TrayReading, zone: str, earlier: Mapping[str, Sequence[str]]) -> Reason | None:
+    before = len(earlier.get(zone, ()))
+    mine = sum(d.zone == zone for d in seen.dice)
+    if mine == before + needed.count:
+        return None
+    earlier_too = f" ({before} there before and {needed.count} new)" if before else ""
+    return "count", f"{_dice(before + needed.count)} expected in the {zone} zone{earlier_too}, {mine} seen"
+
+
+def _doubtful(seen: TrayReading, zone: str) -> Reason | None:
+    """The first die of the zone that is flagged or read below the confidence threshold."""
+    for n, die in enumerate((d for d in seen.dice if d.zone == zone), 1):
+        if die.face is None:
+            why = die.flag.replace("_", " ") if die.flag else "no face"
+            return "flagged", f"die {n} in the {zone} zone cannot be read ({why})"
+        if die.confidence < CONFIDENCE_THRESHOLD:
+            shown = math.floor(die.confidence * 100) / 100  # 0.596 is not shown as the threshold, 0.60
+            return "confidence", f"die {n} in the {zone} zone read {die.face} at {shown:.2f} confidence"
+        if die.flag:
+            return "flagged", f"die {n} in the {zone} zone read {die.face} but is {die.flag.replace('_', ' ')}"
+    return None
+
+
+def _faces_in(seen: TrayReading, zone: str) -> list[str]:
+    return [d.face for d in seen.dice if d.zone == zone and d.face is not None]
+
+
+def _moved(seen: TrayReading, zone: str, before: Sequence[str]) -> Reason | None:
+    """The zone's dice no longer show every face that lay there ``before``."""
+    faces = _faces_in(seen, zone)
+    if not Counter(before) - Counter(faces):
+        return None
+    return "moved", (f"the {zone} zone shows {' '.join(faces)}, but {' '.join(before)} lay there before: "
+                     "was a die moved or turned?")
+
+
+def _new_faces(faces: Sequence[str], before: Sequence[str]) -> tuple[str, ...]:
+    """``faces`` (in tray order) without one of each face that lay there ``before``."""
+    left = Counter(before)
+    new = []
+    for face in faces:
+        if left[face] > 0:
+            left[face] -= 1
+        else:
+            new.append(face)
+    return tuple(new)
+
+
+class CameraFailing(DeviceError):
+    """The camera path cannot see the tray (no frames, or the markers not found): ``problem`` and
+    ``fix`` say what to tell the dealer (the table's device loop shows them and waits)."""
+
+    def __init__(self, status: DeviceStatus) -> None:
+        super().__init__(f"{status.name}: {status.problem}")
+        self.problem, self.fix = status.problem, status.fix
+
+
+class TableEyes:
+    """The camera path as the table loop uses it (:class:`controller.table.table.Eyes`): one
+    :meth:`TrayWatcher.step` per look, the reading matched to the need.
+
+    ``on_table`` (optional) says which faces lie in each zone from earlier rolls of the hand
+    (see :func:`match`); without it the table clears the tray before each roll.
+    """
+
+    def __init__(self, watcher: TrayWatcher,
+                 on_table: Callable[[], Mapping[str, Sequence[str]]] | None = None) -> None:
+        self.watcher = watcher
+        self._on_table = on_table
+
+    def look(self, need: DiceNeeded | None) -> Sighting | None:
+        """One frame: None while the tray moves or nothing new settled (or ``need`` is None),
+        else the roll ``need`` asks for, or the reason the dealer must decide, with the evidence.
+
+        :raises CameraFailing: while the camera gives no frames or the tray's markers are not found.
+        """
+        step = self.watcher.step(None if need is None else need.kind)
+        if step.fault is not None:
+            raise CameraFailing(step.fault)
+        if step.reading is None or need is None:
+            return None
+        earlier = self._on_table() if self._on_table is not None else None
+        result = match(need, step.reading, self.watcher.tray.zones, earlier)
+        if isinstance(result, Roll):
+            return Sighting(result, seen=step.reading.dice, jpeg=step.reading.jpeg)
+        return Sighting(None, result.text, result.seen, step.reading.jpeg)

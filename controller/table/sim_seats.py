@@ -1,0 +1,201 @@
+"""The simulated people at a simulated table: players who press buttons and place stones, roll
+dice into the tray or into their tubes, and a dealer who answers the table's questions.
+
+Everything they do goes through the simulated devices, so the table code is the real one: a bot
+chooses its input, the game's controls say which stones to lay on the bet spot and which buttons
+to press, and the table reads them back from the simulated panel and RFID readers; thrown dice
+are rendered by the simulated camera and read by the real reader. Nothing here writes to the
+table except the dealer, through the console's own calls.
+
+Deterministic for a seed, including across restarts: every die thrown and every bot decision is
+drawn from a random source keyed by the seed, the game number and the input's position, never
+from a stream whose state a crash would lose. So a run killed and resumed on the same record
+ends exactly as an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from controller.bots import bot_factory
+from controller.games.base import DiceNeeded, Game, Input
+from controller.games.errors import DiceTableError
+from controller.games.registry import create_game
+from controller.games.rolls import Roll
+from controller.table.ledger import Played
+from controller.table.records import ReplaceDice, TableStatus
+from controller.table.table import SEALED, Table
+
+DEALER = "dealer (simulated)"
+
+
+@dataclass(frozen=True)
+class Throw:
+    """Dice a simulated player threw: the faces and where they lie (a tray zone)."""
+
+    faces: tuple[str, ...]
+    zone: str
+
+
+class SimSeats:
+    """Bots at every seat of ``table``'s simulated devices ``sim``, with a simulated dealer.
+
+    ``bots`` names the bot of each seat (repeated round the table); ``gesture(game, input)``
+    is the controls' way to express an input physically (see :meth:`act`); ``show(throw,
+    key)`` puts a throw in the simulated tray, rendered from the random key ``key``.
+    """
+
+    def __init__(self, table: Table, seed: int, bots: Sequence[str],
+                 act_out: Callable[[Game, Input], bool],
+                 show: Callable[[Throw, str], None]) -> None:
+        self.table = table
+        self.seed = seed
+        self.bots = list(bots) or ["heuristic"]
+        self._act_out = act_out
+        self._show = show
+        self._shadow: Game | None = None
+        self._shadowed: list[int] = []  # record seqs the shadow game has taken, in order
+        self._shown: tuple[int, DiceNeeded] | None = None  # the need last thrown for
+
+    # -- what the people do ------------------------------------------------------------------
+    def act(self) -> bool:
+        """Do the next thing a person at the table would do now; True when something was done."""
+        table = self.table
+        ledger = table.ledger
+        if ledger is None or ledger.game.pending().over:
+            return False
+        if table.status is TableStatus.QUESTION:
+            return self._answer()
+        if table.status is TableStatus.PAUSED:
+            table.resume(DEALER)  # it came back paused after a stop: the dealer looks, goes on
+            return True
+        if table.status is not TableStatus.RUNNING:
+            return False
+        if self._fix_misread():
+            return True
+        pending = ledger.game.pending()
+        if pending.dice:
+            return self._throw(pending.dice[0])
+        seat = pending.prompt if pending.prompt is not None else pending.actors[0]
+        return self._act_out(ledger.game, self._choose(seat))
+
+    def _choose(self, seat: int) -> Input:
+        shadow = self.shadow()
+        name = self.bots[seat % len(self.bots)]
+        key = f"{self.seed}/{self.table.game_no}/{len(self._shadowed)}/bot/{seat}"
+        bot = bot_factory(shadow.name, name)(seat, random.Random(key))
+        return bot.choose(shadow)
+
+    def _throw(self, need: DiceNeeded) -> bool:
+        throw = self.throw_for(need)
+        here = (len(self._ledger().played), need)
+        if throw is None or here == self._shown:
+            return False  # hidden dice: the table seals them; or already lying there
+        key = f"{self.seed}/{self.table.game_no}/{here[0]}/render"
+        self._show(throw, key)
+        self._shown = here
+        return True
+
+    def _answer(self) -> bool:
+        question = self.table.question
+        need = self._need()
+        if question is None or need is None:
+            return False
+        throw = self.throw_for(need)
+        if throw is None:
+            return False
+        self.table.answer(question.id, throw.faces, DEALER)
+        return True
+
+    def _fix_misread(self) -> bool:
+        """The dealer checks the last camera-read roll against the dice really thrown."""
+        ledger = self._ledger()
+        if not ledger.played:
+            return False
+        last = ledger.played[-1]
+        if last.origin != "camera" or not isinstance(last.input, Roll):
+            return False
+        truth = self._truth(last)
+        if truth is None or sorted(truth) == sorted(last.input.faces):
+            return False  # the camera reads left to right: the same dice in another order
+        try:
+            self.table.correct(ReplaceDice(last.seq, truth, DEALER, "the camera misread a die"))
+        except DiceTableError:
+            return False
+        return True
+
+    # -- the dice the simulated players hold -------------------------------------------------
+    def throw_for(self, need: DiceNeeded) -> Throw | None:
+        """The dice a need is answered with: thrown now, or the seat's tube at a reveal."""
+        zone = "community" if need.seat is None else f"seat{need.seat}"
+        if need.reason == "reveal":
+            tube = self._tube(need.seat)
+            return Throw(tube, zone) if tube else None
+        if need.hidden:
+            return None
+        return Throw(self._faces(need, len(self._ledger().played)), zone)
+
+    def _faces(self, need: DiceNeeded, index: int) -> tuple[str, ...]:
+        kind = need.kind
+        rng = random.Random(f"{self.seed}/{self.table.game_no}/{index}/dice/{need.seat}")
+        return tuple(rng.choice(kind.faces) for _ in range(need.count))
+
+    def _tube(self, seat: int | None) -> tuple[str, ...]:
+        """The faces in ``seat``'s tube: its last sealed roll, drawn from its position."""
+        for index in range(len(self._ledger().played) - 1, -1, -1):
+            played = self._ledger().played[index]
+            inp = played.input
+            if isinstance(inp, Roll) and inp.seat == seat and SEALED in inp.faces:
+                need = DiceNeeded(seat, inp.kind, len(inp.faces), True, "hidden")
+                return self._faces(need, index)
+        return ()
+
+    def _truth(self, played: Played) -> tuple[str, ...] | None:
+        index = self._ledger().played.index(played)
+        inp = played.input
+        assert isinstance(inp, Roll)
+        if played.reveal:
+            before = self._ledger().played[:index]
+            seals = [i for i, p in enumerate(before) if isinstance(p.input, Roll)
+                     and p.input.seat == inp.seat and SEALED in p.input.faces]
+            if not seals:
+                return None
+            need = DiceNeeded(inp.seat, inp.kind, len(inp.faces), True, "hidden")
+            return self._faces(need, seals[-1])
+        need = DiceNeeded(inp.seat, inp.kind, len(inp.faces), False, "")
+        return self._faces(need, index)
+
+    # -- the game as the players know it (their own hidden dice included) --------------------
+    def shadow(self) -> Game:
+        """The game with every sealed roll unsealed from the tubes and no reveals: what the bots
+        see through ``seat_view`` (each bot looks only at its own seat)."""
+        ledger = self._ledger()
+        seqs = [p.seq for p in ledger.played]
+        if self._shadow is None or seqs[:len(self._shadowed)] != self._shadowed:
+            self._shadow = create_game(ledger.name, ledger.seats, ledger.options)
+            self._shadowed = []
+        for index in range(len(self._shadowed), len(ledger.played)):
+            played = ledger.played[index]
+            if not played.reveal:
+                self._shadow.apply(self._unsealed(played, index))
+            self._shadowed.append(played.seq)
+        return self._shadow
+
+    def _unsealed(self, played: Played, index: int) -> Input:
+        inp = played.input
+        if isinstance(inp, Roll) and SEALED in inp.faces:
+            need = DiceNeeded(inp.seat, inp.kind, len(inp.faces), True, "hidden")
+            return Roll(inp.seat, inp.kind, self._faces(need, index))
+        return inp
+
+    def _ledger(self) -> Any:
+        ledger = self.table.ledger
+        assert ledger is not None
+        return ledger
+
+    def _need(self) -> DiceNeeded | None:
+        dice = self._ledger().game.pending().dice
+        return dice[0] if dice else None
+

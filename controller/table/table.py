@@ -1,0 +1,593 @@
+"""The table: device events become engine inputs, verified, recorded durably, applied, published.
+
+One :class:`Table` runs one physical table. :meth:`Table.tick` polls the devices once: button
+presses become inputs through the game's controls (the stake on the seat's bet spot read by
+RFID), the camera's settled readings become the dice the engine waits for (or a question to the
+dealer), and hidden rolls are entered sealed. Every input goes the same way, whoever gives it
+(buttons, camera, the dealer console, a bot): verify, append to the store (durable), apply,
+publish. A failing device is a state (``fault``) with the problem and the fix, never a crash;
+the table resumes when the device answers again. The web and the venue use only the
+:class:`~controller.table.records.TableHandle` methods.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable, Protocol, Sequence
+
+from controller.games.base import DiceNeeded, Input
+from controller.games.errors import DeviceError, DiceTableError, IllegalAction, TableNotReady
+from controller.games.rolls import Roll
+from controller.games.view import Awaited, TableView
+from controller.simulation import describe
+from controller.table.ledger import CORRECTION_KINDS, INPUT_KINDS, Ledger, Played, replace_line
+from controller.table.controls import Controls, Refusal, Setting, Stake
+from controller.table.controls_common import TagLookup
+from controller.table.replay import summaries
+from controller.table.records import (
+    Ack, Correction, Entry, GameSummary, LogLine, Question, ReplaceDice, TableState, TableStatus,
+    Undo, Update, VoidHand,
+)
+
+LOG_LINES = 40
+"""How many action-log lines the public state carries."""
+
+DEVICE_FIX = "check the device's cable and power; `dicetable doctor` says more"
+"""What to tell the dealer about a failing device that says nothing better itself."""
+
+SEALED = "?"
+"""The face of a hidden die whose value the table cannot see (in a tube or cup)."""
+
+
+class Eyes(Protocol):
+    """The camera path the table uses: settled readings matched to what the engine waits for."""
+
+    def look(self, need: DiceNeeded | None) -> Sighting | None:
+        """One frame (``need`` None: the table waits for no dice, the motion is still tracked):
+        None while the tray moves or nothing new settled, else the outcome for ``need``.
+
+        :raises DeviceError: the camera or the tray's markers fail; a ``problem`` and ``fix``
+            attribute, when present, say what to tell the dealer.
+        """
+        ...
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """What a settled frame gave for a need: the roll, or the reason the dealer must decide."""
+
+    roll: Roll | None
+    reason: str = ""
+    seen: tuple[Any, ...] = ()
+    jpeg: bytes | None = None
+
+
+
+
+class _Subscription:
+    """Updates after a sequence number, fed by the table (one queue per subscriber)."""
+
+    def __init__(self, table: Table, backlog: Iterable[Update]) -> None:
+        self._table = table
+        self._queue: queue.Queue[Update] = queue.Queue()
+        for update in backlog:
+            self._queue.put(update)
+
+    def put(self, update: Update) -> None:
+        self._queue.put(update)
+
+    def next(self, timeout: float) -> Update | None:
+        """The next update, or None after ``timeout`` seconds (time for a keep-alive)."""
+        try:
+            return self._queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def close(self) -> None:
+        """Stop receiving updates."""
+        self._table._unsubscribe(self)
+
+
+class Table:
+    """A running table over a store and (optionally) devices; implements ``TableHandle``.
+
+    ``store`` is a :class:`controller.store.Store`; ``devices`` a
+    :class:`hardware.factory.Devices` (None: inputs come only through :meth:`submit`); ``eyes``
+    the camera path; ``controls_for(game_name)`` the seat controls of a game; ``spot_of(seat)``
+    the RFID spot of a seat's bet spot; ``registry`` says what each tag is (a
+    :class:`hardware.rfid.StoneRegistry`; a tag it does not know holds the table until it is taken
+    off the spot).
+    """
+
+    def __init__(self, store: Any, *, devices: Any = None, eyes: Eyes | None = None,
+                 controls_for: Callable[[str], Controls] | None = None,
+                 spot_of: Callable[[int], str] = lambda seat: f"seat{seat}",
+                 registry: TagLookup | None = None,
+                 clock: Callable[[], float] | None = None) -> None:
+        self.store = store
+        self.hw = devices
+        self.registry = registry
+        self.eyes = eyes
+        self._controls_for = controls_for
+        self._spot_of = spot_of
+        self._now = clock or time.time
+        self._lock = threading.RLock()
+        self._subscribers: list[_Subscription] = []
+        self._log: deque[LogLine] = deque(maxlen=LOG_LINES)
+        self.game_no = 0
+        self.ledger: Ledger | None = None
+        self.names: tuple[str, ...] = ()
+        self.controls: Controls | None = None
+        self.status = TableStatus.OVER
+        self.problem = self.fix = ""
+        self.question: Question | None = None
+        self._paused = False
+        self._faults: dict[str, tuple[str, str]] = {}
+        self._questions = 0
+        self._seq = 0
+        self._resume()
+
+    # -- the TableHandle interface -----------------------------------------------------------
+    def state(self) -> TableState:
+        """The public state now: the engine's one redacted view, with names, status and log."""
+        with self._lock:
+            return TableState(self._seq, self.game_no, self._view(), self.status, self.problem,
+                              self.fix, self.question, tuple(self._log))
+
+    def subscribe(self, after: int = 0) -> _Subscription:
+        """Updates above ``after``: the recorded ones first (with the state now), then live."""
+        with self._lock:
+            backlog = [Update(row.seq, row.kind, self._sentence(row), self.state())
+                       for row in self.store.after(after)] if after < self._seq else []
+            subscription = _Subscription(self, backlog)
+            self._subscribers.append(subscription)
+            return subscription
+
+    def submit(self, entry: Entry, *, evidence: bytes | None = None,
+               device_event: tuple[str, int, int] | None = None) -> Ack:
+        """Verify, record durably, apply and publish ``entry``'s input.
+
+        :raises TableNotReady: paused or at fault. :raises IllegalAction: with the reason.
+        """
+        with self._lock:
+            self._ready()
+            ledger = self._ledger()
+            ledger.check(entry.input)
+            return self._record("input", str(entry.input), entry.origin, entry.who,
+                                evidence=evidence, device_event=device_event)
+
+    def correct(self, correction: Correction) -> Ack:
+        """Undo, replace a misread die, or void the hand in play; recorded with who and why."""
+        with self._lock:
+            ledger = self._ledger()
+            kind, line = _correction_line(correction)
+            ledger.preview(kind, line)
+            ack = self._record(kind, line, "console", correction.who, why=correction.why)
+            self._clear_question()
+            return ack
+
+    def answer(self, question: int, faces: Sequence[str], who: str) -> Ack:
+        """The dealer's answer to the open question: the faces the dice show."""
+        with self._lock:
+            open_question = self.question
+            if open_question is None or open_question.id != question:
+                raise IllegalAction(f"question {question} is not open")
+            roll = Roll(open_question.seat, open_question.kind,
+                        tuple(open_question.kind.parse_face(face) for face in faces))
+            self._ledger().check(roll)
+            ack = self._record("answer", str(roll), "console", who)
+            self._clear_question()
+            return ack
+
+    def pause(self, who: str, why: str) -> Ack:
+        """Pause the table: inputs are refused until :meth:`resume`."""
+        with self._lock:
+            self._paused = True
+            return self._record("pause", "", "console", who, why=why)
+
+    def resume(self, who: str) -> Ack:
+        """Resume a paused table (a device fault still holds it until the device is back)."""
+        with self._lock:
+            self._paused = False
+            return self._record("resume", "", "console", who)
+
+    def new_game(self, game: str, names: Sequence[str], options: dict[str, str]) -> Ack:
+        """Finish the game in play, if any, and start ``game`` for these seat names."""
+        with self._lock:
+            Ledger(game, len(names), options)  # raises for a bad game, seat count or option
+            if self.ledger is not None and self.status is not TableStatus.OVER:
+                self.store.finish_game(self.game_no, self.ledger.game.final())
+            self.game_no = self.store.start_game(game, len(names), options, list(names))
+            self._start(game, tuple(names), options)
+            self._paused = False
+            self._question_cleared()
+            text = f"New game: {self._view().title} for {', '.join(names)}"
+            self._publish(Update(self._seq, "game", text, self.state()))
+            return Ack(self._seq, text)
+
+    def games(self, limit: int = 10) -> list[GameSummary]:
+        """The last ``limit`` recorded games, newest first, with their results so far."""
+        with self._lock:
+            return summaries(self.store, limit)
+
+    def evidence(self, picture: int) -> bytes | None:
+        """The JPEG of a camera-read roll's frame, if the store still keeps it."""
+        picture_bytes: bytes | None = self.store.evidence(picture)
+        return picture_bytes
+
+    def devices(self) -> list[Any]:
+        """Every device's health now (``DeviceStatus``)."""
+        with self._lock:
+            return [device.check() for device in self._all_devices()]
+
+    # -- the device loop ---------------------------------------------------------------------
+    def tick(self) -> bool:
+        """Poll every device once and act on what it says; True when anything happened."""
+        with self._lock:
+            if self.ledger is None or self.ledger.game.pending().over:
+                return False
+            busy = self._poll("rfid", self._tags)
+            busy = self._poll("panel", self._buttons) or busy
+            busy = self._seal_hidden() or busy
+            busy = self._poll("camera", self._look) or busy
+            self._lights()
+            return busy
+
+    def _poll(self, device: str, step: Callable[[], bool]) -> bool:
+        try:
+            busy = step()
+        except DeviceError as err:
+            self._fault(device, getattr(err, "problem", "") or str(err),
+                        getattr(err, "fix", "") or DEVICE_FIX)
+            return True
+        if device in self._faults:
+            self._fault_cleared(device)
+            return True
+        return busy
+
+    def _tags(self) -> bool:
+        reader = self._device("rfid")
+        if reader is None:
+            return False
+        events = reader.poll()
+        strays = [(spot, tag) for spot in reader.spots for tag in sorted(reader.tags(spot))
+                  if self.registry is not None and self.registry.get(tag) is None]
+        if strays:
+            spot, tag = strays[0]
+            raise StrayTag(f"an unknown tag {tag} lies on spot {spot}; take it off the spot, "
+                           "or enrol it with `dicetable stones enroll`")
+        return bool(events)
+
+    def _buttons(self) -> bool:
+        panel = self._device("panel")
+        if panel is None:
+            return False
+        busy = False
+        for event in panel.poll():
+            if event.kind.value == "press":
+                self._press(event.seat, event.button, _event_key(event))
+                busy = True
+        return busy
+
+    def _press(self, seat: int, button: str, device_event: tuple[str, int, int] | None) -> None:
+        if self.controls is None or self.ledger is None:
+            return
+        if self._not_ready():
+            self._notice(f"{self._name(seat)} pressed {button}, but the table is "
+                         f"{self.status.value}: {self.problem}", seat)
+            return
+        meant = self.controls.press(self.ledger.game, seat, button, self._stake(seat))
+        if isinstance(meant, (Refusal, Setting)):
+            self._notice(f"{self._name(seat)}: {meant.text}", seat)
+            return
+        try:
+            self.submit(Entry(meant, "panel", self._name(seat)), device_event=device_event)
+        except DiceTableError as err:
+            self._notice(f"{self._name(seat)}: {err}", seat)
+
+    def _stake(self, seat: int) -> Stake | None:
+        """What lies on ``seat``'s bet spot (None: the table has no reader or registry)."""
+        reader = self._device("rfid")
+        spot = self._spot_of(seat)
+        if reader is None or self.registry is None or spot not in reader.spots:
+            return None
+        return Stake.read(reader.tags(spot), self.registry, owner=self._name(seat))
+
+    def _seal_hidden(self) -> bool:
+        """Hidden rolls happen in a tube or cup the camera cannot see: enter them sealed."""
+        if self._not_ready():
+            return False
+        need = self._need()
+        if need is None or not need.hidden or need.reason == "reveal":
+            return False
+        self.submit(Entry(Roll(need.seat, need.kind, (SEALED,) * need.count), "table",
+                          self._name(need.seat)))
+        return True
+
+    def _look(self) -> bool:
+        if self.eyes is None:
+            return False
+        need = self._need()
+        if need is not None and (self._paused or self._faults_except("camera")
+                                 or (need.hidden and need.reason != "reveal")):
+            need = None  # the tray is still watched, but nothing is taken now
+        sight = self.eyes.look(need)
+        if sight is None or need is None:
+            return False
+        if sight.roll is not None:
+            try:
+                self.submit(Entry(sight.roll, "camera", "camera"), evidence=sight.jpeg)
+                self._clear_question()
+                return True
+            except IllegalAction as err:
+                sight = replace(sight, roll=None, reason=str(err))
+        self._ask(need, sight)
+        return True
+
+    def _ask(self, need: DiceNeeded, sight: Sighting) -> None:
+        if self.question is not None and self.question.text == sight.reason:
+            return  # the same doubt again: the dealer already has it
+        self._questions += 1
+        whose = "the community" if need.seat is None else self._name(need.seat)
+        text = f"{need.count} {need.kind.value} for {whose} ({need.reason}): {sight.reason}"
+        self.question = Question(self._questions, need.seat, need.kind, need.count, need.reason,
+                                 sight.reason, tuple(sight.seen))
+        ack = self._record("question", text, "camera", "camera", evidence=sight.jpeg)
+        self.question = replace(self.question, evidence=self._picture(ack))
+
+    def _picture(self, ack: Ack) -> int | None:
+        rows = self.store.after(ack.seq - 1)
+        picture: int | None = rows[0].picture if rows and rows[0].seq == ack.seq else None
+        return picture
+
+    def _lights(self) -> None:
+        panel = self._device("panel")
+        if panel is None or "panel" in self._faults or self.ledger is None:
+            return
+        prompt = self.ledger.game.pending().prompt
+        from hardware.devices import LightState
+        for seat in panel.seats:
+            try:
+                panel.set_light(seat, LightState.ON if seat == prompt else LightState.OFF)
+            except DeviceError:
+                return
+
+    # -- faults and status -------------------------------------------------------------------
+    def _fault(self, device: str, problem: str, fix: str) -> None:
+        if self._faults.get(device) == (problem, fix):
+            return
+        self._faults[device] = (problem, fix)
+        self._note("fault", f"{device}: {problem}", device, fix)
+
+    def _fault_cleared(self, device: str) -> None:
+        del self._faults[device]
+        self._note("clear", f"the {device} works again", device, "")
+
+    def _note(self, kind: str, line: str, device: str, why: str) -> None:
+        """Record a fault or its end (a game in play), or only show it (none yet)."""
+        if self.game_no:
+            self._record(kind, line, device, device, why=why)
+        else:
+            self._set_status()
+            self._notice(f"{line}; {why}" if why else line, None)
+
+    def _faults_except(self, device: str) -> bool:
+        return any(name != device for name in self._faults)
+
+    def _not_ready(self) -> bool:
+        return self._paused or bool(self._faults)
+
+    def _ready(self) -> None:
+        if self._paused:
+            raise TableNotReady(f"the table is paused: {self.problem or 'by the dealer'}; "
+                                "the dealer resumes it from the console")
+        if self._faults:
+            device, (problem, fix) = next(iter(self._faults.items()))
+            raise TableNotReady(f"the table waits for the {device}: {problem}; {fix}")
+
+    def _set_status(self) -> None:
+        if self.ledger is None or self.ledger.game.pending().over:
+            self.status, self.problem, self.fix = TableStatus.OVER, "", ""
+        elif self._faults:
+            device, (problem, fix) = next(iter(self._faults.items()))
+            self.status, self.problem, self.fix = TableStatus.FAULT, problem, fix
+        elif self._paused:
+            self.status, self.problem, self.fix = TableStatus.PAUSED, "paused by the dealer", \
+                "resume from the dealer console"
+        elif self.question is not None:
+            self.status, self.problem, self.fix = TableStatus.QUESTION, self.question.text, \
+                "the dealer confirms or enters the dice on the console"
+        else:
+            self.status, self.problem, self.fix = TableStatus.RUNNING, "", ""
+
+    def _clear_question(self) -> None:
+        if self.question is not None:
+            self.question = None
+            self._set_status()
+
+    def _question_cleared(self) -> None:
+        self.question = None
+        self._set_status()
+
+    # -- the record --------------------------------------------------------------------------
+    def _record(self, kind: str, line: str, origin: str, who: str, *, why: str = "",
+                evidence: bytes | None = None,
+                device_event: tuple[str, int, int] | None = None) -> Ack:
+        """Append a record (durable when this returns), then apply and publish it."""
+        if self.game_no == 0:
+            raise TableNotReady("no game has been started: start one from the dealer console")
+        seq = self.store.append(self.game_no, kind, line, who=who, why=why, origin=origin,
+                                device_event=device_event, evidence=evidence, at=self._now())
+        self._seq = seq
+        row = _Row(seq, kind, line, who, why, origin, self._now())
+        self._apply(row)
+        text = self._sentence(row)
+        self._log.append(LogLine(seq, row.at, text, _seat_of(self, row)))
+        if self.ledger is not None and self.ledger.game.pending().over and kind in INPUT_KINDS:
+            self.store.finish_game(self.game_no, self.ledger.game.final())
+        self._set_status()
+        self._publish(Update(seq, _update_kind(kind), text, self.state()))
+        return Ack(seq, text)
+
+    def _apply(self, row: Any) -> None:
+        ledger = self._ledger()
+        if row.kind in INPUT_KINDS or row.kind in CORRECTION_KINDS:
+            ledger.take(row.seq, row.kind, row.line, row.origin, row.who)
+        elif row.kind == "pause":
+            self._paused = True
+        elif row.kind == "resume":
+            self._paused = False
+
+    def _resume(self) -> None:
+        """Come back exactly where the record stopped; a table that stopped paused, or with
+        a question open, comes back paused."""
+        newest = self.store.games(1)
+        current = self.store.current_game() or (newest[0] if newest else None)
+        self._seq = self.store.last_seq()
+        if current is None:
+            return
+        self.game_no = current.game_no
+        self._start(current.game, tuple(current.names), current.options)
+        asking = False
+        for row in self.store.records(self.game_no):
+            self._apply(row)
+            asking = (row.kind == "question") or (asking and row.kind not in
+                                                  (*INPUT_KINDS, *CORRECTION_KINDS, "resume"))
+            self._log.append(LogLine(row.seq, row.at, self._sentence(row), _seat_of(self, row)))
+        if asking:
+            self._paused = True
+        self._set_status()
+
+    def _start(self, game: str, names: tuple[str, ...], options: dict[str, str]) -> None:
+        self.ledger = Ledger(game, len(names), options)
+        self.names = names
+        self.controls = self._controls_for(game) if self._controls_for else None
+        self._log.clear()
+
+    # -- helpers -----------------------------------------------------------------------------
+    def _ledger(self) -> Ledger:
+        if self.ledger is None:
+            raise TableNotReady("no game has been started: start one from the dealer console")
+        return self.ledger
+
+    def _need(self) -> DiceNeeded | None:
+        if self.ledger is None:
+            return None
+        dice = self.ledger.game.pending().dice
+        return dice[0] if dice else None
+
+    def _view(self) -> TableView:
+        if self.ledger is None:
+            return TableView(game="", title="No game", number=0, phase="no game", seats=(),
+                             awaited=Awaited(text="the dealer starts a game"))
+        view: TableView = self.ledger.game.view(self.names)
+        return view
+
+    def _name(self, seat: int | None) -> str:
+        if seat is None:
+            return "the table"
+        return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat}"
+
+    def _sentence(self, row: Any) -> str:
+        return sentence(row, self._name, self.ledger)
+
+    def _notice(self, text: str, seat: int | None) -> None:
+        self._log.append(LogLine(self._seq, self._now(), text, seat))
+        self._publish(Update(self._seq, "notice", text, self.state()))
+
+    def _publish(self, update: Update) -> None:
+        for subscriber in list(self._subscribers):
+            subscriber.put(update)
+
+    def _unsubscribe(self, subscription: _Subscription) -> None:
+        with self._lock:
+            if subscription in self._subscribers:
+                self._subscribers.remove(subscription)
+
+    def _device(self, name: str) -> Any:
+        return getattr(self.hw, name, None) if self.hw is not None else None
+
+    def _all_devices(self) -> list[Any]:
+        return list(self.hw.all()) if self.hw is not None else []
+
+
+
+class StrayTag(DeviceError):
+    """A tag that is not enrolled lies on a spot: the table waits until it is taken off."""
+
+
+@dataclass(frozen=True)
+class _Row:
+    seq: int
+    kind: str
+    line: str
+    who: str
+    why: str
+    origin: str
+    at: float
+
+
+def sentence(row: Any, name: Callable[[int | None], str], ledger: Ledger | None) -> str:
+    """A record line in the room's words (hidden dice stay hidden)."""
+    if row.kind in INPUT_KINDS:
+        played = ledger.find(row.seq) if ledger is not None else None
+        text = _said(played, name) if played is not None else "(an input since corrected)"
+        return f"{text} (dealer)" if row.kind == "answer" else text
+    words = {"undo": "Dealer undid the last input", "void": "Dealer voided the hand",
+             "replace": f"Dealer corrected the dice of record {row.line.split()[0]}"
+             if row.line else "Dealer corrected dice",
+             "pause": "Table paused", "resume": "Table resumed",
+             "fault": f"Fault: {row.line}", "clear": f"Fixed: {row.line}",
+             "question": f"Dealer asked: {row.line}"}
+    text = words.get(row.kind, row.line)
+    why = f" ({row.why})" if row.why and row.kind not in ("fault",) else ""
+    return f"{text}{why}"
+
+
+def _said(played: Played, name: Callable[[int | None], str]) -> str:
+    inp = played.input
+    if isinstance(inp, Roll) and played.reveal:
+        return f"{name(inp.seat)} reveals {' '.join(inp.faces)}"
+    text = describe(inp, hidden=played.hidden)
+    seat = getattr(inp, "seat", None)
+    if seat is not None:
+        text = text.replace(f"Seat {seat}", name(seat), 1)
+    return text
+
+
+def _correction_line(correction: Correction) -> tuple[str, str]:
+    if isinstance(correction, Undo):
+        return "undo", ""
+    if isinstance(correction, ReplaceDice):
+        return "replace", replace_line(correction.seq, correction.faces)
+    if isinstance(correction, VoidHand):
+        return "void", ""
+    raise IllegalAction(f"not a correction: {correction!r}")
+
+
+def _update_kind(kind: str) -> str:
+    if kind in INPUT_KINDS:
+        return "input"
+    if kind in CORRECTION_KINDS:
+        return "correction"
+    return "status"
+
+
+def _seat_of(table: Table, row: Any) -> int | None:
+    if row.kind in INPUT_KINDS and table.ledger is not None:
+        played = table.ledger.find(row.seq)
+        if played is not None:
+            seat: int | None = getattr(played.input, "seat", None)
+            return seat
+    return None
+
+
+def _event_key(event: Any) -> tuple[str, int, int] | None:
+    origin = getattr(event, "origin", "")
+    return (origin, int(getattr(event, "session", 0)), int(getattr(event, "sequence", 0))) \
+        if origin else None
+

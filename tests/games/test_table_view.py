@@ -1,0 +1,113 @@
+"""The one typed view every engine gives: seats, stacks, pots, dice, marks, results and facts."""
+
+from __future__ import annotations
+
+import json
+from typing import Sequence
+
+import pytest
+
+from controller.games.base import Game, Input
+from controller.games.dice import DieKind
+from controller.games.records import SeatInput
+from controller.games.registry import create_game
+from controller.games.rolls import Roll
+from controller.games.view import DieView, Fact, Holding, PotView, SeatStatus
+from controller.simulation import BotTable
+
+
+def play(name: str, seats: int, options: dict[str, str], lines: Sequence[str]) -> Game:
+    game = create_game(name, seats, options)
+    for line in lines:
+        game.apply(game.parse_input(line))
+    return game
+
+
+@pytest.mark.parametrize("name", ["tao", "tauren", "diceholdem"])
+def test_every_engine_gives_the_view_and_inputs_say_their_seat(name: str) -> None:
+    table = BotTable(name, 3, seed=5, bots=("random",))
+    table.play(3)
+    game = table.game
+    assert isinstance(game, Game)
+    view = game.view(["Ana"])
+    assert [s.name for s in view.seats] == ["Ana", "Seat 1", "Seat 2"]
+    assert json.loads(json.dumps(view.to_json())) == view.to_json()
+    assert view.number == game.hands_played + 1 and view.awaited.text == game.pending().note
+    for inp in game.inputs:
+        assert isinstance(inp, Input)
+        assert inp.seat is None or 0 <= inp.seat < 3
+        assert isinstance(inp, (SeatInput, Roll))
+
+
+def test_tao_view_shows_stones_pot_d12_and_the_room_facts() -> None:
+    game = play("tao", 3, {}, ["ante 0 black=1 white=0", "ante 1 black=0 white=1",
+                               "ante 2 black=1 white=0", "roll 0 d6 1 2", "roll 1 d6 ? ?",
+                               "roll 2 d6 3 3", "raise 1 black=0 white=1"])
+    view = game.view(["Ana", "Ben", "Cy"])
+    assert view.title == "Tao Dice" and view.phase == "part-one"
+    assert view.seats[1].stack == (Holding("black", 4), Holding("white", 0))
+    assert view.seats[1].marks == ("raised", "reroll due")
+    assert view.seats[1].dice == (DieView(DieKind.D6, None, "reroll-due"),) * 2
+    assert view.seats[0].dice == (DieView(DieKind.D6, None),) * 2  # known to the engine, hidden
+    assert view.pots == (PotView("pot", (Holding("black", 2), Holding("white", 2)), (0, 1, 2)),)
+    assert view.awaited.seats == (2, 0) and view.awaited.prompt == 2
+    assert Fact("Token", "nobody") in view.facts and Fact("Bid", "1 stone") in view.facts
+    assert Fact("Matches won", "Ana 0, Ben 0, Cy 0") in view.facts
+
+
+def test_tao_view_drops_a_folded_seats_dice_and_names_the_round_winner() -> None:
+    game = play("tao", 3, {}, ["ante 0 black=1 white=0", "ante 1 black=1 white=0",
+                               "ante 2 black=1 white=0", "roll 0 d6 6 6", "roll 1 d6 1 1",
+                               "roll 2 d6 2 2", "raise 0 black=1 white=0", "fold 1",
+                               "call 2 black=1 white=0", "roll 0 d12 10", "roll 2 d12 12"])
+    view = game.view()
+    assert view.seats[1].status is SeatStatus.FOLDED and view.seats[1].dice == ()
+    assert view.seats[2].dice[-1] == DieView(DieKind.D12, "12")
+    for line in ("pass 0", "pass 2"):
+        game.apply(game.parse_input(line))
+    result = game.view().result
+    assert result is not None and result.text == "Seat 0 wins 5 stones with score 22"
+    assert result.shown[0].hand == "score 22 (6+6, d12 10)"
+    assert result.shown[0].won == (Holding("black", 5), Holding("white", 0))
+    assert [s.seat for s in result.shown] == [0, 2]
+
+
+def test_holdem_view_shows_blinds_bets_side_pots_and_the_hand_names() -> None:
+    game = play("tauren", 3, {"stack": "10,20,20"},
+                ["roll 0 d8-tauren W W", "roll 1 d8-tauren 4 3", "roll 2 d8-tauren ? ?",
+                 "allin 0", "raise 1 to=18"])
+    view = game.view()
+    assert [s.marks for s in view.seats] == [("button",), ("small blind",), ("big blind",)]
+    assert [s.bet for s in view.seats] == [(Holding("chips", 10),), (Holding("chips", 18),),
+                                           (Holding("chips", 2),)]
+    assert view.seats[0].status is SeatStatus.ALL_IN
+    assert Fact("Blinds", "1/2") in view.facts and Fact("Current bet", "18") in view.facts
+    game.apply(game.parse_input("call 2"))
+    view = game.view()
+    assert view.pots == (PotView("main pot", (Holding("chips", 30),), (0, 1, 2)),
+                         PotView("side pot 1", (Holding("chips", 16),), (1, 2)))
+    assert view.seats[0].dice == (DieView(DieKind.D8_TAUREN, None),) * 2  # betting goes on
+    for line in ("roll table d8-tauren W 5 5", "check 1", "check 2", "roll table d8-tauren C",
+                 "check 1", "check 2", "roll table d8-tauren 6", "check 1", "check 2",
+                 "roll 2 d8-tauren 2 3"):
+        game.apply(game.parse_input(line))
+    result = game.view().result
+    assert result is not None and result.winners == (0, 1)
+    assert [(s.seat, s.hand, s.won) for s in result.shown] == [
+        (0, "full house, W over 5", (Holding("chips", 30),)),
+        (1, "straight, C high", (Holding("chips", 16),)),
+        (2, "one pair, 5", ())]
+    assert result.text == "Seat 0 wins 30 with full house, W over 5; Seat 1 wins 16 with " \
+                          "straight, C high"
+    assert [d.face for d in result.community] == ["W", "5", "5", "C", "6"]
+
+
+def test_diceholdem_community_dice_carry_their_reroll_and_protect_states() -> None:
+    game = play("diceholdem", 2, {}, ["roll 0 letters H O", "roll 1 letters M M", "call 0",
+                                      "check 1", "roll table letters L D E", "check 1",
+                                      "reroll 1 die=2 amount=2"])
+    view = game.view()
+    assert view.title == "DiceHoldem (standard)"
+    assert view.community == (DieView(DieKind.LETTERS, "L"), DieView(DieKind.LETTERS, "D"),
+                              DieView(DieKind.LETTERS, "E", "reroll"))
+    assert Fact("Street", "flop") in view.facts

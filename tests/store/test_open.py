@@ -1,0 +1,146 @@
+"""Opening the record: a new file, an older one migrated, and every file that is refused."""
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from controller.store import Store, StoreError
+from controller.store import schema
+
+# The schema as version 1 shipped it, frozen here: migrations must keep reading such files.
+VERSION_1 = """
+PRAGMA application_id = 1145652037;
+CREATE TABLE games (game_no INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL,
+    seats INTEGER NOT NULL, options TEXT NOT NULL, names TEXT NOT NULL, started REAL NOT NULL,
+    finished REAL, final TEXT);
+CREATE TABLE records (seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_no INTEGER NOT NULL REFERENCES games(game_no), kind TEXT NOT NULL, line TEXT NOT NULL,
+    who TEXT NOT NULL DEFAULT '', why TEXT NOT NULL DEFAULT '', origin TEXT NOT NULL DEFAULT '',
+    at REAL NOT NULL);
+CREATE INDEX records_game ON records(game_no, seq);
+INSERT INTO games (game, seats, options, names, started, finished, final)
+    VALUES ('tao', 2, '{"length": "single"}', '["Ann", "Bob"]', 1796160000.0, NULL, NULL);
+INSERT INTO records (game_no, kind, line, who, origin, at)
+    VALUES (1, 'input', 'ante 0 black=1 white=0', 'Ann', 'panel', 1796160001.0);
+INSERT INTO records (game_no, kind, line, who, why, at)
+    VALUES (1, 'pause', '', 'dealer', 'a drink on the tray', 1796160002.0);
+PRAGMA user_version = 1;
+"""
+
+
+def _version_1_file(path):
+    with sqlite3.connect(path) as conn:
+        conn.executescript(VERSION_1)
+    conn.close()
+
+
+def _refusal(path, open_=Store):
+    with pytest.raises(StoreError) as caught:
+        open_(path)
+    message = str(caught.value)
+    assert str(path) in message and "\n" not in message
+    return message
+
+
+def test_a_new_file_gets_the_last_schema_in_wal_with_full_sync(tmp_path):
+    with Store(tmp_path / "table.db") as store:
+        conn = store._conn
+        assert schema.user_version(conn) == len(schema.MIGRATIONS)
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        assert conn.execute("PRAGMA synchronous").fetchone() == (2,)  # FULL
+        assert conn.execute("PRAGMA foreign_keys").fetchone() == (1,)
+
+
+def test_a_version_1_file_is_migrated_and_keeps_its_records(tmp_path):
+    path = tmp_path / "old.db"
+    _version_1_file(path)
+    with Store(path) as store:
+        assert schema.user_version(store._conn) == len(schema.MIGRATIONS)
+        game = store.current_game()
+        assert (game.game_no, game.names, game.options) == (1, ("Ann", "Bob"), {"length": "single"})
+        old = store.records(1)
+        assert [(r.seq, r.kind, r.who, r.why, r.picture) for r in old] == [
+            (1, "input", "Ann", "", None), (2, "pause", "dealer", "a drink on the tray", None)]
+        # what the later versions added works on the migrated file
+        seq = store.append(1, "input", "roll 2 d6 3 4", device_event=("seatnode:0", 1, 1),
+                           evidence=b"\xff\xd8\xff\xe0 frame")
+        assert seq == 3 and store.seen("seatnode:0", 1, 1)
+        assert store.evidence(store.records(1)[-1].picture) == b"\xff\xd8\xff\xe0 frame"
+
+
+def test_a_failing_migration_leaves_the_file_at_its_older_version(tmp_path, monkeypatch):
+    path = tmp_path / "table.db"
+    Store(path).close()
+    broken = (("CREATE TABLE seat_lights (seat INTEGER)", "CREATE TABLE oops ("),)
+    monkeypatch.setattr(schema, "MIGRATIONS", schema.MIGRATIONS + broken)
+    _refusal(path)
+    with sqlite3.connect(path) as conn:
+        assert schema.user_version(conn) == len(schema.MIGRATIONS) - 1
+        assert conn.execute("SELECT name FROM sqlite_schema WHERE name = 'seat_lights'").fetchall() == []
+    conn.close()
+
+
+def test_a_folder_is_refused(tmp_path):
+    assert "is a folder" in _refusal(tmp_path)
+
+
+def test_a_missing_folder_is_refused(tmp_path):
+    assert "does not exist" in _refusal(tmp_path / "nowhere" / "table.db")
+
+
+def test_a_file_that_is_not_sqlite_is_refused_and_left_alone(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_bytes(b"the high rollers' table, Tuesday\n" * 200)
+    assert "not an SQLite file" in _refusal(path)
+    assert path.read_bytes() == b"the high rollers' table, Tuesday\n" * 200
+
+
+def test_another_programs_sqlite_file_is_refused(tmp_path):
+    path = tmp_path / "other.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE contacts (name TEXT)")
+    conn.close()
+    assert "another program" in _refusal(path)
+
+
+def test_a_file_from_a_newer_dicetable_is_refused(tmp_path):
+    path = tmp_path / "table.db"
+    Store(path).close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA user_version = 99")
+    conn.close()
+    assert "newer dicetable" in _refusal(path)
+
+
+def test_a_place_nobody_can_write_is_refused():
+    # /proc takes no new files, not even root's (the suite may run as root, for whom
+    # file permissions do not make a place read-only)
+    assert "cannot write or create" in _refusal(Path("/proc/dicetable-test.db"))
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes through file permissions")
+def test_a_read_only_file_is_refused(tmp_path):
+    path = tmp_path / "table.db"
+    Store(path).close()
+    path.chmod(0o444)
+    tmp_path.chmod(0o555)
+    try:
+        assert "writable" in _refusal(path)
+    finally:
+        tmp_path.chmod(0o755)
+
+
+def test_a_second_writer_is_refused_until_the_first_closes(tmp_path):
+    path = tmp_path / "table.db"
+    with Store(path):
+        assert "open in another table" in _refusal(path)
+    Store(path).close()
+
+
+def test_a_reader_refuses_a_missing_or_older_file(tmp_path):
+    assert "does not exist" in _refusal(tmp_path / "table.db", Store.open_readonly)
+    old = tmp_path / "old.db"
+    _version_1_file(old)
+    assert "older schema" in _refusal(old, Store.open_readonly)

@@ -1,0 +1,279 @@
+"""The camera path on rendered, calibrated trays: the simulated camera puts dice in the tray's zones,
+the real settle detector, calibration and dice reader see them, and match() decides.
+
+Frames are 1024x576 (a 16 mm die is about 28 pixels across, as on the 1536x864 camera looking at
+a 400x300 mm tray from higher up) to keep each read short. The tray is the example configuration's
+with 30 mm markers: with its 40 mm markers the reader sees the outer ring of each marker's white
+quiet zone as a die (``vision.read.MARKER_BORDER_MM`` paints over 5 mm; the quiet zone is a sixth
+of the marker).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from controller.games.base import DiceNeeded
+from controller.games.dice import DieKind
+from controller.games.errors import DeviceTimeout, InvalidInput
+from controller.games.rolls import Roll
+from controller.table.camera import TIMEOUTS_FOR_FAULT, CameraStep, TrayReading, TrayWatcher, match
+from controller.table.records import Question
+from hardware.camera_sim import CameraFault, SimCamera
+from hardware.devices import DeviceStatus, Frame
+from vision.calibrate import TrayConfig, load_tray_config
+from vision.read import UNCERTAIN
+from vision.settle import Motion
+
+EXAMPLE = load_tray_config(Path(__file__).parents[2] / "table.example.toml")
+TRAY = replace(EXAMPLE, layout=replace(EXAMPLE.layout, marker_mm=30.0))
+SIZE = (1024, 576)
+QUIET = 6  # SettleConfig().quiet_frames
+
+FLOP = DiceNeeded(None, DieKind.D6, 3, False, "flop")
+
+
+def table_camera(seed: int, tray: TrayConfig = TRAY) -> SimCamera:
+    camera = SimCamera(random.Random(seed), SIZE)
+    camera.tray = tray
+    return camera
+
+
+def watch(camera: SimCamera, kind: DieKind | None = DieKind.D6, frames: int = QUIET + 2,
+          watcher: TrayWatcher | None = None) -> tuple[TrayWatcher, list[CameraStep]]:
+    watcher = watcher or TrayWatcher(camera, TRAY)
+    return watcher, [watcher.step(kind) for _ in range(frames)]
+
+
+def read_once(steps: list[CameraStep]) -> TrayReading:
+    """The one reading among ``steps``."""
+    readings = [s.reading for s in steps if s.reading is not None]
+    assert len(readings) == 1, [s.motion for s in steps]
+    return readings[0]
+
+
+def truth_faces(camera: SimCamera) -> tuple[str, ...]:
+    """The faces the rendered dice show, left to right on the tray."""
+    dice = sorted(camera.scene.dice, key=lambda d: d.tray_mm[0])
+    return tuple(d.face for d in dice)
+
+
+def question(result: Roll | Question) -> Question:
+    assert isinstance(result, Question), result
+    return result
+
+
+@pytest.fixture(scope="module")
+def flop() -> tuple[SimCamera, TrayReading]:
+    camera = table_camera(1)
+    camera.show([3, 5, 1], zones=["community"] * 3)
+    return camera, read_once(watch(camera)[1])
+
+
+def test_a_flop_in_the_community_zone_is_read_and_matched(flop: tuple[SimCamera, TrayReading]) -> None:
+    camera, seen = flop
+    assert [d.zone for d in seen.dice] == ["community"] * 3
+    assert match(FLOP, seen, TRAY.zones) == Roll(None, DieKind.D6, truth_faces(camera))
+    assert sorted(truth_faces(camera)) == ["1", "3", "5"]
+
+
+def test_the_evidence_is_the_annotated_frame_as_jpeg(flop: tuple[SimCamera, TrayReading]) -> None:
+    camera, seen = flop
+    picture = cv2.imdecode(np.frombuffer(seen.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert picture is not None and picture.shape == (SIZE[1], SIZE[0], 3)
+    change = np.abs(picture.astype(int) - camera.frame().astype(int)).sum(axis=2)
+    x, y, w, h = (int(v) for v in seen.dice[0].box)
+    assert change[y, x + 2:x + w - 2].mean() > 100  # the die's box is drawn on the frame...
+    assert change[y + h // 3:y + 2 * h // 3, x + w // 3:x + 2 * w // 3].mean() < 25  # ...which is this frame
+
+
+def test_wrong_count_is_a_question(flop: tuple[SimCamera, TrayReading]) -> None:
+    asked = question(match(DiceNeeded(None, DieKind.D6, 2, False, "turn"), flop[1], TRAY.zones))
+    assert (asked.reason, asked.text) == ("count", "2 dice expected in the community zone, 3 seen")
+    assert asked.seen == flop[1].dice
+
+
+def test_a_seats_reveal_in_its_zone_is_matched_to_that_seat() -> None:
+    camera = table_camera(2)
+    camera.show([3, 5], zones=["seat2", "seat2"])
+    seen = read_once(watch(camera)[1])
+    assert match(DiceNeeded(2, DieKind.D6, 2, False, "reveal"), seen, TRAY.zones) == Roll(2, DieKind.D6, truth_faces(camera))
+    asked = question(match(DiceNeeded(1, DieKind.D6, 2, False, "reveal"), seen, TRAY.zones))
+    assert (asked.reason, asked.text) == ("other_zone", "2 dice in the seat2 zone while the table waits for seat 1's dice")
+
+
+def test_a_die_in_another_seats_zone_is_a_question() -> None:
+    camera = table_camera(3)
+    camera.show([4, 2], zones=["seat2", "seat1"])
+    asked = question(match(DiceNeeded(2, DieKind.D6, 2, False, "reveal"), read_once(watch(camera)[1]), TRAY.zones))
+    assert (asked.reason, asked.text) == ("other_zone", "a die in the seat1 zone while the table waits for seat 2's dice")
+
+
+def test_a_die_outside_every_zone_is_a_question() -> None:
+    camera = table_camera(4)
+    camera.show([6, 2, 4], positions_mm=[(150, 120), (250, 170), (50, 150)])
+    seen = read_once(watch(camera)[1])
+    assert [d.zone for d in seen.dice] == [None, "community", "community"]
+    asked = question(match(FLOP, seen, TRAY.zones))
+    assert asked.reason == "outside" and asked.text.startswith("a die lies outside every zone")
+
+
+def test_a_die_knocked_off_the_tray_is_a_question_until_it_is_put_back() -> None:
+    camera = table_camera(5)
+    camera.show([6, 2, 4], positions_mm=[(150, 120), (250, 170), (-40, 150)])
+    watcher, steps = watch(camera)
+    asked = question(match(FLOP, read_once(steps), TRAY.zones))
+    assert (asked.reason, asked.text) == ("count", "3 dice expected in the community zone, 2 seen")
+    camera.show([6, 2, 4], positions_mm=[(150, 120), (250, 170), (200, 200)])  # the dealer puts it back
+    _, steps = watch(camera, watcher=watcher)
+    assert steps[0].motion is Motion.MOVING
+    assert match(FLOP, read_once(steps), TRAY.zones) == Roll(None, DieKind.D6, ("6", "4", "2"))
+
+
+def test_a_cocked_die_is_a_question_not_a_guess() -> None:
+    camera = table_camera(6)
+    camera.show([3, 5], zones=["seat0", "seat0"], cocked=1)
+    asked = question(match(DiceNeeded(0, DieKind.D6, 2, False, "reveal"), read_once(watch(camera)[1]), TRAY.zones))
+    assert (asked.reason, asked.text) == ("flagged", "die 1 in the seat0 zone cannot be read (cocked)")
+
+
+def test_a_blurred_tray_is_a_question_not_a_guess() -> None:
+    camera = table_camera(6)
+    camera.show([3, 5], zones=["seat0", "seat0"], blur=3.5)  # a lens out of focus: markers still found
+    seen = read_once(watch(camera)[1])
+    assert any(d.face is None or d.flag or d.confidence < UNCERTAIN for d in seen.dice if d.zone == "seat0")
+    question(match(DiceNeeded(0, DieKind.D6, 2, False, "reveal"), seen, TRAY.zones))
+
+
+def test_d12_dice_are_located_but_their_faces_go_to_the_dealer() -> None:
+    camera = table_camera(7)
+    camera.show([3, 9, 12], zones=["community"] * 3, kind="d12")
+    seen = read_once(watch(camera, DieKind.D12)[1])
+    assert not seen.faces_known and all(d.face is None for d in seen.dice)
+    asked = question(match(DiceNeeded(None, DieKind.D12, 3, False, "flop"), seen, TRAY.zones))
+    assert (asked.reason, asked.text) == ("unreadable", "d12 dice cannot be read by the camera yet: enter the 3 dice by hand")
+
+
+def test_pip_dice_standing_in_for_letters_read_as_letters() -> None:
+    camera = table_camera(8)
+    camera.show([1, 6], zones=["seat3", "seat3"])
+    watcher = TrayWatcher(camera, TRAY, pip_stand_ins={DieKind.LETTERS})
+    seen = read_once(watch(camera, DieKind.LETTERS, watcher=watcher)[1])
+    letters = tuple(DieKind.LETTERS.faces[int(face) - 1] for face in truth_faces(camera))
+    assert match(DiceNeeded(3, DieKind.LETTERS, 2, False, "reveal"), seen, TRAY.zones) == Roll(3, DieKind.LETTERS, letters)
+    assert sorted(letters) == ["H", "M"]
+
+
+def test_only_six_faced_kinds_can_be_played_with_pip_dice() -> None:
+    with pytest.raises(InvalidInput, match="d12"):
+        TrayWatcher(table_camera(0), TRAY, pip_stand_ins={DieKind.D12})
+
+
+def test_moving_frames_are_not_read_and_a_still_tray_is_read_once() -> None:
+    camera = table_camera(19)
+    camera.roll([2, 6], frames=5, zones=["seat1", "seat1"])
+    watcher, steps = watch(camera, frames=5 + QUIET + 4)
+    read = [n for n, s in enumerate(steps) if s.reading is not None]
+    assert all(s.motion is Motion.MOVING for s in steps[1:6])  # frame 5 is the first at rest
+    assert read == [5 + QUIET]  # the frame completing the quiet run after it
+    assert match(DiceNeeded(1, DieKind.D6, 2, False, "reveal"), read_once(steps), TRAY.zones) \
+        == Roll(1, DieKind.D6, truth_faces(camera))
+
+
+def test_a_tray_that_settled_while_no_dice_were_awaited_is_read_when_they_are() -> None:
+    camera = table_camera(10)
+    camera.show([5], zones=["seat0"])
+    watcher, steps = watch(camera, kind=None, frames=QUIET + 3)
+    assert steps[-1].motion is Motion.SETTLED and all(s.reading is None for s in steps)
+    step = watcher.step(DieKind.D6)
+    assert step.reading is not None and [d.face for d in step.reading.dice] == ["5"]
+    assert watcher.step(DieKind.D6).reading is None
+
+
+def test_the_tray_is_calibrated_once_and_again_when_its_markers_move() -> None:
+    camera = table_camera(11)
+    camera.show([4], zones=["seat0"])
+    watcher, steps = watch(camera)
+    first = watcher.calibration
+    camera.show([4, 1], zones=["seat0", "seat1"])
+    watch(camera, watcher=watcher)
+    assert watcher.calibration is first
+    camera.show([3], zones=["community"], perspective=0.15)  # the camera was knocked: a tilted view
+    _, steps = watch(camera, watcher=watcher)
+    assert watcher.calibration is not first
+    assert [d.face for d in read_once(steps).dice] == ["3"]
+
+
+def test_a_tray_without_markers_in_view_is_a_fault_until_they_are_seen() -> None:
+    camera = table_camera(12)
+    camera.show([4], markers=False)
+    watcher, steps = watch(camera)
+    fault = steps[-1].fault
+    assert fault is not None and not fault.ok
+    assert fault.problem.startswith("the camera cannot find the tray: tray markers [0, 1, 2, 3] not found")
+    assert "corner markers" in fault.fix and all(s.reading is None for s in steps)
+    camera.show([4], zones=["seat1"])
+    _, steps = watch(camera, watcher=watcher)
+    back = [s for s in steps if s.reading is not None]
+    assert len(back) == 1 and back[0].recovered and back[0].fault is None and watcher.fault is None
+
+
+def test_a_stopped_camera_is_a_fault_and_the_tray_is_read_again_when_frames_return() -> None:
+    camera = table_camera(13)
+    camera.show([2, 2], zones=["seat2", "seat2"])
+    watcher, steps = watch(camera)
+    camera.fault = CameraFault.STOPPED
+    stopped = watcher.step(DieKind.D6)
+    assert stopped.motion is None and stopped.fault is not None
+    assert stopped.fault.problem.startswith("camera stopped sending frames") and "cable" in stopped.fault.fix
+    assert watcher.fault == stopped.fault
+    camera.fault = CameraFault.NONE
+    _, steps = watch(camera, watcher=watcher, frames=QUIET + 2)
+    assert steps[0].recovered and steps[0].fault is None
+    assert [n for n, s in enumerate(steps) if s.reading] == [QUIET]  # settles afresh, then reads once
+
+
+def test_an_occasional_dropped_frame_is_no_fault() -> None:
+    camera = table_camera(14)
+    camera.show([1], zones=["seat3"])
+    camera.fault = CameraFault.DROPS
+    _, steps = watch(camera, frames=12)
+    assert all(s.fault is None for s in steps)
+    assert sum(s.motion is None for s in steps) == 4
+    assert [d.face for d in read_once(steps).dice] == ["1"]
+
+
+class Silent:
+    """A camera whose frames stop coming in time (a USB camera under load): ``silent`` timeouts."""
+
+    def __init__(self, camera: SimCamera, silent: int) -> None:
+        self.inner, self.silent = camera, silent
+        self.name = camera.name
+
+    def frame(self) -> Frame:
+        if self.silent > 0:
+            self.silent -= 1
+            raise DeviceTimeout(f"{self.name}: no frame within 1.0 s")
+        return self.inner.frame()
+
+    def check(self) -> DeviceStatus:
+        return self.inner.check()
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def test_dropped_frames_in_a_row_become_a_fault_that_clears_with_the_next_frame() -> None:
+    camera = table_camera(15)
+    camera.show([1], zones=["seat3"])
+    watcher = TrayWatcher(Silent(camera, TIMEOUTS_FOR_FAULT), TRAY)
+    steps = [watcher.step(DieKind.D6) for _ in range(TIMEOUTS_FOR_FAULT + 1)]
+    assert [s.fault is not None for s in steps] == [False] * (TIMEOUTS_FOR_FAULT - 1) + [True, False]
+    fault = steps[TIMEOUTS_FOR_FAULT - 1].fault
+    assert fault is not None and fault.problem.startswith(f"camera sent no frame {TIMEOUTS_FOR_FAULT} times in a row")
+    assert steps[-1].recovered and steps[-1].motion is not None

@@ -1,0 +1,142 @@
+"""match(): the camera's dice become exactly the roll the engine waits for, or a question saying why.
+
+Constructed readings (no frames): each rule of the decision on its own. The rendered, really read
+trays are in ``test_camera.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from controller.games.base import DiceNeeded
+from controller.games.dice import DieKind
+from controller.games.rolls import Roll
+from controller.games.view import DieView, SeatStatus, SeatView, TableView
+from controller.table.camera import TrayReading, dice_on_table, match, zone_for
+from controller.table.records import DieSeen, Question
+from vision.calibrate import load_tray_config
+from vision.read import UNCERTAIN
+
+ZONES = load_tray_config(Path(__file__).parents[2] / "table.example.toml").zones
+FLOP = DiceNeeded(None, DieKind.D6, 3, False, "flop")
+REVEAL_2 = DiceNeeded(2, DieKind.D6, 2, False, "reveal")
+
+
+def die(face: str | None, zone: str | None, confidence: float = 0.97, flag: str | None = None,
+        x: float = 0.0, kind: DieKind = DieKind.D6) -> DieSeen:
+    return DieSeen(kind, face, confidence, (x, 100.0), (x - 20, 80.0, 40.0, 40.0), zone, flag)
+
+
+def reading(*dice: DieSeen, kind: DieKind = DieKind.D6, faces_known: bool = True) -> TrayReading:
+    return TrayReading(kind, dice, b"", 1.0, faces_known)
+
+
+def question(result: Roll | Question) -> Question:
+    assert isinstance(result, Question), result
+    return result
+
+
+def test_zone_names_follow_the_convention() -> None:
+    assert (zone_for(None), zone_for(0), zone_for(3)) == ("community", "seat0", "seat3")
+    assert {zone_for(None), *(zone_for(s) for s in range(4))} <= {z.name for z in ZONES.zones}
+
+
+def test_three_sure_dice_in_the_community_zone_are_the_flop_in_tray_order() -> None:
+    seen = reading(die("3", "community", x=10), die("5", "community", x=20), die("1", "community", x=30))
+    assert match(FLOP, seen, ZONES) == Roll(None, DieKind.D6, ("3", "5", "1"))
+
+
+def test_a_seats_reveal_in_its_zone_is_that_seats_roll() -> None:
+    seen = reading(die("6", "seat2"), die("2", "seat2"))
+    assert match(REVEAL_2, seen, ZONES) == Roll(2, DieKind.D6, ("6", "2"))
+
+
+def test_wrong_count_names_expected_and_seen() -> None:
+    seen = reading(*(die(f, "community") for f in "3514"))
+    asked = question(match(FLOP, seen, ZONES))
+    assert (asked.reason, asked.text) == ("count", "3 dice expected in the community zone, 4 seen")
+    assert (asked.seat, asked.kind, asked.count, asked.seen) == (None, DieKind.D6, 3, seen.dice)
+
+
+def test_a_die_outside_every_zone_is_asked_about() -> None:
+    seen = reading(die("3", "community"), die("5", "community"), die("1", None))
+    asked = question(match(FLOP, seen, ZONES))
+    assert asked.reason == "outside"
+    assert asked.text.startswith("a die lies outside every zone")
+
+
+def test_a_die_in_another_seats_zone_is_asked_about() -> None:
+    seen = reading(die("3", "seat2"), die("5", "seat1"))
+    asked = question(match(REVEAL_2, seen, ZONES))
+    assert (asked.reason, asked.text) == ("other_zone", "a die in the seat1 zone while the table waits for seat 2's dice")
+
+
+def test_a_reading_just_below_the_threshold_is_asked_about_and_one_at_it_is_taken() -> None:
+    low = round(UNCERTAIN - 0.004, 4)
+    asked = question(match(REVEAL_2, reading(die("6", "seat2"), die("5", "seat2", confidence=low)), ZONES))
+    assert (asked.reason, asked.text) == ("confidence", f"die 2 in the seat2 zone read 5 at {UNCERTAIN - 0.01:.2f} confidence")
+    at = reading(die("6", "seat2"), die("5", "seat2", confidence=UNCERTAIN))
+    assert match(REVEAL_2, at, ZONES) == Roll(2, DieKind.D6, ("6", "5"))
+
+
+@pytest.mark.parametrize("face, flag, text", [
+    (None, "cocked", "die 1 in the seat2 zone cannot be read (cocked)"),
+    (None, "cut_off", "die 1 in the seat2 zone cannot be read (cut off)"),
+    ("4", "uncertain", "die 1 in the seat2 zone read 4 but is uncertain"),
+])
+def test_a_flagged_die_is_asked_about_even_when_sure(face: str | None, flag: str, text: str) -> None:
+    asked = question(match(REVEAL_2, reading(die(face, "seat2", 0.99, flag), die("2", "seat2")), ZONES))
+    assert (asked.reason, asked.text) == ("flagged", text)
+
+
+@pytest.mark.parametrize("kind", [DieKind.D12, DieKind.D8_TAUREN])
+def test_a_kind_the_reader_cannot_read_goes_to_the_dealer(kind: DieKind) -> None:
+    need = DiceNeeded(None, kind, 3, False, "flop")
+    seen = reading(*(die(None, "community", 0.0, "kind_unreadable", kind=kind) for _ in range(3)),
+                    kind=kind, faces_known=False)
+    asked = question(match(need, seen, ZONES))
+    assert asked.reason == "unreadable"
+    assert asked.text.startswith(f"{kind.value} dice cannot be read by the camera yet")
+
+
+def test_a_sighting_of_another_kind_is_not_taken() -> None:
+    need = DiceNeeded(None, DieKind.LETTERS, 3, False, "flop")
+    asked = question(match(need, reading(*(die(f, "community") for f in "351")), ZONES))
+    assert asked.reason == "unreadable"
+
+
+def test_a_seat_without_a_zone_is_asked_about() -> None:
+    need = DiceNeeded(7, DieKind.D6, 2, False, "reveal")
+    asked = question(match(need, reading(die("1", "seat2")), ZONES))
+    assert (asked.reason, asked.text) == ("no_zone", "the tray has no seat7 zone (add it to [zones]): enter the dice by hand")
+
+
+def test_dice_already_on_the_table_are_not_the_new_roll() -> None:
+    turn = DiceNeeded(None, DieKind.D6, 1, False, "turn")
+    seen = reading(die("3", "community", x=1), die("6", "community", x=2), die("5", "community", x=3),
+                    die("1", "community", x=4), die("4", "seat0"), die("2", "seat0"))
+    earlier = {"community": ("3", "5", "1"), "seat0": ("4", "2")}
+    assert match(turn, seen, ZONES, earlier) == Roll(None, DieKind.D6, ("6",))
+    asked = question(match(turn, seen, ZONES, {"community": ("3", "5", "1")}))
+    assert (asked.reason, asked.text) == ("other_zone", "2 dice in the seat0 zone while the table waits for the community dice")
+    asked = question(match(turn, reading(*seen.dice[:3]), ZONES, {"community": ("3", "5", "1")}))
+    assert asked.text == "4 dice expected in the community zone (3 there before and 1 new), 3 seen"
+
+
+def test_a_die_turned_among_those_already_there_is_asked_about() -> None:
+    turn = DiceNeeded(None, DieKind.D6, 1, False, "turn")
+    seen = reading(*(die(f, "community") for f in "3626"))
+    asked = question(match(turn, seen, ZONES, {"community": ("3", "5", "1")}))
+    assert asked.reason == "moved"
+    assert asked.text == "the community zone shows 3 6 2 6, but 3 5 1 lay there before: was a die moved or turned?"
+
+
+def test_dice_on_table_are_the_shown_faces_by_zone_without_those_to_be_rerolled() -> None:
+    d6 = DieKind.D6
+    seats = (SeatView(0, "Ana", SeatStatus.ACTIVE, (), dice=(DieView(d6, "4"), DieView(d6, "2"))),
+             SeatView(1, "Ben", SeatStatus.ACTIVE, (), dice=(DieView(d6, None), DieView(d6, None))))
+    view = TableView("g", "G", 1, "turn", seats,
+                     community=(DieView(d6, "3"), DieView(d6, "5", "reroll"), DieView(d6, "1", "protect")))
+    assert dice_on_table(view) == {"community": ("3", "1"), "seat0": ("4", "2")}

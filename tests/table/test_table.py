@@ -1,0 +1,176 @@
+"""The table over a real record: durable before applied, corrections audited, restarts exact."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from controller.games.errors import IllegalAction, TableNotReady
+from controller.games.rolls import Roll
+from controller.store import Store
+from controller.table.records import Entry, ReplaceDice, TableStatus, Undo, VoidHand
+from controller.table.table import Sighting, Table
+
+from tests.table.conftest import next_input, play
+
+
+def test_every_accepted_input_is_in_the_record_before_the_table_shows_it(store: Store) -> None:
+    table = Table(store)
+    table.new_game("tao", ["Ana", "Ben", "Cleo"], {})
+    seen: list[int] = []
+    subscription = table.subscribe(after=table.state().seq)
+    play(table, 25)
+    while (update := subscription.next(0)) is not None:
+        recorded = [r.seq for r in store.records(table.game_no)]
+        assert update.seq in recorded
+        seen.append(update.seq)
+    inputs = [r for r in store.records(table.game_no) if r.kind == "input"]
+    assert len(inputs) == 25 and [r.seq for r in inputs] == seen
+
+
+def test_a_restarted_table_resumes_the_game_exactly(db: Path) -> None:
+    store = Store(db)
+    table = Table(store)
+    table.new_game("diceholdem", ["Ana", "Ben", "Cleo"], {})
+    play(table, 60)
+    before = table.state()
+    store.close()
+    again = Table(Store(db))
+    assert again.state().view == before.view
+    assert again.ledger is not None and table.ledger is not None
+    assert again.ledger.game.final() == table.ledger.game.final()
+    assert [line.text for line in again.state().log] == [line.text for line in before.log]
+
+
+def test_each_correction_is_in_the_record_with_who_and_why(store: Store) -> None:
+    table = Table(store)
+    table.new_game("tao", ["Ana", "Ben"], {})
+    play(table, 12)
+    while not any(isinstance(p.input, Roll) and "?" not in p.input.faces
+                  for p in table.ledger.played[table.ledger.hand_start:]):  # type: ignore[union-attr]
+        play(table, 1)
+    play(table, 1)
+    table.correct(Undo("Dana (dealer)", "wrong button"))
+    assert table.ledger is not None
+    ledger = table.ledger
+    roll = next(p for p in reversed(ledger.played[ledger.hand_start:])
+                if isinstance(p.input, Roll) and "?" not in p.input.faces)
+    faces = tuple("1" for _ in roll.input.faces)  # type: ignore[attr-defined]
+    table.correct(ReplaceDice(roll.seq, faces, "Dana (dealer)", "camera misread"))
+    table.correct(VoidHand("Dana (dealer)", "dice fell off the table"))
+    audit = [(r.kind, r.who, r.why) for r in store.records(table.game_no)
+             if r.kind in ("undo", "replace", "void")]
+    assert audit == [("undo", "Dana (dealer)", "wrong button"),
+                     ("replace", "Dana (dealer)", "camera misread"),
+                     ("void", "Dana (dealer)", "dice fell off the table")]
+    game = table.ledger.game
+    assert game.chips_total() == game.chips_expected()
+
+
+def test_a_refused_correction_is_not_recorded(store: Store) -> None:
+    table = Table(store)
+    table.new_game("tao", ["Ana", "Ben"], {})
+    with pytest.raises(IllegalAction, match="nothing to undo"):
+        table.correct(Undo("dealer", "test"))
+    assert [r.kind for r in store.records(table.game_no)] == []
+
+
+def test_a_paused_table_refuses_inputs_with_the_reason_and_stays_paused_after_restart(
+        db: Path) -> None:
+    store = Store(db)
+    table = Table(store)
+    table.new_game("tao", ["Ana", "Ben"], {})
+    table.pause("dealer", "a drink was spilled")
+    assert table.state().status is TableStatus.PAUSED
+    with pytest.raises(TableNotReady, match="paused"):
+        play(table, 1)
+    store.close()
+    again = Table(Store(db))
+    assert again.state().status is TableStatus.PAUSED
+    again.resume("dealer")
+    play(again, 3)
+    assert again.state().status is TableStatus.RUNNING
+
+
+class _DoubtfulEyes:
+    """A camera path that always doubts: every look gives a question."""
+
+    def look(self, need: object) -> Sighting | None:
+        return None if need is None else Sighting(None, "die 1 read 5 at 0.41 confidence")
+
+
+def test_a_table_stopped_with_a_question_open_comes_back_paused(db: Path) -> None:
+    store = Store(db)
+    table = Table(store, eyes=_DoubtfulEyes())
+    table.new_game("tao", ["Ana", "Ben"], {})
+    rng = random.Random(3)
+    while table.ledger is not None and not (table.ledger.game.pending().dice and
+                                            not table.ledger.game.pending().dice[0].hidden):
+        table.submit(Entry(next_input(table, rng), "test", "tester"))
+    table.tick()
+    assert table.state().status is TableStatus.QUESTION
+    question = table.state().question
+    assert question is not None and "0.41" in question.text
+    store.close()
+    again = Table(Store(db), eyes=_DoubtfulEyes())
+    assert again.state().status is TableStatus.PAUSED
+
+
+def test_the_dealer_answers_a_question_and_the_game_goes_on(store: Store) -> None:
+    table = Table(store, eyes=_DoubtfulEyes())
+    table.new_game("tao", ["Ana", "Ben"], {})
+    rng = random.Random(3)
+    while table.ledger is not None and not (table.ledger.game.pending().dice and
+                                            not table.ledger.game.pending().dice[0].hidden):
+        table.submit(Entry(next_input(table, rng), "test", "tester"))
+    table.tick()
+    question = table.state().question
+    assert question is not None
+    with pytest.raises(IllegalAction, match="not open"):
+        table.answer(question.id + 1, ["7"], "dealer")
+    table.answer(question.id, ["7"], "Dana (dealer)")
+    answer = store.records(table.game_no)[-1]
+    assert (answer.kind, answer.who) == ("answer", "Dana (dealer)")
+    assert table.state().question is None and table.state().status is TableStatus.RUNNING
+
+
+def test_a_device_event_recorded_once_is_not_applied_twice(store: Store) -> None:
+    table = Table(store)
+    table.new_game("tao", ["Ana", "Ben"], {})
+    rng = random.Random(1)
+    inp = next_input(table, rng)
+    table.submit(Entry(inp, "panel", "Ana"), device_event=("seatnode:0", 7, 1))
+    with pytest.raises(Exception, match="already"):
+        table.submit(Entry(next_input(table, rng), "panel", "Ana"),
+                     device_event=("seatnode:0", 7, 1))
+    assert len([r for r in store.records(table.game_no) if r.kind == "input"]) == 1
+
+
+def test_the_action_log_never_shows_a_hidden_die_entered_unsealed(store: Store) -> None:
+    table = Table(store)
+    table.new_game("tao", ["Ana", "Ben", "Cleo"], {})
+    play(table, 40, sealed=False)
+    assert table.ledger is not None
+    hidden = [p for p in table.ledger.played if p.hidden and not p.reveal]
+    assert hidden
+    texts = [line.text for line in table.state().log]
+    for played in hidden:
+        assert any("hidden dice" in text for text in texts)
+        faces = " ".join(played.input.faces)  # type: ignore[attr-defined]
+        assert not any(text.endswith(faces) and "hidden" not in text for text in texts
+                       if str(played.input.seat) in text)  # type: ignore[attr-defined]
+
+
+def test_a_subscriber_that_reconnects_gets_what_it_missed(store: Store) -> None:
+    table = Table(store)
+    table.new_game("tao", ["Ana", "Ben"], {})
+    play(table, 5)
+    last = table.state().seq
+    play(table, 4, seed=2)
+    missed = table.subscribe(after=last)
+    seqs = []
+    while (update := missed.next(0)) is not None:
+        seqs.append(update.seq)
+    assert seqs == [r.seq for r in store.records(table.game_no) if r.seq > last]
