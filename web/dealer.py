@@ -14,7 +14,8 @@ from flask import (Blueprint, Response, abort, make_response, redirect, render_t
 from werkzeug.wrappers import Response as BaseResponse
 
 from controller.games.registry import GAMES
-from controller.table.records import ReplaceDice, Undo, VoidHand
+from controller.games.rolls import Roll
+from controller.table.records import Entry, ReplaceDice, Undo, VoidHand
 from web.context import web_table
 from web.fairness import face_tests
 from web.security import check_csrf, csrf_token, log_in, logged_in
@@ -80,6 +81,19 @@ def home() -> str:
 def answer() -> BaseResponse:
     """The dealer's reading of the dice the table asked about."""
     web_table().table.answer(request.form.get("question", 0, type=int), _faces(), DEALER)
+    return _back()
+
+
+@dealer.post("/dice")
+def dice() -> BaseResponse:
+    """Enter by hand the dice the table waits for (the camera is off or cannot read them): an
+    input like any other, refused (409) while the table is paused or at fault."""
+    awaited = web_table().table.state().view.awaited.dice
+    if not awaited:
+        abort(400, "the table waits for no dice now")
+    need = awaited[0]
+    faces = tuple(need.kind.parse_face(face) for face in _faces())
+    web_table().table.submit(Entry(Roll(need.seat, need.kind, faces), "console", DEALER))
     return _back()
 
 

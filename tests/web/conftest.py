@@ -1,10 +1,10 @@
-"""Fixtures of the web tests: the table (a STAND-IN until ``controller.table`` lands), the app,
-a client and a logged-in dealer.
+"""Fixtures of the web tests: the real table with bots at its seats, the app, a client and a
+logged-in dealer.
 
 ``new_table`` is the one place that says which table the web is tested against; the browser
-tests and the bench call it too. Whatever it returns is a ``TableHandle`` that can also ``step()``
-(play one simulated input) and ``ask()`` (put a question to the dealer), as the simulated table
-of ``dicetable demo`` does.
+tests and the bench call it too. It returns a ``TableHandle`` (``controller.table.Table`` over a
+SQLite record) that can also ``step()`` (play one simulated input) and ``ask()`` (the camera
+doubts a roll: a question to the dealer); see ``tests/web/driven.py``.
 """
 
 from __future__ import annotations
@@ -39,10 +39,12 @@ def _load(name: str, file: str) -> Any:
 
 
 def new_table(game: str = "tauren", players: int = 3, seed: int = 7,
-              names: Sequence[str] | None = None) -> Any:
-    """A table for the web to show (STAND-IN: ``tests/web/standin.py`` over BotTable)."""
-    standin = _load("web_standin", "standin.py")
-    return standin.StandInTable(game, players, seed, list(names or NAMES[:players]))
+              names: Sequence[str] | None = None, options: dict[str, str] | None = None,
+              sealed: bool = True) -> Any:
+    """A real table with bots for the web to show (``sealed``: hidden rolls entered sealed and
+    revealed at the showdown, as the camera table does; False: entered with their faces)."""
+    driven = _load("web_driven", "driven.py")
+    return driven.DrivenTable(game, players, seed, list(names or NAMES[:players]), options, sealed)
 
 
 def app_for(table: Any, **config: Any) -> Flask:
@@ -89,9 +91,10 @@ def dealer(client: FlaskClient) -> Iterator[FlaskClient]:
 
 
 def hidden_rolls(table: Any) -> list[Any]:
-    """The sealed rolls of the game in play as the table recorded them (what the room must not
-    see before the showdown). STAND-IN: read from the stand-in's record."""
-    return [record for record in table.records if record.hidden]
+    """The hidden rolls with known faces in the game in play, as the table recorded them (what
+    the room must not see before the showdown)."""
+    return [played for played in table.records if played.hidden and not played.reveal
+            and "?" not in played.input.faces]
 
 
 def read_events(client: FlaskClient, count: int, headers: dict[str, str] | None = None,
@@ -130,3 +133,29 @@ def parse_block(block: str) -> dict[str, Any]:
         else:
             event[field] = value
     return event
+
+
+class StreamReader:
+    """An open ``/api/stream``, read as the game goes on (the events a live spectator gets)."""
+
+    def __init__(self, client: FlaskClient, query: str = "") -> None:
+        self._response = client.get(f"/api/stream{query}", buffered=False)
+        self._chunks = iter(self._response.response)
+        self._text = ""
+
+    def until(self, seq: int) -> list[dict[str, Any]]:
+        """Every event up to the one with id ``seq`` (keep-alives left out)."""
+        found: list[dict[str, Any]] = []
+        while not found or found[-1].get("id") != str(seq):
+            while "\n\n" not in self._text:
+                chunk = next(self._chunks)
+                self._text += chunk.decode() if isinstance(chunk, bytes) else chunk
+            block, self._text = self._text.split("\n\n", 1)
+            event = parse_block(block)
+            if "data" in event:
+                found.append(event)
+        return found
+
+    def close(self) -> None:
+        """Close the stream."""
+        self._response.close()
