@@ -75,7 +75,7 @@ function renderOdds(state, odds) {
   $("odds").innerHTML = odds.map((o) =>
     `<li><span class="who">${esc(seatName(state, o.seat))}</span>` +
     `<span class="bar"><i style="width:${(100 * o.equity).toFixed(1)}%"></i></span>` +
-    `<span class="num">${(100 * o.win).toFixed(1)}%${o.tie > 0.0005 ? ` (tie ${(100 * o.tie).toFixed(1)}%)` : ""}</span></li>`).join("");
+    `<span class="num">${(100 * o.win).toFixed(1)}%${o.tie > 0.0005 ? ` <small>tie ${(100 * o.tie).toFixed(1)}%</small>` : ""}</span></li>`).join("");
 }
 
 function renderShowdown(state) {
