@@ -3,10 +3,11 @@
 Usage: ``python bench/web.py [--clients 200] [--inputs 300] [--pace 0.05] [--game tauren]``
 
 The web app runs under the production server (``web.server``, gevent) in this process, over the
-table that ``tests/web/conftest.py:new_table`` gives (the stand-in until ``controller.table``
-lands). A second process opens ``--clients`` event streams (plain sockets, one ``selectors``
-loop) and notes when each event arrives. Bots then play ``--inputs`` inputs, one every
-``--pace`` seconds (default 0.05: twenty a second, far faster than people play). Printed: the delay from an accepted input (``step()`` returned: it is
+table that ``tests/web/conftest.py:new_table`` gives (the real ``controller.table.Table`` over a
+SQLite record, bots at the seats, hidden dice sealed). A second process opens ``--clients``
+event streams (plain sockets, one ``selectors`` loop) and notes when each event arrives. Bots
+then play ``--inputs`` inputs, one every ``--pace`` seconds (default 0.05: twenty a second, far
+faster than people play). Printed: the delay from an accepted input (``step()`` returned: it is
 durable) to its arrival at a client, over every client and input (median, 95th percentile,
 max), events lost, and the server process's memory (resident set) and threads.
 """
@@ -91,7 +92,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     tables = _tables()
-    from web.server import server
+    from web.server import serve_in_background
 
     # the spectators' process starts before this one has threads (fork is then safe)
     probe = socket.socket()
@@ -102,16 +103,8 @@ def main() -> None:
     ready, results = multiprocessing.Event(), multiprocessing.Queue()
     table = tables.new_table(args.game, 4, args.seed, ["Ann", "Bo", "Cy", "Dee"])
     app = tables.create_app(table, {"keepalive": 15.0})
-    up = threading.Event()
-
-    def run() -> None:
-        http = server(app, "127.0.0.1", port)
-        http.init_socket()
-        up.set()
-        http.serve_forever()
     memory_idle = rss_mb()
-    threading.Thread(target=run, daemon=True).start()
-    up.wait(10)
+    web = serve_in_background(app, "127.0.0.1", port)
     crowd = multiprocessing.Process(target=spectators,
                                     args=(port, args.clients, last, ready, results))
     crowd.start()
@@ -128,6 +121,7 @@ def main() -> None:
     last.value = max(accepted)
     arrivals = results.get(timeout=600)
     crowd.join(10)
+    web.stop()
     crowd_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
     delays = [(seen[seq] - at) * 1000 for seen in arrivals for seq, at in accepted.items()
               if seq in seen]

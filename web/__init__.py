@@ -9,6 +9,7 @@ runs it under gevent's WSGI server, which holds hundreds of long-lived event str
 
 from __future__ import annotations
 
+import os
 import secrets
 from typing import Any
 
@@ -17,8 +18,9 @@ from flask import Flask
 from controller.table.records import TableHandle
 from web.context import WebTable
 
-__all__ = ["create_app", "serve"]
+__all__ = ["create_app", "serve", "serve_in_background"]
 
+PIN_VARIABLE = "DICETABLE_DEALER_PIN"
 DEFAULTS: dict[str, Any] = {
     "keepalive": 15.0,       # seconds between keep-alive comments on an idle event stream
     "retry_ms": 2000,        # how soon a browser reconnects a dropped stream
@@ -34,11 +36,14 @@ DEFAULTS: dict[str, Any] = {
 def create_app(table: TableHandle, config: dict[str, Any] | None = None) -> Flask:
     """The web app of ``table``; ``config`` overrides :data:`DEFAULTS` and Flask settings.
 
-    The dealer console stays locked (every login refused) when neither ``dealer_pin`` nor
-    ``dealer_pin_hash`` is given.
+    The dealer PIN is ``dealer_pin`` or, when the config does not name one, the environment's
+    ``DICETABLE_DEALER_PIN``; the console stays locked (every login refused) without a PIN or a
+    ``dealer_pin_hash``.
     """
     settings = {**DEFAULTS, **(config or {})}
-    clear_pin = settings.pop("dealer_pin", None)
+    # the PIN of `dicetable demo` and `run`: from the environment, never from a file in clear
+    clear_pin = settings.pop("dealer_pin", None) if "dealer_pin" in (config or {}) \
+        else os.environ.get(PIN_VARIABLE)
     app = Flask(__name__)
     app.config.update(SECRET_KEY=secrets.token_hex(32), SESSION_COOKIE_HTTPONLY=True,
                       SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_NAME="dicetable_session",
@@ -64,3 +69,9 @@ def serve(app: Flask, host: str = "127.0.0.1", port: int = 5000) -> None:
     """Serve ``app`` with gevent's WSGI server until interrupted; prints the address first."""
     from web.server import serve as run
     run(app, host, port)
+
+
+def serve_in_background(app: Flask, host: str = "127.0.0.1", port: int = 5000) -> Any:
+    """Serve ``app`` with gevent's WSGI server in a thread; returns a server with ``stop()``."""
+    from web.server import serve_in_background as start
+    return start(app, host, port)

@@ -10,9 +10,11 @@ record) run in gevent's thread pool, so none stalls the event loop.
 from __future__ import annotations
 
 import sys
+import threading
 from typing import Any, Callable, TypeVar
 
 from flask import Flask
+import gevent
 from gevent.hub import get_hub
 from gevent.pool import Pool
 from gevent.pywsgi import WSGIServer
@@ -56,3 +58,54 @@ def serve(app: Flask, host: str, port: int) -> None:
         fanout = web_table(app).fanout
         if fanout is not None:
             fanout.close()
+
+
+class Background:
+    """``app`` served by gevent in a thread of its own (the table's loop keeps the main thread);
+    :meth:`stop` closes every connection, as a stopped server does, and :meth:`start` serves
+    again on the same port."""
+
+    def __init__(self, app: Flask, host: str, port: int) -> None:
+        self.app, self.host, self.port = app, host, port
+        self._http: WSGIServer | None = None
+        self._thread: threading.Thread | None = None
+        self._up = threading.Event()
+
+    def start(self) -> Background:
+        """Serve in a new thread; returns once the socket listens."""
+        self._up.clear()
+        self._thread = threading.Thread(target=self._run, name="web", daemon=True)
+        self._thread.start()
+        if not self._up.wait(10):
+            raise RuntimeError(f"the web server did not start on {self.host}:{self.port}")
+        return self
+
+    def _run(self) -> None:
+        self._http = server(self.app, self.host, self.port)
+        self._http.init_socket()
+        self._up.set()
+        self._http.serve_forever()
+
+    def stop(self) -> None:
+        """Stop serving and drop every connection."""
+        http, thread = self._http, self._thread
+        if http is None or thread is None:
+            return
+        done = threading.Event()
+
+        def close() -> None:
+            http.stop(timeout=0.1)
+            done.set()
+        # a loop callback may not block: stop() runs in a greenlet of the server's own loop
+        http.loop.run_callback_threadsafe(lambda: gevent.spawn(close))
+        done.wait(5)
+        thread.join(5)
+        self._http = None
+        fanout = web_table(self.app).fanout
+        if fanout is not None:
+            fanout.close()
+
+
+def serve_in_background(app: Flask, host: str, port: int) -> Background:
+    """Start serving ``app`` in a thread; ``stop()`` the returned server to end it."""
+    return Background(app, host, port).start()

@@ -11,14 +11,12 @@ import importlib.util
 import os
 import socket
 import sys
-import threading
 from pathlib import Path
 from typing import Any, Iterator
 
-import gevent
 import pytest
 
-from web.context import web_table
+from web.server import Background
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
@@ -53,49 +51,12 @@ def free_port() -> int:
         return port
 
 
-class LiveServer:
-    """The app under gevent's WSGI server in a thread; :meth:`restart` keeps the port."""
+class LiveServer(Background):
+    """The app under the production server in a thread, at ``url``; restarts keep the port."""
 
     def __init__(self, app: Any, port: int) -> None:
-        self.app, self.port = app, port
+        super().__init__(app, "127.0.0.1", port)
         self.url = f"http://127.0.0.1:{port}"
-        self._thread: threading.Thread | None = None
-        self._http: Any = None
-        self._up = threading.Event()
-
-    def start(self) -> None:
-        """Serve in a new thread (returns once it listens)."""
-        self._up.clear()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-        assert self._up.wait(10), "the server did not start"
-
-    def _run(self) -> None:
-        from web.server import server
-        self._http = server(self.app, "127.0.0.1", self.port)
-        self._http.init_socket()
-        self._up.set()
-        self._http.serve_forever()
-
-    def stop(self) -> None:
-        """Stop serving and drop every connection (as a killed server would)."""
-        http, thread = self._http, self._thread
-        if http is None or thread is None:
-            return
-        hub_loop = http.loop
-        done = threading.Event()
-
-        def close() -> None:
-            http.stop(timeout=0.1)
-            done.set()
-        # a loop callback may not block: stop() runs in a greenlet of the server's own loop
-        hub_loop.run_callback_threadsafe(lambda: gevent.spawn(close))
-        done.wait(5)
-        thread.join(5)
-        self._http = None
-        fanout = web_table(self.app).fanout
-        if fanout is not None:
-            fanout.close()
 
     def restart(self) -> None:
         """Stop, then serve again on the same port."""
