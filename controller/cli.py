@@ -1,25 +1,37 @@
 """The ``dicetable`` command line: one subcommand per module in ``controller.commands``.
 
-Each module there defines ``register(subparsers)``, adding its parser with
-``set_defaults(run=function)``; ``function(args) -> int`` is the exit status. Errors of the
-project's own tree print one clear line and exit 2 instead of a traceback.
+Each command module there defines ``register(subparsers)``, adding its parser with
+``set_defaults(run=function)``; ``function(args) -> int`` is the exit status (modules without
+``register`` are helpers). Bad input of any kind (an unknown option, a value out of range, a file
+that cannot be read or written) prints one clear line on stderr and exits 2, never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 import controller.commands
+from controller.commands.common import reason
 from controller.games.errors import DiceTableError
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with its errors in one line (the usage is one ``--help`` away); every
+    subcommand's parser is one too, as ``add_subparsers`` builds them of the parent's class."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``dicetable simulate: argument --game: invalid choice ...`` and exit 2."""
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser with every subcommand found in ``controller.commands``."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="dicetable",
         description="Controller of a physical dice game table (Tao Dice, Tauren Hold'em, "
                     "DiceHoldem): rules, dice reading, seat hardware, scoreboard.",
@@ -27,7 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(controller.commands.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"controller.commands.{info.name}")
-        module.register(subparsers)
+        if hasattr(module, "register"):
+            module.register(subparsers)
     return parser
 
 
@@ -39,7 +52,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.run(args))
+        status = int(args.run(args))
+        sys.stdout.flush()  # a full disk under stdout fails here, not silently at exit
+        return status
     except DiceTableError as err:
         print(f"dicetable: {err}", file=sys.stderr)
         return 2
@@ -47,7 +62,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("dicetable: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        _drop_stdout()
         return 0
+    except OSError as err:  # the output the shell gave us (> /dev/full): no file of ours
+        _drop_stdout()
+        print(f"dicetable: cannot write the output: {reason(err)}", file=sys.stderr)
+        return 2
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush does not fail a second time."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":

@@ -26,13 +26,15 @@ try:
 except ImportError:
     crc32 = None
 
-VERSION = const(1)
+VERSION = const(2)
 
 T_HELLO = const(0x01)
 T_ACK = const(0x02)
 T_HEARTBEAT = const(0x03)
 T_BUTTON = const(0x10)
 T_TAG = const(0x11)
+T_READER = const(0x12)
+T_NOTICE = const(0x13)
 T_SET_LED = const(0x20)
 FIRST_RELIABLE = const(0x10)
 
@@ -48,6 +50,10 @@ BUTTON_LONG = const(3)
 
 TAG_ARRIVE = const(1)
 TAG_LEAVE = const(2)
+
+READER_OK = const(0)
+READER_FAILED = const(1)
+NOTICE_MAX = const(48)
 
 LED_OFF = const(0)
 LED_ON = const(1)
@@ -205,6 +211,7 @@ class Link:
         self.expected = None
         self.peer_session = None
         self.peer_version = None
+        self.peer_clock = None
         now = now_ms()
         self.last_rx = None
         self.last_tx = now
@@ -226,6 +233,11 @@ class Link:
 
     def feed(self, data):
         """Take received bytes; the reliable messages now delivered, as ``(type, payload)``."""
+        return [(kind, payload) for kind, _, payload in self.feed_numbered(data)]
+
+    def feed_numbered(self, data):
+        """As :meth:`feed`, as ``(type, seq, payload)``: with :attr:`peer_session`, ``seq``
+        names a message for good, so a receiver that restarted can tell one it already has."""
         delivered = []
         for kind, seq, payload in self.decoder.feed(data):
             if kind & ROLE_NODE == self.role:
@@ -245,7 +257,7 @@ class Link:
             self.resends += 1
             self._send_head()
         elif ticks_diff(now, self.last_tx) >= self.heartbeat_ms:
-            self._transmit(T_HEARTBEAT, 0, b"")
+            self._transmit(T_HEARTBEAT, 0, struct.pack(">I", now & 0xFFFFFFFF))
 
     def alive(self):
         """True while the peer said hello and sent a good frame within ``peer_timeout_ms``."""
@@ -262,9 +274,15 @@ class Link:
         first = self.queue[0][0] if self.queue else self.next_seq
         flags = HELLO_REPLY_WANTED if reply_wanted else 0
         self.last_hello = self.now_ms()
-        self._transmit(T_HELLO, 0, struct.pack(">BBHH", VERSION, flags, self.session, first))
+        payload = struct.pack(">BBHHI", VERSION, flags, self.session, first,
+                              self.last_hello & 0xFFFFFFFF)
+        self._transmit(T_HELLO, 0, payload)
 
     def _handle(self, kind, seq, payload, delivered):
+        if kind == T_HEARTBEAT and len(payload) == 4:
+            self.peer_clock = (struct.unpack(">I", payload)[0], self.now_ms())
+        elif kind == T_HELLO and len(payload) >= 10:
+            self.peer_clock = (struct.unpack(">I", payload[6:10])[0], self.now_ms())
         if kind == T_HELLO:
             self._on_hello(payload)
         elif kind == T_ACK:
@@ -302,7 +320,7 @@ class Link:
                 self.hello(True)
             return
         if seq == self.expected:
-            delivered.append((kind, payload))
+            delivered.append((kind, seq, payload))
             self.expected = (seq + 1) & SEQ_MASK
             self._ack(seq)
         elif seq == (self.expected - 1) & SEQ_MASK:

@@ -6,7 +6,7 @@ and SELECT for cascade levels 1 to 3 (4, 7 and 10 byte UIDs), then HLTA, one tag
 events.
 """
 
-from link import const, TAG_ARRIVE, TAG_LEAVE
+from link import const, ticks_diff, TAG_ARRIVE, TAG_LEAVE
 
 COMMAND_REG = const(0x01)
 COM_IRQ_REG = const(0x04)
@@ -52,16 +52,34 @@ ERROR = const(3)
 
 MISS_LIMIT = const(3)
 MAX_TAGS = const(8)
+WAIT_MS = const(40)     # longer than the chip's own 25 ms timer: only a dead chip reaches it
+RESET_MS = const(50)    # oscillator start-up after a soft reset, generously
 
 
 class RC522:
-    """One RC522 chip: ``spi`` is a ``machine.SPI``, ``cs`` its chip-select ``machine.Pin``."""
+    """One RC522 chip: ``spi`` is a ``machine.SPI``, ``cs`` its chip-select ``machine.Pin``.
 
-    def __init__(self, spi, cs, wait_polls=2000):
+    Waits on the chip end by time (``now_ms``: ``time.ticks_ms`` on the Pico): an unanswered
+    frame by the chip's 25 ms timer, a dead chip after ``wait_ms``; never after a count of reads,
+    whose duration depends on the bus.
+    """
+
+    def __init__(self, spi, cs, now_ms, wait_ms=WAIT_MS):
         self.spi = spi
         self.cs = cs
-        self.wait_polls = wait_polls
+        self.now_ms = now_ms
+        self.wait_ms = wait_ms
         cs.value(1)
+
+    def _wait_bits(self, reg, mask, limit_ms):
+        """Read ``reg`` until a bit of ``mask`` is set: the value, or None after ``limit_ms``."""
+        start = self.now_ms()
+        while True:
+            value = self._read(reg)
+            if value & mask:
+                return value
+            if ticks_diff(self.now_ms(), start) > limit_ms:
+                return None
 
     def _write(self, reg, value):
         self.cs.value(0)
@@ -86,15 +104,19 @@ class RC522:
         self._write(reg, self._read(reg) & ~mask & 0xFF)
 
     def init(self):
-        """Reset the chip, set a 25 ms receive timeout and switch the antenna on."""
+        """Reset the chip, set a 25 ms receive timeout and switch the antenna on.
+
+        Timer: TPrescaler 0xD3E = 3390 gives 13.56 MHz / 6781 = 2 kHz ticks (0.5 ms), and
+        TReload 49 ends it after (49 + 1) ticks = 25 ms (datasheet 8.5).
+        """
         self._write(COMMAND_REG, CMD_SOFT_RESET)
-        for _ in range(self.wait_polls):
-            if not self._read(COMMAND_REG) & 0x10:
-                break
+        start = self.now_ms()
+        while self._read(COMMAND_REG) & 0x10 and ticks_diff(self.now_ms(), start) < RESET_MS:
+            pass
         self._write(T_MODE_REG, 0x8D)
         self._write(T_PRESCALER_REG, 0x3E)
         self._write(T_RELOAD_H, 0)
-        self._write(T_RELOAD_L, 30)
+        self._write(T_RELOAD_L, 49)
         self._write(TX_ASK_REG, 0x40)
         self._write(MODE_REG, 0x3D)
         self._set_bits(TX_CONTROL_REG, 0x03)
@@ -127,13 +149,10 @@ class RC522:
         return self._answer()
 
     def _wait_answer(self):
-        for _ in range(self.wait_polls):
-            irq = self._read(COM_IRQ_REG)
-            if irq & (IRQ_RX | IRQ_IDLE):
-                return OK
-            if irq & IRQ_TIMER:
-                return NO_TAG
-        return ERROR
+        irq = self._wait_bits(COM_IRQ_REG, IRQ_RX | IRQ_IDLE | IRQ_TIMER, self.wait_ms)
+        if irq is None:
+            return ERROR
+        return OK if irq & (IRQ_RX | IRQ_IDLE) else NO_TAG
 
     def _answer(self):
         error = self._read(ERROR_REG)
@@ -152,9 +171,7 @@ class RC522:
         self._write(DIV_IRQ_REG, IRQ_CRC)
         self._load_fifo(data)
         self._write(COMMAND_REG, CMD_CALC_CRC)
-        for _ in range(self.wait_polls):
-            if self._read(DIV_IRQ_REG) & IRQ_CRC:
-                break
+        self._wait_bits(DIV_IRQ_REG, IRQ_CRC, self.wait_ms)
         self._write(COMMAND_REG, CMD_IDLE)
         return bytes((self._read(CRC_RESULT_L), self._read(CRC_RESULT_H)))
 

@@ -4,12 +4,21 @@
 when the camera opens, never at module import; tests inject a stand-in ``module`` with the same
 methods. Automatic exposure and white balance are switched off so that the dice look the same in
 every frame (the reader's thresholds stay valid).
+
+A capture can never hang the table: ``capture_array`` blocks for good when the sensor or a loose
+ribbon stops the frames (picamera2 issues 794 and 1004), so each capture runs in a worker thread
+that :meth:`Picamera2Camera.frame` waits for at most ``[camera] timeout`` seconds; then the
+camera is a device fault that says how to fix it, and no second capture piles up behind the hung
+one. The frame duration is set to fit the exposure (libcamera silently shortens an exposure
+longer than the frame), and :meth:`~Picamera2Camera.check` compares the exposure the camera
+reports with the configured one.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+import threading
+from typing import Any, Callable
 
 import numpy as np
 
@@ -20,6 +29,48 @@ from hardware.devices import DeviceStatus, Frame
 INSTALL_FIX = ("connect the camera ribbon (contacts facing the board, power off first), install "
                "Debian's python3-picamera2 and create the venv with --system-site-packages "
                "(see hardware/README.md)")
+STALL_FIX = ("the camera stopped sending frames: power off, reseat both ends of the ribbon "
+             "(contacts facing the board), check the power supply, then restart the table "
+             "(sudo systemctl restart dicetable)")
+FRAME_US = 33_333           # 30 frames a second unless the exposure needs longer
+FRAME_OVERHEAD_US = 1_000   # readout time a frame needs beyond its exposure
+EXPOSURE_TOLERANCE = 0.05   # sensors set exposure in whole lines: a few per cent off is normal
+
+
+def frame_duration_us(exposure_us: int) -> int:
+    """The frame duration that lets an exposure of ``exposure_us`` happen in full.
+
+    >>> frame_duration_us(10_000), frame_duration_us(50_000)
+    (33333, 51000)
+    """
+    return max(FRAME_US, exposure_us + FRAME_OVERHEAD_US)
+
+
+class Capture:
+    """One call of a camera method in a worker thread, waited for with a timeout."""
+
+    def __init__(self, call: Callable[[], Any]) -> None:
+        self._call = call
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, daemon=True, name="picamera2-capture")
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.result = self._call()
+        except BaseException as err:  # handed to the waiting thread, which raises it
+            self.error = err
+
+    @property
+    def running(self) -> bool:
+        """True while the call has not returned (a hung capture stays running)."""
+        return self._thread.is_alive()
+
+    def wait(self, timeout: float) -> bool:
+        """True when the call returned within ``timeout`` seconds."""
+        self._thread.join(timeout)
+        return not self.running
 
 
 class Picamera2Camera:
@@ -30,6 +81,7 @@ class Picamera2Camera:
         self._name = name
         self._camera: Any = None
         self._error = ""
+        self._hung: Capture | None = None
         try:
             self._open(module or importlib.import_module("picamera2"))
         except Exception as err:  # ImportError off the Pi, RuntimeError with no camera, ...
@@ -39,9 +91,11 @@ class Picamera2Camera:
     def controls(self) -> dict[str, Any]:
         """The fixed controls: manual exposure, gain, colour gains, and focus when configured."""
         c = self._config
+        frame_us = frame_duration_us(c.exposure_us)
         controls: dict[str, Any] = {
             "AeEnable": False, "AwbEnable": False, "ExposureTime": c.exposure_us,
-            "AnalogueGain": c.analogue_gain, "ColourGains": c.colour_gains}
+            "AnalogueGain": c.analogue_gain, "ColourGains": c.colour_gains,
+            "FrameDurationLimits": (frame_us, frame_us)}
         if c.lens_position > 0:  # Camera Module 3 only: AfMode 0 is manual focus
             controls.update({"AfMode": 0, "LensPosition": c.lens_position})
         return controls
@@ -53,8 +107,18 @@ class Picamera2Camera:
         # RGB888 is stored B, G, R in memory: exactly OpenCV's BGR.
         camera.configure(camera.create_video_configuration(main={"size": size,
                                                                  "format": "RGB888"}))
+        self._check_exposure_range(getattr(camera, "camera_controls", {}))
         camera.set_controls(self.controls())
         camera.start()
+
+    def _check_exposure_range(self, limits: dict[str, Any]) -> None:
+        """:raises DeviceError: the sensor cannot expose as long (or as short) as configured."""
+        if "ExposureTime" not in limits:
+            return
+        low, high = limits["ExposureTime"][:2]
+        if not low <= self._config.exposure_us <= high:
+            raise DeviceError(f"[camera] exposure_us = {self._config.exposure_us} is outside what "
+                              f"this sensor can do ({low}-{high} us)")
 
     @property
     def name(self) -> str:
@@ -62,34 +126,63 @@ class Picamera2Camera:
         return self._name
 
     def frame(self) -> Frame:
-        """The newest frame as BGR uint8.
+        """The newest frame as BGR uint8, within ``[camera] timeout`` seconds.
 
         :raises DeviceError: the camera never opened.
-        :raises DeviceDisconnected: capturing failed (ribbon loose, camera stopped).
+        :raises DeviceDisconnected: capturing failed, or no frame came in time (ribbon loose,
+            sensor hung); the message says how to fix it.
         """
-        if self._camera is None:
-            raise DeviceError(f"{self._name}: {self._error or 'closed'}")
-        try:
-            image = np.asarray(self._camera.capture_array("main"))
-        except Exception as err:
-            raise DeviceDisconnected(f"{self._name}: capture failed: {err}") from err
+        image = np.asarray(self._bounded(lambda: self._camera.capture_array("main"), "a frame"))
         return np.ascontiguousarray(image[:, :, :3], dtype=np.uint8)
 
+    def _bounded(self, call: Callable[[], Any], what: str) -> Any:
+        """``call()``'s result, waited for at most ``timeout`` seconds."""
+        if self._camera is None:
+            raise DeviceError(f"{self._name}: {self._error or 'closed'}")
+        timeout = self._config.timeout
+        if self._hung is not None and self._hung.running:
+            raise DeviceDisconnected(f"{self._name}: still no frame since a capture hung; "
+                                     f"{STALL_FIX}")
+        capture = Capture(call)
+        if not capture.wait(timeout):
+            self._hung = capture
+            raise DeviceDisconnected(f"{self._name}: no {what} in {timeout:g} s; {STALL_FIX}")
+        if capture.error is not None:
+            raise DeviceDisconnected(f"{self._name}: capture failed: {capture.error}") \
+                from capture.error
+        return capture.result
+
+    def exposure_problem(self) -> str:
+        """What is wrong with the exposure the camera reports ('' when it is as configured)."""
+        metadata = self._bounded(lambda: self._camera.capture_metadata(), "metadata")
+        actual, wanted = metadata.get("ExposureTime"), self._config.exposure_us
+        if actual is None or abs(actual - wanted) <= EXPOSURE_TOLERANCE * wanted:
+            return ""
+        return (f"the camera exposes {actual} us, not the configured {wanted} us (the frame "
+                "duration or the sensor's limits clamp it)")
+
     def check(self) -> DeviceStatus:
-        """OK when the camera opened and delivers a frame of the configured size."""
+        """OK when the camera opened, delivers a frame of the configured size in time, and
+        exposes as configured."""
         try:
             image = self.frame()
+            expected = (self._config.height, self._config.width, 3)
+            if image.shape != expected:
+                return DeviceStatus.failing(
+                    self._name, f"frames are {image.shape}, not {expected}",
+                    "set [camera] width/height to a mode the sensor has")
+            exposure = self.exposure_problem()
+        except DeviceDisconnected as err:
+            return DeviceStatus.failing(self._name, str(err).split("; ")[0], STALL_FIX)
         except DeviceError as err:
             return DeviceStatus.failing(self._name, f"Pi camera not working ({err})", INSTALL_FIX)
-        expected = (self._config.height, self._config.width, 3)
-        if image.shape != expected:
-            return DeviceStatus.failing(self._name, f"frames are {image.shape}, not {expected}",
-                                        "set [camera] width/height to a mode the sensor has")
+        if exposure:
+            return DeviceStatus.failing(self._name, exposure,
+                                        "set [camera] exposure_us within the sensor's range")
         return DeviceStatus.healthy(self._name)
 
     def close(self) -> None:
-        """Stop and release the camera."""
+        """Stop and release the camera (given up on after ``timeout`` if the camera hangs)."""
         camera, self._camera = self._camera, None
         if camera is not None:
-            camera.stop()
-            camera.close()
+            Capture(lambda: (camera.stop(), camera.close())).wait(self._config.timeout)

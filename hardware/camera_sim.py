@@ -14,11 +14,12 @@ from __future__ import annotations
 import importlib
 import random
 from enum import Enum
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from controller.games.errors import DeviceDisconnected, DeviceTimeout, InvalidInput
+from hardware.clock import Clock, SimClock
 from hardware.devices import DeviceStatus, Frame
 
 DROP_EVERY = 3
@@ -33,14 +34,20 @@ class CameraFault(Enum):
 
     NONE = "none"
     DROPS = "drops"        # every third frame is dropped (a loose ribbon, an overloaded USB)
+    DROPPED = "dropped"    # this frame is dropped (set frame by frame by the simulated table)
     STOPPED = "stopped"    # no frames at all
+    SLOW = "slow"          # every frame comes ``slow_s`` late
 
 
 class SimCamera:
-    """A camera over the simulated tray; ``rng`` (seeded) makes the rendering reproducible."""
+    """A camera over the simulated tray; ``rng`` (seeded) makes the rendering reproducible.
+
+    ``before_frame`` runs first in every :meth:`frame` (the simulated table sets :attr:`fault`
+    there, for faults that come and go); ``clock`` is what a slow frame makes wait.
+    """
 
     def __init__(self, rng: random.Random, size: tuple[int, int] = (1536, 864),
-                 name: str = "camera") -> None:
+                 name: str = "camera", clock: Clock | None = None) -> None:
         self._rng = rng
         self._size = size
         self._name = name
@@ -49,7 +56,10 @@ class SimCamera:
         self._scene: Any = None
         self._frames = 0
         self._rolling: list[Any] = []
+        self._clock = clock or SimClock()
         self.fault = CameraFault.NONE
+        self.slow_s = 0.0
+        self.before_frame: Callable[[], None] | None = None
         self.tray: Any = None  # a vision.calibrate.TrayConfig: frames show that tray and its zones
 
     @property
@@ -107,10 +117,15 @@ class SimCamera:
         :raises DeviceTimeout: a dropped frame (fault ``drops``).
         :raises DeviceDisconnected: fault ``stopped``.
         """
+        if self.before_frame is not None:
+            self.before_frame()
         if self.fault is CameraFault.STOPPED:
             raise DeviceDisconnected(f"{self._name}: the simulated camera stopped")
         self._frames += 1
-        if self.fault is CameraFault.DROPS and self._frames % DROP_EVERY == 0:
+        if self.fault is CameraFault.SLOW:
+            self._clock.sleep(self.slow_s)
+        if self.fault is CameraFault.DROPPED or (
+                self.fault is CameraFault.DROPS and self._frames % DROP_EVERY == 0):
             raise DeviceTimeout(f"{self._name}: frame {self._frames} dropped (simulated)")
         if self._rolling:
             return np.array(self._rolling.pop(0).image, dtype=np.uint8, copy=True)
@@ -137,18 +152,19 @@ class SimCamera:
 
     def check(self) -> DeviceStatus:
         """Grabs a few frames: OK when none is missing."""
-        lost = 0
+        lost, faults = 0, set()
         for _ in range(DROP_EVERY):
             try:
                 self.frame()
             except (DeviceTimeout, DeviceDisconnected):
                 lost += 1
+                faults.add(self.fault.value)
         if not lost:
             return DeviceStatus.healthy(self._name)
         problem = ("camera stopped sending frames" if lost == DROP_EVERY
                    else f"camera dropped {lost} of {DROP_EVERY} frames")
         return DeviceStatus.failing(
-            self._name, f"{problem} (simulated fault {self.fault.value})",
+            self._name, f"{problem} (simulated fault {', '.join(sorted(faults))})",
             "reseat the camera ribbon cable and restart the table; in simulation, clear the "
             "fault (remove --inject camera:... or DICETABLE_SIM_FAULTS)")
 

@@ -1,15 +1,18 @@
 """The table's hardware configuration, read from ``table.toml`` (see ``table.example.toml``).
 
 ``[hardware] backend`` chooses ``sim`` or ``pi``; the ``DICETABLE_HW`` environment variable
-overrides it. Every key is checked: a wrong type or an unknown key raises :class:`ConfigError`
-naming the key, so a typo never silently falls back to a default.
+overrides it. The file is checked whole: an unknown section or key, a wrong type or a value out
+of range raises :class:`ConfigError` naming the key's path (``panel.bounce_time``), so a typo never
+silently falls back to a default.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from dataclasses import dataclass, field, replace
+from difflib import get_close_matches
 from enum import Enum
 from pathlib import Path
 from typing import Any, Mapping
@@ -20,6 +23,9 @@ ENV_BACKEND = "DICETABLE_HW"
 ENV_FAULTS = "DICETABLE_SIM_FAULTS"
 ENV_CONFIG = "DICETABLE_CONFIG"
 DEFAULT_BUTTONS = ("raise", "call", "pass")
+SECTIONS = ("hardware", "camera", "panel", "rfid", "seatnodes", "tray", "zones")
+"""The tables a ``table.toml`` may hold; a part of the table that reads a section of its own adds
+its name here (and documents it in ``table.example.toml``)."""
 
 
 class Backend(Enum):
@@ -43,6 +49,7 @@ class CameraConfig:
     analogue_gain: float = 1.0
     colour_gains: tuple[float, float] = (1.8, 1.6)
     lens_position: float = 0.0
+    timeout: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -63,6 +70,11 @@ class PanelConfig:
     hold_time: float = 1.0
     seats: tuple[SeatPins, ...] = ()
 
+    def button_names(self) -> tuple[str, ...]:
+        """The buttons' names in panel order, as the first seat's entry lists them (empty when
+        no seat is listed): seat nodes number their buttons, the names come from here."""
+        return tuple(self.seats[0].buttons) if self.seats else ()
+
 
 @dataclass(frozen=True)
 class ReaderPins:
@@ -82,6 +94,8 @@ class RfidConfig:
     speed_hz: int = 1_000_000
     registry: str = "stones.db"
     readers: tuple[ReaderPins, ...] = ()
+    rx_gain_db: int | None = None
+    leave_after: int = 3
 
 
 @dataclass(frozen=True)
@@ -144,6 +158,24 @@ class _Table:
             raise ConfigError(f"{self.key(name)}: expected {_kind_names(kinds)}, got {value!r}")
         return value
 
+    def number(self, name: str, default: float, low: float, high: float = math.inf,
+               above: bool = False) -> float:
+        """A number from ``low`` (excluded when ``above``) to ``high``."""
+        value = float(self.take(name, (int, float), default))
+        if not (low < value if above else low <= value) or not value <= high:
+            bound = f"more than {low:g}" if above else f"at least {low:g}"
+            bound += f" and at most {high:g}" if high != math.inf else ""
+            raise ConfigError(f"{self.key(name)}: {value:g} is out of range (give {bound})")
+        return value
+
+    def count(self, name: str, default: int, low: int, high: int | None = None) -> int:
+        """An integer of at least ``low`` (and at most ``high``)."""
+        value: int = self.take(name, int, default)
+        if value < low or (high is not None and value > high):
+            bound = f"at least {low}" + (f" and at most {high}" if high is not None else "")
+            raise ConfigError(f"{self.key(name)}: {value} is out of range (give {bound})")
+        return value
+
     def choice(self, name: str, options: tuple[str, ...], default: str) -> str:
         value: str = self.take(name, str, default)
         if value not in options:
@@ -180,22 +212,40 @@ def _pin(table: _Table, name: str, default: int | None) -> int | None:
     return value
 
 
+RX_GAINS_DB = (18, 23, 33, 38, 43, 48)
+
+
+def _rx_gain(table: _Table, default: int | None) -> int | None:
+    """The RC522 receiver gain in dB: one of the chip's steps (RFCfgReg), or None for its own."""
+    value: int | None = table.take("rx_gain_db", int, default)
+    if value is not None and value not in RX_GAINS_DB:
+        steps = ", ".join(map(str, RX_GAINS_DB))
+        raise ConfigError(f"{table.key('rx_gain_db')}: {value} dB is not one of {steps}")
+    return value
+
+
 def _camera(table: _Table) -> CameraConfig:
     d = CameraConfig()
     gains = table.take("colour_gains", list, list(d.colour_gains))
-    if len(gains) != 2 or not all(isinstance(g, (int, float)) for g in gains):
-        raise ConfigError(f"{table.key('colour_gains')}: expected [red, blue], got {gains!r}")
+    if len(gains) != 2 or not all(isinstance(g, (int, float)) and not isinstance(g, bool)
+                                  and g > 0 for g in gains):
+        raise ConfigError(f"{table.key('colour_gains')}: expected [red, blue] gains above 0, "
+                          f"got {gains!r}")
+    device = table.take("device", (int, str), d.device)
+    if isinstance(device, int) and device < 0:
+        raise ConfigError(f"{table.key('device')}: {device} is not a camera number (0, 1, ...)")
     config = CameraConfig(
         source=table.choice("source", ("picamera2", "opencv", "folder", "sim"), d.source),
-        device=table.take("device", (int, str), d.device),
+        device=device,
         folder=table.take("folder", str, d.folder),
         loop=table.take("loop", bool, d.loop),
-        width=table.take("width", int, d.width),
-        height=table.take("height", int, d.height),
-        exposure_us=table.take("exposure_us", int, d.exposure_us),
-        analogue_gain=float(table.take("analogue_gain", (int, float), d.analogue_gain)),
+        width=table.count("width", d.width, 16),
+        height=table.count("height", d.height, 16),
+        exposure_us=table.count("exposure_us", d.exposure_us, 1),
+        analogue_gain=table.number("analogue_gain", d.analogue_gain, 1.0),
         colour_gains=(float(gains[0]), float(gains[1])),
-        lens_position=float(table.take("lens_position", (int, float), d.lens_position)),
+        lens_position=table.number("lens_position", d.lens_position, 0.0),
+        timeout=table.number("timeout", d.timeout, 0.1, 10.0),
     )
     if config.source == "folder" and not config.folder:
         raise ConfigError(f"{table.key('folder')}: required when camera.source is 'folder'")
@@ -203,8 +253,16 @@ def _camera(table: _Table) -> CameraConfig:
     return config
 
 
+def _seat_number(table: _Table) -> int | None:
+    """``seat = N``, from 0 (None when missing)."""
+    seat: int | None = table.take("seat", int, None)
+    if seat is not None and seat < 0:
+        raise ConfigError(f"{table.key('seat')}: {seat} is not a seat (seats count from 0)")
+    return seat
+
+
 def _seat_pins(table: _Table) -> SeatPins:
-    seat = table.take("seat", int, None)
+    seat = _seat_number(table)
     if seat is None:
         raise ConfigError(f"{table.key('seat')}: required (the seat number, from 0)")
     buttons = table.sub("buttons")
@@ -218,8 +276,8 @@ def _panel(table: _Table) -> PanelConfig:
     d = PanelConfig()
     config = PanelConfig(
         source=table.choice("source", ("gpio", "seatnode", "none"), d.source),
-        bounce_time=float(table.take("bounce_time", (int, float), d.bounce_time)),
-        hold_time=float(table.take("hold_time", (int, float), d.hold_time)),
+        bounce_time=table.number("bounce_time", d.bounce_time, 0.0, 1.0),
+        hold_time=table.number("hold_time", d.hold_time, 0.0, 60.0, above=True),
         seats=tuple(_seat_pins(t) for t in table.items("seats")),
     )
     table.done()
@@ -240,11 +298,13 @@ def _rfid(table: _Table) -> RfidConfig:
     d = RfidConfig()
     config = RfidConfig(
         source=table.choice("source", ("mfrc522", "seatnode", "none"), d.source),
-        bus=table.take("bus", int, d.bus),
+        bus=table.count("bus", d.bus, 0),
         reset_pin=_pin(table, "reset_pin", d.reset_pin),
-        speed_hz=table.take("speed_hz", int, d.speed_hz),
+        speed_hz=table.count("speed_hz", d.speed_hz, 1),
         registry=table.take("registry", str, d.registry),
         readers=tuple(_reader(t) for t in table.items("readers")),
+        rx_gain_db=_rx_gain(table, d.rx_gain_db),
+        leave_after=table.count("leave_after", d.leave_after, 1, 20),
     )
     table.done()
     _check_unique(table.key("readers"), [r.spot for r in config.readers], "spot")
@@ -253,7 +313,7 @@ def _rfid(table: _Table) -> RfidConfig:
 
 
 def _seatnode(table: _Table) -> SeatNodeConfig:
-    seat = table.take("seat", int, None)
+    seat = _seat_number(table)
     url = table.take("url", str, "")
     if seat is None or not url:
         raise ConfigError(f"{table.where}: needs seat = N and url = \"/dev/ttyACM0\"")
@@ -286,13 +346,15 @@ def _faults(table: _Table, env: Mapping[str, str]) -> tuple[str, ...]:
 
 def parse_config(data: Mapping[str, Any], env: Mapping[str, str] | None = None,
                  path: Path | None = None) -> HardwareConfig:
-    """Build a :class:`HardwareConfig` from parsed TOML ``data`` (other top-level tables are
-    ignored: they belong to other parts of the table).
+    """Build a :class:`HardwareConfig` from parsed TOML ``data``, checking the whole of it: the
+    ``[tray]`` and ``[zones]`` the camera reads too (see :data:`SECTIONS`).
 
-    :raises ConfigError: a key has the wrong type or is unknown; the message names it.
+    :raises ConfigError: a section or key is unknown, or a value has the wrong type or is out of
+        range; the message names its path.
     """
     env = os.environ if env is None else env
     top = dict(data)
+    _check_sections(top)
     hardware = _Table(top.get("hardware", {}), "hardware")
     backend, faults = _backend(hardware, env), _faults(hardware, env)
     hardware.done()
@@ -308,6 +370,21 @@ def parse_config(data: Mapping[str, Any], env: Mapping[str, str] | None = None,
     config = config if config.seats else _with_default_seats(config)
     _check_pins(config)
     return config
+
+
+def _check_sections(top: Mapping[str, Any]) -> None:
+    """Every top-level table is one of :data:`SECTIONS`; ``[tray]`` and ``[zones]`` are checked
+    by the camera's own reader of them."""
+    unknown = [name for name in top if name not in SECTIONS]
+    if unknown:
+        close = get_close_matches(unknown[0], SECTIONS, n=1)
+        hint = f"; did you mean [{close[0]}]?" if close else ""
+        raise ConfigError(f"unknown configuration section [{unknown[0]}]{hint} (sections: "
+                          f"{', '.join(SECTIONS)}; see table.example.toml)")
+    if "tray" in top or "zones" in top:
+        from vision.calibrate import tray_config_of  # OpenCV only when a tray is configured
+
+        tray_config_of(top)
 
 
 def _check_pins(config: HardwareConfig) -> None:
@@ -349,13 +426,28 @@ def load_config(path: str | Path | None = None,
     if path is None:
         return parse_config({}, env)
     path = Path(path)
+    return parse_config(read_toml(path), env, path)
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """The TOML file at ``path``.
+
+    :raises ConfigError: it is missing, a folder, unreadable, not UTF-8 text, or not TOML.
+    """
+    shown = os.fsencode(path).decode("utf-8", "backslashreplace")
+    if path.is_dir():
+        raise ConfigError(f"{shown}: is a folder, not a configuration file")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_bytes().decode("utf-8"))
     except FileNotFoundError:
-        raise ConfigError(f"{path}: no such configuration file") from None
+        raise ConfigError(f"{shown}: no such configuration file") from None
+    except OSError as err:
+        raise ConfigError(f"{shown}: cannot read it: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{shown}: not a UTF-8 text file (save the configuration as "
+                          "UTF-8)") from None
     except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{path}: not valid TOML: {err}") from None
-    return parse_config(data, env, path)
+        raise ConfigError(f"{shown}: not valid TOML: {err}") from None
 
 
 def config_for_command(path: str | None, env: Mapping[str, str] | None = None) -> HardwareConfig:

@@ -57,12 +57,19 @@ class ButtonEvent:
 
     ``at`` is a time of the device's :class:`~hardware.clock.Clock` (seconds, monotonic). A
     long press comes between its press and its release, ``hold_time`` after the press.
+    An event from a seat node also names its ``origin`` (the node's port), the node's
+    ``session`` (new at each boot) and the message's ``sequence`` in it: together they name the
+    event for good, so a table that applied it once can refuse it when a restarted driver
+    delivers it again. Events from the Pi's own GPIO leave them empty.
     """
 
     seat: int
     button: str
     kind: PressKind
     at: float
+    origin: str = ""
+    session: int = 0
+    sequence: int = 0
 
 
 class LightState(Enum):
@@ -82,12 +89,19 @@ class TagChange(Enum):
 
 @dataclass(frozen=True)
 class TagEvent:
-    """Tag ``tag`` (upper-case hex UID) arrived on or left ``spot`` at clock time ``at``."""
+    """Tag ``tag`` (upper-case hex UID) arrived on or left ``spot`` at clock time ``at``.
+
+    ``origin``, ``session`` and ``sequence`` name a seat node's event for good, as in
+    :class:`ButtonEvent`.
+    """
 
     spot: str
     tag: str
     change: TagChange
     at: float
+    origin: str = ""
+    session: int = 0
+    sequence: int = 0
 
 
 @runtime_checkable

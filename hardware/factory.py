@@ -131,7 +131,8 @@ def _panel(config: HardwareConfig, clock: Clock, pin_factory: Any,
         return GpioPanel(config.panel, clock, pin_factory)
     if source == "seatnode":
         from hardware.seatnode import SeatNodePanel
-        return SeatNodePanel(links, clock)
+        names = config.panel.button_names()
+        return SeatNodePanel(links, clock, names) if names else SeatNodePanel(links, clock)
     return None
 
 
@@ -152,7 +153,9 @@ def _rfid(config: HardwareConfig, clock: Clock, pin_factory: Any,
         return BrokenDevice("rfid", f"SPI bus {rfid.bus} cannot be opened "
                             f"({type(err).__name__}: {err})", SPI_FIX,
                             spots=tuple(r.spot for r in rfid.readers))
-    chips = {r.spot: MFRC522(bus.channel(r.chip_select), clock) for r in rfid.readers}
+    chips = {r.spot: MFRC522(bus.channel(r.chip_select), clock, rx_gain_db=rfid.rx_gain_db)
+             for r in rfid.readers}
     wiring = {r.spot: f"GPIO {r.chip_select}" for r in rfid.readers}
-    return Mfrc522Reader(chips, clock, wiring=wiring, on_close=bus.close)
+    return Mfrc522Reader(chips, clock, wiring=wiring, on_close=bus.close,
+                         leave_after=rfid.leave_after)
 

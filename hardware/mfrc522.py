@@ -9,7 +9,9 @@ antenna by walking the anticollision tree (each branch chosen after a WUPA), hal
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -17,11 +19,16 @@ from controller.games.errors import DeviceError, DeviceTimeout
 from hardware.clock import Clock, RealClock
 from hardware.rc522_regs import (
     ANTENNA_ON, CASCADE_TAG, COLL_POS_NOT_VALID, CRC_IRQ, ERR_BUFFER_OVFL, ERR_COLL, ERR_PARITY,
-    ERR_PROTOCOL, FLUSH_BUFFER, HLTA, IDLE_IRQ, KNOWN_VERSIONS, POWER_DOWN, READ, REQA,
-    RX_IRQ, SAK_CASCADE, SEL_CL1, SEL_CL2, START_SEND, TIMER_IRQ, VALUES_AFTER_COLL, WUPA, Cmd, Reg,
+    ERR_PROTOCOL, FLUSH_BUFFER, HLTA, IDLE_IRQ, KNOWN_VERSIONS, NO_CHIP_VERSIONS, POWER_DOWN, READ,
+    REQA, RESET_WAIT_S, RX_GAIN_MASK, RX_GAINS_DB, RX_IRQ, SAK_CASCADE, SEL_CL1, SEL_CL2, START_SEND,
+    TIMER_IRQ, VALUES_AFTER_COLL, WUPA, Cmd, Reg,
 )
 
 Bits = list[int]
+log = logging.getLogger(__name__)
+POLL_INTERVAL_S = 0.001  # between IRQ polls: a tag answers within ~1 ms, the timer ends at 25 ms
+WAIT_LIMIT_S = 0.05      # the chip's own timer says "no tag" after 25 ms; this is for a dead chip
+BACKSTOP_POLLS = 100_000 # only a clock that never moves (a stalled test clock) ever reaches it
 
 
 class SpiTransport(Protocol):
@@ -46,19 +53,35 @@ class Reception:
     collision: int | None
 
 
+def describe_version(version: int) -> str:
+    """What a VersionReg value means, for messages.
+
+    >>> describe_version(0x12)
+    "0x12 (MFRC522 clone (works, but not NXP's))"
+    """
+    return f"0x{version:02X} ({KNOWN_VERSIONS.get(version, 'unknown chip')})"
+
+
 class MFRC522:
     """One MFRC522 chip.
 
-    ``timeout`` bounds every wait on the chip in clock seconds; ``max_polls`` bounds it in
-    register reads too, so a simulated clock that nobody advances still ends the wait.
+    Every wait on the chip ends by the ``clock``: a transceive when the chip's own 25 ms timer
+    says nobody answered (or ``timeout`` seconds pass, which only a dead chip makes happen), never
+    after a count of register reads, whose duration depends on the bus. ``rx_gain_db`` sets the
+    receiver gain (RFCfgReg; the chip's reset value is 33 dB, 48 dB reads tags further away).
     """
 
-    def __init__(self, spi: SpiTransport, clock: Clock | None = None, timeout: float = 0.05,
-                 max_polls: int = 100) -> None:
+    def __init__(self, spi: SpiTransport, clock: Clock | None = None,
+                 timeout: float = WAIT_LIMIT_S, rx_gain_db: int | None = None,
+                 poll_interval: float = POLL_INTERVAL_S) -> None:
+        if rx_gain_db is not None and rx_gain_db not in RX_GAINS_DB:
+            raise ValueError(f"receiver gain {rx_gain_db} dB: one of {sorted(RX_GAINS_DB)}")
         self.spi = spi
         self.clock = clock or RealClock()
         self.timeout = timeout
-        self.max_polls = max_polls
+        self.rx_gain_db = rx_gain_db
+        self.poll_interval = poll_interval
+        self.chip_version: int | None = None
 
     def read(self, reg: Reg) -> int:
         """One register's value."""
@@ -82,36 +105,55 @@ class MFRC522:
         self.write(reg, self.read(reg) & ~mask & 0xFF)
 
     def version(self) -> int:
-        """VersionReg: 0x91/0x92 for genuine chips, 0x00 or 0xFF when nothing answers."""
+        """VersionReg: 0x91/0x92 for genuine chips, 0x12 for common clones, 0x00 or 0xFF when
+        nothing answers."""
         return self.read(Reg.VERSION)
 
     def init(self) -> None:
         """Soft-reset and set up: 25 ms receive timeout, 100 % ASK, CRC preset 0x6363, antenna on.
 
-        :raises DeviceError: nothing answers on this chip select.
+        A version other than the known ones is logged as a warning, not refused: clones that
+        answer 0x12 read tags like the genuine chip.
+
+        :raises DeviceError: nothing answers on this chip select (0x00 or 0xFF).
         """
         version = self.version()
-        if version not in KNOWN_VERSIONS:
+        if version in NO_CHIP_VERSIONS:
             raise DeviceError(f"RC522 answers version 0x{version:02X}: not a reader "
                               "(check its power, chip-select and MISO wiring)")
+        if version not in KNOWN_VERSIONS or version == 0x12:
+            log.warning("RC522 reports version %s; trying it as an MFRC522",
+                        describe_version(version))
+        self.chip_version = version
         self.write(Reg.COMMAND, Cmd.SOFT_RESET)
-        self._wait(lambda: not self.read(Reg.COMMAND) & POWER_DOWN, "soft reset")
+        self.clock.sleep(RESET_WAIT_S)  # the datasheet gives no reset time; the oscillator starts
+        self._wait_for(Reg.COMMAND, POWER_DOWN, "soft reset", clear=True)
         self.write(Reg.T_MODE, 0x80)          # TAuto: the timer starts at the end of sending
         self.write(Reg.T_PRESCALER, 0xA9)     # 13.56 MHz / (2*169+1) = 40 kHz: 25 us ticks
         self.write(Reg.T_RELOAD_H, 0x03)
-        self.write(Reg.T_RELOAD_L, 0xE8)      # 1000 ticks = 25 ms
+        self.write(Reg.T_RELOAD_L, 0xE8)      # (1000 + 1) ticks = 25 ms
         self.write(Reg.TX_ASK, 0x40)
         self.write(Reg.MODE, 0x3D)
+        if self.rx_gain_db is not None:
+            gain = RX_GAINS_DB[self.rx_gain_db]
+            self.write(Reg.RF_CFG, (self.read(Reg.RF_CFG) & ~RX_GAIN_MASK & 0xFF) | gain)
         self.set_bits(Reg.TX_CONTROL, ANTENNA_ON)
 
-    def _wait(self, done: Any, what: str) -> None:
+    def _wait_for(self, reg: Reg, mask: int, what: str, clear: bool = False) -> int:
+        """Poll ``reg`` until a bit of ``mask`` is set (``clear``: until all are clear); returns
+        the last value read. The wait ends by the clock, never by a count of reads.
+
+        :raises DeviceTimeout: ``timeout`` seconds passed.
+        """
         deadline = self.clock.now() + self.timeout
-        for _ in range(self.max_polls):
-            if done():
-                return
+        for _ in range(BACKSTOP_POLLS):
+            value = self.read(reg)
+            if bool(value & mask) != clear:
+                return value
             if self.clock.now() > deadline:
                 break
-        raise DeviceTimeout(f"RC522 did not finish {what} in {self.timeout} s")
+            self.clock.sleep(self.poll_interval)
+        raise DeviceTimeout(f"RC522 did not finish {what} in {self.timeout * 1000:g} ms")
 
     def calc_crc(self, data: bytes) -> bytes:
         """CRC_A of ``data`` from the chip's coprocessor, low byte first."""
@@ -120,7 +162,7 @@ class MFRC522:
         self.write(Reg.FIFO_LEVEL, FLUSH_BUFFER)
         self.write(Reg.FIFO_DATA, *data)
         self.write(Reg.COMMAND, Cmd.CALC_CRC)
-        self._wait(lambda: self.read(Reg.DIV_IRQ) & CRC_IRQ, "a CRC")
+        self._wait_for(Reg.DIV_IRQ, CRC_IRQ, "a CRC")
         self.write(Reg.COMMAND, Cmd.IDLE)
         return bytes([self.read(Reg.CRC_RESULT_L), self.read(Reg.CRC_RESULT_H)])
 
@@ -147,14 +189,8 @@ class MFRC522:
         return Reception(received, self.read(Reg.CONTROL) & 0x07, self._collision(error))
 
     def _wait_irq(self) -> int:
-        deadline = self.clock.now() + self.timeout
-        for _ in range(self.max_polls):
-            irq = self.read(Reg.COM_IRQ)
-            if irq & (RX_IRQ | IDLE_IRQ | TIMER_IRQ):
-                return irq
-            if self.clock.now() > deadline:
-                break
-        raise DeviceTimeout(f"RC522 gave no answer in {self.timeout} s (no interrupt)")
+        return self._wait_for(Reg.COM_IRQ, RX_IRQ | IDLE_IRQ | TIMER_IRQ,
+                              "a transceive (no interrupt, not even its timer's)")
 
     def _collision(self, error: int) -> int | None:
         if not error & ERR_COLL:
@@ -322,8 +358,11 @@ class SpidevBus:
         self._lock = threading.Lock()
         self._selects: list[Any] = []
         if reset_pin is not None:  # NRSTPD held high keeps every reader powered up
-            self._selects.append(DigitalOutputDevice(reset_pin, initial_value=True,
-                                                     pin_factory=pin_factory))
+            reset = DigitalOutputDevice(reset_pin, initial_value=False, pin_factory=pin_factory)
+            self._selects.append(reset)
+            time.sleep(0.001)   # a hard reset needs NRSTPD low for at least 100 ns
+            reset.on()
+            time.sleep(RESET_WAIT_S)  # oscillator start-up before the first SPI transfer
 
     def channel(self, chip_select: int) -> SpidevChannel:
         """The reader whose SDA (chip select) is wired to GPIO ``chip_select``."""

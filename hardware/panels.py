@@ -8,15 +8,34 @@ stayed in its new state for ``bounce_time``; a press held ``hold_time`` also giv
 
 from __future__ import annotations
 
+import os
+import tempfile
 import threading
 import warnings
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, MutableMapping
 
 from controller.games.errors import DeviceDisconnected, DeviceError
 from hardware.clock import Clock
 from hardware.config import PanelConfig
 from hardware.devices import ButtonEvent, DeviceStatus, LightState, PressKind
+
+
+def give_lgpio_a_writable_directory(env: MutableMapping[str, str] | None = None) -> str:
+    """Point lgpio at a writable directory for its notification pipes (``.lgd-nfy*``).
+
+    lgpio creates them in ``$LG_WD`` or the working directory, which the service unit's
+    sandbox may make read-only; then every GPIO fails. Prefers systemd's ``$STATE_DIRECTORY``,
+    then a writable working directory, then the temporary directory. Returns the choice.
+    """
+    if env is None:
+        env = os.environ
+    if env.get("LG_WD"):
+        return env["LG_WD"]
+    state = env.get("STATE_DIRECTORY", "").split(":")[0]
+    choice = state or (os.getcwd() if os.access(os.getcwd(), os.W_OK) else tempfile.gettempdir())
+    env["LG_WD"] = choice
+    return choice
 
 
 @dataclass
@@ -157,10 +176,17 @@ class GpioPanel(_DebouncedPanel):
             self._error = f"{type(err).__name__}: {err}"
 
     def _open(self, pin_factory: Any) -> None:
+        give_lgpio_a_writable_directory()
         from gpiozero import LED, DigitalInputDevice  # type: ignore[import-untyped]
-        with warnings.catch_warnings():  # pin factory fallbacks: the final error says it all
-            warnings.simplefilter("ignore")
-            self._open_pins(pin_factory, DigitalInputDevice, LED)
+        with warnings.catch_warnings(record=True) as fallbacks:
+            # gpiozero tries each pin factory in turn and warns why each failed; its final
+            # "Unable to load any default pin factory" says none of that, so keep the reasons
+            warnings.simplefilter("always")
+            try:
+                self._open_pins(pin_factory, DigitalInputDevice, LED)
+            except Exception as err:
+                reasons = [str(w.message) for w in fallbacks]
+                raise type(err)("; ".join([str(err), *reasons])) from err
 
     def _open_pins(self, pin_factory: Any, input_device: Any, led: Any) -> None:
         for seat in self._config.seats:
@@ -234,6 +260,7 @@ class SimPanel(_DebouncedPanel):
         super().__init__(name, DebouncedButtons(layout, clock, bounce_time, hold_time))
         self.lights: dict[int, LightState] = {seat: LightState.OFF for seat in layout}
         self.fault = ""
+        self.before_use: Callable[[], None] | None = None
 
     def contact(self, seat: int, button: str, closed: bool) -> None:
         """Close (press) or open (release) the raw contact of ``button`` at ``seat`` now."""
@@ -255,11 +282,15 @@ class SimPanel(_DebouncedPanel):
         self.lights[seat] = state
 
     def _raise_if_faulty(self) -> None:
+        if self.before_use is not None:
+            self.before_use()
         if self.fault:
             raise DeviceDisconnected(f"{self._name}: simulated fault {self.fault!r}")
 
     def check(self) -> DeviceStatus:
         """OK unless a fault is injected."""
+        if self.before_use is not None:
+            self.before_use()
         if not self.fault:
             return DeviceStatus.healthy(self._name)
         return DeviceStatus.failing(self._name, f"panel not answering (simulated {self.fault})",

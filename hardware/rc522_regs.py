@@ -69,8 +69,30 @@ COLL_POS_NOT_VALID = 0x20    # CollReg
 ERR_BUFFER_OVFL, ERR_COLL, ERR_CRC, ERR_PARITY, ERR_PROTOCOL = 0x10, 0x08, 0x04, 0x02, 0x01
 ANTENNA_ON = 0x03            # TxControlReg: Tx1RFEn | Tx2RFEn
 FIFO_SIZE = 64
-KNOWN_VERSIONS = {0x88: "FM17522 clone", 0x90: "MFRC522 v0.0", 0x91: "MFRC522 v1.0",
-                  0x92: "MFRC522 v2.0", 0xB2: "FM17522 clone"}
+KNOWN_VERSIONS = {0x12: "MFRC522 clone (works, but not NXP's)", 0x88: "FM17522 clone",
+                  0x90: "MFRC522 v0.0", 0x91: "MFRC522 v1.0", 0x92: "MFRC522 v2.0",
+                  0xB2: "FM17522 clone"}
+NO_CHIP_VERSIONS = (0x00, 0xFF)  # MISO floating high or held low: nothing answers
+T_AUTO = 0x80                # TModeReg: the timer starts when a transmission ends
+RX_GAIN_MASK = 0x70          # RFCfgReg bits 6:4
+RX_GAINS_DB = {18: 0x00, 23: 0x10, 33: 0x40, 38: 0x50, 43: 0x60, 48: 0x70}  # datasheet table 98
+CLOCK_HZ = 13_560_000
+RESET_WAIT_S = 0.05          # oscillator start-up after a reset or power-up, generously
+
+
+def timer_period(t_mode: int, t_prescaler: int, reload: int) -> float:
+    """Seconds until the chip's timer underflows: (TReload + 1) * (2 * TPrescaler + 1) / 13.56 MHz.
+
+    TPrescaler's 12 bits are TModeReg's low nibble and TPrescalerReg (datasheet 8.5, with
+    TPrescalEven off).
+
+    >>> round(timer_period(0x80, 0xA9, 1000) * 1000, 1)  # the Pi driver's 25 ms
+    25.0
+    >>> round(timer_period(0x8D, 0x3E, 30) * 1000, 2)    # what the firmware had: not 25 ms
+    15.5
+    """
+    prescaler = ((t_mode & 0x0F) << 8) | t_prescaler
+    return (reload + 1) * (2 * prescaler + 1) / CLOCK_HZ
 
 # ISO/IEC 14443-3 type A commands and answers.
 REQA, WUPA = 0x26, 0x52      # 7-bit short frames

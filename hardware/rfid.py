@@ -12,20 +12,29 @@ import sqlite3
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from controller.games.errors import DeviceError, DeviceTimeout, InvalidInput
 from hardware.clock import Clock
 from hardware.devices import DeviceStatus, TagChange, TagEvent, TagReader
 from hardware.mfrc522 import MFRC522, TagProtocolError
-from hardware.rc522_regs import KNOWN_VERSIONS
+from hardware.rc522_regs import NO_CHIP_VERSIONS
 
 
 class SpotTracker:
-    """The tags on each spot as of the last scan, and the events that changed them."""
+    """The tags on each spot as of the last scan, and the events that changed them.
 
-    def __init__(self, spots: tuple[str, ...]) -> None:
+    A tag leaves only after ``leave_after`` scans in a row without it, so a tag at the edge of
+    the field that misses one read does not flicker away and back (the seat-node firmware waits
+    for 3 misses too).
+    """
+
+    def __init__(self, spots: tuple[str, ...], leave_after: int = 1) -> None:
+        if leave_after < 1:
+            raise ValueError(f"leave_after must be at least 1 scan, not {leave_after}")
+        self.leave_after = leave_after
         self._tags: dict[str, frozenset[str]] = {spot: frozenset() for spot in spots}
+        self._misses: dict[str, dict[str, int]] = {spot: {} for spot in spots}
 
     @property
     def spots(self) -> tuple[str, ...]:
@@ -42,15 +51,25 @@ class SpotTracker:
     def update(self, spot: str, seen: frozenset[str], at: float) -> list[TagEvent]:
         """Record a scan of ``spot`` that saw ``seen``; returns leaves then arrivals.
 
-        >>> tracker = SpotTracker(("pot",))
+        >>> tracker = SpotTracker(("pot",), leave_after=2)
         >>> [e.change.value for e in tracker.update("pot", frozenset({"A1"}), 1.0)]
         ['arrive']
         >>> [(e.tag, e.change.value) for e in tracker.update("pot", frozenset({"B2"}), 2.0)]
-        [('A1', 'leave'), ('B2', 'arrive')]
+        [('B2', 'arrive')]
+        >>> [(e.tag, e.change.value) for e in tracker.update("pot", frozenset({"B2"}), 3.0)]
+        [('A1', 'leave')]
         """
-        before = self._tags[spot]
-        self._tags[spot] = seen
-        leaves = [TagEvent(spot, tag, TagChange.LEAVE, at) for tag in sorted(before - seen)]
+        before, misses = self._tags[spot], self._misses[spot]
+        gone = []
+        for tag in sorted(before - seen):
+            misses[tag] = misses.get(tag, 0) + 1
+            if misses[tag] >= self.leave_after:
+                gone.append(tag)
+                del misses[tag]
+        for tag in seen:
+            misses.pop(tag, None)
+        self._tags[spot] = (before - set(gone)) | seen
+        leaves = [TagEvent(spot, tag, TagChange.LEAVE, at) for tag in gone]
         return leaves + [TagEvent(spot, tag, TagChange.ARRIVE, at) for tag in sorted(seen - before)]
 
 
@@ -58,19 +77,22 @@ class Mfrc522Reader:
     """A :class:`~hardware.devices.TagReader` with one MFRC522 chip under each spot.
 
     ``wiring`` maps a spot to a description of its wiring used in messages (e.g. "chip select
-    GPIO 8"); ``on_close`` releases the bus.
+    GPIO 8"); ``on_close`` releases the bus; ``leave_after`` is the scans in a row a tag must be
+    missing before it counts as gone. A spot whose chip fails keeps its tags (a failed scan is
+    not a miss), and the events of the other spots wait for the next poll instead of being lost.
     """
 
     def __init__(self, chips: Mapping[str, MFRC522], clock: Clock, name: str = "rfid",
                  wiring: Mapping[str, str] | None = None,
-                 on_close: Callable[[], None] | None = None) -> None:
+                 on_close: Callable[[], None] | None = None, leave_after: int = 3) -> None:
         self._name = name
         self._chips = dict(chips)
         self._clock = clock
         self._wiring = dict(wiring or {})
-        self._tracker = SpotTracker(tuple(chips))
+        self._tracker = SpotTracker(tuple(chips), leave_after)
         self._on_close = on_close
         self._ready: set[str] = set()
+        self._held: list[TagEvent] = []
 
     @property
     def name(self) -> str:
@@ -86,18 +108,46 @@ class Mfrc522Reader:
         """The tags on ``spot`` as of the last poll."""
         return self._tracker.tags(spot)
 
+    def chip(self, spot: str) -> MFRC522:
+        """The driver of the chip under ``spot`` (the bring-up check reads it directly).
+
+        :raises KeyError: unknown spot.
+        """
+        return self._chips[spot]
+
+    def scan(self, spot: str) -> frozenset[str]:
+        """One inventory of ``spot``'s antenna, outside the arrive/leave tracking (bring-up).
+
+        :raises DeviceError: the chip failed (:class:`TagProtocolError` for a garbled scan).
+        """
+        return self._chips[spot].inventory()
+
     def poll(self) -> list[TagEvent]:
         """Scan every spot; the arrivals and departures since the last poll.
+
+        Every spot is scanned even when one fails; the events found are then kept for the next
+        poll, and the first failure is raised.
 
         :raises DeviceTimeout: a chip did not answer (the message names its spot).
         :raises DeviceError: a chip is not there at all.
         """
-        events: list[TagEvent] = []
+        events, self._held = self._held, []
+        failure: DeviceError | None = None
         for spot in self.spots:
-            events += self._tracker.update(spot, self._scan(spot), self._clock.now())
+            try:
+                seen = self._scan(spot)
+            except DeviceError as err:
+                failure = failure or err
+                continue
+            if seen is not None:
+                events += self._tracker.update(spot, seen, self._clock.now())
+        if failure is not None:
+            self._held = events
+            raise failure
         return events
 
-    def _scan(self, spot: str) -> frozenset[str]:
+    def _scan(self, spot: str) -> frozenset[str] | None:
+        """The tags on ``spot``; None when the scan was garbled (it then changes nothing)."""
         chip = self._chips[spot]
         try:
             if spot not in self._ready:
@@ -105,7 +155,7 @@ class Mfrc522Reader:
                 self._ready.add(spot)
             return chip.inventory()
         except TagProtocolError:
-            return self._tracker.tags(spot)  # a garbled scan changes nothing; the next one will
+            return None
         except DeviceTimeout as err:
             self._ready.discard(spot)
             raise DeviceTimeout(f"{self._name}: reader under {spot!r} timed out ({err})") from err
@@ -114,7 +164,7 @@ class Mfrc522Reader:
             raise DeviceError(f"{self._name}: reader under {spot!r}: {err}") from err
 
     def check(self) -> DeviceStatus:
-        """Every chip answers with a known version and completes a scan."""
+        """Every chip answers and completes a scan (an unknown version is only a warning)."""
         for spot, chip in self._chips.items():
             problem = self._problem(spot, chip)
             if problem:
@@ -122,12 +172,13 @@ class Mfrc522Reader:
                 return DeviceStatus.failing(
                     self._name, f"reader under spot {spot!r}: {problem}",
                     f"check the reader's 3.3 V power and its wiring: SDA to {where}, SCK to "
-                    "GPIO 11, MOSI to GPIO 10, MISO to GPIO 9, RST to the reset pin")
+                    "GPIO 11, MOSI to GPIO 10, MISO to GPIO 9 (through the tri-state buffer "
+                    "when readers share the bus), RST to the reset pin")
         return DeviceStatus.healthy(self._name)
 
     def _problem(self, spot: str, chip: MFRC522) -> str:
         version = chip.version()
-        if version not in KNOWN_VERSIONS:
+        if version in NO_CHIP_VERSIONS:
             return f"no RC522 answers (version register reads 0x{version:02X})"
         try:
             chip.init()
@@ -216,30 +267,58 @@ CREATE TABLE IF NOT EXISTS tags (
 """
 
 
-class StoneRegistry:
-    """The tag registry in an SQLite file (``:memory:`` for a throwaway one)."""
+class TagEnrolled(DeviceError, FileExistsError):
+    """A tag already registered as something else: changing it must be asked for."""
 
-    def __init__(self, path: str | Path) -> None:
+
+class StoneRegistry:
+    """The tag registry in an SQLite file (``:memory:`` for a throwaway one).
+
+    ``read_only`` opens an existing file without creating or changing anything (listing a
+    registry never writes one).
+    """
+
+    def __init__(self, path: str | Path, read_only: bool = False) -> None:
         self.path = str(path)
         try:
-            self._db = sqlite3.connect(self.path)
-            self._db.execute(_SCHEMA)
-            self._db.commit()
+            if read_only:
+                self._db = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
+                self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            else:
+                self._db = sqlite3.connect(self.path)
+                self._db.execute(_SCHEMA)
+                self._db.commit()
         except sqlite3.Error as err:
-            raise DeviceError(f"stone registry {self.path}: {err}") from err
+            raise DeviceError(f"stone registry {self.path}: {err} "
+                              "(give the registry's SQLite file with --db)") from None
 
-    def enroll(self, record: TagRecord) -> None:
-        """Register (or re-register) a tag."""
-        with self._db:
-            self._db.execute(
-                "INSERT OR REPLACE INTO tags VALUES (?, ?, ?, ?, ?)",
-                (record.tag_id, record.kind.value, record.colour.value if record.colour else None,
-                 record.denomination, record.owner))
+    def enroll(self, record: TagRecord, replace: bool = False) -> bool:
+        """Register a tag; True when that changed the registry (False: already so registered).
+
+        :raises TagEnrolled: the tag is registered as something else and ``replace`` is False.
+        """
+        known = self.get(record.tag_id)
+        if known == record:
+            return False
+        if known is not None and not replace:
+            raise TagEnrolled(f"tag {record.tag_id} is already enrolled as {known.describe()}, "
+                              f"not {record.describe()}: add --replace to change it")
+        try:
+            with self._db:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO tags VALUES (?, ?, ?, ?, ?)",
+                    (record.tag_id, record.kind.value,
+                     record.colour.value if record.colour else None,
+                     record.denomination, record.owner))
+        except sqlite3.Error as err:
+            raise DeviceError(f"stone registry {self.path}: cannot enrol {record.tag_id}: "
+                              f"{err}") from None
+        return True
 
     def get(self, tag_id: str) -> TagRecord | None:
         """The record of ``tag_id``, None when it is not registered."""
-        row = self._db.execute("SELECT * FROM tags WHERE tag_id = ?", (tag_id,)).fetchone()
-        return _record(row) if row else None
+        rows = self._select("SELECT * FROM tags WHERE tag_id = ?", (tag_id,))
+        return _record(rows[0]) if rows else None
 
     def lookup(self, tag_id: str) -> TagRecord:
         """The record of ``tag_id``.
@@ -254,9 +333,17 @@ class StoneRegistry:
 
     def all(self) -> list[TagRecord]:
         """Every registered tag, stones first, then by colour/denomination and id."""
-        rows = self._db.execute("SELECT * FROM tags ORDER BY kind DESC, colour, denomination, "
-                                "tag_id").fetchall()
+        rows = self._select("SELECT * FROM tags ORDER BY kind DESC, colour, denomination, tag_id")
         return [_record(row) for row in rows]
+
+    def _select(self, query: str, values: tuple[str, ...] = ()) -> list[Any]:
+        """Rows of ``query``; none from a read-only file that has no registry table yet."""
+        try:
+            return self._db.execute(query, values).fetchall()
+        except sqlite3.OperationalError as err:
+            if "no such table" in str(err):
+                return []
+            raise DeviceError(f"stone registry {self.path}: {err}") from None
 
     def close(self) -> None:
         """Close the database."""

@@ -10,11 +10,12 @@ disconnect and never delivers a message twice. Nothing here runs in a thread: ev
 
 from __future__ import annotations
 
+import logging
 import random
 import struct
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import serial  # type: ignore[import-untyped]
@@ -31,6 +32,7 @@ from hardware.devices import (
 )
 from hardware.seatnode_firmware import firmware
 
+log = logging.getLogger(__name__)
 BAUD = 115200
 FLASH_FIX = "flash firmware/ onto the seat node with mpremote (see firmware/README.md)"
 PRESS_KINDS = {1: PressKind.PRESS, 2: PressKind.RELEASE, 3: PressKind.LONG_PRESS}
@@ -65,11 +67,18 @@ OpenPort = Callable[[], SerialPort]
 
 @dataclass(frozen=True)
 class NodeButton:
-    """A debounced button event from a node: button ``index`` (wiring order), ``kind``, node time."""
+    """A debounced button event from a node: button ``index`` (wiring order), ``kind``, node time.
+
+    ``session`` and ``sequence`` are the node's boot session and the message's number in it;
+    ``at`` is the node's time of the event on the Pi's clock (see :meth:`SeatNodeLink.node_time`).
+    """
 
     index: int
     kind: PressKind
     node_ms: int
+    session: int = 0
+    sequence: int = 0
+    at: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -79,16 +88,46 @@ class NodeTag:
     reader: int
     change: TagChange
     uid: str
+    node_ms: int = 0
+    session: int = 0
+    sequence: int = 0
+    at: float = 0.0
 
 
-def decode_event(kind: int, payload: bytes) -> NodeButton | NodeTag | None:
+@dataclass(frozen=True)
+class NodeReader:
+    """Reader ``reader`` of a node failed (no answer on its SPI bus), or works again."""
+
+    reader: int
+    failed: bool
+    node_ms: int
+
+
+@dataclass(frozen=True)
+class NodeNotice:
+    """A line of text from the node: an error it survived, a watchdog restart."""
+
+    text: str
+
+
+NodeEvent = NodeButton | NodeTag | NodeReader | NodeNotice
+UID_LENGTHS = (4, 7, 10)
+
+
+def decode_event(kind: int, payload: bytes) -> NodeEvent | None:
     """The event a delivered message from the node carries (None if it is not one we know)."""
     link = firmware().link
     if kind == link.T_BUTTON and len(payload) == 6 and payload[1] in PRESS_KINDS:
         index, press, node_ms = struct.unpack(">BBI", payload)
         return NodeButton(index, PRESS_KINDS[press], node_ms)
-    if kind == link.T_TAG and len(payload) >= 6 and payload[1] in TAG_CHANGES:
-        return NodeTag(payload[0], TAG_CHANGES[payload[1]], payload[2:].hex().upper())
+    if kind == link.T_TAG and len(payload) - 6 in UID_LENGTHS and payload[1] in TAG_CHANGES:
+        reader, change, node_ms = struct.unpack(">BBI", payload[:6])
+        return NodeTag(reader, TAG_CHANGES[change], payload[6:].hex().upper(), node_ms)
+    if kind == link.T_READER and len(payload) == 6 and payload[1] in (0, 1):
+        reader, state, node_ms = struct.unpack(">BBI", payload)
+        return NodeReader(reader, state == link.READER_FAILED, node_ms)
+    if kind == link.T_NOTICE:
+        return NodeNotice(payload.decode("utf-8", "replace"))
     return None
 
 
@@ -124,6 +163,9 @@ class SeatNodeLink:
         self._buttons: deque[NodeButton] = deque()
         self._tags: deque[NodeTag] = deque()
         self.malformed = 0
+        self.failed_readers: set[int] = set()
+        self.notices: deque[str] = deque(maxlen=20)
+        self._anchor: tuple[int | None, int, int] | None = None
         if session is None:
             session = random.SystemRandom().getrandbits(16)
         link = firmware().link
@@ -158,8 +200,8 @@ class SeatNodeLink:
             return
         data = self._read()
         if data:
-            for kind, payload in self._link.feed(data):
-                self._deliver(kind, bytes(payload))
+            for kind, seq, payload in self._link.feed_numbered(data):
+                self._deliver(kind, seq, bytes(payload))
         if self._port is not None:
             self._link.poll()
 
@@ -202,14 +244,48 @@ class SeatNodeLink:
             except (serial.SerialException, OSError):
                 pass
 
-    def _deliver(self, kind: int, payload: bytes) -> None:
+    def _deliver(self, kind: int, seq: int, payload: bytes) -> None:
         event = decode_event(kind, payload)
+        session = int(self._link.peer_session or 0)
         if isinstance(event, NodeButton):
-            self._buttons.append(event)
+            self._buttons.append(replace(event, session=session, sequence=seq,
+                                         at=self.node_time(event.node_ms)))
         elif isinstance(event, NodeTag):
-            self._tags.append(event)
+            self._tags.append(replace(event, session=session, sequence=seq,
+                                      at=self.node_time(event.node_ms)))
+        elif isinstance(event, NodeReader):
+            (self.failed_readers.add if event.failed else self.failed_readers.discard)(
+                event.reader)
+        elif isinstance(event, NodeNotice):
+            log.warning("seat node on %s: %s", self.url, event.text)
+            self.notices.append(event.text)
         else:
             self.malformed += 1
+
+    def node_time(self, node_ms: int) -> float:
+        """The Pi-clock time (seconds) at which the node's tick counter read ``node_ms``.
+
+        The offset between the two clocks is the smallest delay seen so far in this node
+        session: a message held back by an outage arrives late, but cannot make the estimate
+        later than the truth; a prompt one corrects it. So an event keeps the time it happened.
+        """
+        session = self._link.peer_session
+        if self._anchor is not None and self._anchor[0] != session:
+            self._anchor = None  # the node rebooted: its tick counter started again
+        if self._link.peer_clock is not None:  # its hellos and heartbeats carry its time
+            self._anchor_at(session, *self._link.peer_clock)
+        self._anchor_at(session, node_ms, self._now_ms())
+        assert self._anchor is not None
+        _, node_then, pi_then = self._anchor
+        return (pi_then + int(firmware().link.ticks_diff(node_ms, node_then))) / 1000
+
+    def _anchor_at(self, session: int | None, node_ms: int, pi_ms: int) -> None:
+        """Keep the pair of readings with the smallest delay (``node_ms`` seen at ``pi_ms``)."""
+        if self._anchor is not None:
+            _, node_then, pi_then = self._anchor
+            if pi_then + int(firmware().link.ticks_diff(node_ms, node_then)) <= pi_ms:
+                return
+        self._anchor = (session, node_ms, pi_ms)
 
     def take_buttons(self) -> list[NodeButton]:
         """The button events received since the last call, oldest first."""
@@ -274,6 +350,17 @@ class SeatNodeLink:
             port.close()
 
 
+class NodeAway(DeviceDisconnected):
+    """A seat node that answered before does not now: ``problem`` and ``fix`` for the dealer."""
+
+    def __init__(self, node: SeatNodeLink, seat: int) -> None:
+        how = "is unplugged" if node._port is None else "does not answer"
+        self.problem = f"seat {seat}'s node on {node.url} {how}"
+        self.fix = (f"check the USB cable of seat {seat}'s node; the table goes on by itself "
+                    "when it answers again")
+        super().__init__(f"{self.problem}; {self.fix}")
+
+
 class SeatNodePanel:
     """:class:`~hardware.devices.SeatPanel` on seat nodes: one node per seat, light 0 is the turn light."""
 
@@ -283,6 +370,8 @@ class SeatNodePanel:
         self._clock = clock
         self._button_names = tuple(buttons)
         self._name = name
+        self._held: list[ButtonEvent] = []
+        self._answered: set[int] = set()  # seats whose node has answered since the start
 
     @property
     def name(self) -> str:
@@ -308,14 +397,23 @@ class SeatNodePanel:
         return self._button_names[index] if index < len(self._button_names) else f"button{index}"
 
     def poll(self) -> list[ButtonEvent]:
-        """Every button event the nodes sent since the last poll, seat by seat, each once."""
-        events = []
+        """Every button event the nodes sent since the last poll, seat by seat, each once.
+
+        :raises NodeAway: a node that was answering no longer does (a pulled cable, a crashed
+            node); the other nodes' events are kept for the next poll, so none is lost.
+        """
+        events, self._held = self._held, []
         for seat in self.seats:
             node = self._nodes[seat]
             node.pump()
-            now = self._clock.now()
-            events += [ButtonEvent(seat, self._button_name(b.index), b.kind, now)
-                       for b in node.take_buttons()]
+            events += [ButtonEvent(seat, self._button_name(b.index), b.kind, b.at, node.url,
+                                   b.session, b.sequence) for b in node.take_buttons()]
+            if node.connected:
+                self._answered.add(seat)
+        away = [seat for seat in self._answered if not self._nodes[seat].connected]
+        if away:
+            self._held = events
+            raise NodeAway(self._nodes[away[0]], away[0])
         return events
 
     def set_light(self, seat: int, state: LightState) -> None:
@@ -385,14 +483,23 @@ class SeatNodeReader:
             self._tags[spot].add(tag.uid)
         else:
             self._tags[spot].discard(tag.uid)
-        return TagEvent(spot, tag.uid, tag.change, self._clock.now())
+        node = self._spots[spot][0]
+        return TagEvent(spot, tag.uid, tag.change, tag.at, node.url, tag.session, tag.sequence)
 
     def check(self) -> DeviceStatus:
-        """OK when every node answers, else what is wrong with the first that does not."""
+        """OK when every node answers and no node reports a failed RC522, else the first
+        problem, with the fix."""
         for node in self._nodes:
             status = node.status(self._name)
             if not status.ok:
                 return status
+            for reader in sorted(node.failed_readers):
+                spot = self._spot_of(node, reader) or "no spot"
+                return DeviceStatus.failing(
+                    self._name, f"seat node on {node.url}: its RC522 reader {reader} (spot "
+                    f"{spot!r}) does not answer on the node's SPI bus",
+                    "check that reader's wiring to the Pico (3.3 V, GND, SCK GP18, MOSI GP19, "
+                    "MISO GP16, SDA GP17, see firmware/README.md), then power the node off and on")
         return DeviceStatus.healthy(self._name)
 
     def close(self) -> None:

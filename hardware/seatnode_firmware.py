@@ -27,8 +27,8 @@ def firmware() -> SimpleNamespace:
     :raises DeviceError: the checkout has no ``firmware/`` folder next to ``hardware/``.
     """
     if not (FIRMWARE_DIR / "link.py").is_file():
-        raise DeviceError(f"seat-node firmware not found in {FIRMWARE_DIR}: install dicetable "
-                          "from its source checkout (pip install -e .)")
+        raise DeviceError(f"seat-node firmware not found in {FIRMWARE_DIR}: reinstall dicetable "
+                          "(its wheel ships firmware/ next to hardware/)")
     saved = {name: sys.modules.pop(name) for name in MODULES if name in sys.modules}
     sys.path.insert(0, str(FIRMWARE_DIR))
     try:

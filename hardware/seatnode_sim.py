@@ -56,9 +56,13 @@ class SimAntenna:
 
     def __init__(self) -> None:
         self.uids: list[bytes] = []
+        self.failed = False
 
     def read_uids(self) -> tuple[int, list[bytes]]:
-        """``(OK, uids)``: every tag on the antenna, in the order they were placed."""
+        """``(OK, uids)``: every tag on the antenna, in the order they were placed; ``(ERROR,
+        [])`` while :attr:`failed` (the reader's SPI wiring broke)."""
+        if self.failed:
+            return firmware().rc522.ERROR, []
         return firmware().rc522.OK, list(self.uids)
 
 
@@ -303,6 +307,16 @@ class SimSeatNode:
         antenna = self.antennas[reader]
         antenna.uids = [other for other in antenna.uids if other != bytes(uid)]
 
+    @property
+    def reader_failed(self) -> bool:
+        """True while every reader of the node fails (fault ``seatnode:reader-failed``)."""
+        return any(getattr(antenna, "failed", False) for antenna in self.antennas)
+
+    @reader_failed.setter
+    def reader_failed(self, failed: bool) -> None:
+        for antenna in self.antennas:
+            antenna.failed = failed
+
     def light(self, index: int = 0) -> LightState:
         """What the firmware set light ``index`` to."""
         return LIGHT_STATES[self.node.leds.modes()[index]]
@@ -319,9 +333,10 @@ class SimSeatNode:
         self.plugged = True
 
     def send_garbage(self, data: bytes | None = None) -> None:
-        """Line noise towards the Pi: ``data``, or 64 random bytes with a zero byte every 16."""
+        """Line noise towards the Pi: ``data``, or 64 random bytes ending each 16 with a zero
+        (the noise ends on a delimiter, so the node's next frame is not damaged by it)."""
         if data is None:
-            data = bytes(self._rng.randrange(1, 256) if i % 16 else 0 for i in range(64))
+            data = bytes(self._rng.randrange(1, 256) if i % 16 != 15 else 0 for i in range(64))
         self.to_pi.extend(data)
 
     def pending(self) -> int:

@@ -9,50 +9,135 @@ table: put dice in the tray, press buttons, put stones on spots, and break thing
 
 from __future__ import annotations
 
+import contextlib
 import random
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from controller.games.errors import ConfigError, InvalidInput
 from hardware.camera_sim import CameraFault, SimCamera
 from hardware.clock import SimClock
 from hardware.config import HardwareConfig, load_config
-from hardware.devices import Device, SeatPanel, TagReader
+from hardware.devices import Device, DeviceStatus, SeatPanel, TagEvent, TagReader
 from hardware.mfrc522 import MFRC522
 from hardware.panels import SimPanel
 from hardware.rfid import Mfrc522Reader, normalise_tag
 from hardware.sim_rc522 import ChipFault, EmulatedRC522, EmulatedTag
 
 FAULTS: dict[str, tuple[str, ...]] = {
-    "camera": ("drops", "stopped"),
+    "camera": ("drops", "stopped", "slow"),
     "panel": ("disconnected",),
-    "rfid": ("timeout", "dead", "unknown-tag"),
-    "seatnode": ("disconnected", "garbage"),
+    "rfid": ("timeout", "dead", "missed", "garbled", "wrong-tag", "slow", "unknown-tag"),
+    "seatnode": ("disconnected", "garbage", "reader-failed"),
 }
+MODES = ("always", "once", "intermittent")
+STANDING = {("rfid", "unknown-tag")}   # a tag lying on a spot: it is there until cleared
+SLOW_DEFAULTS = {"camera": 0.5, "rfid": 0.002}   # seconds per frame / per SPI transfer
 UNKNOWN_TAG = "0BADC0DE"
+SPI_TRANSFER_S = 100e-6   # one register access through spidev on a Pi, kernel overhead included
+SEATNODE_FAULT_EVERY = 0.1  # how often a loose cable or line noise strikes a seat node
 
 
 @dataclass(frozen=True)
 class Fault:
-    """A fault to inject: ``device:kind``, e.g. ``camera:stopped``."""
+    """A fault to inject: ``device:kind[=value][@mode[=rate]]``.
+
+    ``mode`` is ``always`` (until cleared), ``once`` (the next use only) or ``intermittent``
+    (each use with probability ``rate``, 0.3 unless given); ``value`` is the delay of ``slow``.
+
+    >>> str(Fault.parse("rfid:timeout@intermittent=0.25"))
+    'rfid:timeout@intermittent=0.25'
+    >>> Fault.parse("camera:slow=2").value
+    2.0
+    """
 
     device: str
     kind: str
+    mode: str = "always"
+    rate: float = 1.0
+    value: float = 0.0
 
     @classmethod
     def parse(cls, text: str) -> Fault:
-        """Parse ``device:kind``.
+        """Parse a fault's text.
 
-        :raises InvalidInput: not one of :data:`FAULTS`; the message lists them.
+        :raises InvalidInput: not one of :data:`FAULTS`, or a bad mode; the message lists them.
         """
-        device, _, kind = text.strip().partition(":")
+        spec, _, mode_text = text.strip().partition("@")
+        device, _, kind_text = spec.partition(":")
+        kind, _, value_text = kind_text.partition("=")
         if kind not in FAULTS.get(device, ()):
             known = ", ".join(f"{d}:{k}" for d, kinds in FAULTS.items() for k in kinds)
-            raise InvalidInput(f"unknown simulated fault {text!r} (faults: {known})")
-        return cls(device, kind)
+            raise InvalidInput(f"unknown simulated fault {text!r} (faults: {known}; "
+                               "add @once or @intermittent=0.3 for faults that come and go)")
+        mode, _, rate_text = (mode_text or "always").partition("=")
+        if mode not in MODES or (rate_text and mode != "intermittent") or (
+                mode != "always" and (device, kind) in STANDING):
+            raise InvalidInput(f"simulated fault {text!r}: the mode is one of @once, "
+                               "@intermittent=RATE (0 < RATE <= 1), or none for always")
+        rate = _number(text, rate_text, 0.3) if mode == "intermittent" else 1.0
+        value = _number(text, value_text, SLOW_DEFAULTS.get(device, 0.0)) if kind == "slow" \
+            else 0.0
+        if (value_text and kind != "slow") or not 0 < rate <= 1 or value < 0:
+            raise InvalidInput(f"simulated fault {text!r}: only slow takes =SECONDS, and a rate "
+                               "lies in (0, 1]")
+        return cls(device, kind, mode, rate, value)
 
     def __str__(self) -> str:
-        return f"{self.device}:{self.kind}"
+        text = f"{self.device}:{self.kind}" + (f"={self.value:g}" if self.kind == "slow" else "")
+        if self.mode == "intermittent":
+            return f"{text}@intermittent={self.rate:g}"
+        return text if self.mode == "always" else f"{text}@{self.mode}"
+
+
+def _number(text: str, value: str, default: float) -> float:
+    try:
+        return float(value) if value else default
+    except ValueError:
+        raise InvalidInput(f"simulated fault {text!r}: {value!r} is not a number") from None
+
+
+@dataclass
+class Injected:
+    """A fault in force: :meth:`strikes` says whether it hits the device's next use."""
+
+    fault: Fault
+    rng: random.Random
+    spent: bool = False
+
+    def strikes(self) -> bool:
+        """True when this use of the device suffers the fault (a ``once`` fault only once)."""
+        if self.fault.mode == "once":
+            hit, self.spent = not self.spent, True
+            return hit
+        return self.fault.mode == "always" or self.rng.random() < self.fault.rate
+
+
+class SimRfidReader(Mfrc522Reader):
+    """The real MFRC522 reader over emulated chips, with the table's faults applied per use."""
+
+    def __init__(self, table: SimTable, chips: Mapping[str, MFRC522], **options: Any) -> None:
+        super().__init__(chips, table.clock, **options)
+        self._table = table
+
+    def poll(self) -> list[TagEvent]:
+        """As :meth:`Mfrc522Reader.poll`, suffering the faults that strike this poll."""
+        with self._table.rfid_faults():
+            return super().poll()
+
+    def check(self) -> DeviceStatus:
+        """As :meth:`Mfrc522Reader.check`, suffering the faults that strike now."""
+        with self._table.rfid_faults():
+            return super().check()
+
+    def scan(self, spot: str) -> frozenset[str]:
+        """As :meth:`Mfrc522Reader.scan`, suffering the faults that strike this scan."""
+        with self._table.rfid_faults():
+            return super().scan(spot)
+
+
+CHIP_FAULTS = {"timeout": ChipFault.STUCK, "dead": ChipFault.DEAD, "missed": ChipFault.MISSED,
+               "garbled": ChipFault.GARBLED}
 
 
 class SimTable:
@@ -66,10 +151,14 @@ class SimTable:
         self.config = config or load_config()
         self.clock = clock or SimClock()
         self.camera = SimCamera(random.Random(seed), (self.config.camera.width,
-                                                      self.config.camera.height))
+                                                      self.config.camera.height),
+                                clock=self.clock)
+        self.camera.before_frame = self._camera_faults
         self.nodes: dict[int, Any] = {}
         self.links: dict[int, Any] = {}
         self.chips: dict[str, EmulatedRC522] = {}
+        self.faults: list[Injected] = []
+        self._fault_rng = random.Random(seed)
         self.panel: SeatPanel = self._panel()
         self.rfid: TagReader = self._rfid()
         for fault in self.config.faults:
@@ -79,10 +168,14 @@ class SimTable:
         panel = self.config.panel
         if panel.source == "seatnode":
             from hardware.seatnode import SeatNodePanel
-            return SeatNodePanel({seat: self._link(seat) for seat in self._node_seats()},
-                                 self.clock)
+            links = {seat: self._link(seat) for seat in self._node_seats()}
+            names = panel.button_names()
+            return SeatNodePanel(links, self.clock, names) if names else \
+                SeatNodePanel(links, self.clock)
         layout = {s.seat: tuple(s.buttons) for s in panel.seats}
-        return SimPanel(layout, self.clock, panel.bounce_time, panel.hold_time)
+        sim_panel = SimPanel(layout, self.clock, panel.bounce_time, panel.hold_time)
+        sim_panel.before_use = self._panel_faults
+        return sim_panel
 
     def _rfid(self) -> TagReader:
         if self.config.rfid.source == "seatnode":
@@ -90,10 +183,13 @@ class SimTable:
             spots = {n.spot: (self._link(n.seat), 0) for n in self.config.seatnodes
                      if n.spot}
             return SeatNodeReader(spots, self.clock)
-        self.chips = {r.spot: EmulatedRC522() for r in self.config.rfid.readers}
-        chips = {spot: MFRC522(chip, self.clock) for spot, chip in self.chips.items()}
-        wiring = {r.spot: f"GPIO {r.chip_select}" for r in self.config.rfid.readers}
-        return Mfrc522Reader(chips, self.clock, wiring=wiring)
+        rfid = self.config.rfid
+        self.chips = {r.spot: EmulatedRC522(clock=self.clock, transfer_s=SPI_TRANSFER_S)
+                      for r in rfid.readers}
+        chips = {spot: MFRC522(chip, self.clock, rx_gain_db=rfid.rx_gain_db)
+                 for spot, chip in self.chips.items()}
+        wiring = {r.spot: f"GPIO {r.chip_select}" for r in rfid.readers}
+        return SimRfidReader(self, chips, wiring=wiring, leave_after=rfid.leave_after)
 
     def _node_seats(self) -> list[int]:
         if not self.config.seatnodes:
@@ -107,6 +203,8 @@ class SimTable:
             self.nodes[seat] = SimSeatNode(self.clock)
             url = next(n.url for n in self.config.seatnodes if n.seat == seat)
             self.links[seat] = self.nodes[seat].link(url)
+            if len(self.nodes) == 1:
+                self.clock.call_later(SEATNODE_FAULT_EVERY, self._seatnode_tick)
         return self.links[seat]
 
     def devices(self) -> list[Device]:
@@ -157,38 +255,119 @@ class SimTable:
         raise KeyError(f"no simulated spot {spot!r}; spots: {self.rfid.spots}")
 
     def inject(self, text: str) -> Fault:
-        """Break a device: ``camera:drops``, ``rfid:timeout``, ``seatnode:disconnected``, ...
+        """Break a device, now or at any later time: ``camera:stopped``, ``rfid:timeout@once``,
+        ``rfid:missed@intermittent=0.3``, ``camera:slow=2``, ``seatnode:disconnected``, ...
 
         :raises InvalidInput: unknown fault, or one that this table has no device for.
         """
         fault = Fault.parse(text)
-        getattr(self, f"_inject_{fault.device}")(fault.kind)
+        self._require(fault.device)
+        self.faults.append(Injected(fault, self._fault_rng))
+        if (fault.device, fault.kind) == ("rfid", "unknown-tag"):
+            self.place(next(iter(self.chips)), UNKNOWN_TAG)
+        if fault.device == "seatnode":
+            self._seatnode_strike()  # a pulled cable is out now, not at the next tick
         return fault
 
-    def _inject_camera(self, kind: str) -> None:
-        self.camera.fault = CameraFault(kind)
+    def clear(self, what: str | None = None) -> list[Fault]:
+        """Repair: every fault (None), a device's (``camera``) or one fault (``rfid:timeout``,
+        any mode); returns the faults cleared. The devices work again from their next use."""
+        gone = [i for i in self.faults if _matches(i.fault, what)]
+        self.faults = [i for i in self.faults if i not in gone]
+        for injected in gone:
+            self._repair(injected.fault)
+        return [injected.fault for injected in gone]
 
-    def _inject_panel(self, kind: str) -> None:
-        if not isinstance(self.panel, SimPanel):
+    def _require(self, device: str) -> None:
+        if device == "panel" and not isinstance(self.panel, SimPanel):
             raise InvalidInput("fault panel:... needs the GPIO panel; use seatnode:... here")
-        self.panel.fault = kind
-
-    def _inject_rfid(self, kind: str) -> None:
-        if not self.chips:
+        if device == "rfid" and not self.chips:
             raise InvalidInput("fault rfid:... needs RC522 readers (rfid.source = 'mfrc522')")
-        if kind == "unknown-tag":
-            self.place(next(iter(self.chips)), UNKNOWN_TAG)
-            return
-        for chip in self.chips.values():
-            chip.fault = ChipFault.STUCK if kind == "timeout" else ChipFault.DEAD
-
-    def _inject_seatnode(self, kind: str) -> None:
-        if not self.nodes:
+        if device == "seatnode" and not self.nodes:
             raise InvalidInput("fault seatnode:... needs [[seatnodes]] in the configuration")
+
+    def _repair(self, fault: Fault) -> None:
+        if (fault.device, fault.kind) == ("rfid", "unknown-tag"):
+            for spot in self.chips:
+                self.remove(spot, UNKNOWN_TAG)
+        elif fault.device == "seatnode":
+            for node in self.nodes.values():
+                node.plug()
+                node.reader_failed = False
+
+    def _striking(self, device: str) -> list[Fault]:
+        """The faults of ``device`` that strike its use now; spent ``once`` faults go."""
+        hits = [i.fault for i in self.faults if i.fault.device == device and i.strikes()]
+        self.faults = [i for i in self.faults if not i.spent]
+        return hits
+
+    def _camera_faults(self) -> None:
+        self.camera.fault = CameraFault.NONE
+        for fault in self._striking("camera"):
+            if fault.kind == "drops" and fault.mode == "always":
+                self.camera.fault = CameraFault.DROPS
+            elif fault.kind == "slow":
+                self.camera.fault, self.camera.slow_s = CameraFault.SLOW, fault.value
+            else:
+                self.camera.fault = CameraFault(fault.kind if fault.kind == "stopped"
+                                                else "dropped")
+
+    def _panel_faults(self) -> None:
+        assert isinstance(self.panel, SimPanel)
+        self.panel.fault = next((f.kind for f in self._striking("panel")), "")
+
+    @contextlib.contextmanager
+    def rfid_faults(self) -> Iterator[None]:
+        """The RC522s suffer the rfid faults that strike this use, and are sound again after."""
+        hits = self._striking("rfid")
+        swapped = {}
+        for chip in self.chips.values():
+            chip.fault = next((CHIP_FAULTS[f.kind] for f in hits if f.kind in CHIP_FAULTS),
+                              ChipFault.NONE)
+            chip.transfer_s = max([SPI_TRANSFER_S] + [f.value for f in hits if f.kind == "slow"])
+        if any(f.kind == "wrong-tag" for f in hits):
+            swapped = {spot: chip.tags for spot, chip in self.chips.items()}
+            for chip in self.chips.values():
+                chip.tags = [EmulatedTag(misread(tag.uid)) for tag in chip.tags]
+        try:
+            yield
+        finally:
+            for spot, tags in swapped.items():
+                self.chips[spot].tags = tags
+
+    def _seatnode_tick(self) -> None:
+        self._seatnode_strike()
+        self.clock.call_later(SEATNODE_FAULT_EVERY, self._seatnode_tick)
+
+    def _seatnode_strike(self) -> None:
+        """A loose cable, line noise, a failed reader: the seat nodes suffer what strikes now."""
+        hits = self._striking("seatnode")
+        kinds = {fault.kind for fault in hits}
         for node in self.nodes.values():
-            node.unplug() if kind == "disconnected" else node.send_garbage()
+            if "disconnected" in kinds:
+                node.unplug()
+            else:
+                node.plug()
+            if "garbage" in kinds:
+                node.send_garbage()
+            node.reader_failed = "reader-failed" in kinds
 
     def close(self) -> None:
         """Close every device."""
         for device in self.devices():
             device.close()
+
+
+def _matches(fault: Fault, what: str | None) -> bool:
+    """Whether ``clear(what)`` clears ``fault``: everything, its device, or its kind."""
+    if what is None:
+        return True
+    device, _, kind = what.partition(":")
+    kind = kind.partition("@")[0].partition("=")[0]
+    return fault.device == device and (not kind or fault.kind == kind)
+
+
+def misread(uid: bytes) -> bytes:
+    """The UID a reader gets wrong: its last byte damaged, as a bit error that the tag's BCC
+    still covers (a real misread passes every check: that is why it is dangerous)."""
+    return uid[:-1] + bytes([uid[-1] ^ 0x01])

@@ -11,19 +11,27 @@ cascade levels 1 and 2, READ, HLTA) that arrive, leave and collide.
 
 CollPos counts from the first bit of the first received byte, RxAlign's skipped bits included,
 so a driver finds the collided bit at ``8 * (known_bits // 8) + CollPos - 1``.
-Not emulated: MIFARE Classic authentication (tags answer READ like NTAG/Ultralight) and timing.
+Timing is emulated on a :class:`~hardware.clock.SimClock`: every SPI transaction costs
+``transfer_s`` seconds (50-500 us on a real bus, with the kernel's overhead), a tag's answer
+arrives after its air time, and a frame nobody answers ends only when the chip's timer (TModeReg,
+TPrescalerReg, TReloadReg) runs out, as on the chip: a driver that gives up after a number of
+polls instead of the timer's time sees timeouts on every empty spot. A soft reset leaves the
+chip deaf for its oscillator start-up. Not emulated: MIFARE Classic authentication (tags answer
+READ like NTAG/Ultralight).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Callable
 
+from hardware.clock import SimClock
 from hardware.rc522_regs import (
-    ANTENNA_ON, CASCADE_TAG, COLL_POS_NOT_VALID, CRC_IRQ, CRC_PRESETS, ERR_BUFFER_OVFL, ERR_COLL,
-    ERR_IRQ, ERR_PROTOCOL, FIFO_SIZE, FLUSH_BUFFER, HLTA, POWER_DOWN, READ, REQA, RX_IRQ,
+    T_AUTO, ANTENNA_ON, CASCADE_TAG, COLL_POS_NOT_VALID, CRC_IRQ, CRC_PRESETS, ERR_BUFFER_OVFL, ERR_COLL,
+    ERR_IRQ, ERR_PARITY, ERR_PROTOCOL, FIFO_SIZE, FLUSH_BUFFER, HLTA, POWER_DOWN, READ, REQA, RX_IRQ,
     SAK_CASCADE, SEL_CL1, SEL_CL2, SET_BIT, START_SEND, TIMER_IRQ, TX_IRQ, VALUES_AFTER_COLL, WUPA,
-    Cmd, Reg, crc_a, with_crc,
+    Cmd, Reg, crc_a, timer_period, with_crc,
 )
 
 Bits = list[int]
@@ -153,16 +161,35 @@ class ChipFault(Enum):
     NONE = "none"
     DEAD = "dead"          # no answer on SPI: every byte reads 0x00 (unpowered, MISO loose)
     STUCK = "stuck"        # registers answer, but a Transceive never completes (no interrupt)
+    GARBLED = "garbled"    # answers arrive with a parity error (noise, a tag at the field's edge)
+    MISSED = "missed"      # the tags do not answer (a weak field, a tag tilted on the spot)
+
+
+_SPECIAL_READS = frozenset({Reg.FIFO_DATA, Reg.FIFO_LEVEL, Reg.VERSION})
+_SPECIAL_WRITES = frozenset({Reg.COM_IRQ, Reg.DIV_IRQ, Reg.FIFO_DATA, Reg.FIFO_LEVEL, Reg.COMMAND,
+                             Reg.COLL, Reg.BIT_FRAMING, Reg.ERROR, Reg.STATUS1, Reg.VERSION,
+                             Reg.CRC_RESULT_H, Reg.CRC_RESULT_L})  # read-only ones ignore writes
+AIR_BIT_S = 9.44e-6 * 9 / 8  # 106 kbit/s with a parity bit per byte
+FRAME_DELAY_S = 86e-6        # ISO 14443-3 frame delay time before a tag answers
+STARTUP_S = 0.002            # after SoftReset the oscillator needs time; the chip reads as busy
 
 
 class EmulatedRC522:
-    """The chip behind one chip select: call :meth:`transfer` with what the master clocks out."""
+    """The chip behind one chip select: call :meth:`transfer` with what the master clocks out.
 
-    def __init__(self, version: int = 0x92) -> None:
+    ``clock`` (its own :class:`SimClock` when None) is advanced by ``transfer_s`` per transaction.
+    """
+
+    def __init__(self, version: int = 0x92, clock: SimClock | None = None,
+                 transfer_s: float = 50e-6) -> None:
         self.version = version
+        self.clock = clock or SimClock()
+        self.transfer_s = transfer_s
         self.tags: list[EmulatedTag] = []
         self.fault = ChipFault.NONE
         self.transfers = 0
+        self._due: tuple[float, Callable[[], None]] | None = None
+        self._awake_at = 0.0
         self._reset()
 
     def _reset(self) -> None:
@@ -171,6 +198,7 @@ class EmulatedRC522:
             self.regs[reg] = value
         self.regs[Reg.COMMAND] = Cmd.IDLE
         self.fifo: list[int] = []
+        self._due = None
 
     def place(self, tag: EmulatedTag) -> None:
         """A tag comes into the field (it starts IDLE, like any freshly powered tag)."""
@@ -184,15 +212,23 @@ class EmulatedRC522:
     def transfer(self, data: bytes) -> bytes:
         """One SPI transaction (chip select low for all of ``data``); returns MISO's bytes."""
         self.transfers += 1
+        self.clock.advance(self.transfer_s)
+        self._run_due()
         if self.fault is ChipFault.DEAD or not data:
             return bytes(len(data))
+        if self.clock.now() < self._awake_at:  # still starting up: only PowerDown reads back
+            return bytes([0]) + bytes([POWER_DOWN] * (len(data) - 1)) if data[0] & 0x80 else \
+                bytes(len(data))
         if data[0] & 0x80:
-            return bytes([0]) + bytes(self._read((b >> 1) & 0x3F) for b in data[:-1])
+            read = self._read
+            return bytes([0, *[read((b >> 1) & 0x3F) for b in data[:-1]]])
         for value in data[1:]:
             self._write((data[0] >> 1) & 0x3F, value)
         return bytes(len(data))
 
     def _read(self, reg: int) -> int:
+        if reg not in _SPECIAL_READS:
+            return self.regs[reg]
         if reg == Reg.FIFO_DATA:
             return self.fifo.pop(0) if self.fifo else 0
         if reg == Reg.FIFO_LEVEL:
@@ -202,7 +238,9 @@ class EmulatedRC522:
         return self.regs[reg]
 
     def _write(self, reg: int, value: int) -> None:
-        if reg in (Reg.COM_IRQ, Reg.DIV_IRQ):
+        if reg not in _SPECIAL_WRITES:
+            self.regs[reg] = value
+        elif reg in (Reg.COM_IRQ, Reg.DIV_IRQ):
             mask = value & 0x7F
             self.regs[reg] = self.regs[reg] | mask if value & SET_BIT else self.regs[reg] & ~mask
         elif reg == Reg.FIFO_DATA:
@@ -219,8 +257,6 @@ class EmulatedRC522:
             self.regs[reg] = value
             if value & START_SEND and self.regs[Reg.COMMAND] & 0x0F == Cmd.TRANSCEIVE:
                 self._transceive()
-        elif reg not in (Reg.ERROR, Reg.STATUS1, Reg.VERSION, Reg.CRC_RESULT_H, Reg.CRC_RESULT_L):
-            self.regs[reg] = value
 
     def _push_fifo(self, values: list[int]) -> None:
         for value in values:
@@ -233,6 +269,7 @@ class EmulatedRC522:
         command = value & 0x0F
         if command == Cmd.SOFT_RESET:
             self._reset()
+            self._awake_at = self.clock.now() + STARTUP_S
             return
         self.regs[Reg.COMMAND] = value & (POWER_DOWN | 0x0F)
         if command == Cmd.CALC_CRC:
@@ -256,13 +293,32 @@ class EmulatedRC522:
             return
         nbits = (len(sent) - 1) * 8 + (tx_last or 8) if sent else 0
         answers = self._answers(to_bits(sent, nbits))
+        sent_at = self.clock.now() + nbits * AIR_BIT_S
         if not answers:
-            self.regs[Reg.COM_IRQ] |= TIMER_IRQ
+            self._timer_from(sent_at)
             return
-        self._receive(answers, rx_align)
+        answered_at = sent_at + FRAME_DELAY_S + max(len(a) for a in answers) * AIR_BIT_S
+        self._due = (answered_at, lambda: self._receive(answers, rx_align))
+
+    def _timer_from(self, sent_at: float) -> None:
+        """No answer: TimerIRq when the timer runs out (never, if it is not started by TAuto)."""
+        mode = self.regs[Reg.T_MODE]
+        if not mode & T_AUTO:
+            return
+        reload = (self.regs[Reg.T_RELOAD_H] << 8) | self.regs[Reg.T_RELOAD_L]
+        period = timer_period(mode, self.regs[Reg.T_PRESCALER], reload)
+        self._due = (sent_at + period, self._time_out)
+
+    def _time_out(self) -> None:
+        self.regs[Reg.COM_IRQ] |= TIMER_IRQ
+
+    def _run_due(self) -> None:
+        if self._due is not None and self.clock.now() >= self._due[0]:
+            action, self._due = self._due[1], None
+            action()
 
     def _answers(self, bits: Bits) -> list[Bits]:
-        if not self.regs[Reg.TX_CONTROL] & ANTENNA_ON or not bits:
+        if not self.regs[Reg.TX_CONTROL] & ANTENNA_ON or not bits or self.fault is ChipFault.MISSED:
             return []
         heard = [tag.hear(bits) for tag in self.tags]
         return [answer for answer in heard if answer is not None]
@@ -279,6 +335,9 @@ class EmulatedRC522:
             self.regs[Reg.COM_IRQ] |= ERR_IRQ
             position = (rx_align + clash + 1) % 32
             self.regs[Reg.COLL] = (self.regs[Reg.COLL] & VALUES_AFTER_COLL) | position
+        if self.fault is ChipFault.GARBLED:
+            self.regs[Reg.ERROR] |= ERR_PARITY
+            self.regs[Reg.COM_IRQ] |= ERR_IRQ
         self._push_fifo(list(from_bits(bits, rx_align)))
         self.regs[Reg.CONTROL] = (self.regs[Reg.CONTROL] & 0xF8) | ((rx_align + len(bits)) % 8)
         self.regs[Reg.COM_IRQ] |= RX_IRQ

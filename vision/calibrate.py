@@ -16,6 +16,9 @@ from controller.games.errors import ConfigError, DiceTableError
 MARKER_DICTIONARY = cv2.aruco.DICT_4X4_50
 """The ArUco dictionary of the tray markers: 4x4 bits, big cells, robust at small sizes."""
 
+TRAY_KEYS = ("width_mm", "height_mm", "marker_mm", "margin_mm", "focal_px")
+"""The keys of a configuration's ``[tray]`` table."""
+
 CORNER_IDS = (0, 1, 2, 3)
 """Marker ids at the tray corners: top-left, top-right, bottom-right, bottom-left."""
 
@@ -35,13 +38,22 @@ class TrayLayout:
 
     @classmethod
     def from_config(cls, table: Mapping[str, Any]) -> TrayLayout:
-        """The layout from a configuration's ``[tray]`` table (keys as the field names)."""
+        """The layout from a configuration's ``[tray]`` table (keys as the field names).
+
+        :raises ConfigError: a key is unknown or not a number of millimetres (more than 0; the
+            margin may be 0), naming it as ``tray.KEY``.
+        """
+        unknown = sorted(set(table) - set(TRAY_KEYS))
+        if unknown:
+            raise ConfigError(f"unknown configuration key: tray.{unknown[0]} (keys: "
+                              f"{', '.join(TRAY_KEYS)}; see table.example.toml)")
         values = {}
         for key in ("width_mm", "height_mm", "marker_mm", "margin_mm"):
             if key in table:
                 value = table[key]
-                if isinstance(value, bool) or not isinstance(value, (int, float)):
-                    raise ConfigError(f"[tray] {key} must be a number of millimetres, not {value!r}")
+                if not _is_number(value) or value < 0 or (value == 0 and key != "margin_mm"):
+                    raise ConfigError(f"tray.{key}: must be a number of millimetres above 0, "
+                                      f"not {value!r}")
                 values[key] = float(value)
         return cls(**values)
 
@@ -105,15 +117,23 @@ class ZoneMap:
         return next((zone.name for zone in self.zones if zone.contains(point_mm)), None)
 
 
+def _is_number(value: Any) -> bool:
+    """An int or a float (a TOML ``true`` is neither), and not nan."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value
+
+
 def _zone(name: str, value: Any) -> Zone:
+    if isinstance(value, Mapping) and set(value) - {"polygon"}:
+        extra = sorted(set(value) - {"polygon"})[0]
+        raise ConfigError(f"unknown configuration key: zones.{name}.{extra} (a zone has only "
+                          "polygon = [[x, y], ...])")
     points: Any = value.get("polygon") if isinstance(value, Mapping) else value
-    try:
-        polygon = tuple((float(x), float(y)) for x, y in points)
-    except (TypeError, ValueError) as err:
-        raise ConfigError(f"[zones] {name} must be a list of [x, y] points in mm, not {value!r}") from err
-    if len(polygon) < 3:
-        raise ConfigError(f"[zones] {name} needs at least 3 points, got {len(polygon)}")
-    return Zone(name, polygon)
+    if not isinstance(points, list) or not all(
+            isinstance(p, list) and len(p) == 2 and all(_is_number(c) for c in p) for p in points):
+        raise ConfigError(f"zones.{name}: must be a list of [x, y] points in mm, not {value!r}")
+    if len(points) < 3:
+        raise ConfigError(f"zones.{name}: needs at least 3 points, got {len(points)}")
+    return Zone(name, tuple((float(x), float(y)) for x, y in points))
 
 
 @dataclass(frozen=True)
@@ -134,13 +154,25 @@ def load_tray_config(path: str | Path) -> TrayConfig:
     try:
         with open(path, "rb") as handle:
             config = tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError) as err:
-        raise ConfigError(f"cannot read table configuration {str(path)!r}: {err}") from err
-    tray = config.get("tray", {})
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        reason = "not UTF-8 text" if isinstance(err, UnicodeDecodeError) else str(err)
+        raise ConfigError(f"cannot read table configuration {str(path)!r}: {reason}") from None
+    return tray_config_of(config)
+
+
+def tray_config_of(config: Mapping[str, Any]) -> TrayConfig:
+    """The tray part of a parsed configuration (its ``[tray]`` and ``[zones]`` tables).
+
+    :raises ConfigError: naming the key (``tray.focal_px``, ``zones.seat0``) that is wrong.
+    """
+    tray, zones = config.get("tray", {}), config.get("zones", {})
+    for name, table in (("tray", tray), ("zones", zones)):
+        if not isinstance(table, Mapping):
+            raise ConfigError(f"{name}: expected a table ([{name}]), got {table!r}")
     focal = tray.get("focal_px")
-    if focal is not None and (isinstance(focal, bool) or not isinstance(focal, (int, float)) or focal <= 0):
-        raise ConfigError(f"[tray] focal_px must be a positive number of pixels, not {focal!r}")
-    return TrayConfig(TrayLayout.from_config(tray), ZoneMap.from_config(config.get("zones", {})),
+    if focal is not None and (not _is_number(focal) or focal <= 0):
+        raise ConfigError(f"tray.focal_px: must be a positive number of pixels, not {focal!r}")
+    return TrayConfig(TrayLayout.from_config(tray), ZoneMap.from_config(zones),
                       None if focal is None else float(focal))
 
 

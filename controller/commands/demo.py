@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller.commands.simulate import add_option_argument, parse_options
 from controller.games.errors import InvalidInput
 from controller.games.registry import GAMES, find_game
 
@@ -46,6 +47,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help=f"the scoreboard's port on 127.0.0.1 (default {DEFAULT_PORT})")
     parser.add_argument("--bots", default="heuristic", help="bot per seat, comma-separated")
+    add_option_argument(parser)
     parser.set_defaults(run=run)
 
 
@@ -64,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInput(f"--port must be 1-65535, not {args.port}")
     db = args.db or Path(tempfile.mkdtemp(prefix="dicetable-demo-")) / "table.db"
     demo, resumed = build_demo(spec.name, args.players, args.seed, db, speed,
-                               [b.strip() for b in args.bots.split(",")])
+                               [b.strip() for b in args.bots.split(",")],
+                               parse_options(args.option))
     out = sys.stdout
     _introduce(demo, resumed, db, out)
     server = None if args.no_web else _serve(demo.table, args.port, out)

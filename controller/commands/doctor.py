@@ -4,15 +4,23 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
 from controller.games.errors import DeviceError, InvalidInput
-from hardware.config import Backend, HardwareConfig, config_for_command
+from hardware.bringup import AntennaReport, CameraReport, antenna_reports, camera_report
+from hardware.config import ENV_BACKEND, ENV_CONFIG, Backend, HardwareConfig, config_for_command
 from hardware.devices import Device, DeviceStatus, TagReader
 from hardware.factory import Devices, build_devices
 from hardware.rfid import StoneRegistry, check_tags
 from hardware.sim import FAULTS
+
+TEST_TAG = "04B1E5C0FFEE01"   # the simulated test tag bring-up lays on every spot
+SIM_WARNING = ("WARNING: no configuration given (--config or $DICETABLE_CONFIG): these are the "
+               "SIMULATED devices, not this machine's hardware. On the table run: dicetable "
+               "doctor --config /etc/dicetable/table.toml")
 
 
 def register(subparsers: Any) -> None:
@@ -35,6 +43,10 @@ def register(subparsers: Any) -> None:
                         help="one JSON object per device: device, ok, problem, fix, backend")
     parser.add_argument("--inject", action="append", default=[], metavar="DEVICE:FAULT",
                         help="simulated backend only: break a device first (repeatable)")
+    parser.add_argument("--bring-up", action="store_true",
+                        help="also read every antenna with a test tag (reads per second, "
+                             "misses) and measure the camera on the tray (sharpness, clipped "
+                             "share, markers); says what to adjust")
     parser.set_defaults(run=run)
 
 
@@ -43,17 +55,65 @@ def run(args: argparse.Namespace) -> int:
     config = config_for_command(args.config)
     if args.inject and config.backend is not Backend.SIM:
         raise InvalidInput("--inject breaks simulated devices only: use DICETABLE_HW=sim")
+    simulated_by_default = _simulated_by_default(args.config, config)
+    if simulated_by_default:
+        print(SIM_WARNING, file=sys.stderr)
+        if not args.json:
+            print(SIM_WARNING)
     devices = build_devices(config)
     try:
         if devices.sim is not None:
             for fault in args.inject:
                 devices.sim.inject(fault)
         statuses = diagnose(devices, config)
+        reports = bring_up(devices) if args.bring_up else []
     finally:
         devices.close()
     for status in statuses:
-        print(_line(status, config, args.json))
-    return 0 if all(status.ok for status in statuses) else 1
+        print(_line(status, config, args.json, simulated_by_default))
+    for report in reports:
+        print(_report_line(report, args.json))
+    fine = all(s.ok for s in statuses) and all(_advice(r) == ["ok"] for r in reports)
+    return 0 if fine else 1
+
+
+def _simulated_by_default(path: str | None, config: HardwareConfig) -> bool:
+    """True when the simulated devices are checked only because nothing was configured."""
+    chosen = path or os.environ.get(ENV_CONFIG) or os.environ.get(ENV_BACKEND)
+    return config.backend is Backend.SIM and not chosen
+
+
+def bring_up(devices: Devices) -> list[AntennaReport | CameraReport]:
+    """The bring-up reports: each antenna, then the camera. On the simulated table a test tag
+    is laid on every spot and dice with the tray markers are put under the camera first."""
+    if devices.sim is not None:
+        for spot in devices.sim.rfid.spots:
+            devices.sim.place(spot, TEST_TAG)
+        devices.sim.show_dice([1, 2, 3, 4, 5], markers=True)
+    reports: list[AntennaReport | CameraReport] = []
+    if devices.rfid is not None:
+        reports += antenna_reports(devices.rfid, devices.clock)
+    if devices.camera is not None:
+        try:
+            reports.append(camera_report(devices.camera))
+        except DeviceError as err:
+            reports.append(CameraReport(0.0, 0.0, 0.0, (), (f"no frame: {err}",)))
+    return reports
+
+
+def _advice(report: AntennaReport | CameraReport) -> list[str]:
+    return [report.advice] if isinstance(report, AntennaReport) else list(report.advice)
+
+
+def _report_line(report: AntennaReport | CameraReport, as_json: bool) -> str:
+    if as_json:
+        return json.dumps(report.to_json())
+    if isinstance(report, AntennaReport):
+        return (f"antenna {report.spot}: {report.reads_per_s:.1f} reads/s, {report.hits}/"
+                f"{report.scans} with a tag, {report.misses} misses, {report.errors} errors, "
+                f"chip {report.chip}, tags {', '.join(report.tags) or 'none'}: {report.advice}")
+    return (f"camera: sharpness {report.sharpness:.0f}, clipped {report.clipped:.2%}, dark "
+            f"{report.dark:.1%}, markers {list(report.markers)}: {'; '.join(report.advice)}")
 
 
 def diagnose(devices: Devices, config: HardwareConfig) -> list[DeviceStatus]:
@@ -82,9 +142,11 @@ def _check_tags(reader: TagReader, registry_path: Path) -> DeviceStatus:
             registry.close()
 
 
-def _line(status: DeviceStatus, config: HardwareConfig, as_json: bool) -> str:
+def _line(status: DeviceStatus, config: HardwareConfig, as_json: bool,
+          simulated_by_default: bool = False) -> str:
     if as_json:
-        return json.dumps({**status.to_json(), "backend": config.backend.value})
+        return json.dumps({**status.to_json(), "backend": config.backend.value,
+                           "simulated_by_default": simulated_by_default})
     if status.ok:
         return f"{status.name:<8} OK ({config.backend.value})"
     return f"{status.name:<8} NOT OK: {status.problem}\n{'':<8} fix: {status.fix}"

@@ -18,13 +18,15 @@ def register(subparsers: Any) -> None:
         description="Enumerate every roll of the unknown dice (the board's missing dice and any\n"
                     "hidden '?' die of a hand) and print each hand's chance to win outright, to\n"
                     "split, and its equity (expected share of the pot, splits counted as shares).",
-        epilog="example: dicetable equity --game tauren --board 2 3 4 --hand S S --hand 6 W",
+        epilog="examples: dicetable equity --game tauren --board 2 3 4 --hand S S --hand 6 W\n"
+               "          dicetable equity --game diceholdem --hand H H --hand x x\n"
+               "A die nobody knows is x (or '?' in quotes: unquoted, the shell expands it).",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--board", nargs="*", default=[], metavar="DIE",
-                        help=f"the community dice known so far (0 to {BOARD_DICE}; '?' for one "
+                        help=f"the community dice known so far (0 to {BOARD_DICE}; x for one "
                              "not known)")
     parser.add_argument("--hand", nargs="+", action="append", required=True, metavar="DIE",
-                        help="a player's two dice, '?' for a hidden one; give --hand for each "
+                        help="a player's two dice, x for a hidden one; give --hand for each "
                              "player (at least two)")
     add_rules_options(parser)
     parser.add_argument("--json", action="store_true", help="one JSON object with every figure")
@@ -34,10 +36,19 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the equity of the hands."""
     rules = rules_from_args(args)
-    result = equity(rules, split_dice(args.board), [split_dice(hand) for hand in args.hand])
+    result = equity(rules, unknown_dice(args.board), [unknown_dice(hand) for hand in args.hand])
     print(json.dumps(equity_json(rules, result)) if args.json
           else "\n".join(equity_table(rules, result)))
     return 0
+
+
+UNKNOWN_DIE = ("x", "X", "_")
+"""Ways to type a die nobody knows besides ``?``, which an unquoted shell word expands."""
+
+
+def unknown_dice(words: list[str]) -> list[str]:
+    """One text per die, with ``x`` (or ``_``) for a die not known read as ``?``."""
+    return ["?" if die in UNKNOWN_DIE else die for die in split_dice(words)]
 
 
 def equity_json(rules: HandRules, result: Equity) -> dict[str, Any]:

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 from typing import Any, Protocol, TextIO
 
 from controller.commands.demo import round_table
-from controller.commands.simulate import add_option_argument, parse_options
+from controller.commands.showdown import showdown
+from controller.commands.simulate import add_option_argument, bot_list, parse_options
 from controller.games.base import Game, Input
 from controller.games.engine import Engine
 from controller.games.errors import DiceTableError, IllegalAction, InvalidInput
 from controller.games.records import SeatInput, field_names
 from controller.games.registry import GAMES
 from controller.games.tao import Ante, Call, Raise
+from controller.games.rolls import Roll
 from controller.simulation import DEFAULT_BOT, BotTable, describe
 
 TAO_HELP = """Type the number of a choice, or the words:
@@ -57,8 +60,14 @@ class Dealer(Protocol):
         """One entry of the menu of choices."""
         ...
 
-    def hand_over(self, view: dict[str, Any], viewer: int) -> str:
-        """The result of the hand (round) that just ended."""
+    def hand_over(self, game: Game, viewer: int) -> str:
+        """The result of the hand (round) that just ended: every hand shown, named, and who won
+        what (and a match, when one ended)."""
+        ...
+
+    def tell(self, said: str, record: Input, before: dict[str, Any],
+             after: dict[str, Any]) -> str:
+        """What happened, for the person: ``said`` or better words (a reroll told as one)."""
         ...
 
     def words(self, words: list[str], choices: list[Input]) -> list[str]:
@@ -78,7 +87,7 @@ class TerminalPlayer:
     def choose(self, game: Game) -> Input:
         """Prompt until the person gives a legal input (or quits)."""
         view = game.seat_view(self.seat)
-        self._say("\n".join(self.dealer.status(view, game.pending().note)))
+        self._say("\n".join(self.dealer.status(view, to_you(game.pending().note, self.seat))))
         choices = game.legal_inputs(self.seat)
         menu = "  ".join(f"{n}) {self.dealer.choice(c, view)}" for n, c in enumerate(choices, 1))
         while True:
@@ -94,7 +103,7 @@ class TerminalPlayer:
             try:
                 return self._read(game, line.strip(), choices)
             except (IllegalAction, InvalidInput) as err:
-                self._say(f"Refused: {err}")
+                self._say(f"Refused: {to_you(str(err), self.seat)}")
 
     def _read(self, game: Game, text: str, choices: list[Input]) -> Input:
         if text.isdigit():
@@ -116,16 +125,37 @@ class TerminalPlayer:
             print(text, file=self.out)
 
 
+def to_you(text: str, seat: int) -> str:
+    """An engine's sentence about ``seat`` addressed to the person at that seat.
+
+    >>> to_you("Seat 0 cannot raise now: the table waits for seat 0 to pass", 0)
+    'You cannot raise now: the table waits for you to pass'
+    """
+    text = re.sub(rf"^Seat {seat}\b", "You", text)
+    return re.sub(rf"\b[Ss]eat {seat}\b(?!,| and)", "you", text)
+
+
 def _named(kind: type[SeatInput], values: list[str]) -> list[str]:
-    """Typed values as the record's ``name=N`` fields; bare numbers fill the fields in order."""
+    """Typed values as the record's ``name=N`` fields: bare numbers fill the fields in order,
+    ``name=N`` pairs may leave fields out (they are 0). Refusals say what to type, in words."""
     names = field_names(kind)
-    if values and all("=" in value for value in values):
-        return values
-    if len(values) != len(names) or any("=" in value for value in values):
-        wanted = " ".join([kind.verb, *(name.upper() for name in names)])
+    wanted = " ".join([kind.verb, *(name.upper() for name in names)])
+    pairs = [value.partition("=") for value in values]
+    if values and all(eq for _, eq, _ in pairs):
+        given = {name: number for name, _, number in pairs}
+        unknown = [name for name in given if name not in names]
+        if unknown:
+            raise InvalidInput(f"{kind.verb} has no {unknown[0]!r}: type {wanted!r}")
+        numbers = [given.get(name, "0") for name in names]
+    elif len(values) != len(names) or any(eq for _, eq, _ in pairs):
         raise InvalidInput(f"{kind.verb} takes {len(names)} number{'s' * (len(names) != 1)}: "
                            f"type {wanted!r}")
-    return [f"{name}={value}" for name, value in zip(names, values)]
+    else:
+        numbers = values
+    bad = [number for number in numbers if not number.isdigit()]
+    if bad:
+        raise InvalidInput(f"{bad[0]!r} is not a number: type {wanted!r} with whole numbers")
+    return [f"{name}={number}" for name, number in zip(names, numbers)]
 
 
 # --- Tao Dice ------------------------------------------------------------------------------------
@@ -136,6 +166,9 @@ class TaoDealer:
     unit = "stones"
     help = TAO_HELP
 
+    def __init__(self) -> None:
+        self.matches_won: list[int] | None = None
+
     def status(self, view: dict[str, Any], note: str) -> list[str]:
         """Your dice and stones, the pot and the bid; then every other seat; then the note."""
         return [*tao_status_lines(view), note]
@@ -144,9 +177,28 @@ class TaoDealer:
         """``ante with 1 black``."""
         return describe(record, viewer=view["me"]).removeprefix("You ")
 
-    def hand_over(self, view: dict[str, Any], viewer: int) -> str:
-        """The demo's table of the round that ended."""
-        return round_table(view) if view.get("last_round") else ""
+    def hand_over(self, game: Game, viewer: int) -> str:
+        """The demo's table of the round that ended, who won it with what score, and the match
+        when it ended."""
+        view = game.public_view()
+        last = view.get("last_round")
+        if not last:
+            return ""
+        lines = [round_table(view), "== " + _round_won(last, viewer)]
+        before = self.matches_won or [0] * len(view["matches_won"])
+        self.matches_won = list(view["matches_won"])
+        won = [seat for seat, count in enumerate(self.matches_won) if count > before[seat]]
+        if won:
+            tally = ", ".join(f"{who(seat, viewer)} {count}"
+                              for seat, count in enumerate(self.matches_won))
+            lines.append(f"== {_capital(who(won[0], viewer))} win{'s' * (won[0] != viewer)} "
+                         f"match {last['match']}! Matches won: {tally}")
+        return "\n".join(lines)
+
+    def tell(self, said: str, record: Input, before: dict[str, Any],
+             after: dict[str, Any]) -> str:
+        """Tao Dice's events say what happened already."""
+        return said
 
     def words(self, words: list[str], choices: list[Input]) -> list[str]:
         """``raise white`` as ``raise black=0 white=N``; a bare ``raise`` with the fewest whites."""
@@ -163,6 +215,29 @@ class TaoDealer:
             return [verb, f"black={due}", "white=0"]
         black, white = min(mixes, key=lambda m: m[1])
         return [verb, f"black={black}", f"white={white}"]
+
+
+def who(seat: int, viewer: int) -> str:
+    """``you`` or ``seat 2``."""
+    return "you" if seat == viewer else f"seat {seat}"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _round_won(last: dict[str, Any], viewer: int) -> str:
+    """``Seat 2 wins the pot of 9 with a score of 18.`` (or the tie, or the fold)."""
+    scores = {row["seat"]: row["score"] for row in last["reveal"]}
+    winners = last["winners"]
+    if len(winners) > 1:
+        names = " and ".join(who(seat, viewer) for seat in winners)
+        return f"{_capital(names)} tie on a score of {scores.get(winners[0], '?')}: a tiebreak"
+    winner = winners[0]
+    verb = "win" if winner == viewer else "wins"
+    how = ("as everyone else folded" if last["folded_out"]
+           else f"with a score of {scores.get(winner, '?')}")
+    return f"{_capital(who(winner, viewer))} {verb} the pot of {last['pot']} {how}."
 
 
 def tao_status_lines(view: dict[str, Any]) -> list[str]:
@@ -214,19 +289,38 @@ class HoldemDealer:
         said = record.says(you=True)
         return f"{said} {_owed(view)}" if record.verb == "call" else said
 
-    def hand_over(self, view: dict[str, Any], viewer: int) -> str:
-        """The board, the hands shown, who won what, and everyone's chips."""
-        last = view["last_hand"]
+    def hand_over(self, game: Game, viewer: int) -> str:
+        """The board, each hand shown with its name, who won what, and everyone's chips."""
+        last = game.public_view()["last_hand"]
         if not last:
             return ""
+        won = {int(seat): chips for seat, chips in last["won"].items()}
+        lines = [f"== hand {last['hand']}: board {' '.join(last['board']) or '-'}"]
+        hands = showdown(game)
+        for hand in hands:
+            name = f"{hand.rank.category.label}: {' '.join(hand.rank.best)}"
+            prize = f", {'win' if hand.seat == viewer else 'wins'} {won[hand.seat]}" \
+                if hand.seat in won else ""
+            lines.append(f"   {who(hand.seat, viewer):<7} {' '.join(hand.dice):<5} {name}{prize}")
+        if not hands:
+            lines += [f"   {_capital(who(seat, viewer))} {'win' if seat == viewer else 'wins'} "
+                      f"{chips}: everyone else folded" for seat, chips in won.items()]
+        stacks = ", ".join(f"{who(s, viewer)} {chips}" for s, chips in enumerate(last["stacks"]))
+        return "\n".join(lines + [f"   chips: {stacks}"])
 
-        def who(seat: int | str) -> str:
-            return "you" if int(seat) == viewer else f"seat {seat}"
-        shown = ", ".join(f"{who(s)} {' '.join(dice)}" for s, dice in last["shown"].items())
-        won = ", ".join(f"{who(s)} {chips}" for s, chips in last["won"].items())
-        stacks = ", ".join(f"{who(s)} {chips}" for s, chips in enumerate(last["stacks"]))
-        return (f"== hand {last['hand']}: board {' '.join(last['board']) or '-'}"
-                f"{' | shown: ' + shown if shown else ''} | won: {won}\n   chips: {stacks}")
+    def tell(self, said: str, record: Input, before: dict[str, Any],
+             after: dict[str, Any]) -> str:
+        """A community roll as what it did: the new dice, the rerolled ones and their faces."""
+        if not isinstance(record, Roll) or record.seat is not None or not after["board"]:
+            return said
+        old, new = before["board"], after["board"]
+        rerolled = [int(die) for die, state in before["die_states"].items()
+                    if state["state"] == "reroll" and int(die) < len(old)]
+        parts = [f"die {die} rerolled: {old[die]} -> {new[die]}" for die in sorted(rerolled)]
+        added = new[len(old):]
+        if added:
+            parts.insert(0, f"the table rolls {' '.join(added)}")
+        return f"{_capital('; '.join(parts) or said)} (board: {' '.join(new)})"
 
     def words(self, words: list[str], choices: list[Input]) -> list[str]:
         """``all-in`` as ``allin``; ``raise to 10`` as ``raise 10``."""
@@ -263,7 +357,8 @@ def _seat_text(view: dict[str, Any], seat: dict[str, Any]) -> str:
     notes = [f"bet {seat['bet']}"] if seat["bet"] else []
     notes += [word for word, flag in (("folded", seat["folded"]), ("all-in", seat["all_in"]))
               if flag]
-    return f"{name} {seat['stack']} chips{button}" + (f", {', '.join(notes)}" if notes else "")
+    chips = f"{seat['stack']} chip{'s' * (seat['stack'] != 1)}"
+    return f"{name} {chips}{button}" + (f", {', '.join(notes)}" if notes else "")
 
 
 # --- the command ---------------------------------------------------------------------------------
@@ -302,24 +397,31 @@ def play(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     dealer = dealer_for(args.game)
     person = TerminalPlayer(args.seat, stdin, out, dealer)
-    bots = [name.strip() for name in args.bots.split(",") if name.strip()]
-    table = BotTable(args.game, args.players, seed, bots, parse_options(args.option),
-                     {args.seat: person})
+    table = BotTable(args.game, args.players, seed, bot_list(args.game, args.bots),
+                     parse_options(args.option), {args.seat: person})
     print(f"{args.game}: you are seat {args.seat} of {args.players} (seed {seed}); "
           f"type help at a prompt", file=out)
     try:
         while not table.game.pending().over:
-            before = table.hands
-            event = table.step()
-            print(f"  {event.describe(viewer=args.seat)}", file=out)
-            summary = dealer.hand_over(table.game.public_view(), args.seat) \
-                if table.hands != before else ""
-            if summary:
-                print(summary, file=out)
+            _step(table, dealer, args.seat, out)
     except Quit as stop:
-        stacks = ", ".join(f"seat {s}: {n}" for s, n in enumerate(table.game.final()["stacks"]))
+        stacks = ", ".join(f"{who(s, args.seat)} {n}"
+                           for s, n in enumerate(table.game.final()["stacks"]))
         print(f"{stop}. {dealer.unit.capitalize()}: {stacks}", file=out)
         return 0
     winner = table.game.final().get("winner")
-    print("You win the game!" if winner == args.seat else f"Seat {winner} wins the game.", file=out)
+    print("== You win the game!" if winner == args.seat else f"== Seat {winner} wins the game.",
+          file=out)
     return 0
+
+
+def _step(table: BotTable, dealer: Dealer, seat: int, out: TextIO) -> None:
+    """One input at the table, told to the person; the hand's result when it ends one."""
+    hands, before = table.hands, table.game.public_view()
+    event = table.step()
+    said = dealer.tell(event.describe(viewer=seat), event.record, before,
+                       table.game.public_view())
+    print(f"  {said}", file=out)
+    summary = dealer.hand_over(table.game, seat) if table.hands != hands else ""
+    if summary:
+        print(summary, file=out)

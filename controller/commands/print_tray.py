@@ -1,9 +1,15 @@
-"""``dicetable print-tray``: a true-size SVG or PDF of the four ArUco tray markers, their ids and a scale bar."""
+"""``dicetable print-tray``: a true-size SVG or PDF of the four ArUco tray markers, their ids and a scale bar.
+
+A tray larger than the printer's paper is tiled (``--paper a4`` or ``letter``) onto pages that
+each show one piece at true size, clipped to it, with corner marks to cut at and a label saying
+where the piece goes.
+"""
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -14,6 +20,12 @@ from controller.games.errors import ConfigError, InvalidInput
 from vision.calibrate import CORNER_IDS, MARKER_DICTIONARY, TrayLayout
 
 PT_PER_MM = 72 / 25.4
+DEFAULT_SIZE = (400.0, 300.0)   # the tray the README describes and table.example.toml's [tray]
+DEFAULT_MARKER_MM = 40.0
+DEFAULT_MARGIN_MM = 10.0
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+PAGE_MARGIN_MM = 12.0           # what every printer can print up to, with room for the marks
+MARK_MM = 6.0
 
 
 @dataclass(frozen=True)
@@ -58,13 +70,19 @@ def register(subparsers: Any) -> None:
                     "the tray, with their ids and a 100 mm scale bar. Print at 100% (no 'fit to "
                     "page') and check the scale bar with a ruler; the same sizes go in the table "
                     "configuration's [tray] table.")
+    width, height = DEFAULT_SIZE
     parser.add_argument("--out", default="tray.pdf", help="output file, .svg or .pdf (default tray.pdf)")
-    parser.add_argument("--size", default="400x250", metavar="WxH",
-                        help="tray (and sheet) width x height in mm (default 400x250)")
-    parser.add_argument("--marker-mm", type=float, default=30.0,
-                        help="side of each marker's black square in mm (default 30)")
-    parser.add_argument("--margin-mm", type=float, default=5.0,
-                        help="gap between the tray edge and each marker in mm (default 5)")
+    parser.add_argument("--size", default=f"{width:g}x{height:g}", metavar="WxH",
+                        help=f"tray (and sheet) width x height in mm (default {width:g}x{height:g})")
+    parser.add_argument("--marker-mm", type=float, default=DEFAULT_MARKER_MM,
+                        help=f"side of each marker's black square in mm (default {DEFAULT_MARKER_MM:g})")
+    parser.add_argument("--margin-mm", type=float, default=DEFAULT_MARGIN_MM,
+                        help="gap between the tray edge and each marker in mm "
+                             f"(default {DEFAULT_MARGIN_MM:g})")
+    parser.add_argument("--paper", choices=("tray", *PAPERS), default="tray",
+                        help="tray: one page of the tray's size (default); a4 or letter: tile a "
+                             "larger tray onto pages with cut marks (PDF only)")
+    parser.add_argument("--force", action="store_true", help="overwrite --out if it exists")
     parser.set_defaults(run=run)
 
 
@@ -79,16 +97,100 @@ def run(args: argparse.Namespace) -> int:
     suffix = out.suffix.lower()
     if suffix not in (".svg", ".pdf"):
         raise InvalidInput(f"--out {args.out!r}: the file must end in .svg or .pdf")
+    if args.paper != "tray" and suffix != ".pdf":
+        raise InvalidInput(f"--paper {args.paper}: tiled pages are written as one PDF; use "
+                           "--out tray.pdf")
+    if out.exists() and not args.force:
+        raise InvalidInput(f"--out {args.out!r} exists: add --force to overwrite it")
     shapes = sheet(layout)
+    pages = tiles(layout, PAPERS[args.paper]) if args.paper != "tray" else []
     try:
         if suffix == ".svg":
             out.write_text(to_svg(shapes, layout), encoding="utf-8")
         else:
-            out.write_bytes(to_pdf(shapes, layout))
+            out.write_bytes(to_tiled_pdf(shapes, layout, pages, PAPERS[args.paper])
+                            if pages else to_pdf(shapes, layout))
     except OSError as err:
         raise InvalidInput(f"cannot write {args.out!r}: {err.strerror or err}") from err
-    print(f"wrote {out} ({width:g} x {height:g} mm, markers {args.marker_mm:g} mm): print at 100%")
+    on = f" on {len(pages)} {args.paper} pages: cut at the corner marks, butt the pieces" \
+        if pages else ""
+    print(f"wrote {out} ({width:g} x {height:g} mm, markers {args.marker_mm:g} mm){on}: "
+          "print at 100%")
     return 0
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One page's piece of the tray: column ``col``, row ``row``, at tray mm (x, y), w x h."""
+
+    col: int
+    row: int
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+def tiles(layout: TrayLayout, paper: tuple[float, float]) -> list[Tile]:
+    """The pieces of the tray, row by row, on pages of ``paper`` (portrait or landscape,
+    whichever needs fewer pages); a tray that fits on one page is one piece.
+
+    >>> [(t.col, t.row, t.w, t.h) for t in tiles(TrayLayout(400, 300, 40, 10), (210, 297))]
+    [(0, 0, 200.0, 150.0), (1, 0, 200.0, 150.0), (0, 1, 200.0, 150.0), (1, 1, 200.0, 150.0)]
+    """
+    def grid(page_w: float, page_h: float) -> tuple[int, int]:
+        usable_w, usable_h = page_w - 2 * PAGE_MARGIN_MM, page_h - 2 * PAGE_MARGIN_MM
+        return math.ceil(layout.width_mm / usable_w), math.ceil(layout.height_mm / usable_h)
+
+    cols, rows = min(grid(*paper), grid(*paper[::-1]), key=lambda g: g[0] * g[1])
+    w, h = layout.width_mm / cols, layout.height_mm / rows  # equal pieces: marks line up
+    return [Tile(c, r, c * w, r * h, w, h) for r in range(rows) for c in range(cols)]
+
+
+def _page_size(tile: Tile, paper: tuple[float, float]) -> tuple[float, float]:
+    portrait_fits = tile.w <= paper[0] - 2 * PAGE_MARGIN_MM and tile.h <= paper[1] - 2 * PAGE_MARGIN_MM
+    return paper if portrait_fits else (paper[1], paper[0])
+
+
+def _shift(shape: Shape, dx: float, dy: float) -> Shape:
+    if isinstance(shape, Line):
+        return Line(shape.x1 + dx, shape.y1 + dy, shape.x2 + dx, shape.y2 + dy)
+    return replace(shape, x=shape.x + dx, y=shape.y + dy)
+
+
+def tile_page(shapes: list[Shape], tile: Tile, layout: TrayLayout, number: int,
+              total: int) -> tuple[list[Shape], list[Shape]]:
+    """One page in page mm: the tray's shapes shifted so the piece sits at the page margin (to
+    be clipped to it), and the page's own cut marks at the piece's corners and label."""
+    dx, dy = PAGE_MARGIN_MM - tile.x, PAGE_MARGIN_MM - tile.y
+    left, top = PAGE_MARGIN_MM, PAGE_MARGIN_MM
+    right, bottom = left + tile.w, top + tile.h
+    marks: list[Shape] = []
+    for x, y, sx, sy in ((left, top, -1, -1), (right, top, 1, -1), (right, bottom, 1, 1),
+                         (left, bottom, -1, 1)):
+        marks += [Line(x + sx, y, x + sx * (1 + MARK_MM), y),
+                  Line(x, y + sy, x, y + sy * (1 + MARK_MM))]
+    marks.append(Text(left, bottom + 8, 3.0,
+                      f"dicetable tray {layout.width_mm:g} x {layout.height_mm:g} mm: page "
+                      f"{number} of {total}, row {tile.row + 1}, column {tile.col + 1}. Cut at "
+                      "the corner marks, butt the pieces edge to edge, tape them from behind."))
+    return [_shift(shape, dx, dy) for shape in shapes], marks
+
+
+def to_tiled_pdf(shapes: list[Shape], layout: TrayLayout, pages: list[Tile],
+                 paper: tuple[float, float]) -> bytes:
+    """The sheet cut into ``pages``, one PDF page each, every piece clipped to its own area."""
+    streams = []
+    for number, tile in enumerate(pages, start=1):
+        page_w, page_h = _page_size(tile, paper)
+        tray, marks = tile_page(shapes, tile, layout, number, len(pages))
+        k = PT_PER_MM
+        clip = (f"q {PAGE_MARGIN_MM * k:.3f} {(page_h - PAGE_MARGIN_MM - tile.h) * k:.3f} "
+                f"{tile.w * k:.3f} {tile.h * k:.3f} re W n")
+        ops = [clip, *(_pdf_op(s, page_h * k) for s in tray), "Q",
+               *(_pdf_op(s, page_h * k) for s in marks)]
+        streams.append((page_w, page_h, "\n".join(ops)))
+    return _pdf(streams)
 
 
 def parse_size(text: str) -> tuple[float, float]:
@@ -188,16 +290,27 @@ def to_svg(shapes: list[Shape], layout: TrayLayout) -> str:
 
 def to_pdf(shapes: list[Shape], layout: TrayLayout) -> bytes:
     """The sheet as a one-page PDF of the tray's size: boxes filled, lines stroked, Helvetica text."""
-    page_w, page_h = layout.width_mm * PT_PER_MM, layout.height_mm * PT_PER_MM
-    stream = "\n".join(_pdf_op(shape, page_h) for shape in shapes).encode("latin-1")
+    page_h = layout.height_mm * PT_PER_MM
+    stream = "\n".join(_pdf_op(shape, page_h) for shape in shapes)
+    return _pdf([(layout.width_mm, layout.height_mm, stream)])
+
+
+def _pdf(pages: list[tuple[float, float, str]]) -> bytes:
+    """A PDF of ``pages`` (width mm, height mm, content stream), Helvetica as font F1."""
+    count = len(pages)
+    kids = " ".join(f"{4 + 2 * i} 0 R" for i in range(count))
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        (f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {page_w:.3f} {page_h:.3f}] "
-         f"/Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>").encode(),
-        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        f"<< /Type /Pages /Kids [{kids}] /Count {count} >>".encode(),
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]
+    for i, (width, height, text) in enumerate(pages):
+        stream = text.encode("latin-1")
+        objects.append(
+            (f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {width * PT_PER_MM:.3f} "
+             f"{height * PT_PER_MM:.3f}] /Resources << /Font << /F1 3 0 R >> >> "
+             f"/Contents {5 + 2 * i} 0 R >>").encode())
+        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, content in enumerate(objects, start=1):

@@ -65,15 +65,24 @@ def split_dice(texts: Iterable[str]) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """Rank the hand on the command line, or each line of standard input after ``-``."""
     rules = rules_from_args(args)
-    if args.dice == ["-"]:
-        hands = [split_dice([line]) for line in sys.stdin if line.strip()]
-    else:
-        hands = [split_dice(args.dice)]
-    for hand in hands:
-        dice = parse_dice(rules, hand)
-        rank = evaluator(rules).rank(dice)
-        print(json.dumps(rank_json(dice, rank)) if args.json else rank_line(dice, rank))
+    if args.dice != ["-"]:
+        print_rank(rules, split_dice(args.dice), args.json)
+        return 0
+    for number, line in enumerate(sys.stdin, 1):
+        if not line.strip():
+            continue
+        try:
+            print_rank(rules, split_dice([line]), args.json)
+        except InvalidInput as err:
+            raise InvalidInput(f"standard input, line {number}: {err}") from None
     return 0
+
+
+def print_rank(rules: HandRules, hand: list[str], as_json: bool) -> None:
+    """Print the hand ``hand`` makes, as a line or a JSON object."""
+    dice = parse_dice(rules, hand)
+    rank = evaluator(rules).rank(dice)
+    print(json.dumps(rank_json(dice, rank)) if as_json else rank_line(dice, rank))
 
 
 def rank_json(dice: tuple[str, ...], rank: HandRank) -> dict[str, Any]:

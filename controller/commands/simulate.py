@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Sequence
 
 from controller.bots import bot_names
+from controller.commands.common import Output, Progress, check_output
+from controller.commands.showdown import HandTally
+from controller.games import history
+from controller.games.base import Game
 from controller.games.errors import InvalidInput
 from controller.games.registry import GAMES
-from controller.games.replays import dumps_all
 from controller.simulation import DEFAULT_BOT, BotTable, RunReport, simulate
 
 
@@ -31,7 +33,9 @@ def register(subparsers: Any) -> None:
                              "(e.g. random,heuristic; default heuristic)")
     add_option_argument(parser)
     parser.add_argument("--record", type=Path, metavar="FILE",
-                        help="write the history of every game played (dicetable replay reads it)")
+                        help="write the history of every game played as it is played "
+                             "(dicetable replay reads it); an existing FILE needs --force")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing --record FILE")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
@@ -56,47 +60,126 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     return options
 
 
-def run(args: argparse.Namespace) -> int:
-    """Play, then print the report (and write the record)."""
-    if args.hands < 0:
-        raise InvalidInput(f"--hands must be >= 0, not {args.hands}")
-    bots = [name.strip() for name in args.bots.split(",") if name.strip()]
-    unknown = [name for name in bots if name not in bot_names(args.game)]
+def bot_list(game: str, text: str) -> list[str]:
+    """The bots of ``--bots``, each checked against ``game``'s bots.
+
+    :raises InvalidInput: naming the first unknown bot and the known ones.
+    """
+    bots = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in bots if name not in bot_names(game)]
     if unknown:
-        raise InvalidInput(f"unknown bot {unknown[0]!r} for {args.game} "
-                           f"(known: {', '.join(bot_names(args.game))})")
-    table = BotTable(args.game, args.players, args.seed, bots, parse_options(args.option))
-    report = simulate(table, args.hands, _progress(args.hands))
-    if args.record:
-        args.record.write_text(dumps_all(table.games), encoding="utf-8")
+        raise InvalidInput(f"--bots: unknown bot {unknown[0]!r} for {game} "
+                           f"(known: {', '.join(bot_names(game))})")
+    return bots
+
+
+class Recorder:
+    """Writes the history of every game as it is played: a header when a game starts, then each
+    new input, flushed after every hand, so an interrupted run leaves a file that replays."""
+
+    def __init__(self, output: Output) -> None:
+        self.output = output
+        self._games = 0   # games whose header is written
+        self._inputs = 0  # inputs of the last of them written
+
+    def catch_up(self, games: Sequence[Game]) -> None:
+        """Write what ``games`` played since the last call (counted as written only once it is:
+        an interruption during the write leaves it to the next call)."""
+        chunks, written, inputs = [], self._games, self._inputs
+        for game in games[max(written - 1, 0):]:
+            if written < len(games) and game is games[written]:
+                chunks.append(("\n" if written else "") + history.dumps(game))
+                written += 1
+            else:
+                chunks += [f"{inp}\n" for inp in game.inputs[inputs:]]
+            inputs = len(game.inputs)
+        if chunks:
+            self.output.write("".join(chunks))
+        self._games, self._inputs = written, inputs
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play, writing the record as the games go, then print the report."""
+    if args.hands < 1:
+        raise InvalidInput(f"--hands must be at least 1, not {args.hands}")
+    if args.record is not None:
+        check_output(args.record, args.force, "history file")
+    table = BotTable(args.game, args.players, args.seed, bot_list(args.game, args.bots),
+                     parse_options(args.option))
+    recorder = Recorder(Output(args.record, args.force, "history file")) if args.record else None
+    tally = HandTally()
+    progress = Progress("simulate", args.hands, "hands", enabled=not args.json)
+
+    def after_hand(done: int) -> None:
+        tally.add(table.game)
+        progress.update(done)
+        if recorder is not None:
+            recorder.catch_up(table.games)
+    try:
+        report = simulate(table, args.hands, after_hand)
+    finally:
+        progress.close()
+        if recorder is not None:
+            recorder.catch_up(table.games)  # what an interruption cut short of a hand too
+            recorder.output.close()
     if args.json:
-        print(json.dumps(report.as_json(), sort_keys=True))
+        print(json.dumps(report_json(report, tally), sort_keys=True))
     else:
-        print(summary(args, report))
+        print(summary(args, report, tally))
     return 0 if report.conserved else 1
 
 
-def _progress(total: int) -> Callable[[int], None] | None:
-    """A progress line on stderr every 1% of the hands, only when stderr is a terminal."""
-    if not sys.stderr.isatty() or total < 1000:
-        return None
-    step = total // 100
-
-    def show(done: int) -> None:
-        if done % step == 0 or done == total:
-            end = "\n" if done == total else ""
-            print(f"\rsimulate: {done}/{total} hands", end=end, file=sys.stderr, flush=True)
-    return show
-
-
-def summary(args: argparse.Namespace, report: RunReport) -> str:
-    """The readable report printed without ``--json``."""
-    final = report.final
+def report_json(report: RunReport, tally: HandTally) -> dict[str, Any]:
+    """``simulate --json``: the run's figures and final state, plus the hands by category."""
     figures = report.as_json()
-    lines = [f"{args.game}: {report.hands} hands by {args.players} bots ({args.bots}), seed {args.seed}",
-             f"time: {figures['seconds']} s, {figures['hands_per_second']} hands per second",
+    figures["hands_by_category"] = tally.as_json()
+    return figures
+
+
+def plural(count: int, word: str) -> str:
+    """``1 hand``, ``2,000 hands``."""
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def summary(args: argparse.Namespace, report: RunReport, tally: HandTally) -> str:
+    """The report a person reads: the run, the standings, the game being played, the hands."""
+    figures = report.as_json()
+    lines = [f"{args.game}: {plural(report.hands, 'hand')} by {plural(args.players, 'bot')} "
+             f"({args.bots}), seed {args.seed}, in {figures['seconds']:.2f} s "
+             f"({figures['hands_per_second']:,.0f} hands per second)",
              f"stones/chips conserved after every input: {'yes' if report.conserved else 'NO'}",
-             f"games played: {final['games']}, winners: {final['game_winners']}"]
-    lines += [f"  {key}: {value}" for key, value in final.items()
-              if key not in ("games", "game_winners")]
-    return "\n".join(lines)
+             ""]
+    return "\n".join(lines + standings(report.final) + tally.lines())
+
+
+def standings(final: dict[str, Any]) -> list[str]:
+    """The standings table (every per-seat figure of the last game, and games won over all of
+    them) and a line on the game being played: what ``simulate`` and ``replay`` print."""
+    winners = final["game_winners"]
+    seats = len(final["stacks"])
+    columns = {"games won": [winners.count(seat) for seat in range(seats)]}
+    columns.update({key.replace("_", " "): value for key, value in final.items()
+                    if isinstance(value, list) and len(value) == seats and key != "game_winners"})
+    widths = [max(len(name), 4) for name in columns]
+    lines = [f"{plural(final['games'], 'game')} played; standings:",
+             "  seat" + "".join(f"  {name:>{width}}" for name, width in zip(columns, widths))]
+    for seat in range(seats):
+        lines.append(f"  {seat:>4}" + "".join(f"  {values[seat]:>{width}}" for values, width
+                                              in zip(columns.values(), widths)))
+    return lines + [_last_game(final), ""]
+
+
+def _last_game(final: dict[str, Any]) -> str:
+    """``game 15 (being played): match 1, rounds 6, pot 0, token: nobody``."""
+    skip = {"hands", "games", "game_winners", "over", "winner", "seats", "game"}
+    facts = [f"{key.replace('_', ' ')} {value}" for key, value in final.items()
+             if key not in skip and isinstance(value, (int, str)) and not isinstance(value, bool)]
+    facts += [f"{key}: {_words(value)}" for key, value in final.items() if isinstance(value, dict)]
+    state = f"won by seat {final['winner']}" if final.get("over") else "being played"
+    return f"game {final['games']} ({state}): " + (", ".join(facts) or "no figures")
+
+
+def _words(value: dict[str, Any]) -> str:
+    """``{'holder': 2, 'side': 'silver'}`` as ``holder 2, side silver`` (``nobody`` if empty)."""
+    said = [f"{key} {item}" for key, item in value.items() if item is not None]
+    return ", ".join(said) or "nobody"

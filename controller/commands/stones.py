@@ -6,19 +6,23 @@ import argparse
 import json
 import sys
 from functools import partial
+from pathlib import Path
 from typing import Any
 
+from controller.commands.common import FileProblem, shown
 from controller.games.errors import DeviceTimeout, InvalidInput
 from hardware.clock import Clock, SimClock
 from hardware.config import config_for_command
 from hardware.devices import TagChange, TagReader
 from hardware.factory import build_devices
-from hardware.rfid import StoneColour, StoneRegistry, TagKind, TagRecord, normalise_tag
+from hardware.rfid import (StoneColour, StoneRegistry, TagEnrolled, TagKind, TagRecord,
+                           normalise_tag)
 from hardware.sim import SimTable
 
 POLL_EVERY = 0.1
 SIM_PLACE_EVERY = 0.5
 SIM_LIFT_AFTER = 0.3
+LONGEST_WAIT = 3600.0  # an hour: a longer --timeout is a typo (ms for s), not a plan
 
 
 def register(subparsers: Any) -> None:
@@ -65,7 +69,11 @@ def _register_enroll(commands: Any) -> None:
     parser.add_argument("--count", type=int,
                         help="stop after this many tags (default: until --timeout)")
     parser.add_argument("--timeout", type=float, default=60.0,
-                        help="seconds to wait for the tags (default: 60)")
+                        help=f"seconds to wait for the tags (default: 60, at most "
+                             f"{LONGEST_WAIT:g})")
+    parser.add_argument("--replace", action="store_true",
+                        help="change a tag already enrolled as something else (without it, "
+                             "you are asked at a terminal, and refused otherwise)")
     parser.add_argument("--sim-tags", metavar="TAG[,TAG...]",
                         help="simulated backend: place these tag ids on the spot, one after "
                              "another, as a person would")
@@ -95,10 +103,32 @@ def _check_options(args: argparse.Namespace) -> None:
         raise InvalidInput("--kind chip needs --denomination N and no --colour")
     if args.denomination is not None and args.denomination <= 0:
         raise InvalidInput(f"--denomination {args.denomination}: a chip is worth more than 0")
+    if args.count is not None and args.count < 1:
+        raise InvalidInput(f"--count {args.count}: give at least 1 tag (or leave --count out to "
+                           "enrol until --timeout)")
+    if not 0 < args.timeout <= LONGEST_WAIT:  # also refuses nan
+        raise InvalidInput(f"--timeout {args.timeout:g}: give seconds, more than 0 and at most "
+                           f"{LONGEST_WAIT:g}")
 
 
-def _registry(args: argparse.Namespace) -> StoneRegistry:
-    return StoneRegistry(args.db or config_for_command(args.config).registry_path())
+def _registry(args: argparse.Namespace, read_only: bool = False) -> StoneRegistry:
+    """The registry of ``--db`` or the configuration; ``read_only`` for one that must exist."""
+    return StoneRegistry(_registry_path(args, read_only), read_only)
+
+
+def _registry_path(args: argparse.Namespace, read_only: bool = False) -> Path:
+    """The registry file of ``--db`` or the configuration, checked; ``read_only``: it must exist."""
+    config = config_for_command(args.config)  # checked even when --db names the registry
+    path = Path(args.db) if args.db else config.registry_path()
+    if path.is_dir():
+        raise FileProblem(f"the stone registry {shown(path)} is a folder; give its file with --db")
+    if read_only and not path.exists():
+        raise FileProblem(f"no stone registry {shown(path)} (enrol tags with 'dicetable stones "
+                          "enroll', or give the file with --db)")
+    if not path.parent.is_dir():
+        raise FileProblem(f"cannot make the stone registry {shown(path)}: there is no folder "
+                          f"{shown(path.parent)}")
+    return path
 
 
 def run_enroll(args: argparse.Namespace) -> int:
@@ -106,8 +136,8 @@ def run_enroll(args: argparse.Namespace) -> int:
     _check_options(args)
     sim_tags = [normalise_tag(t) for t in (args.sim_tags or "").split(",") if t.strip()]
     count = args.count or (len(sim_tags) or None)
+    path = _registry_path(args)
     devices = build_devices(config_for_command(args.config))
-    registry = _registry(args)
     try:
         reader = devices.rfid
         if reader is None:
@@ -115,13 +145,15 @@ def run_enroll(args: argparse.Namespace) -> int:
         spot = _spot(reader, args.spot)
         if sim_tags:
             _script_placements(devices.sim, devices.clock, spot, sim_tags)
-        print(f"place tags on spot {spot!r} one at a time", file=sys.stderr)
-        enrolled = _enroll(args, reader, devices.clock, spot, count, registry)
+        enrolled = _enroll_into(path, args, reader, devices.clock, spot, count)
     finally:
-        registry.close()
         devices.close()
     if count and enrolled < count:
         raise DeviceTimeout(f"only {enrolled} of {count} tags enrolled in {args.timeout:g} s")
+    if not enrolled:
+        raise DeviceTimeout(f"no tag arrived on spot {spot!r} in {args.timeout:g} s: nothing "
+                            "enrolled (place one tag at a time, or give a longer --timeout)")
+    print(f"{enrolled} tag{'s' * (enrolled != 1)} enrolled", file=sys.stderr)
     return 0
 
 
@@ -142,6 +174,23 @@ def _script_placements(sim: SimTable | None, clock: Clock, spot: str, tags: list
         clock.call_later(place_at + SIM_LIFT_AFTER, partial(sim.remove, spot, tag))
 
 
+def _enroll_into(path: Path, args: argparse.Namespace, reader: TagReader, clock: Clock,
+                 spot: str, count: int | None) -> int:
+    """Enrol into the registry at ``path``; a registry this made and left empty is removed
+    again, so a run that enrolled nothing leaves no file behind."""
+    existed = path.exists()
+    registry = StoneRegistry(path)
+    enrolled = 0
+    try:
+        print(f"place tags on spot {spot!r} one at a time", file=sys.stderr)
+        enrolled = _enroll(args, reader, clock, spot, count, registry)
+    finally:
+        registry.close()
+        if not existed and not enrolled:
+            path.unlink(missing_ok=True)
+    return enrolled
+
+
 def _enroll(args: argparse.Namespace, reader: TagReader, clock: Clock, spot: str,
             count: int | None, registry: StoneRegistry) -> int:
     enrolled: list[str] = []
@@ -151,11 +200,28 @@ def _enroll(args: argparse.Namespace, reader: TagReader, clock: Clock, spot: str
             if event.spot == spot and event.change is TagChange.ARRIVE \
                     and event.tag not in enrolled:
                 record = _record_for(args, event.tag)
-                registry.enroll(record)
+                _enroll_one(registry, record, args.replace)
                 enrolled.append(event.tag)
                 print(_describe(record, args.json), flush=True)
         clock.sleep(POLL_EVERY)
     return len(enrolled)
+
+
+def _enroll_one(registry: StoneRegistry, record: TagRecord, replace: bool) -> None:
+    """Enrol ``record``; a tag enrolled as something else is changed only when the person says
+    so (``--replace``, or yes at a terminal)."""
+    try:
+        registry.enroll(record, replace)
+    except TagEnrolled as refused:
+        if not sys.stdin.isatty():
+            raise
+        known = registry.get(record.tag_id)
+        print(f"tag {record.tag_id} is enrolled as {known.describe() if known else '?'}; "
+              f"change it to {record.describe()}? [y/N] ", end="", file=sys.stderr, flush=True)
+        if sys.stdin.readline().strip().lower() not in ("y", "yes"):
+            raise TagEnrolled(f"tag {record.tag_id} left as it was; nothing after it "
+                              "enrolled") from refused
+        registry.enroll(record, replace=True)
 
 
 def _describe(record: TagRecord, as_json: bool) -> str:
@@ -166,7 +232,7 @@ def _describe(record: TagRecord, as_json: bool) -> str:
 
 def run_list(args: argparse.Namespace) -> int:
     """Print every registered tag."""
-    registry = _registry(args)
+    registry = _registry(args, read_only=True)
     try:
         records = registry.all()
     finally:

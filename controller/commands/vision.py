@@ -11,6 +11,8 @@ from typing import Any, TextIO
 import cv2
 import numpy as np
 
+from controller.commands.common import (FileProblem, Progress, check_folder, check_output,
+                                        read_bytes, reason, shown, write_file)
 from controller.games.errors import DiceTableError, InvalidInput
 
 
@@ -29,37 +31,71 @@ def register(subparsers: Any) -> None:
     read.add_argument("--kind", default="d6", choices=["d6"], help="kind of dice in the photos (default d6)")
     read.add_argument("--json", action="store_true", help="one JSON object per image per line")
     read.add_argument("--annotate", type=Path, metavar="DIR",
-                      help="also write each photo with boxes and values drawn into DIR")
+                      help="also write each photo with boxes and values drawn into DIR, as "
+                           "NAME.png (NAME-2.png, ... when photos share a name)")
+    read.add_argument("--force", action="store_true",
+                      help="overwrite annotated pictures already in DIR")
     read.set_defaults(run=run_read)
     parser.set_defaults(run=lambda args: (parser.print_help(), 2)[1])
 
 
 def run_read(args: argparse.Namespace) -> int:
-    """Read every image; report bad files one line each and exit non-zero at the end if any failed."""
+    """Read every image; report bad files one line each and exit 2 at the end if any failed."""
     from vision.read import read_dice
 
-    if args.annotate is not None:
-        args.annotate.mkdir(parents=True, exist_ok=True)
-    failures = 0
     images = photo_paths(args.images)
-    show_progress = len(images) > 1 and sys.stderr.isatty()
-    for n, path in enumerate(images, 1):
-        if show_progress:
-            print(f"\r{n}/{len(images)} {path.name}", end="", file=sys.stderr, flush=True)
+    outputs = annotation_paths(args.annotate, images, args.force) if args.annotate else {}
+    failures = 0
+    progress = Progress("vision read", len(images), "photos", enabled=not args.json)
+    for n, path in enumerate(images):
+        progress.update(n)
         try:
             image = load_image(path)
             observation = read_dice(image, args.kind)
         except DiceTableError as err:
             failures += 1
+            progress.close()
             print(f"dicetable: {err}", file=sys.stderr)
             continue
+        progress.close()  # the reading goes to stdout, often the same terminal
         print_observation(path, observation, args.json, sys.stdout)
-        if args.annotate is not None:
-            out = args.annotate / (path.stem + ".png")
-            cv2.imwrite(str(out), annotate(image, observation))
-    if show_progress:
-        print(file=sys.stderr)
-    return 1 if failures else 0
+        if path in outputs:  # once, for a photo named twice
+            write_png(outputs.pop(path), annotate(image, observation), args.force)
+    return 2 if failures else 0
+
+
+def annotation_paths(folder: Path, images: list[Path], force: bool) -> dict[Path, Path]:
+    """Where each image's annotated copy goes: ``NAME.png`` in ``folder``, ``NAME-2.png`` and on
+    for later photos of the same name, so none overwrites another. The folder is made if needed;
+    every output is checked before any photo is read.
+    """
+    if folder.exists() and not folder.is_dir():
+        raise FileProblem(f"--annotate {shown(folder)} is a file; give a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise FileProblem(f"cannot make the --annotate folder {shown(folder)}: "
+                          f"{reason(err)}") from None
+    check_folder(folder, "--annotate folder")
+    outputs: dict[Path, Path] = {}
+    taken: set[str] = set()
+    for image in dict.fromkeys(images):
+        name, n = f"{image.stem}.png", 1
+        while name in taken:
+            n += 1
+            name = f"{image.stem}-{n}.png"
+        taken.add(name)
+        outputs[image] = folder / name
+        check_output(outputs[image], force, "picture")
+    return outputs
+
+
+def write_png(path: Path, image: np.ndarray, force: bool) -> None:
+    """Write ``image`` as a PNG file (through Python, which takes any file name)."""
+    ok, data = cv2.imencode(".png", image)
+    if not ok:
+        raise FileProblem(f"cannot encode {shown(path)} as PNG")
+    write_file(path, data.tobytes(), force)
 
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
@@ -71,42 +107,55 @@ def photo_paths(paths: list[Path]) -> list[Path]:
     folder with none stays, for :func:`load_image` to report)."""
     out: list[Path] = []
     for path in paths:
-        inside = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in PHOTO_SUFFIXES) \
-            if path.is_dir() else []
-        out += inside or [path]
+        out += _photos_in(path) if path.is_dir() else [path]
     return out
 
 
+def _photos_in(folder: Path) -> list[Path]:
+    """The photo files in ``folder`` by name, or ``[folder]`` when it holds none."""
+    try:
+        inside = sorted(p for p in folder.iterdir()
+                        if p.is_file() and p.suffix.lower() in PHOTO_SUFFIXES)
+    except OSError as err:
+        raise FileProblem(f"cannot list the folder {shown(folder)}: {reason(err)}") from None
+    return inside or [folder]
+
+
 def load_image(path: Path) -> np.ndarray:
-    """The image at ``path`` as BGR; raises :class:`InvalidInput` for a missing or unreadable file."""
+    """The image at ``path`` as BGR; raises :class:`InvalidInput` for a missing or unreadable file.
+
+    The bytes are read by Python and decoded by OpenCV: ``cv2.imread`` crashes the process on a
+    file name that is not UTF-8.
+    """
     if path.is_dir():
-        raise InvalidInput(f"no photos ({', '.join(PHOTO_SUFFIXES)}) in folder {str(path)!r}")
-    if not path.is_file():
-        raise InvalidInput(f"no such image file: {str(path)!r}")
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        raise InvalidInput(f"no photos ({', '.join(PHOTO_SUFFIXES)}) in folder {shown(path)}")
+    data = read_bytes(path, "image file")
+    if not data:
+        raise InvalidInput(f"{shown(path)} is empty, not an image")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None:
-        raise InvalidInput(f"not a readable image: {str(path)!r}")
+        raise InvalidInput(f"not a readable image: {shown(path)}")
     return image
 
 
 def print_observation(path: Path, observation: Any, as_json: bool, out: TextIO) -> None:
     """One line for one image: JSON, or the values, count and time."""
     if as_json:
-        out.write(json.dumps({"image": str(path), "ms": round(observation.ms, 2),
+        out.write(json.dumps({"image": _text(path), "ms": round(observation.ms, 2),
                               "dice": [d.to_json() for d in observation.dice]}) + "\n")
         return
     faces = " ".join("?" if d.value is None else str(d.value) for d in observation.dice)
     flagged = sum(1 for d in observation.dice if d.flag)
     note = f", {flagged} flagged" if flagged else ""
-    out.write(f"{path}: {len(observation.dice)} dice [{faces}]{note} ({observation.ms:.0f} ms)\n")
+    out.write(f"{_text(path)}: {len(observation.dice)} dice [{faces}]{note} ({observation.ms:.0f} ms)\n")
 
 
 def annotate(image: np.ndarray, observation: Any) -> np.ndarray:
-    """A copy of ``image`` with every die's box and value: green sure, orange unsure, red unreadable."""
+    """A copy of ``image`` with every die's box and value: green sure, orange flagged, red unreadable."""
     out = image.copy()
     for die in observation.dice:
         x, y, w, h = (int(round(v)) for v in die.box)
-        colour = _colour(die.value, die.confidence)
+        colour = _colour(die.value, die.flag)
         cv2.rectangle(out, (x, y), (x + w, y + h), colour, max(1, round(w / 45)))  # lines and labels grow with the die
         label = "?" if die.value is None else str(die.value)
         if die.flag:
@@ -118,7 +167,13 @@ def annotate(image: np.ndarray, observation: Any) -> np.ndarray:
     return out
 
 
-def _colour(value: int | None, confidence: float) -> tuple[int, int, int]:
+def _text(path: Path) -> str:
+    """``path`` printable on any output, a byte that is not UTF-8 shown as ``\\xff``."""
+    return shown(path)[1:-1]
+
+
+def _colour(value: int | None, flag: str | None) -> tuple[int, int, int]:
+    """Red unreadable, orange flagged by the reader (its own confidence threshold), else green."""
     if value is None:
         return (0, 0, 255)
-    return (0, 200, 0) if confidence >= 0.9 else (0, 165, 255)
+    return (0, 165, 255) if flag else (0, 200, 0)

@@ -13,15 +13,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from controller.games.base import DiceNeeded
 from controller.games.dice import DieKind
-from controller.games.errors import DeviceError, InvalidInput
-from controller.games.rolls import Roll
-from controller.table.records import Question
+from controller.games.errors import InvalidInput
 from controller.table.sim_seats import SimSeats, Throw
-from controller.table.table import Sighting, Table
+from controller.table.table import Table
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun")
 """Seat names of the simulated players."""
@@ -31,38 +28,6 @@ PRESS_S = 0.08
 
 CORNER_MM = 45.0
 """Room left free at each end of a seat strip for the tray's corner markers."""
-
-
-class CameraFault(DeviceError):
-    """The camera or the tray's markers fail: ``problem`` and ``fix`` for the dealer."""
-
-    def __init__(self, problem: str, fix: str) -> None:
-        super().__init__(f"{problem}; {fix}")
-        self.problem, self.fix = problem, fix
-
-
-class CameraEyes:
-    """The table's camera path over a :class:`~controller.table.camera.TrayWatcher`: each look
-    steps the watcher on one frame and matches a settled reading to the need; the dice already
-    lying in the community zone (the flop when the turn comes) are expected to stay there."""
-
-    def __init__(self, watcher: Any, on_table: Callable[[], dict[str, Sequence[str]]]) -> None:
-        self.watcher = watcher
-        self._on_table = on_table
-
-    def look(self, need: DiceNeeded | None) -> Sighting | None:
-        """One frame; the outcome for ``need`` when the tray has settled and been read."""
-        from controller.table.camera import match
-        step = self.watcher.step(need.kind if need is not None else None)
-        if step.fault is not None:
-            raise CameraFault(step.fault.problem, step.fault.fix)
-        if step.sighting is None or need is None:
-            return None
-        outcome = match(need, step.sighting, self.watcher.tray.zones, self._on_table())
-        if isinstance(outcome, Roll):
-            return Sighting(outcome, seen=step.sighting.dice, jpeg=step.sighting.jpeg)
-        assert isinstance(outcome, Question)
-        return Sighting(None, outcome.text, outcome.seen, step.sighting.jpeg)
 
 
 def seat_zones(seats: int, width: float, height: float) -> dict[str, list[list[float]]]:
@@ -113,11 +78,17 @@ class DemoParts:
 
 
 def build_demo(game: str, players: int, seed: int | None, db: Path, speed: float | None,
-               bots: Sequence[str]) -> tuple[Any, bool]:
-    """The simulated table for ``game`` on the record ``db``: a new demo, or the one recorded
-    there resumed (its game, players, seed and bots are the recorded ones)."""
+               bots: Sequence[str], options: Mapping[str, str] | None = None,
+               seat_nodes: bool = False) -> tuple[Any, bool]:
+    """The simulated table for ``game`` (rule ``options``) on the record ``db``: a new demo, or
+    the one recorded there resumed (its game, options, players, seed and bots are the recorded
+    ones). ``seat_nodes`` puts a simulated Pico seat node (the firmware's own code) at each seat
+    instead of the GPIO panel."""
+    from controller.bots import bot_factory
     from controller.store import Store
     from controller.table.demo import Demo
+    for name in bots:
+        bot_factory(game, name)  # an unknown bot is refused before anything is written
     store = Store(db)
     try:
         current = store.current_game()
@@ -125,9 +96,9 @@ def build_demo(game: str, players: int, seed: int | None, db: Path, speed: float
         if setup is None:
             seed = seed if seed is not None else random.SystemRandom().randrange(10**6)
             setup = DemoSetup(game, players, seed, tuple(bots))
-        parts, table = _assemble(store, setup, db)
+        parts, table = _assemble(store, setup, db, seat_nodes)
         if current is None:
-            table.new_game(setup.game, NAMES[:setup.players], {})
+            table.new_game(setup.game, NAMES[:setup.players], dict(options or {}))
             table._record("note", setup.line(), "demo", "demo")
         seats = SimSeats(table, setup.seed, setup.bots, _act_out(parts, table),
                          _show(parts, table))
@@ -162,7 +133,7 @@ class DemoSetup:
 def build_real(config_path: Path, state: Path) -> tuple[Table, DemoParts]:
     """The table a configuration describes, its record in the ``state`` directory."""
     from controller.store import Store
-    from controller.table.camera import TrayWatcher
+    from controller.table.camera import TableEyes, TrayWatcher
     from controller.table.controls import find_controls
     from hardware.config import load_config
     from hardware.factory import build_devices
@@ -178,9 +149,9 @@ def build_real(config_path: Path, state: Path) -> tuple[Table, DemoParts]:
         store.close()
         raise
     table = Table(store, devices=devices, controls_for=lambda name: find_controls(name),
-                  registry=registry)
+                  registry=registry, exports=state / "exports")
     if devices.camera is not None:
-        table.eyes = CameraEyes(TrayWatcher(devices.camera, tray), lambda: _on_table(table))
+        table.eyes = TableEyes(TrayWatcher(devices.camera, tray), lambda: _on_table(table))
     return table, DemoParts(store, devices, registry)
 
 
@@ -192,8 +163,9 @@ def _recorded_setup(store: Any, current: Any) -> DemoSetup:
                        "give another --db (or run the table with `dicetable run`)")
 
 
-def _assemble(store: Any, setup: DemoSetup, db: Path) -> tuple[DemoParts, Table]:
-    from controller.table.camera import TrayWatcher
+def _assemble(store: Any, setup: DemoSetup, db: Path,
+              seat_nodes: bool = False) -> tuple[DemoParts, Table]:
+    from controller.table.camera import TableEyes, TrayWatcher
     from controller.table.controls import find_controls
     from hardware.factory import build_devices
     from hardware.rfid import StoneRegistry
@@ -204,29 +176,38 @@ def _assemble(store: Any, setup: DemoSetup, db: Path) -> tuple[DemoParts, Table]
     registry = StoneRegistry(db.with_name(db.name + ".stones"))
     purses = _enrol(registry, setup.game, setup.players)
     controls = find_controls(setup.game, purses)
-    devices = build_devices(_sim_config(setup.players, controls.panel(rfid=True)),
+    devices = build_devices(_sim_config(setup.players, controls.panel(rfid=True), seat_nodes),
                             seed=setup.seed)
     devices.camera.tray = tray
     parts = DemoParts(store, devices, registry)
     watcher = TrayWatcher(devices.camera, tray, pip_stand_ins=(DieKind.LETTERS,))
-    table = Table(store, devices=devices, controls_for=lambda name: controls, registry=registry)
-    table.eyes = CameraEyes(watcher, lambda: _on_table(table))
+    table = Table(store, devices=devices, controls_for=lambda name: controls, registry=registry,
+                  exports=db.with_name(db.name + ".exports"))
+    table.eyes = TableEyes(watcher, lambda: _on_table(table))
     parts.controls = controls  # type: ignore[attr-defined]
     return parts, table
 
 
-def _sim_config(players: int, buttons: Sequence[str]) -> Any:
+def _sim_config(players: int, buttons: Sequence[str], seat_nodes: bool) -> Any:
+    """Simulated devices: a GPIO panel (or a seat node per seat) with the game's buttons, and an
+    RC522 under every bet spot."""
     from hardware.config import (Backend, CameraConfig, HardwareConfig, PanelConfig,
-                                 ReaderPins, RfidConfig, SeatPins)
+                                 ReaderPins, RfidConfig, SeatNodeConfig, SeatPins)
     seats = tuple(SeatPins(seat, {name: 0 for name in buttons}) for seat in range(players))
     readers = tuple(ReaderPins(f"seat{seat}", seat) for seat in range(players))
+    nodes = tuple(SeatNodeConfig(seat, f"sim://seat{seat}") for seat in range(players)) \
+        if seat_nodes else ()
     return HardwareConfig(backend=Backend.SIM, camera=CameraConfig(source="sim"),
-                          panel=PanelConfig(source="gpio", seats=seats),
-                          rfid=RfidConfig(source="mfrc522", readers=readers))
+                          panel=PanelConfig(source="seatnode" if seat_nodes else "gpio",
+                                            seats=seats),
+                          rfid=RfidConfig(source="mfrc522", readers=readers), seatnodes=nodes)
 
 
 def _on_table(table: Table) -> dict[str, Sequence[str]]:
-    """The dice that stay in the community zone from earlier rolls (rerolled dice are picked up)."""
+    """The dice that stay in the community zone from earlier rolls (rerolled dice are picked up).
+
+    Only the community's: a seat's open dice (Tao Dice's d12) are picked up before its reveal,
+    since the d12 cannot be read by the camera yet."""
     faces = [die.face for die in table.state().view.community
              if die.face is not None and die.state != "reroll"]
     return {"community": faces} if faces else {}

@@ -424,7 +424,18 @@ class TableEyes:
         if step.reading is None or need is None:
             return None
         earlier = self._on_table() if self._on_table is not None else None
+        if not _thrown(need, step.reading, earlier or {}):
+            return None  # nothing new in the need's zone: not thrown yet, nothing to ask
         result = match(need, step.reading, self.watcher.tray.zones, earlier)
         if isinstance(result, Roll):
             return Sighting(result, seen=step.reading.dice, jpeg=step.reading.jpeg)
         return Sighting(None, result.text, result.seen, step.reading.jpeg)
+
+
+def _thrown(needed: DiceNeeded, seen: TrayReading, earlier: Mapping[str, Sequence[str]]) -> bool:
+    """Whether anything changed in the tray for ``needed``: more dice in its zone than lay there
+    before, or dice elsewhere that no earlier roll left (a throw that landed astray)."""
+    zone = zone_for(needed.seat)
+    lying = sum(len(faces) for faces in earlier.values())
+    in_zone = sum(1 for die in seen.dice if die.zone == zone)
+    return in_zone > len(earlier.get(zone, ())) or len(seen.dice) > lying

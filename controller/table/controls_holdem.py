@@ -40,13 +40,18 @@ class _Betting(Protocol):
         ...
 
 
+class _HoldemGame(Protocol):
+    hand: _Betting | None  # None between hands
+
+
 def _owed(game: Game, seat: int) -> tuple[int, int, int]:
     """(chips to call, chips bet this round, the current bet) of ``seat``.
 
     The one place that reads the engine's betting state: the Game protocol lists legal inputs
-    but not what a seat owes, and a reader's chips must be counted against it.
+    but not what a seat owes, and a reader's chips must be counted against it. An engine
+    without ``hand`` fails here at once rather than be read as owing nothing.
     """
-    hand = cast("_Betting | None", getattr(game, "hand", None))
+    hand = cast(_HoldemGame, game).hand
     if hand is None:
         return 0, 0, 0
     return hand.to_call(seat), hand.street[seat], hand.current
@@ -159,7 +164,7 @@ class HoldemControls(SeatControls):
     def _gesture(self, game: Game, inp: Input, seat: int,
                  purse: tuple[TagRecord, ...] | None) -> Gesture:
         button = _BUTTON.get(type(inp))
-        if button is None or (isinstance(inp, SideBet) and button not in self.buttons):
+        if button is None:
             raise NoGesture(f"{inp} is not an action of {self.title}")
         owed, street, _ = _owed(game, seat)
         spot: frozenset[str] | None = None if purse is None else frozenset()
@@ -177,11 +182,11 @@ class HoldemControls(SeatControls):
         size = _size(inp)
         if purse is not None:
             return pick_chips(purse, size - street), ()
-        for count in (8, 64, 512, 4096):
-            sizes = self._bet_sizes(game, inp.seat, type(inp), count)
-            if size in sizes:
-                return None, self._dial_to(game, inp.seat, sizes.index(size))
-        raise NoGesture(f"{inp}: plus and minus do not reach {size}")
+        # size // step whole steps reach past size; the engine suggests at most three more stops
+        sizes = self._bet_sizes(game, inp.seat, type(inp), size // _step(game) + 4)
+        if size not in sizes:
+            raise NoGesture(f"{inp}: plus and minus do not reach {size}")
+        return None, self._dial_to(game, inp.seat, sizes.index(size))
 
     def _side(self, game: Game, inp: SideBet, purse: tuple[TagRecord, ...] | None
               ) -> tuple[frozenset[str] | None, tuple[str, ...]]:

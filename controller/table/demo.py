@@ -62,8 +62,10 @@ class Demo:
 
 def play_out(demo: Demo, hands: int | None, on_beat: Callable[[], None] = lambda: None) -> None:
     """Step ``demo`` until ``hands`` hands are complete or its game is over."""
-    while demo.step():
+    while not _enough(demo, hands) and demo.step():
         on_beat()
-        ledger = demo.table.ledger
-        if hands is not None and ledger is not None and ledger.game.hands_played >= hands:
-            return
+
+
+def _enough(demo: Demo, hands: int | None) -> bool:
+    ledger = demo.table.ledger
+    return hands is not None and ledger is not None and ledger.game.hands_played >= hands

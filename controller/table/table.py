@@ -15,23 +15,28 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from pathlib import Path
 from collections import deque
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Protocol, Sequence
 
-from controller.games.base import DiceNeeded, Input
+from controller.games.base import DiceNeeded
 from controller.games.errors import DeviceError, DiceTableError, IllegalAction, TableNotReady
 from controller.games.rolls import Roll
 from controller.games.view import Awaited, TableView
 from controller.simulation import describe
 from controller.table.ledger import CORRECTION_KINDS, INPUT_KINDS, Ledger, Played, replace_line
+from controller.store.errors import DuplicateEvent
 from controller.table.controls import Controls, Refusal, Setting, Stake
 from controller.table.controls_common import TagLookup
-from controller.table.replay import summaries
+from controller.table.replay import effective_lines, summaries
 from controller.table.records import (
     Ack, Correction, Entry, GameSummary, LogLine, Question, ReplaceDice, TableState, TableStatus,
     Undo, Update, VoidHand,
 )
+
+KEEP_GAMES = 10
+"""Games kept whole in the record, recallable and replayable (casino table rules ask for ten)."""
 
 LOG_LINES = 40
 """How many action-log lines the public state carries."""
@@ -100,17 +105,20 @@ class Table:
     the camera path; ``controls_for(game_name)`` the seat controls of a game; ``spot_of(seat)``
     the RFID spot of a seat's bet spot; ``registry`` says what each tag is (a
     :class:`hardware.rfid.StoneRegistry`; a tag it does not know holds the table until it is taken
-    off the spot).
+    off the spot); ``exports`` the folder where games older than the last :data:`KEEP_GAMES`
+    go as history files when a game ends (None: every game stays in the record).
     """
 
     def __init__(self, store: Any, *, devices: Any = None, eyes: Eyes | None = None,
                  controls_for: Callable[[str], Controls] | None = None,
                  spot_of: Callable[[int], str] = lambda seat: f"seat{seat}",
                  registry: TagLookup | None = None,
+                 exports: Path | None = None,
                  clock: Callable[[], float] | None = None) -> None:
         self.store = store
         self.hw = devices
         self.registry = registry
+        self.exports = exports
         self.eyes = eyes
         self._controls_for = controls_for
         self._spot_of = spot_of
@@ -200,7 +208,7 @@ class Table:
         with self._lock:
             Ledger(game, len(names), options)  # raises for a bad game, seat count or option
             if self.ledger is not None and self.status is not TableStatus.OVER:
-                self.store.finish_game(self.game_no, self.ledger.game.final())
+                self._finish()
             self.game_no = self.store.start_game(game, len(names), options, list(names))
             self._start(game, tuple(names), options)
             self._paused = False
@@ -286,6 +294,8 @@ class Table:
             return
         try:
             self.submit(Entry(meant, "panel", self._name(seat)), device_event=device_event)
+        except DuplicateEvent:
+            return  # a seat node sent again what the record already holds: applied once
         except DiceTableError as err:
             self._notice(f"{self._name(seat)}: {err}", seat)
 
@@ -428,10 +438,19 @@ class Table:
         text = self._sentence(row)
         self._log.append(LogLine(seq, row.at, text, _seat_of(self, row)))
         if self.ledger is not None and self.ledger.game.pending().over and kind in INPUT_KINDS:
-            self.store.finish_game(self.game_no, self.ledger.game.final())
+            self._finish()
         self._set_status()
         self._publish(Update(seq, _update_kind(kind), text, self.state()))
         return Ack(seq, text)
+
+    def _finish(self) -> None:
+        """Record the game's results; keep the last ten games whole, export older ones."""
+        assert self.ledger is not None
+        self.store.finish_game(self.game_no, self.ledger.game.final())
+        if self.exports is not None:
+            self.exports.mkdir(parents=True, exist_ok=True)
+            self.store.prune(self.exports, lambda game: effective_lines(self.store, game),
+                             keep=KEEP_GAMES)
 
     def _apply(self, row: Any) -> None:
         ledger = self._ledger()

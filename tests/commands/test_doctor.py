@@ -109,3 +109,49 @@ def test_command_line_doctor_with_sim_env_prints_json_lines(tmp_path):
                             cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert all(json.loads(line)["ok"] for line in result.stdout.splitlines())
+
+
+def test_doctor_with_nothing_configured_says_it_checked_simulated_devices(capsys, monkeypatch):
+    monkeypatch.delenv("DICETABLE_HW")
+    assert main(["doctor"]) == 0
+    captured = capsys.readouterr()
+    assert "SIMULATED" in captured.out and "SIMULATED" in captured.err
+    assert "--config /etc/dicetable/table.toml" in captured.out
+
+
+def test_doctor_json_marks_a_simulated_default(capsys, monkeypatch):
+    monkeypatch.delenv("DICETABLE_HW")
+    _, lines = doctor(capsys)
+    assert all(line["simulated_by_default"] for line in lines)
+
+
+def test_asking_for_sim_explicitly_gives_no_warning(capsys):
+    assert main(["doctor"]) == 0
+    assert "SIMULATED" not in capsys.readouterr().err
+
+
+def test_bring_up_reports_every_antenna_and_the_camera(capsys):
+    status, lines = doctor(capsys, "--bring-up")
+    antennas = [line for line in lines if "antenna" in line]
+    (camera,) = [line for line in lines if line.get("camera")]
+    assert status == 0
+    assert [a["antenna"] for a in antennas] == ["seat0", "seat1", "seat2", "seat3"]
+    for antenna in antennas:
+        assert antenna["scans"] == 20 and antenna["hits"] == 20 and antenna["misses"] == 0
+        assert antenna["reads_per_s"] > 5 and antenna["tags"] == ["04B1E5C0FFEE01"]
+        assert antenna["chip"].startswith("0x92") and antenna["advice"] == "ok"
+    assert camera["markers_found"] == [0, 1, 2, 3] and camera["sharpness"] > 60
+    assert 0 <= camera["clipped_share"] < 0.02 and camera["advice"] == ["ok"]
+
+
+def test_bring_up_names_the_antenna_that_misses(capsys):
+    status, lines = doctor(capsys, "--bring-up", "--inject", "rfid:missed@intermittent=0.5")
+    advice = [line["advice"] for line in lines if "antenna" in line]
+    assert status == 1 and any("rx_gain_db" in a or "centre" in a for a in advice)
+
+
+def test_bring_up_text_report_says_what_to_adjust(capsys):
+    assert main(["doctor", "--bring-up", "--inject", "camera:stopped"]) == 1
+    out = capsys.readouterr().out
+    assert "antenna seat0:" in out and "reads/s" in out and "camera: " in out
+    assert "no frame" in out

@@ -40,8 +40,8 @@ def test_play_shows_the_player_their_own_hidden_dice_only() -> None:
 
 def test_play_refuses_an_illegal_choice_with_the_engines_reason() -> None:
     out = run("fold\nraise\n7\nsing\n1\nquit\n")
-    assert "Refused: Seat 0 cannot fold now: the table waits for antes" in out
-    assert "Refused: Seat 0 cannot raise now" in out
+    assert "Refused: You cannot fold now: the table waits for antes" in out
+    assert "Refused: You cannot raise now" in out
     assert "Refused: there is no choice 7 (1-2)" in out
     assert "Refused: 'sing' is not a choice" in out
 
@@ -57,7 +57,7 @@ def test_play_accepts_words_for_the_colour_of_stones() -> None:
 
 
 def test_quit_and_end_of_input_leave_the_table_cleanly() -> None:
-    assert "You left the table. Stones: seat 0: 6" in run("quit\n")
+    assert "You left the table. Stones: you 6" in run("quit\n")
     assert "You left the table." in run("")
 
 
@@ -109,8 +109,8 @@ def test_holdem_typed_commands_are_accepted(game: str) -> None:
 @pytest.mark.parametrize("game", HOLDEM)
 def test_holdem_illegal_amount_is_refused_with_the_reason_and_asked_again(game: str) -> None:
     out = heads_up(game, "raise 100\nbet 6\nraise\ncall\nquit\n")
-    assert "Refused: Seat 0 cannot raise to 100: only 20 in chips" in out
-    assert "Refused: Seat 0 cannot bet: there is already a bet of 2 (raise instead)" in out
+    assert "Refused: You cannot raise to 100: only 20 in chips" in out
+    assert "Refused: You cannot bet: there is already a bet of 2 (raise instead)" in out
     assert "Refused: raise takes 1 number: type 'raise TO'" in out
     assert "  You call\n" in out
 
@@ -124,7 +124,7 @@ def test_holdem_help_explains_the_typed_commands_in_chips(game: str) -> None:
 
 @pytest.mark.parametrize("game", HOLDEM)
 def test_holdem_quit_and_end_of_input_leave_the_table_counting_chips(game: str) -> None:
-    assert "You left the table. Chips: seat 0: 19, seat 1: 18" in heads_up(game, "quit\n")
+    assert "You left the table. Chips: you 19, seat 1 18" in heads_up(game, "quit\n")
     assert "You left the table. Chips:" in heads_up(game, "")
 
 
@@ -133,7 +133,7 @@ def test_diceholdem_reroll_and_protect_are_typed_with_die_and_amount() -> None:
               seed=3)
     assert "| board: 0:L 1:H 2:O | pot 6\n" in out
     assert "Refused: reroll takes 2 numbers: type 'reroll DIE AMOUNT'" in out
-    assert "Refused: Seat 0 cannot protect die 9 for 2: only dice rolled this street" in out
+    assert "Refused: You cannot protect die 9 for 2: only dice rolled this street" in out
     assert "  You bet 2 to reroll die 0\n" in out and "board: 0:L(reroll 2) 1:H 2:O" in out
 
 

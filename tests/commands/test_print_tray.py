@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 
 from controller.cli import main
-from controller.commands.print_tray import PT_PER_MM
-from vision.calibrate import TrayLayout, detect_markers
+from controller.commands.print_tray import (
+    DEFAULT_MARGIN_MM, DEFAULT_MARKER_MM, DEFAULT_SIZE, PAGE_MARGIN_MM, PT_PER_MM, tiles,
+)
+from vision.calibrate import TrayLayout, detect_markers, load_tray_config
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -58,7 +60,7 @@ def test_svg_sheet_is_the_tray_size_in_millimetres(tmp_path: Path) -> None:
 
 def test_svg_markers_have_the_requested_size(tmp_path: Path) -> None:
     boxes = svg_boxes(write(tmp_path, "tray.svg", "--marker-mm", "36"))
-    layout = TrayLayout(marker_mm=36)
+    layout = TrayLayout(*DEFAULT_SIZE, marker_mm=36, margin_mm=DEFAULT_MARGIN_MM)
     for marker_id in range(4):
         x0, y0 = layout.marker_origin_mm(marker_id)
         mine = [b for b in boxes if x0 <= b[0] < x0 + 36 and y0 <= b[1] < y0 + 36]
@@ -73,7 +75,7 @@ def test_printed_markers_are_detected_where_the_layout_puts_them(tmp_path: Path,
     out = write(tmp_path, name, "--size", "300x200", "--marker-mm", "25")
     boxes = svg_boxes(out) if name.endswith(".svg") else pdf_boxes(out)
     found = detect_markers(rasterise(boxes, (300, 200), px_per_mm=4.0))
-    layout = TrayLayout(300, 200, 25)
+    layout = TrayLayout(300, 200, 25, DEFAULT_MARGIN_MM)
     assert sorted(found) == [0, 1, 2, 3]
     for marker_id, corners in found.items():
         assert np.abs(corners / 4.0 - layout.marker_corners_mm(marker_id)).max() < 0.5
@@ -82,7 +84,7 @@ def test_printed_markers_are_detected_where_the_layout_puts_them(tmp_path: Path,
 def test_pdf_page_is_the_tray_size(tmp_path: Path) -> None:
     data = write(tmp_path, "tray.pdf").read_bytes()
     width, height = (float(v) for v in re.search(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", data).groups())  # type: ignore[union-attr]
-    assert (width / PT_PER_MM, height / PT_PER_MM) == pytest.approx((400, 250), abs=0.01)
+    assert (width / PT_PER_MM, height / PT_PER_MM) == pytest.approx((400, 300), abs=0.01)
 
 
 def test_pdf_cross_reference_points_at_each_object(tmp_path: Path) -> None:
@@ -113,3 +115,77 @@ def test_malformed_size_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
 def test_markers_too_big_for_the_tray_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["print-tray", "--out", str(tmp_path / "t.svg"), "--size", "60x60", "--marker-mm", "30"]) == 2
     assert "cannot hold" in capsys.readouterr().err
+
+
+def test_existing_file_is_not_overwritten_without_force(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    out = write(tmp_path, "tray.svg")
+    out.write_text("mine")
+    assert main(["print-tray", "--out", str(out)]) == 2
+    assert "--force" in capsys.readouterr().err and out.read_text() == "mine"
+    assert main(["print-tray", "--out", str(out), "--force"]) == 0 and out.read_text() != "mine"
+
+
+def pdf_pages(path: Path) -> list[tuple[float, float, str]]:
+    """Each page's size (mm) and content stream."""
+    data = path.read_bytes().decode("latin-1")
+    sizes = re.findall(r"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", data)
+    streams = re.findall(r"stream\n(.*?)\nendstream", data, re.S)
+    return [(float(w) / PT_PER_MM, float(h) / PT_PER_MM, st) for (w, h), st in zip(sizes, streams)]
+
+
+def reassemble(path: Path, layout: TrayLayout, paper: tuple[float, float]) -> list:
+    """What a person gets by cutting each page at its marks and butting the pieces: every
+    filled box of every page, clipped to its piece, back in tray mm."""
+    boxes = []
+    for (page_w, page_h, stream), tile in zip(pdf_pages(path), tiles(layout, paper)):
+        for x, y, w, h in re.findall(r"([\d.-]+) ([\d.-]+) ([\d.-]+) ([\d.-]+) re f", stream):
+            x, y, w, h = (float(v) / PT_PER_MM for v in (x, y, w, h))
+            top = page_h - y - h
+            x0, x1 = max(x, PAGE_MARGIN_MM), min(x + w, PAGE_MARGIN_MM + tile.w)
+            y0, y1 = max(top, PAGE_MARGIN_MM), min(top + h, PAGE_MARGIN_MM + tile.h)
+            if x1 > x0 and y1 > y0:
+                dx, dy = tile.x - PAGE_MARGIN_MM, tile.y - PAGE_MARGIN_MM
+                boxes.append((x0 + dx, y0 + dy, x1 - x0, y1 - y0))
+    return boxes
+
+
+@pytest.mark.parametrize("paper, size", [("a4", (210, 297)), ("letter", (215.9, 279.4))])
+def test_tray_larger_than_the_paper_is_tiled_and_reassembles(tmp_path: Path, paper: str,
+                                                             size: tuple[float, float]) -> None:
+    out = write(tmp_path, "tray.pdf", "--paper", paper)
+    pages = pdf_pages(out)
+    layout = TrayLayout(*DEFAULT_SIZE, DEFAULT_MARKER_MM, DEFAULT_MARGIN_MM)
+    assert len(pages) == 4
+    assert all(sorted((w, h)) == pytest.approx(sorted(size), abs=0.01) for w, h, _ in pages)
+    assert all("re W n" in stream and "Cut at the corner marks" in stream for _, _, stream in pages)
+    found = detect_markers(rasterise(reassemble(out, layout, size), DEFAULT_SIZE, px_per_mm=4.0))
+    assert sorted(found) == [0, 1, 2, 3]
+    for marker_id, corners in found.items():
+        assert np.abs(corners / 4.0 - layout.marker_corners_mm(marker_id)).max() < 0.5
+
+
+def test_each_page_has_cut_marks_at_its_pieces_corners(tmp_path: Path) -> None:
+    _, page_h, stream = pdf_pages(write(tmp_path, "tray.pdf", "--paper", "a4"))[0]
+    marks = re.findall(r"0 G 0.7 w ([\d.-]+) ([\d.-]+) m ([\d.-]+) ([\d.-]+) l S", stream.split("Q")[-1])
+    assert len(marks) == 8
+
+
+def test_a_small_tray_fits_on_one_page(tmp_path: Path) -> None:
+    assert len(pdf_pages(write(tmp_path, "tray.pdf", "--paper", "a4", "--size", "180x120",
+                               "--marker-mm", "20"))) == 1
+
+
+def test_tiling_needs_a_pdf(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["print-tray", "--out", str(tmp_path / "t.svg"), "--paper", "a4"]) == 2
+    assert "PDF" in capsys.readouterr().err
+
+
+def test_tray_defaults_agree_with_the_example_configuration_and_the_readme() -> None:
+    root = Path(__file__).resolve().parents[2]
+    tray = load_tray_config(root / "table.example.toml").layout
+    assert (tray.width_mm, tray.height_mm, tray.marker_mm, tray.margin_mm) == (
+        *DEFAULT_SIZE, DEFAULT_MARKER_MM, DEFAULT_MARGIN_MM)
+    readme = (root / "hardware" / "README.md").read_text()
+    assert f"{DEFAULT_SIZE[0]:g} × {DEFAULT_SIZE[1]:g} mm inside" in readme
+    assert f"--size {DEFAULT_SIZE[0]:g}x{DEFAULT_SIZE[1]:g}" in readme

@@ -31,7 +31,9 @@ def test_replay_without_json_prints_a_readable_final_state(capsys, tmp_path: Pat
     path.write_text(history.dumps(create(3, {})))
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "1 game(s), 0 hands, 0 inputs replayed" in out and "stacks: [6, 6, 6]" in out
+    assert "1 game, 0 hands, 0 inputs replayed" in out
+    assert "seat  games won  matches won  stacks  black  white" in out
+    assert "     2          0            0       6      4      2" in out
 
 
 @pytest.mark.parametrize("body, message", [
@@ -70,4 +72,4 @@ def test_replay_refuses_a_file_that_is_not_a_history(capsys, tmp_path: Path, tex
 
 def test_replay_of_a_missing_file_says_so(capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     assert main(["replay", str(tmp_path / "nope.txt")]) == 2
-    assert "cannot read" in capsys.readouterr().err
+    assert "no such history file" in capsys.readouterr().err

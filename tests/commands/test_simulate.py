@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -54,6 +55,8 @@ def test_simulate_without_json_prints_a_readable_summary(capsys) -> None:  # typ
     assert main(["simulate", "--players", "3", "--hands", "50"]) == 0
     out = capsys.readouterr().out
     assert "tao: 50 hands by 3 bots" in out and "conserved after every input: yes" in out
+    assert "seat  games won  matches won  stacks  black  white" in out
+    assert "[" not in out and "{" not in out  # no Python objects for a person to decode
 
 
 @pytest.mark.parametrize("args, message", [
@@ -61,9 +64,36 @@ def test_simulate_without_json_prints_a_readable_summary(capsys) -> None:  # typ
     (["--players", "9"], "tao is for 2 to 6 players"),
     (["--option", "colour=red"], "unknown Tao Dice option 'colour'"),
     (["--option", "nonsense"], "--option needs KEY=VALUE"),
-    (["--hands", "-1"], "--hands must be >= 0"),
+    (["--hands", "-1"], "--hands must be at least 1"),
+    (["--hands", "0"], "--hands must be at least 1"),
 ])
 def test_simulate_refuses_bad_arguments_in_one_line(capsys, args: list[str], message: str) -> None:  # type: ignore[no-untyped-def]
     assert main(["simulate", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_holdem_summary_has_standings_and_the_hands_shown_by_category(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["simulate", "--game", "tauren", "--players", "3", "--hands", "40"]) == 0
+    out = capsys.readouterr().out
+    assert "  seat  games won  stacks  rebuys" in out
+    assert re.search(r"hands shown at [\d,]+ showdowns, by category:\n  (holdem|five of a kind|"
+                     r"four of a kind|full house|straight|three of a kind|two pair|one pair)", out)
+
+
+def test_json_keeps_every_field_and_adds_the_hands_by_category(capsys) -> None:  # type: ignore[no-untyped-def]
+    report = simulate_json(capsys, "--game", "diceholdem", "--players", "3", "--hands", "40")
+    assert {"hands", "seconds", "hands_per_second", "conserved", "final"} <= set(report)
+    categories = report["hands_by_category"]
+    assert categories and set(categories) <= {"holdem", "five_of_a_kind", "four_of_a_kind",
+                                              "full_house", "straight", "three_of_a_kind",
+                                              "two_pair", "one_pair", "high_die"}
+    assert sum(categories.values()) >= 2  # a showdown shows at least two hands
+
+
+def test_the_record_is_written_before_the_summary_and_equals_the_games_played(capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    record = tmp_path / "games.txt"
+    report = simulate_json(capsys, "--game", "tauren", "--players", "3", "--hands", "30",
+                           "--record", str(record))
+    assert main(["replay", str(record), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == report["final"]

@@ -93,3 +93,45 @@ def test_tag_ids_are_normalised():
 def test_malformed_tag_id_is_refused():
     with pytest.raises(InvalidInput, match="not a tag id"):
         normalise_tag("XYZ")
+
+
+def _enrol_white(db, *extra):
+    return main(["stones", "enroll", "--kind", "stone", "--colour", "white", "--owner", "ana",
+                 "--db", str(db), "--sim-tags", "DEADBEEF", *extra])
+
+
+def test_re_enrolling_a_tag_as_something_else_is_refused_and_changes_nothing(capsys, tmp_path):
+    db = tmp_path / "s.db"
+    assert _enrol_white(db) == 0
+    assert main(["stones", "enroll", "--kind", "chip", "--denomination", "5", "--db", str(db),
+                 "--sim-tags", "DEADBEEF"]) == 2
+    err = capsys.readouterr().err
+    assert "already enrolled as white stone (ana), not 5 chip: add --replace" in err
+    assert StoneRegistry(db).lookup("DEADBEEF").colour is StoneColour.WHITE
+
+
+def test_replace_changes_an_enrolled_tag(capsys, tmp_path):
+    db = tmp_path / "s.db"
+    assert _enrol_white(db) == 0
+    assert main(["stones", "enroll", "--kind", "chip", "--denomination", "5", "--db", str(db),
+                 "--sim-tags", "DEADBEEF", "--replace"]) == 0
+    assert StoneRegistry(db).lookup("DEADBEEF").denomination == 5
+
+
+def test_re_enrolling_a_tag_as_the_same_thing_is_no_change(capsys, tmp_path):
+    db = tmp_path / "s.db"
+    assert _enrol_white(db) == 0 and _enrol_white(db) == 0
+    assert StoneRegistry(db).enroll(TagRecord("DEADBEEF", TagKind.STONE, StoneColour.WHITE,
+                                              owner="ana")) is False
+
+
+def test_enroll_until_the_timeout_with_no_tag_is_an_error_not_a_silent_success(capsys, tmp_path):
+    assert main(["stones", "enroll", "--kind", "stone", "--colour", "black", "--timeout", "2",
+                 "--db", str(tmp_path / "s.db")]) == 2
+    assert "no tag arrived on spot 'seat0' in 2 s" in capsys.readouterr().err
+
+
+def test_list_never_creates_a_registry(capsys, tmp_path):
+    assert main(["stones", "list", "--db", str(tmp_path / "s.db")]) == 2
+    assert "no stone registry" in capsys.readouterr().err
+    assert not (tmp_path / "s.db").exists()

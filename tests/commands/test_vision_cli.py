@@ -49,7 +49,7 @@ def test_annotate_writes_a_picture_per_image(photo: Path, tmp_path: Path) -> Non
 def test_missing_file_is_one_error_line_and_the_rest_are_still_read(
         photo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "nope.jpg"
-    assert main(["vision", "read", str(missing), str(photo), "--json"]) == 1
+    assert main(["vision", "read", str(missing), str(photo), "--json"]) == 2
     captured = capsys.readouterr()
     assert captured.err.strip().splitlines() == [f"dicetable: no such image file: {str(missing)!r}"]
     assert len(captured.out.splitlines()) == 1
@@ -58,7 +58,7 @@ def test_missing_file_is_one_error_line_and_the_rest_are_still_read(
 def test_file_that_is_not_an_image_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     junk = tmp_path / "junk.jpg"
     junk.write_text("not a picture")
-    assert main(["vision", "read", str(junk)]) == 1
+    assert main(["vision", "read", str(junk)]) == 2
     assert "not a readable image" in capsys.readouterr().err
 
 
@@ -76,7 +76,7 @@ def test_a_folder_is_read_photo_by_photo_in_name_order(photo: Path, tmp_path: Pa
 
 def test_a_folder_without_photos_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "notes.txt").write_text("not a photo")
-    assert main(["vision", "read", str(tmp_path)]) == 1
+    assert main(["vision", "read", str(tmp_path)]) == 2
     assert f"no photos (.jpg, .jpeg, .png, .bmp, .tif, .tiff, .webp) in folder {str(tmp_path)!r}" in \
         capsys.readouterr().err
 

@@ -101,3 +101,39 @@ class UART:
         """Send ``data``."""
         self.outgoing.extend(data)
         return len(data)
+
+
+PWRON_RESET = 1
+WDT_RESET = 3
+RESET_CAUSE = PWRON_RESET
+"""What :func:`reset_cause` answers (tests set it to :data:`WDT_RESET`)."""
+
+RESETS: list[int] = []
+"""One entry per :func:`reset` call."""
+
+
+def reset_cause() -> int:
+    """Why the Pico last started."""
+    return RESET_CAUSE
+
+
+def reset() -> None:
+    """A hard reset; recorded (the test decides what happens next)."""
+    RESETS.append(1)
+
+
+class WDT:
+    """The watchdog: counts its feeds."""
+
+    def __init__(self, id: int = 0, timeout: int = 5000) -> None:
+        self.timeout = timeout
+        self.feeds = 0
+        WATCHDOGS.append(self)
+
+    def feed(self) -> None:
+        """Another pass of the loop finished in time."""
+        self.feeds += 1
+
+
+WATCHDOGS: list[WDT] = []
+"""Every watchdog made."""

@@ -121,7 +121,15 @@ def test_heartbeat_goes_out_when_the_link_is_idle(pair: Pair) -> None:
     pair.to_pi.take()
     pair.ms += pair.node.heartbeat_ms
     pair.node.poll()
-    assert LINK.Decoder().feed(pair.to_pi.take()) == [(LINK.T_HEARTBEAT | LINK.ROLE_NODE, 0, b"")]
+    now = struct.pack(">I", pair.ms)
+    assert LINK.Decoder().feed(pair.to_pi.take()) == [(LINK.T_HEARTBEAT | LINK.ROLE_NODE, 0, now)]
+
+
+def test_heartbeat_tells_the_peer_the_senders_time(pair: Pair) -> None:
+    pair.ms += pair.node.heartbeat_ms
+    pair.node.poll()
+    pair.pi.feed(pair.to_pi.take())
+    assert pair.pi.peer_clock == (pair.ms, pair.ms)
 
 
 def test_peer_is_dead_after_the_timeout_without_frames(pair: Pair) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from hardware.clock import SimClock
 from hardware.seatnode_firmware import firmware
 from hardware.sim_rc522 import EmulatedRC522, EmulatedTag
 
@@ -48,7 +49,7 @@ def sent(node: Any) -> list[tuple[int, int, bytes]]:
 def test_node_says_hello_with_its_session(node: Any) -> None:
     node.step()
     (kind, _, payload), = sent(node)
-    assert kind == LINK.T_HELLO and struct.unpack(">BBHH", payload)[2] == 0xBEEF
+    assert kind == LINK.T_HELLO and struct.unpack(">BBHHI", payload)[2] == 0xBEEF
 
 
 def test_button_press_goes_out_as_a_button_frame(node: Any, ticks: Any) -> None:
@@ -71,19 +72,22 @@ def test_set_led_command_switches_the_light(node: Any) -> None:
 
 
 @pytest.fixture
-def pico(machine: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
-    """MicroPython's ``micropython`` module and ``time.ticks_ms``/``sleep_ms`` (50 loops, 5 ms each)."""
+def pico(machine: ModuleType, monkeypatch: pytest.MonkeyPatch) -> SimClock:
+    """MicroPython's ``micropython`` module and ``time.ticks_ms``/``sleep_ms`` (50 loops, 5 ms
+    each) on a simulated clock, which the emulated RC522s wired to the Pico share."""
     monkeypatch.setitem(sys.modules, "micropython",
                         types.SimpleNamespace(kbd_intr=lambda _: None, const=lambda v: v))
-    ms = iter(range(0, 10_000, 5))
-    monkeypatch.setattr(time, "ticks_ms", lambda: next(ms), raising=False)
+    clock = SimClock()
+    monkeypatch.setattr(time, "ticks_ms", lambda: int(clock.now() * 1000), raising=False)
     calls = iter(range(50))
 
     def sleep_ms(_: int) -> None:
+        clock.advance(0.005)
         if next(calls, None) is None:
             raise StopLoop
 
     monkeypatch.setattr(time, "sleep_ms", sleep_ms, raising=False)
+    return clock
 
 
 def usb_serial(monkeypatch: pytest.MonkeyPatch, from_pi: bytes) -> io.BytesIO:
@@ -101,10 +105,10 @@ def usb_serial(monkeypatch: pytest.MonkeyPatch, from_pi: bytes) -> io.BytesIO:
     return out
 
 
-@pytest.mark.usefixtures("pico")
 def test_main_runs_the_node_on_the_pico_pins(fw: SimpleNamespace, machine: ModuleType,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    chip = EmulatedRC522()
+                                             monkeypatch: pytest.MonkeyPatch,
+                                             pico: SimClock) -> None:
+    chip = EmulatedRC522(clock=pico)
     chip.place(EmulatedTag(STONE))
     machine.WIRING[fw.main.READER_CS_PINS[0]] = chip
     out = usb_serial(monkeypatch, pi_hello() + LINK.encode_frame(LINK.T_SET_LED, 0, b"\x01\x02"))
@@ -114,8 +118,10 @@ def test_main_runs_the_node_on_the_pico_pins(fw: SimpleNamespace, machine: Modul
     frames = [(kind & LINK.KIND_MASK, seq, payload)
               for kind, seq, payload in LINK.Decoder().feed(out.getvalue())]
     assert [kind for kind, _, _ in frames[:2]] == [LINK.T_HELLO, LINK.T_ACK]
-    tags = {(seq, payload) for kind, seq, payload in frames if kind == LINK.T_TAG}
-    assert tags == {(0, bytes((0, LINK.TAG_ARRIVE)) + STONE)}
+    tags = {(seq, payload[:2], payload[6:]) for kind, seq, payload in frames
+            if kind == LINK.T_TAG}
+    assert tags == {(0, bytes((0, LINK.TAG_ARRIVE)), STONE)}
+    assert machine.WATCHDOGS[-1].feeds == 51  # every pass, the one that stopped it too
 
 
 @pytest.mark.usefixtures("pico")
@@ -133,13 +139,14 @@ class BrokenBus:
         raise OSError(5, "SPI bus error")
 
 
-@pytest.mark.usefixtures("pico")
 def test_main_keeps_running_the_buttons_when_the_reader_bus_fails(
-        fw: SimpleNamespace, machine: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+        fw: SimpleNamespace, machine: ModuleType, monkeypatch: pytest.MonkeyPatch,
+        pico: SimClock) -> None:
     machine.WIRING[fw.main.READER_CS_PINS[0]] = BrokenBus()
     calls = iter(range(50))
 
     def press_then_stop(_: int) -> None:
+        pico.advance(0.005)
         if next(calls, None) is None:
             raise StopLoop
         for pin in machine.PINS:
@@ -153,3 +160,56 @@ def test_main_keeps_running_the_buttons_when_the_reader_bus_fails(
     monkeypatch.undo()
     kinds = {kind & LINK.KIND_MASK for kind, _, _ in LINK.Decoder().feed(out.getvalue())}
     assert LINK.T_BUTTON in kinds
+
+
+class Failing:
+    """A node whose every pass raises, as a bug would."""
+
+    def __init__(self, fw: SimpleNamespace, node: Any) -> None:
+        self.node, self.link = node, node.link
+        self.steps = 0
+
+    def step(self) -> None:
+        self.steps += 1
+        raise ZeroDivisionError("division by zero")
+
+    def survive(self, error: Exception) -> bool:
+        return bool(self.node.survive(error))
+
+
+def test_loop_survives_any_exception_and_tells_the_pi(fw: SimpleNamespace, node: Any) -> None:
+    failing, feeds, resets = Failing(fw, node), [], []
+    fw.main.run(failing, lambda: feeds.append(1), lambda ms: None, lambda: resets.append(1),
+                passes=5)
+    notices = [p for _, _, p in [(0, 0, payload) for _, _, payload in node.link.queue]]
+    assert failing.steps == 5 and len(feeds) == 5 and resets == []
+    assert notices[0].startswith(b"error: ZeroDivisionError")
+
+
+def test_loop_restarts_the_node_when_errors_keep_coming(fw: SimpleNamespace, node: Any) -> None:
+    resets: list[int] = []
+    fw.main.run(Failing(fw, node), lambda: None, lambda ms: None, lambda: resets.append(1),
+                passes=fw.main.ERRORS_BEFORE_RESET)
+    assert resets == [1]
+
+
+def test_a_failed_reader_is_reported_to_the_pi_and_its_recovery_too(
+        fw: SimpleNamespace, machine: ModuleType, ticks: Any) -> None:
+    class Reader:
+        status = fw.rc522.ERROR
+
+        def read_uids(self) -> tuple[int, list[bytes]]:
+            return self.status, []
+
+    reader = Reader()
+    node = fw.main.SeatNode(machine.UART(0), [], [], [reader], ticks, 0xBEEF)
+    node.serial.incoming.extend(pi_hello())
+    for ticks.ms in (0, 100, 200):
+        node.step()
+    reader.status = fw.rc522.OK
+    ticks.ms = 300
+    node.step()
+    states = [payload[:2] for _, _, payload in node.link.queue if len(payload) == 6]
+    assert [(kind, seq) for seq, kind, _ in node.link.queue] == [(LINK.T_READER, 0),
+                                                                 (LINK.T_READER, 1)]
+    assert states == [bytes((0, LINK.READER_FAILED)), bytes((0, LINK.READER_OK))]

@@ -12,12 +12,37 @@ from hardware.seatnode import SeatNodeReader
 from hardware.seatnode_firmware import firmware
 from hardware.seatnode_sim import SimSeatNode
 from hardware.devices import TagChange
+from hardware.rc522_regs import timer_period
 from hardware.sim_rc522 import ChipFault, EmulatedRC522, EmulatedTag
 
 RC522 = firmware().rc522
 LINK = firmware().link
 STONE = bytes.fromhex("DEADBEEF")
 CHIP = bytes.fromhex("04A1B2C3D4E5F6")
+
+
+def ticks_of(chip: EmulatedRC522) -> Any:
+    """The Pico's ``time.ticks_ms`` on the chip's simulated clock (SPI transfers move it)."""
+    return lambda: int(chip.clock.now() * 1000)
+
+
+def test_empty_field_is_no_tag_at_every_bus_speed(machine: ModuleType) -> None:
+    for transfer_us in (50, 200, 500):
+        chip = EmulatedRC522(transfer_s=transfer_us * 1e-6)
+        spi, cs = machine.SPI(0), machine.Pin(17, machine.Pin.OUT)
+        spi.attach(cs, chip)
+        driver = RC522.RC522(spi, cs, ticks_of(chip))
+        driver.init()
+        assert driver.transceive(bytes((RC522.PICC_WUPA,)), 7)[0] == RC522.NO_TAG
+
+
+def test_timer_is_set_to_25_ms(machine: ModuleType, chip: EmulatedRC522) -> None:
+    spi, cs = machine.SPI(0), machine.Pin(17, machine.Pin.OUT)
+    spi.attach(cs, chip)
+    RC522.RC522(spi, cs, ticks_of(chip)).init()
+    regs = chip.regs
+    period = timer_period(regs[0x2A], regs[0x2B], (regs[0x2C] << 8) | regs[0x2D])
+    assert period == pytest.approx(0.025, abs=0.0001)
 
 
 @pytest.fixture
@@ -32,7 +57,7 @@ def reader(machine: ModuleType, chip: EmulatedRC522) -> Any:
     spi = machine.SPI(0)
     cs = machine.Pin(17, machine.Pin.OUT)
     spi.attach(cs, chip)
-    driver = RC522.RC522(spi, cs)
+    driver = RC522.RC522(spi, cs, ticks_of(chip))
     driver.init()
     return driver
 
@@ -91,7 +116,7 @@ def test_two_readers_share_the_bus_with_their_own_chip_selects(machine: ModuleTy
     for number, chip in zip((17, 20), chips):
         cs = machine.Pin(number, machine.Pin.OUT)
         spi.attach(cs, chip)
-        readers.append(RC522.RC522(spi, cs))
+        readers.append(RC522.RC522(spi, cs, ticks_of(chip)))
         readers[-1].init()
     chips[1].place(EmulatedTag(STONE))
     assert [r.read_uids()[1] for r in readers] == [[], [STONE]]

@@ -17,6 +17,7 @@ import cv2
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from controller.games.errors import DeviceDisconnected
 from hardware.clock import SimClock
 from hardware.config import PanelConfig, SeatPins, load_config, parse_config
 from hardware.devices import LightState
@@ -45,6 +46,8 @@ class Rig:
     light: Callable[[int], LightState] | None = None
     place: Callable[[str, str], None] | None = None
     remove: Callable[[str, str], None] | None = None
+    table: SimTable | None = None
+    away: int = 0  # polls that said the device had gone away
 
     def advance(self, seconds: float) -> None:
         """Let simulated time pass."""
@@ -52,11 +55,15 @@ class Rig:
 
     def drain(self, seconds: float = 0.5) -> list[Any]:
         """Poll as the table's loop does, every 50 ms for ``seconds`` (a link may deliver an
-        event a few polls later); every event polled, in order."""
+        event a few polls later); every event polled, in order. A device that says it went away
+        (``DeviceDisconnected``) is a state the table shows, and is polled again next time."""
         events: list[Any] = []
         for _ in range(round(seconds / 0.05)):
             self.advance(0.05)
-            events += self.device.poll()
+            try:
+                events += self.device.poll()
+            except DeviceDisconnected:
+                self.away += 1
         return events
 
 
@@ -72,13 +79,13 @@ def pi_devices() -> Any:
 def sim_panel(clock: SimClock) -> Rig:
     table = SimTable(clock=clock)
     return Rig(table.panel, clock, table.press, table.release,
-               lambda seat: table.panel.lights[seat])
+               lambda seat: table.panel.lights[seat], table=table)
 
 
 def seatnode_panel(clock: SimClock) -> Rig:
     table = SimTable(parse_config(SEATNODE_TABLE, {}), clock)
     return Rig(table.panel, clock, table.press, table.release,
-               lambda seat: table.nodes[seat].light(0))
+               lambda seat: table.nodes[seat].light(0), table=table)
 
 
 def gpio_mock_panel(clock: SimClock) -> Rig:
@@ -99,12 +106,12 @@ def pi_panel(clock: SimClock) -> Rig:
 
 def sim_reader(clock: SimClock) -> Rig:
     table = SimTable(clock=clock)
-    return Rig(table.rfid, clock, place=table.place, remove=table.remove)
+    return Rig(table.rfid, clock, place=table.place, remove=table.remove, table=table)
 
 
 def seatnode_reader(clock: SimClock) -> Rig:
     table = SimTable(parse_config(SEATNODE_TABLE, {}), clock)
-    return Rig(table.rfid, clock, place=table.place, remove=table.remove)
+    return Rig(table.rfid, clock, place=table.place, remove=table.remove, table=table)
 
 
 def pi_reader(clock: SimClock) -> Rig:
@@ -114,7 +121,7 @@ def pi_reader(clock: SimClock) -> Rig:
 def sim_camera(clock: SimClock) -> Rig:
     table = SimTable(parse_config({"camera": {"width": 320, "height": 240}}, {}), clock)
     table.show_dice([1, 2, 3])
-    return Rig(table.camera, clock)
+    return Rig(table.camera, clock, table=table)
 
 
 def folder_camera(clock: SimClock) -> Rig:
@@ -149,6 +156,30 @@ CAMERA_RIGS: dict[str, Callable[..., Rig]] = {
     "opencv-video-file": video_camera,
 }
 PI_RIGS = {"panel": pi_panel, "reader": pi_reader, "camera": pi_camera}
+
+
+def _fault_rig(make: Callable[[SimClock], Rig]) -> Any:
+    rig = make(SimClock())
+    yield rig
+    rig.device.close()
+
+
+@pytest.fixture
+def sim_camera_rig() -> Any:
+    """The simulated camera, with its table to inject faults into."""
+    yield from _fault_rig(sim_camera)
+
+
+@pytest.fixture(params=["sim", "seatnode-sim"])
+def sim_panel_rig(request: pytest.FixtureRequest) -> Any:
+    """Each simulated panel, with its table to inject faults into."""
+    yield from _fault_rig(PANEL_RIGS[request.param])
+
+
+@pytest.fixture(params=["sim-rc522", "seatnode-sim"])
+def sim_reader_rig(request: pytest.FixtureRequest) -> Any:
+    """Each simulated tag reader, with its table to inject faults into."""
+    yield from _fault_rig(READER_RIGS[request.param])
 
 
 def _rig(make: Callable[..., Rig], request: pytest.FixtureRequest) -> Any:

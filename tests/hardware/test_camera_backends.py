@@ -1,6 +1,8 @@
 """Camera backends' own behaviour: picamera2 against a stand-in module, folders, video files, faults."""
 
 import random
+import threading
+import time
 from pathlib import Path
 
 import cv2
@@ -21,8 +23,12 @@ PHOTOS = Path("/work/shared/data/dice-photos/byler-d6-dev/images")
 class StandInPicamera2:
     """picamera2.Picamera2's methods as the backend uses them, recording the calls."""
 
-    def __init__(self, shape=(864, 1536, 3), fail_capture=False):
+    def __init__(self, shape=(864, 1536, 3), fail_capture=False, clamp_us=None):
         self.calls, self.controls, self.shape, self.fail_capture = [], {}, shape, fail_capture
+        self.camera_controls = {"ExposureTime": (26, 112_015, 20_000)}  # imx708's range
+        self.clamp_us = clamp_us
+        self.frames_flow = threading.Event()
+        self.frames_flow.set()
 
     def create_video_configuration(self, main):
         self.calls.append("create_video_configuration")
@@ -40,9 +46,14 @@ class StandInPicamera2:
         self.calls.append("start")
 
     def capture_array(self, stream="main"):
+        self.frames_flow.wait()  # cleared: the sensor hangs, as in picamera2 issue 1004
         if self.fail_capture:
             raise RuntimeError("Camera frontend has timed out!")
         return np.full(self.shape, 7, np.uint8)
+
+    def capture_metadata(self):
+        exposure = self.controls["ExposureTime"]
+        return {"ExposureTime": min(exposure, self.clamp_us or exposure)}
 
     def stop(self):
         self.calls.append("stop")
@@ -195,3 +206,39 @@ def test_stopped_sim_camera_raises_disconnected():
 def test_open_camera_refuses_sim_source():
     with pytest.raises(ConfigError, match="camera.source"):
         open_camera(CameraConfig(source="sim"))
+
+
+def test_a_camera_that_stops_answering_is_a_device_fault_within_2_s():
+    module = StandInModule()
+    camera = Picamera2Camera(CameraConfig(timeout=0.3), module)
+    camera.frame()
+    module.camera.frames_flow.clear()
+    started = time.monotonic()
+    with pytest.raises(DeviceDisconnected, match="ribbon"):
+        camera.frame()
+    status = camera.check()  # no second capture piles up behind the hung one
+    assert time.monotonic() - started < 2.0
+    assert not status.ok and "reseat" in status.fix
+    module.camera.frames_flow.set()
+    time.sleep(0.05)
+    assert camera.frame().shape == (864, 1536, 3)
+    camera.close()
+
+
+def test_frame_duration_fits_a_long_exposure():
+    module = StandInModule()
+    Picamera2Camera(CameraConfig(exposure_us=50_000), module)
+    low, high = module.camera.controls["FrameDurationLimits"]
+    assert low == high >= 50_000
+
+
+def test_clamped_exposure_fails_the_check():
+    module = StandInModule(StandInPicamera2(clamp_us=8_000))
+    status = Picamera2Camera(CameraConfig(exposure_us=10_000), module).check()
+    assert not status.ok and "8000 us" in status.problem and "10000" in status.problem
+
+
+def test_exposure_the_sensor_cannot_do_is_an_error():
+    camera = Picamera2Camera(CameraConfig(exposure_us=500_000), StandInModule())
+    status = camera.check()
+    assert not status.ok and "112015" in status.problem

@@ -93,3 +93,14 @@ def test_registry_is_found_next_to_the_configuration(tmp_path):
     path = tmp_path / "table.toml"
     path.write_text('[rfid]\nregistry = "tags.db"\n')
     assert load_config(path, {}).registry_path() == tmp_path / "tags.db"
+
+
+def test_new_hardware_keys_are_read_and_range_checked():
+    config = parse_config({"camera": {"timeout": 2}, "rfid": {"rx_gain_db": 48,
+                                                              "leave_after": 5}}, {})
+    assert (config.camera.timeout, config.rfid.rx_gain_db, config.rfid.leave_after) == (2, 48, 5)
+    for bad, key in [({"camera": {"timeout": 0}}, "camera.timeout"),
+                     ({"rfid": {"rx_gain_db": 40}}, "rfid.rx_gain_db"),
+                     ({"rfid": {"leave_after": 0}}, "rfid.leave_after")]:
+        with pytest.raises(ConfigError, match=key):
+            parse_config(bad, {})

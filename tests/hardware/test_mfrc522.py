@@ -14,13 +14,18 @@ SEVEN = bytes.fromhex("04A1B2C3D4E5F6")
 
 
 @pytest.fixture
-def chip():
-    return EmulatedRC522()
+def clock():
+    return SimClock()
 
 
 @pytest.fixture
-def driver(chip):
-    reader = MFRC522(chip, SimClock())
+def chip(clock):
+    return EmulatedRC522(clock=clock)
+
+
+@pytest.fixture
+def driver(chip, clock):
+    reader = MFRC522(chip, clock)
     reader.init()
     return reader
 
@@ -99,8 +104,8 @@ def test_stuck_chip_times_out(chip, driver):
         driver.request()
 
 
-def reader_for(chip):
-    return Mfrc522Reader({"pot": MFRC522(chip, SimClock())}, SimClock())
+def reader_for(chip, leave_after=1):
+    return Mfrc522Reader({"pot": MFRC522(chip, chip.clock)}, chip.clock, leave_after=leave_after)
 
 
 def test_reader_reports_tag_arriving_and_leaving(chip):
@@ -125,3 +130,82 @@ def test_reader_poll_timeout_names_the_spot(chip):
     chip.fault = ChipFault.STUCK
     with pytest.raises(DeviceTimeout, match="'pot'"):
         reader.poll()
+
+
+@pytest.mark.parametrize("transfer_us", [50, 200, 500])
+def test_empty_spot_is_no_tag_never_a_timeout(transfer_us):
+    clock = SimClock()
+    driver = MFRC522(EmulatedRC522(clock=clock, transfer_s=transfer_us * 1e-6), clock)
+    driver.init()
+    started = clock.now()
+    assert driver.request() is False
+    assert driver.inventory() == frozenset()
+    assert clock.now() - started >= 0.05  # two frames, each ended by the chip's 25 ms timer
+
+
+@pytest.mark.parametrize("transfer_us", [50, 500])
+def test_halt_is_answered_by_the_timer_not_a_timeout(transfer_us):
+    clock = SimClock()
+    chip = EmulatedRC522(clock=clock, transfer_s=transfer_us * 1e-6)
+    chip.place(EmulatedTag(SEVEN))
+    driver = MFRC522(chip, clock)
+    driver.init()
+    assert driver.read_uid() == SEVEN
+    driver.halt()
+
+
+def test_clone_version_0x12_is_read_with_a_warning(clock, caplog):
+    chip = EmulatedRC522(version=0x12, clock=clock)
+    chip.place(EmulatedTag(FOUR))
+    driver = MFRC522(chip, clock)
+    driver.init()
+    assert driver.read_uid() == FOUR and "0x12" in caplog.text
+
+
+def test_soft_reset_waits_for_the_oscillator(chip, clock):
+    MFRC522(chip, clock).init()
+    assert clock.now() >= 0.05
+
+
+def test_receiver_gain_sets_rfcfgreg(chip, clock):
+    MFRC522(chip, clock, rx_gain_db=48).init()
+    assert chip.regs[0x26] & 0x70 == 0x70
+
+
+def test_a_garbled_scan_changes_nothing(chip):
+    reader = reader_for(chip, leave_after=1)
+    chip.place(EmulatedTag(FOUR))
+    reader.poll()
+    chip.fault = ChipFault.GARBLED
+    assert reader.poll() == [] and reader.tags("pot") == {"DEADBEEF"}
+
+
+def test_missed_reads_below_the_limit_do_not_make_a_tag_leave(chip):
+    reader = reader_for(chip, leave_after=3)
+    chip.place(EmulatedTag(FOUR))
+    reader.poll()
+    chip.fault = ChipFault.MISSED
+    assert reader.poll() == [] and reader.poll() == []
+    chip.fault = ChipFault.NONE
+    assert reader.poll() == [] and reader.tags("pot") == {"DEADBEEF"}
+
+
+def test_a_tag_leaves_after_leave_after_scans_without_it(chip):
+    reader = reader_for(chip, leave_after=3)
+    chip.place(EmulatedTag(FOUR))
+    reader.poll()
+    chip.remove(FOUR)
+    assert [reader.poll() for _ in range(2)] == [[], []]
+    assert [(e.tag, e.change) for e in reader.poll()] == [("DEADBEEF", TagChange.LEAVE)]
+
+
+def test_a_timeout_on_one_spot_keeps_the_events_of_the_others():
+    clock = SimClock()
+    chips = {spot: EmulatedRC522(clock=clock) for spot in ("a", "b")}
+    reader = Mfrc522Reader({s: MFRC522(c, clock) for s, c in chips.items()}, clock)
+    chips["a"].place(EmulatedTag(FOUR))
+    chips["b"].fault = ChipFault.STUCK
+    with pytest.raises(DeviceTimeout, match="'b'"):
+        reader.poll()
+    chips["b"].fault = ChipFault.NONE
+    assert [(e.spot, e.tag) for e in reader.poll()] == [("a", "DEADBEEF")]

@@ -150,3 +150,23 @@ def test_pin_in_use_makes_check_say_so():
     with pytest.raises(DeviceError):
         second.poll()
     first.close()
+
+
+def test_open_failure_keeps_gpiozero_s_reasons(monkeypatch):
+    import warnings
+    from gpiozero.exc import BadPinFactory, PinFactoryFallback
+
+    def no_factory(*args, **kwargs):
+        warnings.warn(PinFactoryFallback("Falling back from lgpio: No module named 'lgpio'"))
+        raise BadPinFactory("Unable to load any default pin factory!")
+
+    monkeypatch.setattr("gpiozero.DigitalInputDevice", no_factory)
+    status = GpioPanel(CONFIG, SimClock()).check()
+    assert not status.ok and "Unable to load" in status.problem and "lgpio" in status.problem
+
+
+def test_lgpio_gets_a_writable_directory(tmp_path):
+    from hardware.panels import give_lgpio_a_writable_directory
+    env = {"STATE_DIRECTORY": str(tmp_path)}
+    assert give_lgpio_a_writable_directory(env) == str(tmp_path) and env["LG_WD"] == str(tmp_path)
+    assert give_lgpio_a_writable_directory({"LG_WD": "/run/x"}) == "/run/x"

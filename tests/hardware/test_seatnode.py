@@ -9,7 +9,7 @@ from hardware.devices import (
     ButtonEvent, LightState, PressKind, SeatPanel, TagChange, TagEvent, TagReader,
 )
 from controller.games.errors import DeviceDisconnected
-from hardware.seatnode import (
+from hardware.seatnode import (NodeAway, 
     LIGHT_MODES, PRESS_KINDS, TAG_CHANGES, SeatNodeLink, SeatNodePanel, SeatNodeReader, decode_event,
 )
 from hardware.seatnode_firmware import firmware
@@ -27,13 +27,18 @@ class Table:
         self.link = self.node.link(session=0x0B0B, retry_after=0.5)
         self.panel = SeatNodePanel({3: self.link}, self.clock)
         self.reader = SeatNodeReader({"pot": (self.link, 0)}, self.clock)
+        self.away = 0  # polls that said the node had gone away
 
     def run(self, seconds: float) -> list[ButtonEvent | TagEvent]:
-        """Let time pass, polling both devices every 20 ms as the table's loop does."""
+        """Let time pass, polling both devices every 20 ms as the table's loop does (a node
+        that went away is a state of the table, not an error)."""
         events: list[ButtonEvent | TagEvent] = []
         for _ in range(round(seconds / 0.02)):
             self.clock.advance(0.02)
-            events += self.panel.poll()
+            try:
+                events += self.panel.poll()
+            except NodeAway:
+                self.away += 1
             events += self.reader.poll()
         return events
 
@@ -103,6 +108,17 @@ def test_presses_during_an_outage_arrive_once_after_reconnect(table: Table) -> N
     expected = [(3, name, kind) for name in ("raise", "call", "raise")
                 for kind in (PressKind.PRESS, PressKind.RELEASE)]
     assert presses(events) == expected and presses(table.run(2.0)) == []
+
+
+def test_a_node_that_goes_away_is_said_at_poll_until_it_is_back(table: Table) -> None:
+    table.node.unplug()
+    with pytest.raises(NodeAway, match="seat 3's node on sim://seatnode is unplugged") as away:
+        table.run(0.1)
+        table.panel.poll()
+    assert "USB cable" in away.value.fix
+    table.node.plug()
+    table.run(2.0)
+    assert table.panel.poll() == [] and table.away > 0
 
 
 def test_light_set_during_an_outage_is_applied_after_reconnect(table: Table) -> None:
@@ -193,3 +209,60 @@ def test_rebooted_node_starts_a_new_session_and_still_delivers(table: Table) -> 
     table.node.reboot(session=0x0C0C)
     table.node.press(3)
     assert presses(table.run(0.6)) == [(3, "fold", PressKind.PRESS)]
+
+
+def press_events(events: list[ButtonEvent | TagEvent]) -> list[ButtonEvent]:
+    return [e for e in events if isinstance(e, ButtonEvent) and e.kind is PressKind.PRESS]
+
+
+def test_lost_ack_then_a_pi_restart_delivers_the_press_once(table: Table) -> None:
+    table.node.press(0)
+    first: list[ButtonEvent] = []
+    while not first:
+        table.clock.advance(0.005)
+        first = press_events(table.panel.poll())
+    table.node.to_node.clear()  # the ACK of the press is lost on the way to the node
+    table.link.close()          # ... and the Pi's driver restarts (a new session)
+    table.link = table.node.link(session=0x0C0C)
+    table.panel = SeatNodePanel({3: table.link}, table.clock)
+    table.reader = SeatNodeReader({"pot": (table.link, 0)}, table.clock)
+    again = press_events(table.run(1.0))
+    applied: set[tuple[str, int, int]] = set()
+    for event in first + again:  # what the table's record does: refuse a key it applied
+        applied.add((event.origin, event.session, event.sequence))
+    assert len(again) == 1, "the node resends the press whose ACK it never got"
+    assert len(applied) == 1 and first[0].session == 0x0A0A and first[0].origin
+
+
+def test_a_press_keeps_the_time_the_node_saw_it(table: Table) -> None:
+    table.node.unplug()
+    table.run(0.5)
+    table.node.press(1)
+    pressed_at = table.clock.now()
+    table.run(1.0)
+    table.node.plug()
+    (press,) = press_events(table.run(2.0))
+    assert press.at == pytest.approx(pressed_at + 0.03, abs=0.03)  # debounced on the node
+    assert table.clock.now() - press.at > 1.5
+
+
+def test_events_of_one_session_have_rising_sequence_numbers(table: Table) -> None:
+    table.node.press(0)
+    events = table.run(0.1)
+    table.node.release(0)
+    table.node.place_tag(STONE)
+    events += table.run(1.0)
+    numbers = [e.sequence for e in events]
+    assert numbers == sorted(numbers) and len(set(numbers)) == len(numbers) >= 3
+    assert {e.session for e in events} == {0x0A0A}
+
+
+def test_decode_reads_a_tag_with_its_node_time() -> None:
+    event = decode_event(0x11, bytes((0, 1)) + (1234).to_bytes(4, "big") + STONE)
+    assert event is not None and (event.uid, event.node_ms) == ("11223344", 1234)
+
+
+def test_node_notice_is_logged(table: Table, caplog: pytest.LogCaptureFixture) -> None:
+    table.node.node.notice("error: ZeroDivisionError: division by zero")
+    table.run(0.5)
+    assert "ZeroDivisionError" in caplog.text and table.link.notices

@@ -32,3 +32,10 @@ def test_doctor_failure_does_not_block_the_start():
 
 def test_service_user_may_use_gpio_spi_and_camera():
     assert {"gpio", "spi", "video"} <= set(unit()["Service"]["SupplementaryGroups"].split())
+
+
+def test_lgpio_writes_its_pipes_into_the_state_directory():
+    service = unit()["Service"]
+    assert service["StateDirectory"] == "dicetable"
+    assert service["WorkingDirectory"] == "/var/lib/dicetable"
+    assert "LG_WD=/var/lib/dicetable" in service["Environment"]

@@ -59,11 +59,26 @@ def test_crc_a_matches_the_iso_example():
     assert crc_a(bytes([0x00, 0x00])) == 0x1EA0
 
 
+def start_timer(chip):
+    """TAuto with the Pi driver's 25 ms: the timer starts when a frame has been sent."""
+    write(chip, Reg.T_MODE, 0x80)
+    write(chip, Reg.T_PRESCALER, 0xA9)
+    write(chip, Reg.T_RELOAD_H, 0x03)
+    write(chip, Reg.T_RELOAD_L, 0xE8)
+
+
+def settle(chip, seconds=0.03):
+    """Let the chip's time pass (a tag's answer or the 25 ms timer)."""
+    chip.clock.advance(seconds)
+
+
 def transceive_reqa(chip):
+    start_timer(chip)
     write(chip, Reg.TX_CONTROL, 0x80 | ANTENNA_ON)
     write(chip, Reg.FIFO_DATA, REQA)
     write(chip, Reg.COMMAND, Cmd.TRANSCEIVE)
     write(chip, Reg.BIT_FRAMING, START_SEND | 7)
+    settle(chip)
 
 
 def test_reqa_with_tag_puts_atqa_in_fifo():
@@ -83,10 +98,42 @@ def test_reqa_without_tag_times_out():
 def test_antenna_off_means_no_tag_answers():
     chip = EmulatedRC522()
     chip.place(EmulatedTag(bytes.fromhex("DEADBEEF")))
+    start_timer(chip)
     write(chip, Reg.FIFO_DATA, REQA)
     write(chip, Reg.COMMAND, Cmd.TRANSCEIVE)
     write(chip, Reg.BIT_FRAMING, START_SEND | 7)
+    settle(chip)
     assert read(chip, Reg.COM_IRQ) & TIMER_IRQ
+
+
+def test_no_answer_ends_only_when_the_timer_runs_out():
+    chip = EmulatedRC522()
+    start_timer(chip)
+    write(chip, Reg.TX_CONTROL, 0x80 | ANTENNA_ON)
+    write(chip, Reg.FIFO_DATA, REQA)
+    write(chip, Reg.COMMAND, Cmd.TRANSCEIVE)
+    write(chip, Reg.BIT_FRAMING, START_SEND | 7)
+    settle(chip, 0.020)
+    assert not read(chip, Reg.COM_IRQ) & TIMER_IRQ
+    settle(chip, 0.006)
+    assert read(chip, Reg.COM_IRQ) & TIMER_IRQ
+
+
+def test_without_tauto_an_unanswered_frame_never_ends():
+    chip = EmulatedRC522()
+    write(chip, Reg.TX_CONTROL, 0x80 | ANTENNA_ON)
+    write(chip, Reg.FIFO_DATA, REQA)
+    write(chip, Reg.COMMAND, Cmd.TRANSCEIVE)
+    write(chip, Reg.BIT_FRAMING, START_SEND | 7)
+    settle(chip, 1.0)
+    assert not read(chip, Reg.COM_IRQ) & (RX_IRQ | TIMER_IRQ)
+
+
+def test_every_transfer_costs_bus_time():
+    chip = EmulatedRC522(transfer_s=200e-6)
+    for _ in range(10):
+        read(chip, Reg.VERSION)
+    assert abs(chip.clock.now() - 0.002) < 1e-9
 
 
 def test_two_tags_answering_anticollision_set_coll_err_and_position():
@@ -98,6 +145,7 @@ def test_two_tags_answering_anticollision_set_coll_err_and_position():
     write(chip, Reg.FIFO_DATA, 0x93, 0x20)
     write(chip, Reg.COMMAND, Cmd.TRANSCEIVE)
     write(chip, Reg.BIT_FRAMING, START_SEND)
+    settle(chip)
     assert read(chip, Reg.ERROR) & ERR_COLL
     assert read(chip, Reg.COLL) & 0x1F == 2  # the UIDs first differ in their second bit
 
@@ -106,6 +154,8 @@ def test_soft_reset_restores_register_defaults():
     chip = EmulatedRC522()
     write(chip, Reg.MODE, 0x3D)
     write(chip, Reg.COMMAND, Cmd.SOFT_RESET)
+    assert read(chip, Reg.COMMAND) & 0x10  # still starting up
+    settle(chip, 0.003)
     assert read(chip, Reg.MODE) == 0x3F
 
 

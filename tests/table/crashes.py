@@ -73,7 +73,7 @@ def kill_until_done(db: Path, args: list[str], kills: int, rng: random.Random,
     series = Series()
     while True:
         kill = series.kills < kills
-        early = kill and rng.random() < 0.15
+        early = kill and rng.random() < 0.25
         delay = rng.uniform(0.0, 1.2 if early else most_delay) if kill else None
         done, out, first = run_once(db, args, delay, early)
         series.printed |= {int(seq) for seq in PRINTED.findall(out)}

@@ -6,13 +6,15 @@ from controller.games.dice import DieKind
 from controller.games.rolls import Roll
 from controller.games.tao import Ante, Call, Fold, Pass, Raise, create
 from controller.simulation import BotTable
-from controller.table.controls import Refusal, Setting, Stake, find_controls, sim_purse
+from controller.table.controls import (Refusal, Setting, Stake, find_controls,
+                                       sim_purse)
 from hardware.rfid import StoneRegistry, TagKind, TagRecord
 
 
-@pytest.fixture
-def registry(tmp_path):
-    registry = StoneRegistry(tmp_path / "stones.db")
+@pytest.fixture(scope="module")
+def registry(tmp_path_factory):
+    """One registry for the module (enrolling commits each tag: slow on a loaded disk)."""
+    registry = StoneRegistry(tmp_path_factory.mktemp("registry") / "stones.db")
     for seat, name in enumerate(("ana", "bo")):
         for record in sim_purse(seat, name, stones=(4, 2), chips=((5, 1),)):
             registry.enroll(record)
@@ -227,3 +229,5 @@ def test_stake_counts_stones_chips_unknown_and_foreign(registry):
     assert (stake.black, stake.white, stake.chips, stake.chip_total) == (2, 1, ((25, 1), (5, 1)), 30)
     assert stake.unknown == ("0BADC0DE",)
     assert [r.tag_id for r in stake.foreign] == ["01BB0000"]
+
+

@@ -174,3 +174,20 @@ def test_a_subscriber_that_reconnects_gets_what_it_missed(store: Store) -> None:
     while (update := missed.next(0)) is not None:
         seqs.append(update.seq)
     assert seqs == [r.seq for r in store.records(table.game_no) if r.seq > last]
+
+
+def test_the_last_ten_games_stay_whole_and_older_ones_are_exported(tmp_path: Path) -> None:
+    from controller.games import history
+    store = Store(tmp_path / "t.db")
+    table = Table(store, exports=tmp_path / "exports")
+    finals = []
+    for number in range(12):
+        table.new_game("tao", ["Ana", "Ben"], {"length": "single", "black": "1", "white": "0"})
+        play(table, 400, seed=number)
+        assert table.ledger is not None and table.ledger.game.pending().over
+        finals.append(table.ledger.game.final())
+    kept = [game.game_no for game in store.games(20)]
+    assert kept == list(range(12, 2, -1))
+    exported = sorted((tmp_path / "exports").iterdir())
+    assert len(exported) == 2
+    assert [history.loads(path.read_text()).final() for path in exported] == finals[:2]

@@ -1,0 +1,117 @@
+"""Figures of the table (not a test): the whole path from camera frame to durable record.
+
+    .venv/bin/python bench/table.py [--hands 6] [--kills 1000] [--game tao]
+
+Prints:
+- inputs per second through the whole simulated table (bots pressing buttons and laying stones,
+  camera frames rendered and read, every input durable in SQLite before it is shown), and the
+  camera-read inputs among them;
+- the 95th percentile (and median, slowest) from the settled frame to the acknowledged input,
+  for every roll the camera read;
+- the time from a start after SIGKILL to the resumed game (its first new record), median and
+  95th percentile, over ``--kills`` kills at random moments, and whether the killed series ended
+  exactly as an uninterrupted run with no acknowledged input lost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the crash harness lives with the tests
+
+from controller.table.build import build_demo  # noqa: E402
+from controller.table.demo import play_out  # noqa: E402
+from tests.table.crashes import kill_until_done, outcome, run_once  # noqa: E402
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The ``share`` percentile (0..1) of ``values``, nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
+
+
+def whole_path(game: str, hands: int, folder: Path) -> None:
+    """Play ``hands`` hands at full speed and time every camera-read input."""
+    demo, _ = build_demo(game, 3, 7, folder / "path.db", None, ["heuristic"])
+    table, eyes = demo.table, demo.table.eyes
+    assert eyes is not None
+    latencies: list[float] = []
+    started: list[float] = []
+    look, submit = eyes.look, table.submit
+
+    def timed_look(need):  # type: ignore[no-untyped-def]
+        begun = time.perf_counter()
+        sight = look(need)
+        if sight is not None and sight.roll is not None:
+            started.append(begun)  # the frame on which the tray was found settled
+        return sight
+
+    def timed_submit(entry, **kwargs):  # type: ignore[no-untyped-def]
+        ack = submit(entry, **kwargs)
+        if entry.origin == "camera" and started:
+            latencies.append(time.perf_counter() - started.pop())
+        return ack
+
+    eyes.look, table.submit = timed_look, timed_submit  # type: ignore[method-assign]
+    begin = time.perf_counter()
+    play_out(demo, hands)
+    seconds = time.perf_counter() - begin
+    records = table.store.records(table.game_no)
+    inputs = [r for r in records if r.kind in ("input", "answer")]
+    camera = [r for r in inputs if r.origin == "camera"]
+    demo.close()
+    print(f"whole path ({game}, 3 players, {hands} hands, --speed max): {len(inputs)} inputs in "
+          f"{seconds:.1f} s = {len(inputs) / seconds:.1f} inputs/s ({len(camera)} read by the "
+          f"camera, {len(camera) / seconds:.2f}/s)")
+    if latencies:
+        print(f"settled frame -> acknowledged input ({len(latencies)} camera rolls): median "
+              f"{statistics.median(latencies) * 1000:.0f} ms, 95th percentile "
+              f"{percentile(latencies, 0.95) * 1000:.0f} ms, slowest {max(latencies) * 1000:.0f} ms")
+
+
+def kills(game: str, count: int, folder: Path) -> None:
+    """Kill a demo ``count`` times (in as many series as it takes) and compare with a calm run."""
+    args = ["--game", game, "--players", "2", "--seed", "11", "--hands", "3"]
+    run_once(folder / "calm.db", args, None)
+    calm = outcome(folder / "calm.db")[:2]
+    rng = random.Random(1000)
+    total, series, resumes, lost, differ = 0, 0, [], 0, 0
+    begin = time.perf_counter()
+    while total < count:
+        series += 1
+        db = folder / f"killed-{series}.db"
+        run = kill_until_done(db, args, count - total, rng, most_delay=0.12)
+        inputs, final, recorded = outcome(db)
+        lost += len(run.printed - recorded)
+        differ += (inputs, final) != calm
+        resumes += run.resume_s
+        total += run.kills
+        print(f"  {total} kills, {series} series, {time.perf_counter() - begin:.0f} s", flush=True)
+    print(f"kills: {total} SIGKILLs in {series} series; acknowledged inputs lost: {lost}; series "
+          f"ending otherwise than the uninterrupted run: {differ}")
+    if resumes:
+        print(f"start after a kill -> resumed game (its first new record): median "
+              f"{statistics.median(resumes):.2f} s, 95th percentile {percentile(resumes, 0.95):.2f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="tao")
+    parser.add_argument("--hands", type=int, default=6)
+    parser.add_argument("--kills", type=int, default=1000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        whole_path(args.game, args.hands, Path(folder))
+        if args.kills:
+            kills(args.game, args.kills, Path(folder))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,195 @@
+"""What the commands share: files read and written without surprises, names shown safely, progress.
+
+Every problem with a file a person named becomes one :class:`FileProblem` naming the file and what
+to do, which the command line prints as one line with exit status 2. Outputs are never overwritten
+unless the person asked for it (``--force``), and are written as they grow, so an interrupted
+command keeps what it did.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable, TextIO
+
+from controller.games.errors import DiceTableError
+
+
+class FileProblem(DiceTableError, OSError):
+    """A file named on the command line that cannot be read or written; the message names it."""
+
+
+def shown(path: str | Path) -> str:
+    r"""``path`` quoted as a person can read it, even when its name is not UTF-8 (bytes as ``\xff``).
+
+    >>> print(shown(Path(os.fsdecode(b"photos/d\xffe.jpg"))))
+    'photos/d\xffe.jpg'
+    """
+    return "'" + os.fsencode(path).decode("utf-8", "backslashreplace") + "'"
+
+
+def reason(err: OSError) -> str:
+    """The reason of an ``OSError`` in a person's words."""
+    if err.errno == errno.ENOSPC:
+        return "the disk is full"
+    if err.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    if err.errno == errno.EROFS:
+        return "the file system is read-only"
+    return (err.strerror or str(err)).lower()
+
+
+def read_bytes(path: Path, what: str = "file") -> bytes:
+    """The bytes of ``path``; a folder, a missing or unreadable file is a :class:`FileProblem`."""
+    if path.is_dir():
+        raise FileProblem(f"{shown(path)} is a folder; give a {what}")
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise FileProblem(f"no such {what}: {shown(path)}") from None
+    except OSError as err:
+        raise FileProblem(f"cannot read {shown(path)}: {reason(err)}") from None
+
+
+def read_text(path: Path, what: str = "file") -> str:
+    """The UTF-8 text of ``path``; a binary or non-UTF-8 file is a :class:`FileProblem` too."""
+    data = read_bytes(path, what)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise FileProblem(f"{shown(path)} is not a UTF-8 text {what} (byte {err.start + 1} "
+                          f"is {data[err.start:err.start + 1]!r}); save it as UTF-8") from None
+    if "\0" in text:
+        raise FileProblem(f"{shown(path)} is a binary file, not a text {what}")
+    return text
+
+
+def check_output(path: Path, force: bool, what: str = "file") -> None:
+    """Refuse an output that cannot be written, or that exists and ``force`` is not given.
+
+    Checked before any work is done, so a long run never ends on a refusal.
+    """
+    if path.is_dir():
+        raise FileProblem(f"{shown(path)} is a folder; give the name of a {what} to write")
+    parent = path.parent
+    if not parent.is_dir():
+        raise FileProblem(f"cannot write {shown(path)}: there is no folder {shown(parent)}")
+    if path.exists() and not force:
+        raise FileProblem(f"{shown(path)} exists; choose another name or add --force to "
+                          "overwrite it")
+    if not os.access(parent, os.W_OK) and not (path.exists() and os.access(path, os.W_OK)):
+        raise FileProblem(f"cannot write {shown(path)}: permission denied")
+
+
+def check_folder(folder: Path, what: str) -> None:
+    """Refuse a folder no file can be written in, by writing one (as root, permissions say yes
+    to /sys, a full disk or a read-only mount; only trying tells)."""
+    try:
+        with tempfile.TemporaryFile(dir=folder) as probe:
+            probe.write(b"dicetable")
+            probe.flush()
+    except OSError as err:
+        raise FileProblem(f"cannot write in the {what} {shown(folder)}: {reason(err)}") from None
+
+
+class Output:
+    """A text file written as it grows: every :meth:`write` is in the file when it returns.
+
+    Unbuffered, each text in one ``write`` call: a run killed between two writes leaves whole
+    texts (whole lines of a history), never half of one.
+    """
+
+    def __init__(self, path: Path, force: bool, what: str = "file") -> None:
+        check_output(path, force, what)
+        self.path = path
+        try:
+            self._file = open(path, "wb" if force else "xb", buffering=0)
+        except OSError as err:
+            raise self._problem(err) from None
+
+    def write(self, text: str) -> None:
+        """Append ``text`` to the file (an interrupted run keeps it)."""
+        data = memoryview(text.encode("utf-8"))
+        try:
+            while data:
+                data = data[self._file.write(data) or 0:]
+        except OSError as err:
+            raise self._problem(err) from None
+
+    def close(self) -> None:
+        """Close the file."""
+        self._file.close()
+
+    def _problem(self, err: OSError) -> FileProblem:
+        return FileProblem(f"cannot write {shown(self.path)}: {reason(err)}")
+
+
+def write_file(path: Path, data: bytes, force: bool = False) -> None:
+    """Write ``data`` to a new file ``path`` (an existing one only with ``force``)."""
+    check_output(path, force)
+    try:
+        with open(path, "wb" if force else "xb") as handle:
+            handle.write(data)
+    except OSError as err:
+        raise FileProblem(f"cannot write {shown(path)}: {reason(err)}") from None
+
+
+SHOW_AFTER = 1.0
+"""Seconds of work before a progress line appears: quicker commands print none."""
+
+
+class Progress:
+    """A count on a terminal's stderr with the rate and the time left, once work takes a while.
+
+    Silent when ``stream`` is not a terminal (a log, a pipe) or ``enabled`` is False (``--json``);
+    nothing shows for work done within :data:`SHOW_AFTER` seconds, and the line is redrawn at most
+    every ``every`` seconds, so fast commands print nothing and slow ones cost nothing measurable.
+    """
+
+    def __init__(self, label: str, total: int, unit: str, *, enabled: bool = True,
+                 stream: TextIO | None = None, every: float = 0.25,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.stream = sys.stderr if stream is None else stream
+        self.label, self.total, self.unit = label, total, unit
+        self.enabled = enabled and self.stream.isatty()
+        self.after, self.every, self.clock = SHOW_AFTER, every, clock
+        self.start = clock()
+        self._drawn_at: float | None = None
+
+    def update(self, done: int) -> None:
+        """Say ``done`` of the total are done (cheap when nothing is drawn)."""
+        if not self.enabled:
+            return
+        now = self.clock()
+        if now - self.start < self.after or (
+                self._drawn_at is not None and now - self._drawn_at < self.every):
+            return
+        self._drawn_at = now
+        self.stream.write("\r" + self.line(done, now - self.start) + "\x1b[K")
+        self.stream.flush()
+
+    def line(self, done: int, seconds: float) -> str:
+        """``simulate: 12,000/100,000 hands (12%), 2,003 hands/s, 0:39 left``."""
+        rate = done / seconds if seconds > 0 else 0.0
+        share = f" ({done / self.total:.0%})" if self.total else ""
+        left = f", {_clock_time((self.total - done) / rate)} left" if rate and self.total else ""
+        return (f"{self.label}: {done:,}/{self.total:,} {self.unit}{share}, "
+                f"{rate:,.0f} {self.unit}/s{left}")
+
+    def close(self) -> None:
+        """Clear the line, so what follows starts on a clean one."""
+        if self._drawn_at is not None:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self._drawn_at = None
+
+
+def _clock_time(seconds: float) -> str:
+    """``0:39``, ``12:05``, ``1:02:03``."""
+    whole = int(seconds + 0.5)
+    hours, rest = divmod(whole, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"

@@ -1,0 +1,148 @@
+"""The bring-up check (``dicetable doctor --bring-up``): how well each antenna reads a test tag, and
+whether the camera sees the tray sharp, well exposed and with its four markers; what to adjust.
+
+Run it on the built table with a test tag on every RFID spot and the tray under the camera. Each
+antenna is scanned :data:`SCANS` times through its own RC522 driver, so the figures are the
+reader's real reads per second and misses. The camera's sharpness is the variance of the Laplacian
+of a grey frame (a blurred frame has few strong edges), its exposure the share of clipped pixels.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from controller.games.errors import DeviceError, DiceTableError
+from hardware.devices import Camera, Frame, TagReader
+from hardware.mfrc522 import describe_version
+from hardware.rfid import Mfrc522Reader
+
+SCANS = 20
+MISS_WARN = 0.1          # more than one scan in ten without the test tag: the antenna reads badly
+SHARP_ENOUGH = 60.0      # Laplacian variance of a focused tray with dice (blurred trays: < 20)
+CLIPPED_WARN = 0.02      # 2 % of the pixels saturated: glare, clipped pips
+DARK_WARN = 0.5          # half the frame nearly black: too little light or exposure
+CORNERS = (0, 1, 2, 3)
+
+
+@dataclass(frozen=True)
+class AntennaReport:
+    """How one spot's reader read: ``hits`` of ``scans`` saw a tag, ``errors`` failed outright."""
+
+    spot: str
+    scans: int
+    hits: int
+    errors: int
+    reads_per_s: float
+    tags: tuple[str, ...]
+    chip: str
+    advice: str
+
+    @property
+    def misses(self) -> int:
+        """Scans that finished but saw no tag."""
+        return self.scans - self.hits - self.errors
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as a JSON object (``doctor --bring-up --json``)."""
+        return {"antenna": self.spot, "scans": self.scans, "hits": self.hits,
+                "misses": self.misses, "errors": self.errors,
+                "reads_per_s": round(self.reads_per_s, 1), "tags": list(self.tags),
+                "chip": self.chip, "advice": self.advice}
+
+
+@dataclass(frozen=True)
+class CameraReport:
+    """The camera on the tray: ``sharpness``, ``clipped`` and ``dark`` shares, markers found."""
+
+    sharpness: float
+    clipped: float
+    dark: float
+    markers: tuple[int, ...]
+    advice: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as a JSON object (``doctor --bring-up --json``)."""
+        return {"camera": "camera", "sharpness": round(self.sharpness, 1),
+                "clipped_share": round(self.clipped, 4), "dark_share": round(self.dark, 4),
+                "markers_found": list(self.markers), "advice": list(self.advice)}
+
+
+def antenna_reports(reader: TagReader, clock: Any) -> list[AntennaReport]:
+    """Scan every spot's RC522 :data:`SCANS` times (a seat node's readers are not reachable
+    from here: they report through the node, so they are left out)."""
+    if not isinstance(reader, Mfrc522Reader):
+        return []
+    return [_antenna(spot, reader, clock) for spot in reader.spots]
+
+
+def _antenna(spot: str, reader: Mfrc522Reader, clock: Any) -> AntennaReport:
+    chip = reader.chip(spot)
+    hits = errors = 0
+    seen: set[str] = set()
+    try:
+        chip.init()
+        version = describe_version(chip.chip_version or chip.version())
+    except DeviceError as err:
+        return AntennaReport(spot, SCANS, 0, SCANS, 0.0, (), "none", f"no reader: {err}")
+    started = clock.now()
+    for _ in range(SCANS):
+        try:
+            tags = reader.scan(spot)
+        except DiceTableError:
+            errors += 1
+            continue
+        hits += bool(tags)
+        seen |= tags
+    elapsed = max(clock.now() - started, 1e-9)
+    report = AntennaReport(spot, SCANS, hits, errors, SCANS / elapsed, tuple(sorted(seen)),
+                           version, "")
+    return AntennaReport(**{**report.__dict__, "advice": _antenna_advice(report)})
+
+
+def _antenna_advice(report: AntennaReport) -> str:
+    if report.errors:
+        return (f"{report.errors} scans failed: check the reader's wiring and power (MISO "
+                "buffer when readers share the bus) and lower [rfid] speed_hz")
+    if not report.hits:
+        return f"no tag seen: put a test tag on spot {report.spot!r}, antenna side up"
+    if report.misses > MISS_WARN * report.scans:
+        return ("the tag is missed too often: centre it on the antenna, thin the cover over "
+                "the antenna (3-4 mm), or raise [rfid] rx_gain_db (43 or 48)")
+    return "ok"
+
+
+def camera_report(camera: Camera) -> CameraReport:
+    """Measure one frame of the tray: focus, exposure, and which corner markers are seen.
+
+    :raises DeviceError: the camera gives no frame.
+    """
+    return measure_frame(camera.frame())
+
+
+def measure_frame(frame: Frame) -> CameraReport:
+    """The figures and the advice for one frame of the tray."""
+    cv2: Any = importlib.import_module("cv2")
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    sharpness = float(cv2.Laplacian(grey, cv2.CV_64F).var())
+    clipped = float(np.mean(frame.max(axis=2) >= 254))
+    dark = float(np.mean(grey <= 20))
+    calibrate: Any = importlib.import_module("vision.calibrate")
+    markers = tuple(sorted(calibrate.detect_markers(frame)))
+    advice = []
+    if sharpness < SHARP_ENOUGH:
+        advice.append(f"blurred (sharpness {sharpness:.0f} < {SHARP_ENOUGH:.0f}): set [camera] "
+                      "lens_position to 1 / the lens's height above the felt in metres")
+    if clipped > CLIPPED_WARN:
+        advice.append(f"{clipped:.1%} of the pixels are clipped: lower [camera] exposure_us or "
+                      "analogue_gain, or diffuse the light")
+    if dark > DARK_WARN:
+        advice.append(f"{dark:.0%} of the frame is nearly black: raise exposure_us or the light")
+    missing = [i for i in CORNERS if i not in markers]
+    if missing:
+        advice.append(f"markers {missing} not found: glue them in the tray's corners (ids 0-3 "
+                      "clockwise from top-left), all in view, printed at 100 %")
+    return CameraReport(sharpness, clipped, dark, markers, tuple(advice) or ("ok",))

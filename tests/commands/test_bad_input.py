@@ -1,0 +1,284 @@
+"""Bad input to every command: one line on stderr naming the culprit, exit 2, nothing changed.
+
+Each case runs the command as a person would, from a folder holding files a person already has
+(a history, a picture, a registry, notes): after the refusal every one of them is still there,
+byte for byte, and nothing new appeared. Most cases run ``controller.cli.main`` in-process (fast);
+file names that are not UTF-8 go through a real process, where a crash would show as a signal.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from controller.cli import main
+from controller.games import history
+from controller.games.tao import create
+from hardware.rfid import StoneColour, StoneRegistry, TagKind, TagRecord
+
+DICETABLE = Path(sys.executable).with_name("dicetable")
+PHOTO = Path(__file__).resolve().parents[2] / "data/dice-photos/byler-d6-dev/images/IMG_20191208_112645.jpg"
+NOT_UTF8 = os.fsdecode(b"caf\xe9")  # a Latin-1 name, as a Windows share or an old camera gives
+LATIN1_TEXT = "# caf\u00e9\n".encode("latin-1")
+BINARY = bytes(range(256)) * 4
+
+
+@pytest.fixture
+def desk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A working folder with what a person already has in it, the current directory."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DICETABLE_HW", "sim")
+    monkeypatch.delenv("DICETABLE_CONFIG", raising=False)
+    monkeypatch.delenv("DICETABLE_SIM_FAULTS", raising=False)
+    (tmp_path / "games.txt").write_text(history.dumps(create(3, {})))
+    (tmp_path / "empty.txt").write_bytes(b"")
+    (tmp_path / "binary.bin").write_bytes(BINARY)
+    (tmp_path / "latin1.txt").write_bytes(LATIN1_TEXT)
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "folder" / "notes.txt").write_text("not a photo\n")
+    (tmp_path / "annotated").mkdir()
+    (tmp_path / "annotated" / "IMG_20191208_112645.png").write_bytes(b"an earlier picture")
+    (tmp_path / "photo.jpg").write_bytes(PHOTO.read_bytes())
+    registry = StoneRegistry(tmp_path / "stones.db")
+    registry.enroll(TagRecord("DEADBEEF", TagKind.STONE, StoneColour.WHITE, owner="ana"))
+    registry.close()
+    return tmp_path
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` and its bytes."""
+    return {str(path.relative_to(folder)): path.read_bytes()
+            for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
+def refused_in_process(capsys: pytest.CaptureFixture[str], args: list[str]) -> tuple[int, str]:
+    """Exit status and stderr of ``dicetable ARGS`` run in this process."""
+    try:
+        status = main(args)
+    except SystemExit as stop:  # argparse's own refusals
+        status = int(stop.code or 0)
+    return status, capsys.readouterr().err
+
+
+def assert_refused(status: int, err: str, culprit: str) -> None:
+    """Exit 2, one line, naming the culprit, no traceback."""
+    assert status == 2, err
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.strip() and
+             line != "place tags on spot 'seat0' one at a time"]  # enroll's instruction
+    assert len(lines) == 1, err
+    assert culprit in lines[0], lines[0]
+
+
+CASES: list[tuple[list[str], str]] = [
+    # the command line itself
+    (["frobnicate"], "invalid choice: 'frobnicate'"),
+    (["simulate", "--colour", "red"], "unrecognized arguments: --colour red"),
+    # simulate
+    (["simulate", "--game", "chess"], "invalid choice: 'chess'"),
+    (["simulate", "--players", "1"], "tao is for 2 to 6 players, not 1"),
+    (["simulate", "--players", "99"], "tao is for 2 to 6 players, not 99"),
+    (["simulate", "--hands", "0"], "--hands must be at least 1, not 0"),
+    (["simulate", "--hands", "-5"], "--hands must be at least 1, not -5"),
+    (["simulate", "--hands", "many"], "argument --hands: invalid int value: 'many'"),
+    (["simulate", "--seed", "1.5"], "argument --seed: invalid int value: '1.5'"),
+    (["simulate", "--bots", "genius"], "--bots: unknown bot 'genius'"),
+    (["simulate", "--option", "colour=red"], "unknown Tao Dice option 'colour'"),
+    (["simulate", "--option", "black"], "--option needs KEY=VALUE, not 'black'"),
+    (["simulate", "--hands", "5", "--record", "games.txt"], "'games.txt' exists; choose another name or add --force"),
+    (["simulate", "--hands", "5", "--record", "folder"], "'folder' is a folder"),
+    (["simulate", "--hands", "5", "--record", "nowhere/games.txt"], "there is no folder 'nowhere'"),
+    (["simulate", "--hands", "5", "--record", "/dev/full", "--force"], "cannot write '/dev/full': the disk is full"),
+    (["simulate", "--hands", "5", "--record", "/sys/games.txt"], "cannot write '/sys/games.txt'"),
+    (["simulate", "--hands", "5", "--record", "/proc/version", "--force"], "cannot write '/proc/version'"),
+    # replay
+    (["replay", "missing.txt"], "no such history file: 'missing.txt'"),
+    (["replay", "empty.txt"], "'empty.txt': not a dicetable history"),
+    (["replay", "binary.bin"], "'binary.bin' is not a UTF-8 text history file"),
+    (["replay", "latin1.txt"], "'latin1.txt' is not a UTF-8 text history file"),
+    (["replay", "folder"], "'folder' is a folder; give a history file"),
+    (["replay", "photo.jpg"], "'photo.jpg' is not a UTF-8 text history file"),
+    (["replay", "games.txt", "--fast"], "unrecognized arguments: --fast"),
+    # rank, odds, equity
+    (["rank", "--game", "tao", "W"], "argument --game: invalid choice: 'tao'"),
+    (["rank", "--game", "tauren", "W", "W", "Q", "5", "5"], "'Q' is not a face"),
+    (["rank", "--game", "tauren", "W", "W"], "a hand has 5 to 7 dice, not 2"),
+    (["rank", "--game", "diceholdem", "--shaman", "wild", "HOLDE"], "--shaman and --no-wrap are Tauren Hold'em options"),
+    (["odds", "--game", "tauren", "--dice", "9"], "argument --dice: invalid choice: 9"),
+    (["odds", "--game", "tauren", "--shaman", "maybe"], "argument --shaman: invalid choice: 'maybe'"),
+    (["equity", "--game", "tauren", "--hand", "S", "S"], "equity needs 2 to 10 hands, not 1"),
+    (["equity", "--game", "tauren", "--hand", "S", "S", "--hand", "Q", "Q"], "'Q' is not a face"),
+    (["equity", "--game", "tauren", "--hand", "S", "S", "S", "--hand", "6", "6"], "a hand has at most 2 dice, not 3"),
+    (["equity", "--game", "tauren", "--hand", "S", "S", "--hand", "6", "6", "--board", *"234562"],
+     "the board has at most 5 dice, not 6"),
+    # vision read
+    (["vision", "read", "missing.jpg"], "no such image file: 'missing.jpg'"),
+    (["vision", "read", "empty.txt"], "'empty.txt' is empty, not an image"),
+    (["vision", "read", "binary.bin"], "not a readable image: 'binary.bin'"),
+    (["vision", "read", "folder"], "no photos (.jpg, .jpeg, .png, .bmp, .tif, .tiff, .webp) in folder 'folder'"),
+    (["vision", "read", "photo.jpg", "--kind", "d8"], "argument --kind: invalid choice: 'd8'"),
+    (["vision", "read", "photo.jpg", "--annotate", "games.txt"], "--annotate 'games.txt' is a file; give a folder"),
+    (["vision", "read", "photo.jpg", "--annotate", "/dev/full"], "--annotate '/dev/full' is a file"),
+    (["vision", "read", "photo.jpg", "--annotate", "/sys/kernel"], "cannot write in the --annotate folder '/sys/kernel'"),
+    (["vision", "read", "photo.jpg", "--annotate", "/proc/annotated"], "cannot make the --annotate folder '/proc/annotated'"),
+    (["vision", "read", str(PHOTO), "--annotate", "annotated"],
+     "'annotated/IMG_20191208_112645.png' exists; choose another name or add --force"),
+    # stones and the configuration
+    (["stones", "enroll", "--kind", "stone", "--colour", "black", "--count", "0"], "--count 0: give at least 1 tag"),
+    (["stones", "enroll", "--kind", "stone", "--colour", "black", "--count", "-1"], "--count -1: give at least 1 tag"),
+    (["stones", "enroll", "--kind", "stone", "--colour", "black", "--timeout", "0"], "--timeout 0: give seconds"),
+    (["stones", "enroll", "--kind", "stone", "--colour", "black", "--timeout", "nan"], "--timeout nan: give seconds"),
+    (["stones", "enroll", "--kind", "stone", "--colour", "black", "--timeout", "100000"], "--timeout 100000: give seconds"),
+    (["stones", "enroll", "--kind", "chip", "--denomination", "0"], "--denomination 0: a chip is worth more than 0"),
+    (["stones", "enroll", "--kind", "stone"], "--kind stone needs --colour black|white"),
+    (["stones", "enroll", "--kind", "gem"], "argument --kind: invalid choice: 'gem'"),
+    (["stones", "enroll", "--kind", "stone", "--colour", "black", "--spot", "pot"], "no spot 'pot'; spots: seat0"),
+    (["stones", "enroll", "--kind", "chip", "--denomination", "5", "--db", "stones.db", "--sim-tags", "DEADBEEF"],
+     "tag DEADBEEF is already enrolled as white stone (ana), not 5 chip: add --replace"),
+    (["stones", "enroll", "--kind", "stone", "--colour", "black", "--db", "folder"], "the stone registry 'folder' is a folder"),
+    (["stones", "enroll", "--kind", "stone", "--colour", "black", "--db", "nowhere/s.db"], "there is no folder 'nowhere'"),
+    (["stones", "list", "--db", "games.txt"], "stone registry games.txt: file is not a database"),
+    (["stones", "list", "--db", "missing.db"], "no stone registry 'missing.db'"),
+    (["stones", "list", "--config", "missing.toml"], "missing.toml: no such configuration file"),
+    (["stones", "list", "--config", "binary.bin"], "binary.bin: not a UTF-8 text file"),
+    (["stones", "list", "--config", "latin1.txt"], "latin1.txt: not a UTF-8 text file"),
+    (["stones", "list", "--config", "folder"], "folder: is a folder, not a configuration file"),
+    (["stones", "list", "--config", "games.txt"], "games.txt: not valid TOML"),
+    # play (refused before the first prompt)
+    (["play", "--game", "chess"], "argument --game: invalid choice: 'chess'"),
+    (["play", "--seat", "5"], "--seat 5 is not a seat (0-2)"),
+    (["play", "--players", "1", "--seat", "0"], "tao is for 2 to 6 players, not 1"),
+    (["play", "--bots", "genius"], "--bots: unknown bot 'genius'"),
+    (["play", "--option", "black=-1"], "option black='-1' must be a whole number >= 0"),
+]
+
+
+@pytest.mark.parametrize("args, culprit", CASES, ids=[" ".join(args) for args, _ in CASES])
+def test_bad_input_is_one_line_exit_2_and_changes_nothing(
+        desk: Path, capsys: pytest.CaptureFixture[str], args: list[str], culprit: str) -> None:
+    before = snapshot(desk)
+    status, err = refused_in_process(capsys, args)
+    assert_refused(status, err, culprit)
+    assert snapshot(desk) == before
+
+
+CONFIGS = [
+    ("[camra]\nwidth = 640\n", "unknown configuration section [camra]; did you mean [camera]?"),
+    ("[panel]\nbounce_time = -1\n", "panel.bounce_time: -1 is out of range (give at least 0 and at most 1)"),
+    ("[panel]\nhold_time = 0\n", "panel.hold_time: 0 is out of range (give more than 0"),
+    ("[camera]\nwidth = -640\n", "camera.width: -640 is out of range"),
+    ("[camera]\ncolour_gains = [1.8, -1]\n", "camera.colour_gains: expected [red, blue] gains above 0"),
+    ("[rfid]\nspeed_hz = 0\n", "rfid.speed_hz: 0 is out of range"),
+    ("[[seatnodes]]\nseat = -1\nurl = \"/dev/ttyACM0\"\n", "seatnodes[0].seat: -1 is not a seat"),
+    ("[tray]\nwidht_mm = 400\n", "unknown configuration key: tray.widht_mm"),
+    ("[tray]\nwidth_mm = -400\n", "tray.width_mm: must be a number of millimetres above 0, not -400"),
+    ("[tray]\nfocal_px = true\n", "tray.focal_px: must be a positive number of pixels, not True"),
+    ("[zones]\ncommunity = [[0, 0], [1, 1]]\n", "zones.community: needs at least 3 points, got 2"),
+    ("[zones]\ncommunity = [[0, 0], [1, \"a\"], [2, 2]]\n", "zones.community: must be a list of [x, y] points"),
+    ("[zones.seat0]\npolygon = [[0, 0], [1, 0], [1, 1]]\ncolour = \"red\"\n", "unknown configuration key: zones.seat0.colour"),
+    ("tray = 3\n", "tray: expected a table ([tray]), got 3"),
+]
+
+
+@pytest.mark.parametrize("text, culprit", CONFIGS, ids=[culprit for _, culprit in CONFIGS])
+def test_a_configuration_mistake_names_its_key(desk: Path, capsys: pytest.CaptureFixture[str],
+                                               text: str, culprit: str) -> None:
+    (desk / "table.toml").write_text(text)
+    before = snapshot(desk)
+    status, err = refused_in_process(capsys, ["stones", "list", "--config", "table.toml"])
+    assert_refused(status, err, culprit)
+    assert snapshot(desk) == before
+
+
+def run_process(desk: Path, *args: str | bytes) -> subprocess.CompletedProcess[bytes]:
+    """``dicetable ARGS`` as a separate process from ``desk`` (a crash shows as a signal)."""
+    return subprocess.run([os.fsencode(DICETABLE), *(os.fsencode(a) for a in args)], cwd=desk,
+                          capture_output=True, timeout=120)
+
+
+Setup = Callable[[Path], None]
+
+
+def _latin1_history(desk: Path) -> None:
+    (desk / f"{NOT_UTF8}.txt").write_text("hello\n")
+
+
+def _latin1_folder_of_junk(desk: Path) -> None:
+    (desk / "shots").mkdir()
+    (desk / "shots" / f"{NOT_UTF8}.jpg").write_bytes(b"not a picture")
+
+
+PROCESS_CASES: list[tuple[list[str], Setup | None, bytes]] = [
+    (["vision", "read", f"{NOT_UTF8}.jpg"], None, b"no such image file: 'caf\\xe9.jpg'"),
+    (["vision", "read", "shots"], _latin1_folder_of_junk, b"not a readable image: 'shots/caf\\xe9.jpg'"),
+    (["replay", f"{NOT_UTF8}.txt"], _latin1_history, b"caf\\xe9.txt"),
+    (["simulate", "--hands", "5", "--record", f"{NOT_UTF8}/games.txt"], None,
+     b"there is no folder 'caf\\xe9'"),
+    (["stones", "list", "--config", f"{NOT_UTF8}.toml"], None, b"caf\\xe9.toml: no such configuration file"),
+]
+
+
+@pytest.mark.parametrize("args, setup, culprit", PROCESS_CASES,
+                         ids=[" ".join(args) for args, _, _ in PROCESS_CASES])
+def test_file_names_that_are_not_utf8_are_named_not_crashed_on(
+        desk: Path, args: list[str], setup: Setup | None, culprit: bytes) -> None:
+    if setup is not None:
+        setup(desk)
+    before = snapshot(desk)
+    done = run_process(desk, *args)
+    assert done.returncode == 2, done  # a segfault is -11
+    assert b"Traceback" not in done.stderr
+    assert len(done.stderr.splitlines()) == 1 and culprit in done.stderr, done.stderr
+    assert snapshot(desk) == before
+
+
+def test_a_photo_whose_name_is_not_utf8_is_read_and_annotated(desk: Path) -> None:
+    (desk / "shots").mkdir()
+    (desk / "shots" / f"{NOT_UTF8}.jpg").write_bytes(PHOTO.read_bytes())
+    done = run_process(desk, "vision", "read", "shots", "--annotate", "out")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(b"shots/caf\\xe9.jpg: ") and b" dice [" in done.stdout
+    assert (desk / "out" / f"{NOT_UTF8}.png").stat().st_size > 0
+
+
+def test_photos_of_the_same_name_in_two_folders_are_annotated_apart(desk: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    for folder in ("d1", "d2"):
+        (desk / folder).mkdir()
+        (desk / folder / "x.jpg").write_bytes(PHOTO.read_bytes())
+    assert main(["vision", "read", "d1", "d2", "--annotate", "out"]) == 0
+    assert sorted(path.name for path in (desk / "out").iterdir()) == ["x-2.png", "x.png"]
+
+
+def test_stdout_on_a_full_disk_is_an_error_not_a_silent_success(desk: Path) -> None:
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run([str(DICETABLE), "rank", "--game", "tauren", "WWW55C2"], cwd=desk,
+                              stdout=full, stderr=subprocess.PIPE, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == b"dicetable: cannot write the output: the disk is full\n"
+
+
+def test_force_overwrites_an_existing_record(desk: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--hands", "5", "--record", "games.txt", "--force", "--json"]) == 0
+    assert "dicetable-history 1\ngame tao\nseats 4\n" in (desk / "games.txt").read_text()
+
+
+@pytest.mark.parametrize("extra, culprit", [
+    (["--spot", "pot"], "no spot 'pot'"),
+    (["--timeout", "2"], "no tag arrived on spot 'seat0' in 2 s"),
+])
+def test_an_enrolment_that_enrols_nothing_leaves_no_registry_behind(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        extra: list[str], culprit: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DICETABLE_HW", "sim")
+    monkeypatch.delenv("DICETABLE_CONFIG", raising=False)
+    status, err = refused_in_process(capsys, ["stones", "enroll", "--kind", "stone",
+                                              "--colour", "black", *extra])
+    assert_refused(status, err, culprit)
+    assert list(tmp_path.iterdir()) == []

@@ -1,0 +1,66 @@
+"""``dicetable run``: the table as the service unit starts it (simulated devices here)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from controller.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_run_tells_systemd_it_is_ready_feeds_the_watchdog_and_stops_on_sigterm(
+        tmp_path: Path) -> None:
+    notify = tmp_path / "notify.sock"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(notify))
+    listener.settimeout(60)
+    env = {**os.environ, "DICETABLE_HW": "sim", "NOTIFY_SOCKET": str(notify),
+           "WATCHDOG_USEC": "400000", "STATE_DIRECTORY": str(tmp_path / "state")}
+    child = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "run", "--config",
+         str(ROOT / "table.example.toml"), "--no-web", "--game", "tao", "--names", "Ana,Ben"],
+        env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        messages = [listener.recv(100).decode()]
+        deadline = time.monotonic() + 30
+        while messages.count("WATCHDOG=1") < 2 and time.monotonic() < deadline:
+            messages.append(listener.recv(100).decode())
+        child.send_signal(signal.SIGTERM)
+        _, err = child.communicate(timeout=30)
+        messages += _rest(listener)
+    finally:
+        child.kill()
+        listener.close()
+    assert child.returncode == 0, err.decode()
+    assert messages[0] == "READY=1" and messages.count("WATCHDOG=1") >= 2
+    assert messages[-1] == "STOPPING=1"
+    store = Store.open_readonly(tmp_path / "state" / "table.db")
+    assert list(store.games(1)[0].names) == ["Ana", "Ben"]
+    store.close()
+
+
+def _rest(listener: socket.socket) -> list[str]:
+    listener.settimeout(0.5)
+    out = []
+    try:
+        while True:
+            out.append(listener.recv(100).decode())
+    except OSError:
+        return out
+
+
+def test_run_refuses_a_state_directory_it_cannot_write(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "run", "--config",
+         str(ROOT / "table.example.toml"), "--state", "/proc/dicetable", "--no-web"],
+        env={**os.environ, "DICETABLE_HW": "sim"}, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "/proc/dicetable" in lines[0] and "Traceback" not in result.stderr

@@ -1,0 +1,58 @@
+"""``simulate --record`` writes the history as it plays: an interrupted run keeps what it played."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+DICETABLE = Path(sys.executable).with_name("dicetable")
+
+
+def start_recording(record: Path, game: str) -> subprocess.Popen[str]:
+    """A simulation far too long to finish, writing ``record``, once it has written some games."""
+    process = subprocess.Popen([str(DICETABLE), "simulate", "--game", game, "--players", "3",
+                                "--hands", "10000000", "--record", str(record)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (
+            not record.exists() or record.read_text().count("dicetable-history 1") < 2):
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.1)
+    return process
+
+
+def replayed(record: Path) -> dict:  # type: ignore[type-arg]
+    done = subprocess.run([str(DICETABLE), "replay", str(record), "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and not done.stderr, done.stderr
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("game", ["tao", "diceholdem"])
+def test_ctrl_c_keeps_every_hand_played_and_the_history_replays(tmp_path: Path, game: str) -> None:
+    record = tmp_path / "games.txt"
+    process = start_recording(record, game)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130 and err.strip() == "dicetable: interrupted"
+    final = replayed(record)
+    assert final["games"] >= 2 and final["hands"] > 0
+
+
+def test_a_killed_run_leaves_whole_hands_that_replay(tmp_path: Path) -> None:
+    record = tmp_path / "games.txt"
+    process = start_recording(record, "tauren")
+    time.sleep(0.5)
+    process.kill()  # SIGKILL: no handler runs, only what was already written is there
+    process.communicate(timeout=30)
+    assert process.returncode == -signal.SIGKILL
+    text = record.read_text()
+    assert text.endswith("\n")
+    final = replayed(record)
+    assert final["games"] == text.count("dicetable-history 1") and final["hands"] > 0

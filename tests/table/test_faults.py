@@ -1,0 +1,157 @@
+"""Acceptance 2 of the table: faults are states. Each time the table pauses, says what is wrong,
+and goes on correctly once it is put right; the stones and chips still add up."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from controller.games.errors import TableNotReady
+from controller.table.build import build_demo
+from controller.table.demo import BEAT, Demo, play_out
+from controller.table.records import Entry, TableStatus
+from controller.table.replay import replay_game
+
+
+@pytest.fixture
+def tao(tmp_path: Path) -> Iterator[Demo]:
+    demo, _ = build_demo("tao", 2, 3, tmp_path / "t.db", None, ["heuristic"])
+    yield demo
+    demo.close()
+
+
+@pytest.fixture
+def holdem(tmp_path: Path) -> Iterator[Demo]:
+    demo, _ = build_demo("diceholdem", 2, 3, tmp_path / "t.db", None, ["heuristic"])
+    yield demo
+    demo.close()
+
+
+def until(demo: Demo, done: Callable[[], bool], beats: int = 3000) -> None:
+    """Step the whole demo (table and simulated people) until ``done``."""
+    for _ in range(beats):
+        if done():
+            return
+        demo.step()
+    raise AssertionError("the condition never came")
+
+
+def table_only(demo: Demo, beats: int) -> None:
+    """Let the table poll its devices while nobody at the table does anything."""
+    for _ in range(beats):
+        demo.table.tick()
+        demo.clock.advance(BEAT)
+
+
+def need(demo: Demo) -> Any:
+    ledger = demo.table.ledger
+    assert ledger is not None
+    dice = ledger.game.pending().dice
+    return dice[0] if dice else None
+
+
+def finishes_the_hand_whole(demo: Demo) -> None:
+    ledger = demo.table.ledger
+    assert ledger is not None
+    play_out(demo, ledger.game.hands_played + 1)
+    assert ledger.game.chips_total() == ledger.game.chips_expected()
+    assert replay_game(demo.table.store, demo.table.game_no).game.final() == ledger.game.final()
+
+
+def kinds(demo: Demo) -> list[str]:
+    return [r.kind for r in demo.table.store.records(demo.table.game_no)]
+
+
+def test_the_camera_stopping_during_a_roll_holds_the_table_until_it_is_back(tao: Demo) -> None:
+    until(tao, lambda: need(tao) is not None and need(tao).reason == "reveal")
+    sim = tao.parts.devices.sim
+    sim.inject("camera:stopped")
+    tao.seats.act()  # the seat reveals its dice in its zone while the camera is dead
+    table_only(tao, 10)
+    state = tao.table.state()
+    assert state.status is TableStatus.FAULT and "camera" in state.problem
+    assert "cable" in state.fix
+    with pytest.raises(TableNotReady, match="camera"):
+        tao.table.submit(Entry(tao.seats._choose(0), "test"))
+    sim.clear("camera")
+    table_only(tao, 30)
+    assert tao.table.state().status is TableStatus.RUNNING
+    assert kinds(tao).count("fault") == 1 and "clear" in kinds(tao)
+    finishes_the_hand_whole(tao)
+
+
+def _flop(demo: Demo) -> tuple[list[int], Any]:
+    until(demo, lambda: need(demo) is not None and need(demo).reason == "flop")
+    truth = demo.seats.throw_for(need(demo))
+    values = ["MEDLOH".index(face) + 1 for face in truth.faces]
+    return values, demo.parts.devices.camera
+
+
+def test_a_die_knocked_off_the_tray_is_a_question_until_it_is_put_back(holdem: Demo) -> None:
+    values, camera = _flop(holdem)
+    camera.roll(values[:2], zones=["community"] * 2)  # the third fell on the floor
+    table_only(holdem, 30)
+    state = holdem.table.state()
+    assert state.status is TableStatus.QUESTION
+    assert "3 dice" in state.problem and "2" in state.problem
+    camera.roll(values, zones=["community"] * 3)  # a player puts the die back
+    table_only(holdem, 30)
+    assert holdem.table.state().status is TableStatus.RUNNING
+    flop = holdem.table.store.records(holdem.table.game_no)[-1]
+    assert (flop.kind, flop.origin) == ("input", "camera")
+    finishes_the_hand_whole(holdem)
+
+
+def test_dice_in_the_wrong_zone_are_a_question_until_they_are_moved(holdem: Demo) -> None:
+    values, camera = _flop(holdem)
+    camera.roll(values, zones=["seat1"] * 3)
+    table_only(holdem, 30)
+    state = holdem.table.state()
+    assert state.status is TableStatus.QUESTION and "seat1" in state.problem
+    camera.roll(values, zones=["community"] * 3)
+    table_only(holdem, 30)
+    assert holdem.table.state().status is TableStatus.RUNNING
+    finishes_the_hand_whole(holdem)
+
+
+def test_an_unknown_tag_on_a_spot_holds_the_table_until_it_is_taken_off(tao: Demo) -> None:
+    until(tao, lambda: need(tao) is None)
+    sim = tao.parts.devices.sim
+    sim.place("seat1", "0BADC0DE")
+    table_only(tao, 6)
+    state = tao.table.state()
+    assert state.status is TableStatus.FAULT and "0BADC0DE" in state.problem
+    assert "enrol" in state.problem or "enrol" in state.fix
+    sim.remove("seat1", "0BADC0DE")
+    table_only(tao, 6)
+    assert tao.table.state().status is TableStatus.RUNNING
+    finishes_the_hand_whole(tao)
+
+
+def test_a_seat_node_that_goes_away_mid_bet_holds_the_table_until_it_is_back(
+        tmp_path: Path) -> None:
+    demo, _ = build_demo("tao", 2, 3, tmp_path / "t.db", None, ["heuristic"], seat_nodes=True)
+    try:
+        ledger = demo.table.ledger
+        assert ledger is not None
+        until(demo, lambda: need(demo) is None and ledger.game.hands_played == 0
+              and any(r.kind == "input" and r.line.startswith(("raise", "pass"))
+                      for r in demo.table.store.records(1)))
+        sim = demo.parts.devices.sim
+        sim.inject("seatnode:disconnected")
+        table_only(demo, 6)
+        state = demo.table.state()
+        assert state.status is TableStatus.FAULT and "node" in state.problem
+        assert "USB cable" in state.fix
+        before = len(ledger.played)
+        demo.seats.act()  # a press on the dead node is lost, not half-applied
+        table_only(demo, 6)
+        assert len(ledger.played) == before
+        sim.clear("seatnode")
+        table_only(demo, 20)
+        assert demo.table.state().status is TableStatus.RUNNING
+        finishes_the_hand_whole(demo)
+    finally:
+        demo.close()
