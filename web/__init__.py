@@ -1,1 +1,77 @@
-"""The Flask scoreboard and dealer console (reads public state, submits inputs)."""
+"""The Flask scoreboard, dealer console and JSON API of one table.
+
+``create_app(table)`` builds the app around a :class:`~controller.table.records.TableHandle`, the
+only thing of the table the web uses: the public state, a subscription to changes, and the
+dealer's inputs (corrections, answers, pause and resume, a new game). The app's collaborators live
+in ``app.extensions["dicetable"]`` (a :class:`web.context.WebTable`). ``serve(app, host, port)``
+runs it under gevent's WSGI server, which holds hundreds of long-lived event streams.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from typing import Any
+
+from flask import Flask
+
+from controller.table.records import TableHandle
+from web.context import WebTable
+
+__all__ = ["create_app", "serve", "serve_in_background"]
+
+PIN_VARIABLE = "DICETABLE_DEALER_PIN"
+DEFAULTS: dict[str, Any] = {
+    "keepalive": 15.0,       # seconds between keep-alive comments on an idle event stream
+    "retry_ms": 2000,        # how soon a browser reconnects a dropped stream
+    "delay_seconds": 0.0,    # spectator delay: the public view shown this many seconds late
+    "showdown_seconds": 6.0,  # how long the scoreboard holds a showdown on screen
+    "login_attempts": 5,     # wrong PINs allowed per client within login_window seconds
+    "login_window": 60.0,
+    "dealer_pin": None,      # the console PIN in clear: hashed at once, never stored
+    "dealer_pin_hash": None,  # or its werkzeug hash
+}
+
+
+def create_app(table: TableHandle, config: dict[str, Any] | None = None) -> Flask:
+    """The web app of ``table``; ``config`` overrides :data:`DEFAULTS` and Flask settings.
+
+    The dealer PIN is ``dealer_pin`` or, when the config does not name one, the environment's
+    ``DICETABLE_DEALER_PIN``; the console stays locked (every login refused) without a PIN or a
+    ``dealer_pin_hash``.
+    """
+    settings = {**DEFAULTS, **(config or {})}
+    # the PIN of `dicetable demo` and `run`: from the environment, never from a file in clear
+    clear_pin = settings.pop("dealer_pin", None) if "dealer_pin" in (config or {}) \
+        else os.environ.get(PIN_VARIABLE)
+    app = Flask(__name__)
+    app.config.update(SECRET_KEY=secrets.token_hex(32), SESSION_COOKIE_HTTPONLY=True,
+                      SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_NAME="dicetable_session",
+                      MAX_CONTENT_LENGTH=64 * 1024)
+    app.config.update({key: value for key, value in settings.items() if key.isupper()})
+    app.extensions["dicetable"] = WebTable.build(table, settings, clear_pin)
+    _register(app)
+    return app
+
+
+def _register(app: Flask) -> None:
+    from web.api import api
+    from web.dealer import dealer
+    from web.errors import register
+    from web.scoreboard import scoreboard
+    register(app)
+    app.register_blueprint(scoreboard)
+    app.register_blueprint(dealer, url_prefix="/dealer")
+    app.register_blueprint(api, url_prefix="/api")
+
+
+def serve(app: Flask, host: str = "127.0.0.1", port: int = 5000) -> None:
+    """Serve ``app`` with gevent's WSGI server until interrupted; prints the address first."""
+    from web.server import serve as run
+    run(app, host, port)
+
+
+def serve_in_background(app: Flask, host: str = "127.0.0.1", port: int = 5000) -> Any:
+    """Serve ``app`` with gevent's WSGI server in a thread; returns a server with ``stop()``."""
+    from web.server import serve_in_background as start
+    return start(app, host, port)

@@ -1,0 +1,172 @@
+"""The scoreboard and the console in a real headless Chromium, as the room and the dealer use them.
+
+Screenshots (large screen, phone, console) are saved in ``out/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable
+
+from browser_conftest import LiveServer, shot, web_conftest
+
+LARGE = {"width": 1920, "height": 1080}
+PHONE = {"width": 390, "height": 844}
+WAIT_MS = 15_000
+
+
+def open_board(browser: Any, live: LiveServer, viewport: dict[str, int] = LARGE) -> Any:
+    """A scoreboard page that has drawn its first state."""
+    page = browser.new_page(viewport=viewport)
+    page.goto(live.url + "/")
+    page.wait_for_function("window.dicetable && window.dicetable.renders > 0", timeout=WAIT_MS)
+    return page
+
+
+def caught_up(page: Any, table: Any) -> None:
+    """Wait until the page has drawn the table's latest change."""
+    page.wait_for_function(f"window.dicetable.seq >= {table.state().seq}", timeout=WAIT_MS)
+
+
+def play_until(table: Any, done: Callable[[Any], bool], most: int = 5000) -> None:
+    """Step the table until ``done(state)``."""
+    for _ in range(most):
+        if done(table.state()):
+            return
+        table.step()
+    raise AssertionError("the game never got there")
+
+
+def flop_out(state: Any) -> bool:
+    """Three community dice on the table and the hand still going."""
+    return len(state.view.community) == 3 and state.view.result is None or \
+        len(state.view.community) == 3 and state.view.result.number < state.view.number
+
+
+def test_the_scoreboard_follows_a_game_live(browser: Any, served: Any) -> None:
+    table = web_conftest.new_table("tauren", 4, 11, ["Ann", "Bo", "Cy", "Dee"])
+    live = served(table, showdown_seconds=0.5)
+    page = open_board(browser, live)
+    stop = threading.Event()
+    driver = threading.Thread(target=lambda: [table.step() or stop.wait(0.02)
+                                              for _ in range(120) if not stop.is_set()])
+    driver.start()
+    driver.join(30)
+    caught_up(page, table)
+    state = table.state()
+    names = page.locator(".seat .name").all_inner_texts()
+    assert names == ["Ann", "Bo", "Cy", "Dee"]
+    faces = page.locator("#community svg.die").evaluate_all("els => els.map(e => e.dataset.face)")
+    assert faces == [die.face or "" for die in state.view.community]
+    assert page.locator("#awaited").inner_text() == state.view.awaited.text
+    assert page.locator("#log li").first.inner_text() == state.log[-1].text
+    assert page.evaluate("window.dicetable.seen.length") > 100  # it followed, event by event
+    play_until(table, flop_out)
+    caught_up(page, table)
+    page.wait_for_timeout(600)  # let a showdown banner from before the flop go
+    shot(page, "scoreboard-large-tauren")
+    phone = open_board(browser, live, PHONE)
+    shot(phone, "scoreboard-phone-tauren")
+    phone.screenshot(path=str(shot(phone, "scoreboard-phone-tauren-full").with_name(
+        "scoreboard-phone-tauren-full.png")), full_page=True)
+
+
+def test_the_scoreboard_draws_sealed_dice_and_the_showdown(browser: Any, served: Any) -> None:
+    table = web_conftest.new_table("tao", 3, 3, ["Ann", "Bo", "Cy"])
+    live = served(table, showdown_seconds=30)
+    page = open_board(browser, live)
+    play_until(table, lambda s: any(d.face is None for seat in s.view.seats for d in seat.dice)
+               and any(d.face for seat in s.view.seats for d in seat.dice))
+    caught_up(page, table)
+    assert page.locator("svg.die[aria-label='sealed d6']").count() >= 2
+    assert page.locator("svg.die[data-kind='d12']").count() >= 1
+    shot(page, "scoreboard-large-tao")
+    rounds = table.game.hands_played
+    play_until(table, lambda s: table.game.hands_played > rounds and bool(s.view.result.shown))
+    caught_up(page, table)
+    banner = page.locator("#showdown")
+    banner.wait_for(state="visible", timeout=WAIT_MS)
+    winner = table.state().view.result
+    assert table.state().view.seats[winner.winners[0]].name in banner.locator("h2").inner_text()
+    assert banner.locator(".hand").first.inner_text().startswith("Score")
+    shot(page, "scoreboard-large-tao-showdown")
+
+
+def test_a_dealer_corrects_a_misread_die_and_the_scoreboard_shows_it(browser: Any,
+                                                                     served: Any) -> None:
+    table = web_conftest.new_table("tauren", 3, 7)
+    live = served(table)
+    play_until(table, flop_out)
+    flop = next(line for line in reversed(table.state().log) if "rolls d8-tauren" in line.text)
+    board = open_board(browser, live)
+    console = browser.new_page(viewport={"width": 1280, "height": 900})
+    console.goto(live.url + "/dealer/")
+    console.fill("#pin", web_conftest.PIN)
+    console.click("#login")
+    console.wait_for_selector("#correct-seq")
+    console.select_option("#correct-seq", str(flop.seq))
+    console.fill("#correct-faces", "W C S")
+    shot(console, "console")
+    console.click("#correct-button")
+    console.wait_for_selector("#table-status")
+    board.wait_for_function(
+        "[...document.querySelectorAll('#community svg.die')].slice(0, 3)"
+        ".map(e => e.dataset.face).join(' ') === 'W C S'", timeout=WAIT_MS)
+    assert [d.face for d in table.state().view.community[:3]] == ["W", "C", "S"]
+    shot(board, "scoreboard-large-corrected")
+
+
+def test_the_console_question_shows_the_evidence_with_detections(browser: Any,
+                                                                 served: Any) -> None:
+    table = web_conftest.new_table("tauren", 3, 7)
+    live = served(table)
+    play_until(table, lambda s: len(table.game.pending().dice) > 0 and
+               table.game.pending().dice[0].seat is None)
+    table.ask()
+    console = browser.new_page(viewport={"width": 1280, "height": 1000})
+    console.goto(live.url + "/dealer/")
+    console.fill("#pin", web_conftest.PIN)
+    console.click("#login")
+    console.wait_for_selector("#evidence")
+    console.wait_for_function("document.querySelector('#evidence').naturalWidth > 0")
+    boxes = console.locator("figure.evidence g.det rect")
+    assert boxes.count() == table.state().question.count
+    assert console.locator("figure.evidence svg").get_attribute("viewBox") == "0 0 640 400"
+    shot(console, "console-question")
+
+
+def test_a_wrong_pin_is_refused_and_rate_limited(browser: Any, served: Any) -> None:
+    live = served(web_conftest.new_table())
+    page = browser.new_page()
+    page.goto(live.url + "/dealer/")
+    for attempt in range(5):
+        page.fill("#pin", f"999{attempt}")
+        page.click("#login")
+        assert page.locator("#error").inner_text() == "Wrong PIN."
+    page.fill("#pin", web_conftest.PIN)  # even the right PIN waits now
+    page.click("#login")
+    assert page.locator("#error").inner_text().startswith("Too many wrong PINs")
+    assert page.url.endswith("/dealer/login")
+    shot(page, "console-locked")
+
+
+def test_the_stream_reconnects_after_a_server_restart_without_losing_an_event(
+        browser: Any, served: Any) -> None:
+    table = web_conftest.new_table("diceholdem", 3, 5)
+    live = served(table, retry_ms=300)
+    page = open_board(browser, live)
+    first = page.evaluate("window.dicetable.seq")
+    for _ in range(5):
+        table.step()
+    caught_up(page, table)
+    live.stop()
+    page.wait_for_function("!window.dicetable.connected", timeout=WAIT_MS)
+    for _ in range(7):  # the table goes on while the web server is down
+        table.step()
+    live.start()
+    for _ in range(5):
+        table.step()
+    caught_up(page, table)
+    seen = page.evaluate("window.dicetable.seen")
+    assert seen == list(range(first, table.state().seq + 1))
+    assert page.locator("#log li").first.inner_text() == table.state().log[-1].text

@@ -1,0 +1,137 @@
+"""The REAL table (``controller.table.Table`` over a SQLite record) with bots at its seats, for the
+web's tests, browser tests and bench: what ``dicetable demo`` runs, driven one input at a time.
+
+Bots give the seats' inputs and a seeded ``random.Random`` rolls the dice, through
+``Table.submit`` like any input (hidden rolls sealed, their faces entered at the reveal, unless
+``sealed`` is False as the simulation may). :meth:`DrivenTable.ask` makes the camera path doubt a
+roll so the table puts a question to the dealer, with an evidence picture.
+"""
+
+from __future__ import annotations
+
+import random
+import tempfile
+from pathlib import Path
+from typing import Any, Sequence
+
+import cv2
+import numpy as np
+
+from controller.bots import bot_factory
+from controller.games.base import Game, Input
+from controller.games.rolls import Roll
+from controller.simulation import roll_dice
+from controller.store import Store
+from controller.table.records import Ack, DieSeen, Entry, Question
+from controller.table.table import Sighting, Table
+
+
+class DoubtfulEyes:
+    """A camera path that sees nothing settle, except one doubtful frame when told to."""
+
+    def __init__(self) -> None:
+        self.doubt: Sighting | None = None
+
+    def look(self, need: Any) -> Sighting | None:
+        """The doubtful sighting once, when one is set and dice are wanted."""
+        sight, self.doubt = (self.doubt, None) if need is not None else (None, self.doubt)
+        return sight
+
+
+class DrivenTable:
+    """A real table and its bots; every ``TableHandle`` method is the table's own."""
+
+    def __init__(self, game: str, players: int, seed: int, names: Sequence[str],
+                 options: dict[str, str] | None = None, sealed: bool = True) -> None:
+        self._folder = tempfile.TemporaryDirectory(prefix="dicetable-web-")
+        self.store = Store(Path(self._folder.name) / "table.db")
+        self.eyes = DoubtfulEyes()
+        self.table = Table(self.store, eyes=self.eyes)
+        self.rng, self.seed, self.sealed = random.Random(seed), seed, sealed
+        self.kind, self.names, self.options = game, list(names), dict(options or {})
+        self.table.new_game(game, self.names, self.options)
+        self._bots()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.table, name)
+
+    def _bots(self) -> None:
+        # a heuristic bot reads its own hidden dice, which a sealed roll does not give it
+        bot = "random" if self.sealed else "heuristic"
+        self.bots = [bot_factory(self.kind, bot)(seat, random.Random(f"{self.seed}/{seat}"))
+                     for seat in range(len(self.names))]
+
+    @property
+    def game(self) -> Game:
+        """The engine of the game in play."""
+        assert self.table.ledger is not None
+        return self.table.ledger.game
+
+    @property
+    def seq(self) -> int:
+        """The last record's sequence number."""
+        return self.table.state().seq
+
+    @property
+    def records(self) -> list[Any]:
+        """The inputs in effect in the game in play (``seq``, ``input``, ``hidden``)."""
+        assert self.table.ledger is not None
+        return list(self.table.ledger.played)
+
+    def step(self) -> Ack | None:
+        """One input: the dice the game waits for, or the prompted bot's choice; a new game of
+        the same kind once one is over. None while the table does not take inputs."""
+        if self.game.pending().over:
+            ack = self.table.new_game(self.kind, self.names, self.options)
+            self._bots()
+            return ack
+        if self.table.state().status.value not in ("running", "over"):
+            return None
+        return self.table.submit(Entry(self._next(), "bot", "bot"))
+
+    def _next(self) -> Input:
+        pending = self.game.pending()
+        if pending.dice:
+            need = pending.dice[0]
+            if self.sealed and need.hidden and need.reason != "reveal":
+                return Roll(need.seat, need.kind, ("?",) * need.count)
+            return roll_dice(need, self.rng)
+        seat = pending.prompt if pending.prompt is not None else pending.actors[0]
+        return self.bots[seat].choose(self.game)
+
+    def ask(self, reason: str = "low confidence") -> Question:
+        """Play on to the next open roll, then let the camera doubt it: a question to the dealer."""
+        while not self._open_roll_wanted():
+            self.step()
+        need = self.game.pending().dice[0]
+        seen = tuple(DieSeen(need.kind, need.kind.faces[i % len(need.kind.faces)],
+                             0.42 if i == 0 else 0.97, (120.0 + 160 * i, 200.0),
+                             (70.0 + 160 * i, 150.0, 100.0, 100.0), "community",
+                             "low confidence" if i == 0 else None) for i in range(need.count))
+        self.eyes.doubt = Sighting(None, reason, seen, evidence_picture(seen))
+        self.table.tick()
+        question = self.table.state().question
+        assert question is not None, "the table did not ask"
+        return question
+
+    def _open_roll_wanted(self) -> bool:
+        pending = self.game.pending()
+        return bool(pending.dice) and not pending.dice[0].hidden
+
+    def close(self) -> None:
+        """Close the record and remove its folder."""
+        self.store.close()
+        self._folder.cleanup()
+
+
+def evidence_picture(seen: Sequence[DieSeen]) -> bytes:
+    """A JPEG standing in for the camera's frame: the dice as squares with their faces."""
+    frame = np.full((400, 640, 3), (60, 110, 40), np.uint8)
+    for die in seen:
+        x, y, w, h = (int(v) for v in die.box)
+        cv2.rectangle(frame, (x, y), (x + w, y + h), (235, 235, 235), -1)
+        cv2.putText(frame, die.face or "?", (x + 25, y + 70), cv2.FONT_HERSHEY_SIMPLEX, 2,
+                    (20, 20, 20), 4)
+    ok, jpeg = cv2.imencode(".jpg", frame)
+    assert ok
+    return bytes(jpeg.tobytes())

@@ -1,0 +1,115 @@
+"""The dealer console's pages and forms do what they say, through the table's own path."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from controller.games.rolls import Roll
+from hardware.devices import DeviceStatus
+from web_conftest import csrf_of
+
+
+def roll_records(table: Any) -> list[Any]:
+    """The open (community) rolls of the game in play."""
+    return [r for r in table.records if isinstance(r.input, Roll) and r.input.seat is None]
+
+
+def test_correcting_a_misread_die_changes_the_public_view(dealer: FlaskClient, table: Any) -> None:
+    while len(roll_records(table)) < 1:
+        table.step()
+    table.step()
+    flop = roll_records(table)[0]
+    answer = dealer.post("/dealer/replace", data={"csrf": csrf_of(dealer, "/dealer/"),
+                                                  "seq": flop.seq, "faces": "W C S",
+                                                  "why": "the camera read a shadow"})
+    assert answer.status_code == 303
+    community = dealer.get("/api/state").get_json()["state"]["view"]["community"]
+    assert [die["face"] for die in community[:3]] == ["W", "C", "S"]
+    assert "the camera read a shadow" in table.state().log[-1].text
+
+
+def test_a_correction_of_a_line_that_is_not_a_roll_says_so(dealer: FlaskClient,
+                                                           table: Any) -> None:
+    for _ in range(4):
+        table.step()
+    action = next(r for r in table.records if not isinstance(r.input, Roll))
+    answer = dealer.post("/dealer/replace", data={"csrf": csrf_of(dealer, "/dealer/"),
+                                                  "seq": action.seq, "faces": "2 3"})
+    assert answer.status_code == 400 and "roll" in answer.get_data(as_text=True)
+
+
+def test_the_open_question_shows_its_evidence_and_takes_the_answer(dealer: FlaskClient,
+                                                                   table: Any) -> None:
+    question = table.ask()
+    page = dealer.get("/dealer/").get_data(as_text=True)
+    assert f"/dealer/evidence/{question.evidence}" in page
+    assert page.count('<g class="det') == question.count  # one box per die the camera saw
+    assert dealer.get("/api/state").get_json()["state"]["status"] == "question"
+    faces = " ".join(question.kind.faces[:question.count])
+    dealer.post("/dealer/answer", data={"csrf": csrf_of(dealer, "/dealer/"),
+                                        "question": question.id, "faces": faces})
+    state = table.state()
+    assert state.status.value == "running" and state.question is None
+    assert table.records[-1].input.faces == tuple(faces.split())
+
+
+def test_undo_takes_back_the_last_input(dealer: FlaskClient, table: Any) -> None:
+    for _ in range(5):
+        table.step()
+    inputs = [r.input for r in table.records]
+    dealer.post("/dealer/undo", data={"csrf": csrf_of(dealer, "/dealer/")})
+    assert [r.input for r in table.records] == inputs[:-1]
+
+
+def test_void_needs_a_reason(dealer: FlaskClient, table: Any) -> None:
+    for _ in range(5):
+        table.step()
+    token = csrf_of(dealer, "/dealer/")
+    assert dealer.post("/dealer/void", data={"csrf": token, "why": " "}).status_code == 400
+    assert dealer.post("/dealer/void", data={"csrf": token, "why": "dice off the tray"}
+                       ).status_code == 303
+    assert "dice off the tray" in table.state().log[-1].text
+
+
+def test_pause_and_resume(dealer: FlaskClient, table: Any) -> None:
+    token = csrf_of(dealer, "/dealer/")
+    dealer.post("/dealer/pause", data={"csrf": token, "why": "a player left"})
+    state = dealer.get("/api/state").get_json()["state"]
+    assert state["status"] == "paused" and state["problem"]
+    assert 'id="resume"' in dealer.get("/dealer/").get_data(as_text=True)
+    dealer.post("/dealer/resume", data={"csrf": token})
+    assert table.state().status.value == "running"
+
+
+def test_a_new_game_with_names_options_and_colours(dealer: FlaskClient, table: Any) -> None:
+    answer = dealer.post("/dealer/new-game", data={
+        "csrf": csrf_of(dealer, "/dealer/"), "game": "tauren", "names": "Zed, Yu",
+        "options": "shaman=wild, wrap=off", "colour0": "#112233", "colour1": "#445566"})
+    assert answer.status_code == 303
+    document = dealer.get("/api/state").get_json()
+    assert [s["name"] for s in document["state"]["view"]["seats"]] == ["Zed", "Yu"]
+    assert document["colours"] == ["#112233", "#445566"]
+    assert table.games(1)[0].options["shaman"] == "wild"
+
+
+def test_a_new_game_needs_two_names(dealer: FlaskClient) -> None:
+    answer = dealer.post("/dealer/new-game", data={"csrf": csrf_of(dealer, "/dealer/"),
+                                                   "game": "tao", "names": "Solo"})
+    assert answer.status_code == 400
+
+
+def test_device_health_names_the_failing_device_and_its_fix(dealer: FlaskClient,
+                                                           table: Any) -> None:
+    table.devices = lambda: [DeviceStatus.failing("camera", "no frame for 5 s", "check its cable"),
+                             DeviceStatus.healthy("seat node 0")]
+    page = dealer.get("/dealer/devices").get_data(as_text=True)
+    assert 'class="bad"><td>camera' in page and "check its cable" in page
+
+
+def test_the_last_games_page_lists_recorded_games(dealer: FlaskClient, table: Any) -> None:
+    while table.game_no < 3:
+        table.step()
+    page = dealer.get("/dealer/games").get_data(as_text=True)
+    assert "The last 3 games" in page and page.count("Ann, Bo, Cy") == 3

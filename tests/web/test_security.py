@@ -1,0 +1,120 @@
+"""The dealer console's locks: sessions, CSRF tokens, cookie flags, the hashed PIN, rate limits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from web.context import web_table
+from web.security import PinGate
+from web_conftest import PIN, app_for, csrf_of, log_in
+
+
+def console_routes(app: Flask) -> list[tuple[str, str]]:
+    """Every (method, path) of the console but the login form."""
+    routes = []
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint.startswith("dealer.") and rule.endpoint != "dealer.login":
+            path = rule.rule.replace("<int:picture>", "1")
+            routes += [(method, path) for method in sorted(rule.methods - {"HEAD", "OPTIONS"})]
+    return routes
+
+
+def test_the_console_has_the_routes_the_tests_walk(app: Flask) -> None:
+    assert len(console_routes(app)) >= 13  # home, pages and every form: none forgotten below
+
+
+def test_every_console_route_refuses_without_a_session(app: Flask, client: FlaskClient,
+                                                       table: Any) -> None:
+    token = csrf_of(client)  # a valid token without a dealer session
+    before = table.state().seq
+    for method, path in console_routes(app):
+        if method == "GET":
+            answer = client.get(path)
+            assert answer.status_code == 302, path
+            assert answer.headers["Location"].endswith("/dealer/login"), path
+        else:
+            answer = client.post(path, data={"csrf": token, "why": "x", "faces": "2 3",
+                                             "seq": "1", "question": "1", "game": "tao",
+                                             "names": "A, B"})
+            assert answer.status_code == 401, path
+    assert table.state().seq == before
+
+
+def test_a_post_without_a_valid_csrf_token_is_refused(app: Flask, dealer: FlaskClient,
+                                                      table: Any) -> None:
+    before = table.state().seq
+    for method, path in console_routes(app):
+        if method == "POST" and path != "/dealer/logout":
+            assert dealer.post(path, data={"why": "x"}).status_code == 400, path
+            assert dealer.post(path, data={"csrf": "forged", "why": "x"}).status_code == 400, path
+    assert table.state().seq == before
+    assert dealer.get("/dealer/").status_code == 200  # still logged in
+
+
+def test_the_login_form_needs_its_csrf_token_too(client: FlaskClient) -> None:
+    client.get("/dealer/login")
+    assert client.post("/dealer/login", data={"pin": PIN}).status_code == 400
+    assert client.get("/dealer/").status_code == 302
+
+
+def test_the_session_cookie_is_httponly_and_samesite(client: FlaskClient) -> None:
+    answer = log_in(client)
+    cookie = answer.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+
+
+def test_the_pin_is_not_stored_in_clear(app: Flask) -> None:
+    gate = web_table(app).gate
+    assert gate.pin_hash is not None and PIN not in gate.pin_hash
+    assert gate.pin_hash.split(":")[0] in ("scrypt", "pbkdf2")
+    kept = repr(app.config) + repr(vars(web_table(app))) + repr(web_table(app).settings)
+    assert PIN not in kept
+
+
+def test_a_wrong_pin_is_refused(client: FlaskClient) -> None:
+    answer = log_in(client, "1111")
+    assert answer.status_code == 403 and "Wrong PIN" in answer.get_data(as_text=True)
+    assert client.get("/dealer/").status_code == 302
+
+
+def test_wrong_pins_are_rate_limited_even_before_the_right_one(client: FlaskClient) -> None:
+    codes = [log_in(client, f"000{n}").status_code for n in range(6)]
+    assert codes == [403] * 5 + [429]
+    assert log_in(client).status_code == 429  # the right PIN waits too
+    assert client.get("/dealer/").status_code == 302
+
+
+def test_the_lock_lifts_after_the_window() -> None:
+    now = [100.0]
+    gate = PinGate("pbkdf2:sha256:1$salt$00", attempts=2, window=60, clock=lambda: now[0])
+    assert not gate.check("1.2.3.4", "1") and not gate.check("1.2.3.4", "2")
+    assert gate.locked_for("1.2.3.4") == pytest.approx(60)
+    assert gate.locked_for("5.6.7.8") == 0  # another client is not locked out
+    now[0] += 61
+    assert gate.locked_for("1.2.3.4") == 0
+
+
+def test_a_console_without_a_pin_lets_nobody_in(table: Any) -> None:
+    client = app_for(table, dealer_pin=None).test_client()
+    assert log_in(client, "").status_code == 403
+    assert log_in(client, PIN).status_code == 403
+
+
+def test_logging_out_ends_the_session(dealer: FlaskClient) -> None:
+    dealer.post("/dealer/logout", data={"csrf": csrf_of(dealer, "/dealer/")})
+    assert dealer.get("/dealer/").status_code == 302
+
+
+def test_evidence_pictures_are_for_the_dealer_only(client: FlaskClient, table: Any) -> None:
+    for _ in range(3):
+        table.step()
+    question = table.ask()
+    assert client.get(f"/dealer/evidence/{question.evidence}").status_code == 302
+    log_in(client)
+    picture = client.get(f"/dealer/evidence/{question.evidence}")
+    assert picture.status_code == 200 and picture.mimetype == "image/jpeg"
+    assert picture.data[:2] == b"\xff\xd8"

@@ -1,0 +1,36 @@
+"""The JSON API: the public state, the live event stream and recent results."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify, request, stream_with_context
+
+from controller.games.view import to_json
+from web.context import web_table
+from web.stream import events, resume_point
+
+api = Blueprint("api", __name__)
+
+
+@api.get("/state")
+def state() -> Response:
+    """The public view of the table now (``TableState.to_json()`` with the chart and odds)."""
+    ctx = web_table()
+    return jsonify(ctx.document(ctx.public_state()))
+
+
+@api.get("/stream")
+def stream() -> Response:
+    """Server-Sent Events: every change, resuming after ``Last-Event-ID`` (or ``?after=``)."""
+    ctx = web_table()
+    after = resume_point(request.headers.get("Last-Event-ID"), request.args.get("after"))
+    response = Response(stream_with_context(events(ctx, after)), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"  # a proxy in front must not hold events back
+    return response
+
+
+@api.get("/history")
+def history() -> Response:
+    """The last recorded games and their results, newest first."""
+    limit = min(max(request.args.get("limit", 10, type=int) or 10, 1), 10)
+    return jsonify({"games": to_json(web_table().table.games(limit=limit))})

@@ -1,0 +1,215 @@
+"""The dealer console: behind a PIN, it fixes what the machines got wrong and runs the table.
+
+Every route but the login needs a dealer session; every POST carries the session's CSRF token.
+Inputs go through the table's own path (``TableHandle``), so the table refuses them while it is
+paused (409, with its reason) exactly as it refuses a button.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import (Blueprint, Response, abort, make_response, redirect, render_template, request,
+                   session, url_for)
+from werkzeug.wrappers import Response as BaseResponse
+
+from controller.games.registry import GAMES
+from controller.games.rolls import Roll
+from controller.table.records import Entry, ReplaceDice, Undo, VoidHand
+from web.context import web_table
+from web.fairness import face_tests
+from web.security import check_csrf, csrf_token, log_in, logged_in
+
+dealer = Blueprint("dealer", __name__)
+DEALER = "dealer"
+OPEN = ("dealer.login",)  # the only endpoints without a session
+COLOURS = ("#e4572e", "#29a0b1", "#f3a712", "#8cb369", "#a06cd5", "#f25f9a", "#4f6d7a",
+           "#c9a227", "#2e86ab", "#9b5de5")
+
+
+@dealer.before_request
+def guard() -> BaseResponse | None:
+    """Refuse a request without a dealer session; check the CSRF token of every POST."""
+    if request.method == "POST":
+        check_csrf(request.form.get("csrf"))
+    if request.endpoint in OPEN or logged_in():
+        return None
+    if request.method == "GET":
+        return redirect(url_for("dealer.login"))
+    abort(401, "log in to the dealer console first")
+
+
+@dealer.context_processor
+def tokens() -> dict[str, Any]:
+    """Every console template gets the CSRF token."""
+    return {"csrf": csrf_token()}
+
+
+@dealer.route("/login", methods=["GET", "POST"])
+def login() -> BaseResponse | str | tuple[str, int]:
+    """The PIN form; a right PIN opens a session, too many wrong ones lock the client out."""
+    if request.method == "GET":
+        return render_template("dealer/login.html", error="")
+    gate, client = web_table().gate, request.remote_addr or "?"
+    wait = gate.locked_for(client)
+    if wait > 0:
+        return render_template("dealer/login.html",
+                               error=f"Too many wrong PINs: wait {wait:.0f} s."), 429
+    if not gate.check(client, request.form.get("pin", "")):
+        return render_template("dealer/login.html", error="Wrong PIN."), 403
+    log_in()
+    return redirect(url_for("dealer.home"))
+
+
+@dealer.post("/logout")
+def logout() -> BaseResponse:
+    """End the dealer session."""
+    session.clear()
+    return redirect(url_for("dealer.login"))
+
+
+@dealer.get("/")
+def home() -> str:
+    """The console: status, the open question with its evidence, corrections and controls."""
+    ctx = web_table()
+    state = ctx.table.state()
+    return render_template("dealer/home.html", state=state, games=sorted(GAMES),
+                           colours=COLOURS, seat_colours=ctx.colours)
+
+
+@dealer.post("/answer")
+def answer() -> BaseResponse:
+    """The dealer's reading of the dice the table asked about."""
+    web_table().table.answer(request.form.get("question", 0, type=int), _faces(), DEALER)
+    return _back()
+
+
+@dealer.post("/dice")
+def dice() -> BaseResponse:
+    """Enter by hand the dice the table waits for (the camera is off or cannot read them): an
+    input like any other, refused (409) while the table is paused or at fault."""
+    awaited = web_table().table.state().view.awaited.dice
+    if not awaited:
+        abort(400, "the table waits for no dice now")
+    need = awaited[0]
+    faces = tuple(need.kind.parse_face(face) for face in _faces())
+    web_table().table.submit(Entry(Roll(need.seat, need.kind, faces), "console", DEALER))
+    return _back()
+
+
+@dealer.post("/replace")
+def replace() -> BaseResponse:
+    """Correct a misread die: the roll recorded under ``seq`` showed other faces."""
+    seq = request.form.get("seq", type=int)
+    if seq is None:
+        abort(400, "choose the roll to correct")
+    web_table().table.correct(ReplaceDice(seq, _faces(), DEALER, _why("misread die")))
+    return _back()
+
+
+@dealer.post("/undo")
+def undo() -> BaseResponse:
+    """Take back the last input."""
+    web_table().table.correct(Undo(DEALER, _why("undo")))
+    return _back()
+
+
+@dealer.post("/void")
+def void() -> BaseResponse:
+    """Cancel the hand in play; a reason is required."""
+    why = request.form.get("why", "").strip()
+    if not why:
+        abort(400, "say why the hand is void")
+    web_table().table.correct(VoidHand(DEALER, why))
+    return _back()
+
+
+@dealer.post("/pause")
+def pause() -> BaseResponse:
+    """Pause the table."""
+    web_table().table.pause(DEALER, _why("paused by the dealer"))
+    return _back()
+
+
+@dealer.post("/resume")
+def resume() -> BaseResponse:
+    """Resume a paused table."""
+    web_table().table.resume(DEALER)
+    return _back()
+
+
+@dealer.post("/new-game")
+def new_game() -> BaseResponse:
+    """Start a game with its options, seat names and seat colours."""
+    form = request.form
+    names = [name.strip() for name in form.get("names", "").split(",") if name.strip()]
+    if form.get("game") not in GAMES or len(names) < 2:
+        abort(400, "choose a game and name at least two seats (comma-separated)")
+    ctx = web_table()
+    ctx.table.new_game(form["game"], names, _options(form.get("options", "")))
+    ctx.colours = [form.get(f"colour{seat}", COLOURS[seat % len(COLOURS)])
+                   for seat in range(len(names))]
+    return _back()
+
+
+@dealer.get("/devices")
+def devices() -> str:
+    """Every device's health, as ``doctor`` reports it."""
+    return render_template("dealer/devices.html", devices=web_table().table.devices())
+
+
+@dealer.get("/games")
+def games() -> str:
+    """The last ten recorded games and their results."""
+    return render_template("dealer/games.html", games=web_table().table.games(limit=10))
+
+
+@dealer.get("/evidence/<int:picture>")
+def evidence(picture: int) -> Response:
+    """An evidence picture (the camera frame of a roll) as JPEG."""
+    jpeg = web_table().table.evidence(picture)
+    if jpeg is None:
+        abort(404, f"no evidence picture {picture} is kept")
+    response = make_response(jpeg)
+    response.headers["Content-Type"] = "image/jpeg"
+    response.headers["Cache-Control"] = "private, max-age=3600"
+    return response
+
+
+@dealer.get("/fairness")
+def fairness() -> str:
+    """Face counts per die kind over the recorded rolls, with a chi-square test."""
+    return render_template("dealer/fairness.html", tests=face_tests(_recorded_states()))
+
+
+def _recorded_states() -> list[Any]:
+    """Every state of the record, oldest first (the subscription replays what is recorded)."""
+    subscription = web_table().table.subscribe(after=0)
+    states = []
+    try:
+        while (update := subscription.next(timeout=0)) is not None:
+            states.append(update.state)
+    finally:
+        subscription.close()
+    return states
+
+
+def _faces() -> tuple[str, ...]:
+    faces = tuple(request.form.get("faces", "").replace(",", " ").split())
+    if not faces:
+        abort(400, "type the faces the dice show, e.g. 3 5")
+    return faces
+
+
+def _why(default: str) -> str:
+    return request.form.get("why", "").strip() or default
+
+
+def _options(text: str) -> dict[str, str]:
+    """``key=value`` pairs, separated by commas or lines."""
+    pairs = [item.split("=", 1) for item in text.replace("\n", ",").split(",") if "=" in item]
+    return {key.strip(): value.strip() for key, value in pairs}
+
+
+def _back() -> BaseResponse:
+    return redirect(url_for("dealer.home"), code=303)

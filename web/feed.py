@@ -1,0 +1,147 @@
+"""How an event stream waits for the table's changes: alone, or through one shared fan-out.
+
+A :class:`DirectFeed` holds its own subscription (the test client, a threaded server). Under the
+gevent server every stream reads one :class:`Fanout` instead: a single thread follows the table
+and hands each change to the event loop, whose streams all wake on one gevent event, so two
+hundred spectators cost one subscription and no thread each. A stream resuming from before what
+the fan-out keeps catches up from the table's record first.
+"""
+
+from __future__ import annotations
+
+import threading
+from bisect import bisect_right
+from collections import deque
+from typing import Any, Callable, Protocol
+
+from controller.table.records import Subscription, Update
+
+KEPT = 2000  # changes the fan-out keeps for streams that fall behind or resume
+
+
+class Feed(Protocol):
+    """The changes one stream has not sent yet."""
+
+    def wait(self, timeout: float) -> list[Update]:
+        """The next changes (oldest first), or none within ``timeout`` seconds."""
+        ...
+
+    def close(self) -> None:
+        """Let go of what the feed holds."""
+        ...
+
+
+class DirectFeed:
+    """A stream's own subscription; ``blocking`` runs its waits (see ``WebTable.blocking``)."""
+
+    def __init__(self, subscription: Subscription, blocking: Callable[..., Any]) -> None:
+        self._subscription, self._blocking = subscription, blocking
+
+    def wait(self, timeout: float) -> list[Update]:
+        """The next change and every one already waiting behind it."""
+        first = self._blocking(self._subscription.next, timeout)
+        if first is None:
+            return []
+        found = [first]
+        while (more := self._subscription.next(0)) is not None:
+            found.append(more)
+        return found
+
+    def close(self) -> None:
+        """Close the subscription."""
+        self._subscription.close()
+
+
+class Fanout:
+    """One subscription shared by every stream of a gevent server (build it in that thread).
+
+    ``subscribe(after)`` opens a subscription of the public changes; ``floor`` is the sequence
+    number below which changes are no longer kept here.
+    """
+
+    def __init__(self, subscribe: Callable[[int], Subscription], after: int) -> None:
+        from gevent.event import Event
+        from gevent.hub import get_hub
+        self._subscribe, self._event_type = subscribe, Event
+        self.floor = after
+        self._kept: deque[Update] = deque()
+        self._incoming: list[Update] = []
+        self._lock = threading.Lock()
+        self.changed = Event()
+        self._wake = get_hub().loop.async_()
+        self._wake.start(self._take)
+        self._running = True
+        threading.Thread(target=self._pump, args=(after,), name="web-fanout", daemon=True).start()
+
+    def _pump(self, after: int) -> None:
+        subscription = self._subscribe(after)
+        try:
+            while self._running:
+                update = subscription.next(1.0)
+                if update is not None:
+                    with self._lock:
+                        self._incoming.append(update)
+                    self._wake.send()  # thread-safe: the event loop runs _take
+        finally:
+            subscription.close()
+
+    def _take(self) -> None:
+        with self._lock:
+            incoming, self._incoming = self._incoming, []
+        self._kept.extend(incoming)
+        while len(self._kept) > KEPT:
+            self.floor = self._kept.popleft().seq
+        changed, self.changed = self.changed, self._event_type()
+        changed.set()
+
+    def since(self, after: int) -> list[Update]:
+        """The kept changes above ``after``."""
+        seqs = [update.seq for update in self._kept]
+        return list(self._kept)[bisect_right(seqs, after):] if seqs and seqs[-1] > after else []
+
+    def close(self) -> None:
+        """Stop following the table (the thread ends within a second)."""
+        self._running = False
+        self._wake.stop()
+
+
+class FanoutFeed:
+    """One stream's place in a :class:`Fanout`."""
+
+    def __init__(self, fanout: Fanout, after: int, subscribe: Callable[[int], Subscription],
+                 blocking: Callable[..., Any]) -> None:
+        self._fanout, self._after = fanout, after
+        self._subscribe, self._blocking = subscribe, blocking
+
+    def wait(self, timeout: float) -> list[Update]:
+        """The next changes: caught up from the record first if this stream is behind."""
+        if self._after < self._fanout.floor:
+            return self._advance(self._blocking(self._catch_up))
+        changed = self._fanout.changed
+        found = self._fanout.since(self._after)
+        if not found:
+            changed.wait(timeout)
+            found = self._fanout.since(self._after)
+        return self._advance(found)
+
+    def _catch_up(self) -> list[Update]:
+        subscription = self._subscribe(self._after)
+        found: list[Update] = []
+        try:
+            while (update := subscription.next(0)) is not None:
+                found.append(update)
+                if update.seq >= self._fanout.floor:
+                    break
+        finally:
+            subscription.close()
+        if not found:
+            self._after = self._fanout.floor  # the record has nothing older to give
+        return found
+
+    def _advance(self, found: list[Update]) -> list[Update]:
+        if found:
+            self._after = found[-1].seq
+        return found
+
+    def close(self) -> None:
+        """Nothing to release: the fan-out is shared."""

@@ -1,0 +1,87 @@
+"""The dealer console's locks: a hashed PIN, a login rate limit, sessions and CSRF tokens."""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import time
+from collections import defaultdict, deque
+from typing import Any, Callable
+
+from flask import abort, session
+from werkzeug.security import check_password_hash, generate_password_hash
+
+SESSION_KEY = "dealer"
+CSRF_KEY = "csrf"
+
+
+class PinGate:
+    """Checks the dealer's PIN against its hash, refusing a client after too many wrong tries.
+
+    Only the hash is kept; ``attempts`` wrong PINs within ``window`` seconds from one client
+    lock that client out until the oldest of them is ``window`` seconds old.
+    """
+
+    def __init__(self, pin_hash: str | None, attempts: int, window: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.pin_hash = pin_hash
+        self.attempts, self.window = attempts, window
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._failures: defaultdict[str, deque[float]] = defaultdict(deque)
+
+    @classmethod
+    def from_settings(cls, settings: dict[str, Any], clear_pin: str | None) -> PinGate:
+        """The gate of the app's settings; a clear ``dealer_pin`` is hashed here."""
+        pin_hash = generate_password_hash(clear_pin) if clear_pin else settings["dealer_pin_hash"]
+        return cls(pin_hash, int(settings["login_attempts"]), float(settings["login_window"]))
+
+    def locked_for(self, client: str) -> float:
+        """Seconds until ``client`` may try again (0: it may now)."""
+        with self._lock:
+            failures = self._recent(client)
+            if len(failures) < self.attempts:
+                return 0.0
+            return failures[0] + self.window - self._clock()
+
+    def check(self, client: str, pin: str) -> bool:
+        """Whether ``pin`` is right; a wrong one counts against ``client``."""
+        right = self.pin_hash is not None and check_password_hash(self.pin_hash, pin)
+        if not right:
+            with self._lock:
+                self._failures[client].append(self._clock())
+        return right
+
+    def _recent(self, client: str) -> deque[float]:
+        failures = self._failures[client]
+        while failures and failures[0] <= self._clock() - self.window:
+            failures.popleft()
+        return failures
+
+
+def csrf_token() -> str:
+    """The session's CSRF token (made on first use), for every form of the console."""
+    if CSRF_KEY not in session:
+        session[CSRF_KEY] = secrets.token_urlsafe(32)
+    token: str = session[CSRF_KEY]
+    return token
+
+
+def check_csrf(sent: str | None) -> None:
+    """Refuse (400) a form whose token is missing or is not the session's."""
+    expected = session.get(CSRF_KEY)
+    if not expected or not sent or not hmac.compare_digest(str(expected), sent):
+        abort(400, "the form's security token is missing or stale: reload the page")
+
+
+def logged_in() -> bool:
+    """Whether this session belongs to a dealer who gave the PIN."""
+    return bool(session.get(SESSION_KEY))
+
+
+def log_in() -> None:
+    """Start a dealer session (a fresh session, so a planted cookie is not carried over)."""
+    session.clear()
+    session[SESSION_KEY] = True
+    session[CSRF_KEY] = secrets.token_urlsafe(32)

@@ -1,0 +1,144 @@
+// The scoreboard: draws the table's public document (GET /api/state, then every event of
+// /api/stream) exactly as the view says; it never asks which game it shows.
+"use strict";
+
+const body = document.body;
+const SHOWDOWN_MS = Number(body.dataset.showdownMs || 6000);
+const $ = (id) => document.getElementById(id);
+const esc = (text) => String(text ?? "").replace(/[&<>"']/g,
+  (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+
+// What the tests (and a curious person at the console) can read: every event id seen, in order.
+const live = window.dicetable = { seq: null, seen: [], renders: 0, connected: false };
+let shownResult = null;
+let showdownTimer = null;
+
+const capital = (text) => String(text).charAt(0).toUpperCase() + String(text).slice(1);
+
+function holdings(list) {
+  return (list || []).filter((h) => h.count > 0).map((h) => h.unit === "chips"
+    ? `<span class="chips" title="${h.count} chips"><i class="chip"></i>${h.count}</span>`
+    : `<span class="stones ${esc(h.unit)}" title="${h.count} ${esc(h.unit)} stones">` +
+      `<i class="stone ${esc(h.unit)}"></i>${h.count}</span>`).join(" ");
+}
+
+function dice(list, size) {
+  return (list || []).map((die) => drawDie(die, size)).join("");
+}
+
+function seatName(state, seat) {
+  const found = state.view.seats.find((s) => s.seat === seat);
+  return found ? found.name : `Seat ${seat}`;
+}
+
+function renderSeat(seat, view, colours) {
+  const prompt = view.awaited.prompt === seat.seat;
+  const acting = (view.awaited.seats || []).includes(seat.seat);
+  const colour = colours[seat.seat] ? ` style="--seat:${esc(colours[seat.seat])}"` : "";
+  const marks = (seat.marks || []).map((m) => `<span class="mark">${esc(m)}</span>`).join("");
+  const bet = seat.bet && seat.bet.length ? `<div class="bet">bet ${holdings(seat.bet)}</div>` : "";
+  return `<div class="seat status-${esc(seat.status)}${prompt ? " prompt" : ""}${acting ? " acting" : ""}"` +
+    ` data-seat="${seat.seat}"${colour}>` +
+    `<div class="name">${esc(seat.name)}</div>` +
+    `<div class="seat-status">${esc(seat.status.replace("-", " "))} ${marks}</div>` +
+    `<div class="stack">${holdings(seat.stack)}</div>${bet}` +
+    `<div class="seat-dice">${dice(seat.dice, 64)}</div></div>`;
+}
+
+function renderStatus(state) {
+  const box = $("status");
+  const words = {
+    paused: ["Paused", state.problem],
+    fault: ["Table fault", `${state.problem}${state.fix ? " — " + state.fix : ""}`],
+    question: ["The dealer is checking the dice", state.question ? state.question.text : ""],
+    over: ["Game over", ""],
+  }[state.status];
+  box.hidden = !words;
+  box.className = `status-${state.status}`;
+  box.innerHTML = words ? `<strong>${esc(words[0])}</strong> ${esc(words[1])}` : "";
+}
+
+function renderPots(view) {
+  return (view.pots || []).map((pot) =>
+    `<div class="pot"><span class="pot-name">${esc(pot.name)}</span> ${holdings(pot.amount)}</div>`).join("");
+}
+
+function renderChart(chart) {
+  $("chart-box").hidden = !chart.length;
+  $("chart").innerHTML = chart.filter((row) => row.rolls > 0).map((row) =>
+    `<tr><td>${esc(capital(row.hand))}</td><td class="num">${(100 * row.probability).toFixed(row.probability < 0.01 ? 3 : 1)}%</td>` +
+    `<td class="one-in">1 in ${row.probability ? Math.round(1 / row.probability).toLocaleString() : "—"}</td></tr>`).join("");
+}
+
+function renderOdds(state, odds) {
+  $("odds-box").hidden = !odds.length;
+  $("odds").innerHTML = odds.map((o) =>
+    `<li><span class="who">${esc(seatName(state, o.seat))}</span>` +
+    `<span class="bar"><i style="width:${(100 * o.equity).toFixed(1)}%"></i></span>` +
+    `<span class="num">${(100 * o.win).toFixed(1)}%${o.tie > 0.0005 ? ` <small>tie ${(100 * o.tie).toFixed(1)}%</small>` : ""}</span></li>`).join("");
+}
+
+function renderShowdown(state) {
+  const result = state.view.result;
+  const key = result ? `${state.game_no}/${result.number}` : null;
+  if (!result || key === shownResult) return;
+  const first = shownResult === null && live.renders === 1;
+  shownResult = key;
+  if (first) return; // a result already over when the page opened is not news
+  const winners = result.winners.map((seat) => seatName(state, seat)).join(" and ");
+  const hands = (result.shown || []).map((shown) =>
+    `<div class="shown${result.winners.includes(shown.seat) ? " winner" : ""}">` +
+    `<div class="who">${esc(seatName(state, shown.seat))}</div><div>${dice(shown.dice, 72)}</div>` +
+    `<div class="hand">${esc(capital(shown.hand))}</div>${holdings(shown.won) ? `<div class="won">wins ${holdings(shown.won)}</div>` : ""}</div>`).join("");
+  const box = $("showdown");
+  box.innerHTML = `<h2>${esc(winners || "No winner")} ${result.winners.length > 1 ? "split" : "wins"}</h2>` +
+    `<div class="hands">${hands}</div><p>${esc(result.text)}</p>`;
+  box.hidden = false;
+  clearTimeout(showdownTimer);
+  showdownTimer = setTimeout(() => { box.hidden = true; }, SHOWDOWN_MS);
+}
+
+function render(doc) {
+  const state = doc.state;
+  const view = state.view;
+  live.renders += 1;
+  live.seq = doc.seq;
+  live.state = doc;
+  document.title = `${view.title} — dicetable`;
+  $("title").textContent = view.title;
+  $("number").textContent = `#${view.number} · ${view.phase.replace(/[-_]/g, " ")}`;
+  $("facts").innerHTML = (view.facts || []).map((f) =>
+    `<li><span class="label">${esc(f.label)}</span> ${esc(f.value)}</li>`).join("");
+  renderStatus(state);
+  $("awaited").textContent = view.awaited.text || "";
+  $("community").innerHTML = dice(view.community, 96);
+  $("pots").innerHTML = renderPots(view);
+  $("seats").innerHTML = view.seats.map((seat) => renderSeat(seat, view, doc.colours || [])).join("");
+  $("log").innerHTML = (state.log || []).slice().reverse().map((line) =>
+    `<li data-seq="${line.seq}">${esc(line.text)}</li>`).join("");
+  renderChart(doc.chart || []);
+  renderOdds(state, doc.odds || []);
+  renderShowdown(state);
+}
+
+function connect() {
+  // EventSource reconnects by itself and sends Last-Event-ID; if it gives up (a 5xx while the
+  // server restarts), open a new one that resumes after the last event seen.
+  const url = body.dataset.streamUrl + (live.seq !== null ? `?after=${live.seq}` : "");
+  const source = new EventSource(url);
+  const take = (event) => {
+    live.connected = true;
+    $("link").className = "on";
+    if (event.lastEventId) live.seen.push(Number(event.lastEventId));
+    render(JSON.parse(event.data));
+  };
+  source.addEventListener("state", take);
+  source.addEventListener("update", take);
+  source.onerror = () => {
+    live.connected = false;
+    $("link").className = "off";
+    if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
+  };
+}
+
+connect();

@@ -1,0 +1,56 @@
+"""Server-Sent Events: the scoreboard's live feed, one event per change, resumable.
+
+Each change is an ``update`` event whose ``id`` is its record sequence number; a browser that
+reconnects sends the last id it saw (``Last-Event-ID``) and gets every change after it, so a
+restart of the server loses nothing. A stream opened fresh starts with a ``state`` event.
+Comments keep an idle connection open through proxies.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Iterator
+
+from web.context import WebTable
+
+
+def sse(event: str, data: str, seq: int | None = None) -> str:
+    """One event in the wire format (``data`` is one line of JSON).
+
+    >>> sse("update", '{"a":1}', 7)
+    'id: 7\\nevent: update\\ndata: {"a":1}\\n\\n'
+    """
+    head = f"id: {seq}\n" if seq is not None else ""
+    return f"{head}event: {event}\ndata: {data}\n\n"
+
+
+def resume_point(header: str | None, query: str | None) -> int | None:
+    """The sequence number to resume after: ``Last-Event-ID`` or ``?after=``; None when absent.
+
+    >>> resume_point("12", None), resume_point(None, "3"), resume_point("junk", None)
+    (12, 3, None)
+    """
+    for text in (header, query):
+        if text is not None and text.strip().isdigit():
+            return int(text)
+    return None
+
+
+def events(ctx: WebTable, after: int | None) -> Iterator[str]:
+    """The stream's text: ``retry``, then a ``state`` (fresh) and every change after ``after``."""
+    yield f"retry: {int(ctx.settings['retry_ms'])}\n\n"
+    if after is None:
+        state = ctx.public_state()
+        yield sse("state", json.dumps(ctx.document(state), separators=(",", ":")), state.seq)
+        after = state.seq
+    feed = ctx.feed(after)
+    keepalive = float(ctx.settings["keepalive"])
+    try:
+        while True:
+            updates = feed.wait(keepalive)
+            if not updates:
+                yield ": keep-alive\n\n"
+                continue
+            yield "".join(sse("update", ctx.event(update), update.seq) for update in updates)
+    finally:
+        feed.close()
