@@ -101,15 +101,20 @@ class _DoubtfulEyes:
         return None if need is None else Sighting(None, "die 1 read 5 at 0.41 confidence")
 
 
-def test_a_table_stopped_with_a_question_open_comes_back_paused(db: Path) -> None:
-    store = Store(db)
-    table = Table(store, eyes=_DoubtfulEyes())
-    table.new_game("tao", ["Ana", "Ben"], {})
+def _ask_about_open_dice(table: Table) -> None:
+    """Play until the table waits for open dice, then let the doubtful camera look once."""
     rng = random.Random(3)
     while table.ledger is not None and not (table.ledger.game.pending().dice and
                                             not table.ledger.game.pending().dice[0].hidden):
         table.submit(Entry(next_input(table, rng), "test", "tester"))
     table.tick()
+
+
+def test_a_table_stopped_with_a_question_open_comes_back_paused(db: Path) -> None:
+    store = Store(db)
+    table = Table(store, eyes=_DoubtfulEyes())
+    table.new_game("tao", ["Ana", "Ben"], {})
+    _ask_about_open_dice(table)
     assert table.state().status is TableStatus.QUESTION
     question = table.state().question
     assert question is not None and "0.41" in question.text
@@ -121,11 +126,7 @@ def test_a_table_stopped_with_a_question_open_comes_back_paused(db: Path) -> Non
 def test_the_dealer_answers_a_question_and_the_game_goes_on(store: Store) -> None:
     table = Table(store, eyes=_DoubtfulEyes())
     table.new_game("tao", ["Ana", "Ben"], {})
-    rng = random.Random(3)
-    while table.ledger is not None and not (table.ledger.game.pending().dice and
-                                            not table.ledger.game.pending().dice[0].hidden):
-        table.submit(Entry(next_input(table, rng), "test", "tester"))
-    table.tick()
+    _ask_about_open_dice(table)
     question = table.state().question
     assert question is not None
     with pytest.raises(IllegalAction, match="not open"):
