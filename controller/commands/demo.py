@@ -9,7 +9,6 @@ same ``--db`` a stopped demo resumes where it stopped.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import tempfile
 from pathlib import Path
@@ -139,44 +138,3 @@ class Narrator:
             print(f"Game over: {self.table.names[view.winner]} wins the game.", file=self.out)
         else:
             print(f"Demo ended after {view.number - 1} hands ({view.title}).", file=self.out)
-
-
-def _seed(seed: int | None) -> int:
-    return seed if seed is not None else random.SystemRandom().randrange(10**6)
-
-
-def round_header(view: dict[str, Any]) -> str:
-    """``== Match 2, round 5 (tiebreak) | bid 2 | token: seat 1 silver | pot 0 ==``."""
-    token = view["token"]
-    holder = "nobody" if token["holder"] is None else f"seat {token['holder']} {token['side']}"
-    pot = view["pot"]["black"] + view["pot"]["white"]
-    tiebreak = " (tiebreak)" if view["tiebreak"] else ""
-    return (f"== Match {view['match']}, round {view['round']}{tiebreak} | bid {view['multiplier']}"
-            f" | token: {holder} | pot {pot} ==")
-
-
-def round_table(view: dict[str, Any]) -> str:
-    """The last round's result: revealed dice and scores, then every seat's stones."""
-    last = view["last_round"]
-    revealed = {row["seat"]: row for row in last["reveal"]}
-    winners = last["winners"]
-    lines = ["   seat  stones (b+w)  2d6    d12  score  result"]
-    for player in view["players"]:
-        seat = player["seat"]
-        row = revealed.get(seat)
-        d6, d12, score = (f"{row['d6'][0]} {row['d6'][1]}", row["d12"], row["score"]) if row \
-            else ("-", "-", "-")
-        dice = f"{d6:<5}  {d12:>3}  {score:>5}"
-        result = _result(seat, winners, last, player["status"])
-        stones = f"{player['black'] + player['white']} ({player['black']}+{player['white']})"
-        lines.append(f"   {seat:>4}  {stones:<12}  {dice}  {result}")
-    return "\n".join(lines)
-
-
-def _result(seat: int, winners: list[int], last: dict[str, Any], status: str) -> str:
-    if seat in winners and len(winners) == 1:
-        how = "everyone else folded" if last["folded_out"] else "best score"
-        return f"takes the pot of {last['pot']} ({how})"
-    if seat in winners:
-        return "tied: plays the tiebreak"
-    return {"out": "out of the match", "folded": "folded"}.get(status, "")

@@ -8,7 +8,6 @@ import re
 import sys
 from typing import Any, Protocol, TextIO
 
-from controller.commands.demo import round_table
 from controller.commands.showdown import showdown
 from controller.commands.simulate import add_option_argument, bot_list, parse_options
 from controller.games.base import Game, Input
@@ -425,3 +424,30 @@ def _step(table: BotTable, dealer: Dealer, seat: int, out: TextIO) -> None:
     summary = dealer.hand_over(table.game, seat) if table.hands != hands else ""
     if summary:
         print(summary, file=out)
+
+
+def round_table(view: dict[str, Any]) -> str:
+    """The last round's result: revealed dice and scores, then every seat's stones."""
+    last = view["last_round"]
+    revealed = {row["seat"]: row for row in last["reveal"]}
+    winners = last["winners"]
+    lines = ["   seat  stones (b+w)  2d6    d12  score  result"]
+    for player in view["players"]:
+        seat = player["seat"]
+        row = revealed.get(seat)
+        d6, d12, score = (f"{row['d6'][0]} {row['d6'][1]}", row["d12"], row["score"]) if row \
+            else ("-", "-", "-")
+        dice = f"{d6:<5}  {d12:>3}  {score:>5}"
+        result = _result(seat, winners, last, player["status"])
+        stones = f"{player['black'] + player['white']} ({player['black']}+{player['white']})"
+        lines.append(f"   {seat:>4}  {stones:<12}  {dice}  {result}")
+    return "\n".join(lines)
+
+
+def _result(seat: int, winners: list[int], last: dict[str, Any], status: str) -> str:
+    if seat in winners and len(winners) == 1:
+        how = "everyone else folded" if last["folded_out"] else "best score"
+        return f"takes the pot of {last['pot']} ({how})"
+    if seat in winners:
+        return "tied: plays the tiebreak"
+    return {"out": "out of the match", "folded": "folded"}.get(status, "")
