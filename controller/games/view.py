@@ -72,6 +72,8 @@ class SeatView:
     bet: tuple[Holding, ...] = ()
     dice: tuple[DieView, ...] = ()
     marks: tuple[str, ...] = ()
+    colour: str = ""
+    """The seat's colour (``#rrggbb``), given by the table; "" from an engine alone."""
 
 
 @dataclass(frozen=True)

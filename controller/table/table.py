@@ -32,7 +32,7 @@ from controller.table.controls_common import TagLookup
 from controller.table.replay import effective_lines, summaries
 from controller.table.records import (
     Ack, Correction, Entry, GameSummary, LogLine, Question, ReplaceDice, TableState, TableStatus,
-    Undo, Update, VoidHand,
+    Undo, Update, VoidHand, seat_colours,
 )
 
 KEEP_GAMES = 10
@@ -129,6 +129,8 @@ class Table:
         self.game_no = 0
         self.ledger: Ledger | None = None
         self.names: tuple[str, ...] = ()
+        self.colours: tuple[str, ...] = ()
+        """Each seat's colour (``#rrggbb``): its own dice's colour, its place on the scoreboard."""
         self.controls: Controls | None = None
         self.status = TableStatus.OVER
         self.problem = self.fix = ""
@@ -203,14 +205,17 @@ class Table:
             self._paused = False
             return self._record("resume", "", "console", who)
 
-    def new_game(self, game: str, names: Sequence[str], options: dict[str, str]) -> Ack:
-        """Finish the game in play, if any, and start ``game`` for these seat names."""
+    def new_game(self, game: str, names: Sequence[str], options: dict[str, str],
+                 colours: Sequence[str] = ()) -> Ack:
+        """Finish the game in play, if any, and start ``game`` for these seat names and colours
+        (``#rrggbb`` per seat; :data:`SEAT_COLOURS` when empty)."""
         with self._lock:
             Ledger(game, len(names), options)  # raises for a bad game, seat count or option
+            chosen = seat_colours(colours, len(names))
             if self.ledger is not None and self.status is not TableStatus.OVER:
                 self._finish()
-            self.game_no = self.store.start_game(game, len(names), options, list(names))
-            self._start(game, tuple(names), options)
+            self.game_no = self.store.start_game(game, len(names), options, list(names), chosen)
+            self._start(game, tuple(names), options, chosen)
             self._paused = False
             self._question_cleared()
             text = f"New game: {self._view().title} for {', '.join(names)}"
@@ -470,7 +475,8 @@ class Table:
         if current is None:
             return
         self.game_no = current.game_no
-        self._start(current.game, tuple(current.names), current.options)
+        self._start(current.game, tuple(current.names), current.options,
+                    seat_colours(current.colours, current.seats))
         asking = False
         for row in self.store.records(self.game_no):
             self._apply(row)
@@ -481,9 +487,11 @@ class Table:
             self._paused = True
         self._set_status()
 
-    def _start(self, game: str, names: tuple[str, ...], options: dict[str, str]) -> None:
+    def _start(self, game: str, names: tuple[str, ...], options: dict[str, str],
+               colours: tuple[str, ...]) -> None:
         self.ledger = Ledger(game, len(names), options)
         self.names = names
+        self.colours = colours
         self.controls = self._controls_for(game) if self._controls_for else None
         self._log.clear()
 
@@ -504,7 +512,8 @@ class Table:
             return TableView(game="", title="No game", number=0, phase="no game", seats=(),
                              awaited=Awaited(text="the dealer starts a game"))
         view: TableView = self.ledger.game.view(self.names)
-        return view
+        return replace(view, seats=tuple(replace(seat, colour=self.colours[seat.seat])
+                                         for seat in view.seats))
 
     def _name(self, seat: int | None) -> str:
         if seat is None:
