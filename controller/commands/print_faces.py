@@ -2,8 +2,10 @@
 
 Tauren d8 and HOLDEM letter dice are not sold: a table owner buys blank dice and sticks these
 faces on. Every sticker is a die face at true size (a square, triangle or pentagon whose side is
-the blank die's edge for its size), cut line and art, the art being the one the renderer draws and
-the camera reads (:func:`vision.render_solid.face_marks`, which draws from the faces' one design).
+the blank die's edge for its size), cut line and art, the art being the design of
+:mod:`vision.face_art` at the size and place the renderer draws it on a die
+(:func:`vision.render_solid.face_marks`), so the camera's reader knows it and the scoreboard can
+draw the same.
 The sheet holds a sticker per face per die of a set (``--dice``), on as many pages of the paper as
 that needs, each page labelled with the kind, the die size and a 50 mm bar to check the print.
 """
