@@ -24,14 +24,18 @@ from controller.games.errors import InvalidInput
 from hardware.camera_sim import render_painted
 from vision import render
 from vision.calibrate import CalibrationError, calibrate
-from vision.colour import (NO_REFERENCE, MATCH_DE, body_colour, check_colours, difference, lab_of_hex, owner,
-                           parse_hex, tray_light)
+from vision.colour import (MATCH_DE, NO_REFERENCE, TELLABLE_COLOURS, body_colour, check_colours, difference,
+                           lab_of_hex, owner, parse_hex, tray_light)
 
-SEATS = ("#c8102e", "#1f5fbf", "#2e9e44", "#f2c500", "#8e2fa8", "#f07800")
-"""Six seat colours: red, blue, green, yellow, purple, orange."""
+SEATS = TELLABLE_COLOURS[:6]
+"""Six seat colours (the demo's): red, blue, yellow, green, purple, orange."""
 
-STRANGERS = ("#f4f4f0", "#202020", "#40c8c8", "#ff80c0")
-"""Dice of colours no seat has: white, black, cyan, pink."""
+STRANGERS = TELLABLE_COLOURS[6:]
+"""Dice of colours no seat has: teal, pink, white, black."""
+
+CONDITIONS = (("white reference", True, 1.0), ("no reference", False, 1.0), ("white ref., loose box", True, 1.3))
+"""Name, whether the tray's white reference is used, and the die box's size against the die's
+(the reader draws boxes 1.3 times the die's side)."""
 
 
 def scene(seed: int) -> render.Scene:
@@ -56,7 +60,7 @@ def main() -> None:
     check_colours(SEATS)
     labs = [lab_of_hex(c) for c in SEATS]
     tally = {name: {"right": 0, "wrong": 0, "nobody": 0, "stranger_taken": 0, "errors": []}
-             for name in ("white reference", "no reference")}
+             for name, _, _ in CONDITIONS}
     seconds, dice, uncalibrated = 0.0, 0, 0
     for k in range(args.frames):
         shot = scene(args.seed + k)
@@ -64,12 +68,14 @@ def main() -> None:
             light = tray_light(shot.image, calibrate(shot.image, shot.tray))  # type: ignore[arg-type]
         except CalibrationError:
             light, uncalibrated = NO_REFERENCE, uncalibrated + 1
-        for name, used in (("white reference", light), ("no reference", NO_REFERENCE)):
+        for name, reference, loose in CONDITIONS:
             counts = tally[name]
             for seat, truth in enumerate(shot.dice):
                 start = time.perf_counter()
+                x, y, w, h = truth.box
+                box = (x - w * (loose - 1) / 2, y - h * (loose - 1) / 2, w * loose, h * loose)
                 try:
-                    colour = body_colour(shot.image, truth.center, truth.box, used)
+                    colour = body_colour(shot.image, truth.center, box, light if reference else NO_REFERENCE)
                 except InvalidInput:
                     continue
                 found = owner(colour, labs)
@@ -88,7 +94,7 @@ def main() -> None:
     print(f"match within {MATCH_DE:g} (weighted Lab difference)")
     for name, counts in tally.items():
         errors = np.array(counts["errors"])
-        print(f"{name:>16}: owner right {counts['right']}/{seat_dice} ({counts['right'] / seat_dice:.2%}), "  # type: ignore[operator]
+        print(f"{name:>21}: owner right {counts['right']}/{seat_dice} ({counts['right'] / seat_dice:.2%}), "  # type: ignore[operator]
               f"wrong seat {counts['wrong']}, nobody's {counts['nobody']}, "
               f"strangers given a seat {counts['stranger_taken']}/{args.frames}; colour error median "
               f"{np.median(errors):.1f}, p99 {np.percentile(errors, 99):.1f}, max {errors.max():.1f}")

@@ -54,9 +54,16 @@ MIN_SEPARATION = 36.0
 """Least (weighted) difference between two seats' colours under the tray's light: twice the largest
 colour error measured, so that a die is always nearer its own seat's colour than another's."""
 
-TOP_SHARE = 0.34
+TELLABLE_COLOURS = ("#d62828", "#1d4ed8", "#f2c500", "#2a9d3f", "#9030a0", "#f77f00", "#00a6a6",
+                    "#ff70a6", "#f1f1ee", "#222222")
+"""Ten seat colours any two of which the camera tells apart (at least 37 apart, :data:`MIN_SEPARATION`
+36): red, blue, yellow, green, purple, orange, teal, pink, white, black."""
+
+TOP_SHARE = 0.3
 """Radius of the disc the body colour is measured in, as a share of the die box's smaller side:
-inside the top face of a d6, d8 or d12 seen from above (the sides are shaded)."""
+the top face and the upper part of the sides of a d6, d8 or d12 seen from above, inside its
+outline whether the box is drawn tight (the renderer's truth) or loose (the reader's, 1.3 times
+the die). More body than ink, whatever the size of the numeral."""
 
 
 @dataclass(frozen=True)
@@ -171,14 +178,15 @@ def _disc(frame: np.ndarray, center: tuple[float, float], radius: float) -> np.n
     return np.asarray(frame[y0:y1, x0:x1][inside])
 
 
-CELL = 8.0
-"""Histogram cell of :func:`_densest` in weighted Lab units (lightness cells are twice as tall)."""
+CELL = (32.0, 8.0, 8.0)
+"""Histogram cell of :func:`_densest` in Lab units: tall in lightness, so that a face in the light
+and one in the shade of the same body fall together (Lambert shading moves lightness most)."""
 
 
 def _densest(lab: np.ndarray) -> Lab:
-    """The mean of the pixels around the densest region of weighted Lab space."""
-    weighted = lab * np.array([L_WEIGHT, 1.0, 1.0], np.float32)
-    cells = np.floor(weighted / CELL).astype(np.int32)
+    """The colour of the densest region of Lab space: the median of its brighter half (the
+    top face, which the light from above hits squarely)."""
+    cells = np.floor(lab / np.array(CELL, np.float32)).astype(np.int32)
     cells -= cells.min(axis=0)
     shape = tuple(int(n) + 1 for n in cells.max(axis=0))
     counts = np.zeros(shape, np.float32)
@@ -187,9 +195,10 @@ def _densest(lab: np.ndarray) -> Lab:
     smooth = sum(padded[dl:dl + shape[0], da:da + shape[1], db:db + shape[2]]
                  for dl in range(3) for da in range(3) for db in range(3))
     peak = np.array(np.unravel_index(int(np.argmax(smooth)), shape))
-    near = np.abs(cells - peak).max(axis=1) <= 1
-    mean = np.median(lab[near], axis=0)
-    return float(mean[0]), float(mean[1]), float(mean[2])
+    near = lab[np.abs(cells - peak).max(axis=1) <= 1]
+    lit = near[near[:, 0] >= np.median(near[:, 0])]
+    colour = np.median(lit, axis=0)
+    return float(colour[0]), float(colour[1]), float(colour[2])
 
 
 def owner(colour: Lab, seats: Sequence[Lab]) -> int | None:

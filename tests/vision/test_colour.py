@@ -13,10 +13,10 @@ from controller.games.errors import ConfigError, InvalidInput
 from hardware.camera_sim import render_painted
 from vision import render
 from vision.calibrate import calibrate
-from vision.colour import (NO_REFERENCE, REFERENCE_WHITE, Light, body_colour, check_colours, difference,
-                           lab_of_hex, owner, parse_hex, separation_needed, tray_light)
+from vision.colour import (NO_REFERENCE, REFERENCE_WHITE, TELLABLE_COLOURS, Light, body_colour, check_colours,
+                           difference, lab_of_hex, owner, parse_hex, separation_needed, tray_light)
 
-SEATS = ("#c8102e", "#1f5fbf", "#2e9e44", "#f2c500", "#8e2fa8", "#f07800")
+SEATS = ("#c8102e", "#1f5fbf", "#2e9e44", "#f2c500", "#8e2fa8", "#f07800")  # not the demo's six
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
 
 
@@ -51,11 +51,21 @@ def test_the_trays_white_reference_takes_out_a_colour_cast() -> None:
 
 
 def test_glare_and_ink_do_not_move_the_body_colour() -> None:
-    face = np.full((60, 60, 3), parse_hex("#1f5fbf"), np.uint8)
-    cv2.putText(face, "8", (14, 46), cv2.FONT_HERSHEY_DUPLEX, 1.4, (240, 240, 240), 4)  # white numeral
-    cv2.circle(face, (38, 22), 7, (255, 255, 255), -1)  # a glare spot
+    body = parse_hex("#1f5fbf")
+    face = np.full((60, 60, 3), body, np.uint8)
+    cv2.putText(face, "8", (18, 42), cv2.FONT_HERSHEY_DUPLEX, 1.0, (240, 240, 240), 3)  # white numeral
+    cv2.circle(face, (38, 22), 5, (255, 255, 255), -1)  # a glare spot
+    ys, xs = np.mgrid[0:60, 0:60]
+    disc = face[(xs - 30) ** 2 + (ys - 30) ** 2 <= 18 ** 2]  # what body_colour looks at
+    assert 0.35 < float((disc != body).any(axis=1).mean()) < 0.5  # ink and glare: a large minority
     colour = body_colour(face, (30.0, 30.0), (0.0, 0.0, 60.0, 60.0))
     assert difference(colour, lab_of_hex("#1f5fbf")) < 3
+
+
+def test_the_ten_tellable_colours_pass_the_check() -> None:
+    check_colours(TELLABLE_COLOURS)
+    with pytest.raises(ConfigError, match="seats 1 #1d4ed8 and 10 #1d4ed9"):
+        check_colours((*TELLABLE_COLOURS, "#1d4ed9"))
 
 
 def test_two_close_seat_colours_are_refused_naming_both_seats() -> None:
