@@ -22,7 +22,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from controller.commands.common import check_output, shown, write_file
-from controller.commands.print_tray import PAGE_MARGIN_MM, PAPERS, PT_PER_MM, _pdf
+from controller.commands.print_tray import PAGE_MARGIN_MM, PAPERS, PT_PER_MM, Box, Text, _pdf, _pdf_op
 from controller.games.dice import DieKind
 from controller.games.errors import InvalidInput
 
@@ -225,9 +225,8 @@ def to_pdf(pages: Sequence[Page]) -> bytes:
     streams = []
     for page in pages:
         top = page.height * PT_PER_MM
-        ops = [_pdf_text(PAGE_MARGIN_MM, PAGE_MARGIN_MM + 3, 3.2, page.label, top),
-               f"0 g {PAGE_MARGIN_MM * PT_PER_MM:.3f} {top - (PAGE_MARGIN_MM + 9.5) * PT_PER_MM:.3f} "
-               f"{BAR_MM * PT_PER_MM:.3f} {1.5 * PT_PER_MM:.3f} re f"]
+        ops = [_pdf_op(Text(PAGE_MARGIN_MM, PAGE_MARGIN_MM + 3, 3.2, page.label), top),
+               _pdf_op(Box(PAGE_MARGIN_MM, PAGE_MARGIN_MM + 8, BAR_MM, 1.5), top)]
         for sticker in page.stickers:
             ops.append("0.53 G 0.57 w " + _pdf_polygon(sticker.outline, top) + " S")
             ops.append("0 g " + " ".join(_pdf_polygon(polygon, top) for polygon, _ in sticker.art) + " f*")
@@ -240,9 +239,3 @@ def _pdf_polygon(polygon: np.ndarray, top: float) -> str:
     k = PT_PER_MM
     moves = [f"{x * k:.3f} {top - y * k:.3f} {'m' if i == 0 else 'l'}" for i, (x, y) in enumerate(polygon)]
     return " ".join(moves) + " h"
-
-
-def _pdf_text(x: float, y: float, size: float, text: str, top: float) -> str:
-    k = PT_PER_MM
-    quoted = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-    return f"BT /F1 {size * k:.2f} Tf {x * k:.3f} {top - y * k:.3f} Td ({quoted}) Tj ET"
