@@ -41,7 +41,7 @@ from controller.table.records import DieSeen, Question
 from controller.table.table import Sighting
 from hardware.devices import Camera, DeviceStatus, Frame
 from vision.calibrate import Calibration, CalibrationError, TrayConfig, ZoneMap, calibrate, detect_markers
-from vision.colour import NO_REFERENCE, Light, body_colour, check_colours, lab_of_hex, owner, tray_light
+from vision.colour import NO_REFERENCE, Light, body_colour, check_colours, lab_of_hex, owner, parse_hex, tray_light
 from vision.read import UNCERTAIN as CONFIDENCE_THRESHOLD
 from vision.read import DieReading, Observation, read_dice
 from vision.settle import Motion, SettleConfig, SettleDetector
@@ -236,7 +236,9 @@ class TrayWatcher:
         if kind in self.owned and colours:
             self.light = tray_light(frame, calibration)
             dice, problem = _owned(frame, self.light, dice, colours)
-        jpeg = evidence(frame, Observation(readings, observation.ms), calibration, self.tray.zones)
+        owners = [(d, colours[seat]) for seat in range(len(colours)) for d in dice
+                  if kind in self.owned and d.zone == zone_for(seat)]
+        jpeg = evidence(frame, Observation(readings, observation.ms), calibration, self.tray.zones, owners)
         return TrayReading(kind, dice, jpeg, (time.perf_counter() - start) * 1000.0, known, problem)
 
     def _calibrated(self, frame: Frame) -> Calibration:
@@ -296,9 +298,12 @@ def _die_seen(reading: DieReading, kind: DieKind, zone: str | None) -> DieSeen:
     return DieSeen(kind, face, reading.confidence, reading.center, reading.box, zone, reading.flag)
 
 
-def evidence(frame: Frame, observation: Observation, calibration: Calibration, zones: ZoneMap) -> bytes:
+def evidence(frame: Frame, observation: Observation, calibration: Calibration, zones: ZoneMap,
+             owners: Sequence[tuple[DieSeen, str]] = ()) -> bytes:
     """The evidence JPEG: the frame with every die's box, value and confidence
-    (:func:`controller.commands.vision.annotate`) and each zone's outline and name."""
+    (:func:`controller.commands.vision.annotate`), each zone's outline and name, and beside each
+    die given to a seat by its colour (``owners``: the die and the seat's ``#rrggbb``) a dot of
+    that colour and the seat's zone, so the dealer sees whose the camera took it for."""
     out = annotate(frame, observation)
     scale = max(1.0, frame.shape[1] / 1000)
     for zone in zones.zones:
@@ -307,6 +312,13 @@ def evidence(frame: Frame, observation: Observation, calibration: Calibration, z
         x, y = corners.min(axis=0)
         cv2.putText(out, zone.name, (int(x) + 6, int(y) + round(18 * scale)), cv2.FONT_HERSHEY_SIMPLEX,
                     0.5 * scale, (255, 255, 0), max(1, round(scale)), cv2.LINE_AA)
+    for die, colour in owners:
+        x, y, w, _ = die.box
+        dot = (int(x + w) + round(8 * scale), int(y) + round(8 * scale))
+        cv2.circle(out, dot, round(6 * scale), (255, 255, 255), -1, cv2.LINE_AA)
+        cv2.circle(out, dot, round(5 * scale), parse_hex(colour), -1, cv2.LINE_AA)
+        cv2.putText(out, str(die.zone), (dot[0] + round(9 * scale), dot[1] + round(5 * scale)),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.45 * scale, (255, 255, 255), max(1, round(scale)), cv2.LINE_AA)
     ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, EVIDENCE_QUALITY])
     if not ok:
         raise InvalidInput("the evidence frame cannot be encoded as JPEG")

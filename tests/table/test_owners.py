@@ -50,6 +50,11 @@ def test_six_seats_d12s_in_the_centre_go_to_their_owners_zones(seed: int) -> Non
     assert len(seen.dice) == 6 and not seen.colour_problem
     assert sorted(d.zone for d in seen.dice) == [f"seat{s}" for s in range(6)]  # physically all in the centre
     assert all(d.zone == f"seat{owner_of(camera, d)}" for d in seen.dice)
+    picture = cv2.imdecode(np.frombuffer(seen.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    dots = [(int(d.box[0] + d.box[2]) + 12, int(d.box[1]) + 12) for d in seen.dice]  # 8 px at 1000 px wide
+    for die, (x, y) in zip(seen.dice, dots):  # beside each die, the colour of the seat it went to
+        if min(np.hypot(x - u, y - v) for u, v in dots if (u, v) != (x, y)) > 20:  # no other dot over it
+            assert np.abs(picture[y, x].astype(int) - parse_hex(COLOURS[int(str(die.zone)[4:])])).max() < 40
 
 
 def test_without_seat_colours_the_dice_stay_where_they_lie() -> None:
