@@ -29,10 +29,12 @@ from controller.table.ledger import CORRECTION_KINDS, INPUT_KINDS, Ledger, Playe
 from controller.store.errors import DuplicateEvent
 from controller.table.controls import Controls, Refusal, Setting, Stake
 from controller.table.controls_common import TagLookup
-from controller.table.replay import effective_lines, summaries
+from controller.table.replay import (
+    COLOURS_NOTE, colours_line, effective_lines, recorded_colours, summaries,
+)
 from controller.table.records import (
-    Ack, Correction, Entry, GameSummary, LogLine, Question, ReplaceDice, TableState, TableStatus,
-    Undo, Update, VoidHand,
+    Ack, Correction, Entry, GameSummary, LogLine, Question, ReplaceDice, RollSeen, TableState,
+    TableStatus, Undo, Update, VoidHand,
 )
 
 KEEP_GAMES = 10
@@ -129,11 +131,13 @@ class Table:
         self.game_no = 0
         self.ledger: Ledger | None = None
         self.names: tuple[str, ...] = ()
+        self.colours: tuple[str, ...] = ()  # each seat's registered colour, "" unknown
         self.controls: Controls | None = None
         self.status = TableStatus.OVER
         self.problem = self.fix = ""
         self.question: Question | None = None
         self._paused = False
+        self._pause_why = ""
         self._faults: dict[str, tuple[str, str]] = {}
         self._questions = 0
         self._seq = 0
@@ -144,7 +148,7 @@ class Table:
         """The public state now: the engine's one redacted view, with names, status and log."""
         with self._lock:
             return TableState(self._seq, self.game_no, self._view(), self.status, self.problem,
-                              self.fix, self.question, tuple(self._log))
+                              self.fix, self.question, tuple(self._log), self.colours)
 
     def subscribe(self, after: int = 0) -> _Subscription:
         """Updates above ``after``: the recorded ones first (with the state now), then live."""
@@ -203,24 +207,36 @@ class Table:
             self._paused = False
             return self._record("resume", "", "console", who)
 
-    def new_game(self, game: str, names: Sequence[str], options: dict[str, str]) -> Ack:
-        """Finish the game in play, if any, and start ``game`` for these seat names."""
+    def new_game(self, game: str, names: Sequence[str], options: dict[str, str],
+                 colours: Sequence[str] = ()) -> Ack:
+        """Finish the game in play, if any, and start ``game`` for these seat names; ``colours``
+        (by seat) are the seats' dice colours, recorded with the game."""
         with self._lock:
             Ledger(game, len(names), options)  # raises for a bad game, seat count or option
             if self.ledger is not None and self.status is not TableStatus.OVER:
                 self._finish()
             self.game_no = self.store.start_game(game, len(names), options, list(names))
             self._start(game, tuple(names), options)
-            self._paused = False
+            self._paused, self._pause_why = False, ""
             self._question_cleared()
             text = f"New game: {self._view().title} for {', '.join(names)}"
             self._publish(Update(self._seq, "game", text, self.state()))
+            painted = tuple(colours[seat] if seat < len(colours) else ""
+                            for seat in range(len(names)))
+            if any(painted):
+                self._record("note", colours_line(painted), "console", "dealer")
             return Ack(self._seq, text)
 
     def games(self, limit: int = 10) -> list[GameSummary]:
         """The last ``limit`` recorded games, newest first, with their results so far."""
         with self._lock:
             return summaries(self.store, limit)
+
+    def rolls(self, games: int = KEEP_GAMES) -> list[RollSeen]:
+        """The rolls the room saw in the last ``games`` recorded games, oldest first."""
+        with self._lock:
+            return [roll for summary in reversed(summaries(self.store, games))
+                    for roll in summary.rolls]
 
     def evidence(self, picture: int) -> bytes | None:
         """The JPEG of a camera-read roll's frame, if the store still keeps it."""
@@ -406,8 +422,8 @@ class Table:
             device, (problem, fix) = next(iter(self._faults.items()))
             self.status, self.problem, self.fix = TableStatus.FAULT, problem, fix
         elif self._paused:
-            self.status, self.problem, self.fix = TableStatus.PAUSED, "paused by the dealer", \
-                "resume from the dealer console"
+            self.status, self.problem, self.fix = TableStatus.PAUSED, \
+                self._pause_why or "paused by the dealer", "resume from the dealer console"
         elif self.question is not None:
             self.status, self.problem, self.fix = TableStatus.QUESTION, self.question.text, \
                 "the dealer confirms or enters the dice on the console"
@@ -457,9 +473,11 @@ class Table:
         if row.kind in INPUT_KINDS or row.kind in CORRECTION_KINDS:
             ledger.take(row.seq, row.kind, row.line, row.origin, row.who)
         elif row.kind == "pause":
-            self._paused = True
+            self._paused, self._pause_why = True, row.why
         elif row.kind == "resume":
-            self._paused = False
+            self._paused, self._pause_why = False, ""
+        elif row.kind == "note" and row.line.split()[:1] == [COLOURS_NOTE]:
+            self.colours = recorded_colours([row])
 
     def _resume(self) -> None:
         """Come back exactly where the record stopped; a table that stopped paused, or with
@@ -479,11 +497,13 @@ class Table:
             self._log.append(LogLine(row.seq, row.at, self._sentence(row), _seat_of(self, row)))
         if asking:
             self._paused = True
+            self._pause_why = "a question to the dealer was open when the table stopped"
         self._set_status()
 
     def _start(self, game: str, names: tuple[str, ...], options: dict[str, str]) -> None:
         self.ledger = Ledger(game, len(names), options)
         self.names = names
+        self.colours = ()
         self.controls = self._controls_for(game) if self._controls_for else None
         self._log.clear()
 
@@ -504,7 +524,7 @@ class Table:
             return TableView(game="", title="No game", number=0, phase="no game", seats=(),
                              awaited=Awaited(text="the dealer starts a game"))
         view: TableView = self.ledger.game.view(self.names)
-        return view
+        return view.coloured(self.colours)
 
     def _name(self, seat: int | None) -> str:
         if seat is None:
@@ -561,7 +581,8 @@ def sentence(row: Any, name: Callable[[int | None], str], ledger: Ledger | None)
              if row.line else "Dealer corrected dice",
              "pause": "Table paused", "resume": "Table resumed",
              "fault": f"Fault: {row.line}", "clear": f"Fixed: {row.line}",
-             "question": f"Dealer asked: {row.line}"}
+             "question": f"Dealer asked: {row.line}",
+             "note": "Seat colours set" if row.line.split()[:1] == [COLOURS_NOTE] else row.line}
     text = words.get(row.kind, row.line)
     why = f" ({row.why})" if row.why and row.kind not in ("fault",) else ""
     return f"{text}{why}"
