@@ -36,7 +36,13 @@ def stream() -> Response:
 def history() -> Response:
     """The last recorded games and their results, newest first."""
     limit = min(max(request.args.get("limit", 10, type=int) or 10, 1), 10)
-    return jsonify({"games": [public_summary(game) for game in web_table().table.games(limit)]})
+    ctx = web_table()
+    games = ctx.table.games(limit)
+    if ctx.delay.active:  # only the games whose end the delayed scoreboard has shown
+        shown = ctx.public_state()
+        games = [game for game in games if game.game_no < shown.game_no
+                 or (game.game_no == shown.game_no and shown.view.over)]
+    return jsonify({"games": [public_summary(game) for game in games]})
 
 
 def public_summary(game: GameSummary) -> dict[str, Any]:

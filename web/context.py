@@ -49,7 +49,8 @@ class WebTable:
     def build(cls, table: TableHandle, settings: dict[str, Any], clear_pin: str | None) -> WebTable:
         """The collaborators for ``table`` (the clear PIN is hashed here and then forgotten)."""
         gate = PinGate.from_settings(settings, clear_pin)
-        delay = SpectatorDelay(float(settings["delay_seconds"]))
+        delay = SpectatorDelay(float(settings["delay_seconds"]),
+                               one_hand=bool(settings["delay_one_hand"]))
         if delay.active:
             delay.follow(table)
         return cls(table, settings, gate, Payloads(), delay)
