@@ -1,44 +1,38 @@
 """Benchmark of the scoreboard's event stream: many spectators on loopback during a fast game.
 
-Usage: ``python bench/web.py [--clients 200] [--inputs 300] [--pace 0.05] [--game tauren]``
+Usage: ``python bench/web.py [--clients 200] [--records 300] [--game tauren] [--players 4]``
 
-The web app runs under the production server (``web.server``, gevent) in this process, over the
-table that ``tests/web/conftest.py:new_table`` gives (the real ``controller.table.Table`` over a
-SQLite record, bots at the seats, hidden dice sealed). A second process opens ``--clients``
-event streams (plain sockets, one ``selectors`` loop) and notes when each event arrives. Bots
-then play ``--inputs`` inputs, one every ``--pace`` seconds (default 0.05: twenty a second, far
-faster than people play). Printed: the delay from an accepted input (``step()`` returned: it is
-durable) to its arrival at a client, over every client and input (median, 95th percentile,
-max), events lost, and the server process's memory (resident set) and threads.
+The table is the real one of ``dicetable demo`` (:func:`controller.table.build.build_demo`:
+simulated devices, the real dice reader behind the simulated camera, bots at the seats, the
+simulated dealer answering the camera's questions), stepped as fast as the machine goes
+(``--speed max``). The web app runs under the production server
+(:func:`web.serve_in_background`, gevent) in the same process. A second process opens
+``--clients`` event streams (plain sockets, one ``selectors`` loop) and notes when each event
+arrives. The bench stops after ``--records`` records (inputs, answers, corrections, notes).
+
+Printed: the delay from an accepted record (the table's ack time: the store's append returned,
+the record is durable) to its arrival at a client, over every client and record (median, 95th
+percentile, max), events lost, and the server process's memory (resident set) and threads.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import os
 import multiprocessing
+import os
 import resource
 import selectors
 import socket
 import statistics
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-
-
-def _tables() -> Any:
-    spec = importlib.util.spec_from_file_location("web_conftest", ROOT / "tests/web/conftest.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["web_conftest"] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def rss_mb(pid: str = "self") -> float:
@@ -49,8 +43,7 @@ def rss_mb(pid: str = "self") -> float:
     return float("nan")
 
 
-def spectators(port: int, clients: int, last: multiprocessing.Value, ready: Any,  # type: ignore[valid-type]
-               results: Any) -> None:
+def spectators(port: int, clients: int, last: Any, ready: Any, results: Any) -> None:
     """Open ``clients`` streams; record (seq, arrival) per client until ``last`` is seen."""
     selector = selectors.DefaultSelector()
     arrivals: list[dict[int, float]] = [{} for _ in range(clients)]
@@ -61,7 +54,7 @@ def spectators(port: int, clients: int, last: multiprocessing.Value, ready: Any,
         conn.setblocking(False)
         selector.register(conn, selectors.EVENT_READ, index)
     connected: set[int] = set()
-    deadline = time.time() + 600
+    deadline = time.time() + 900
     while time.time() < deadline:
         for key, _ in selector.select(timeout=0.5):
             index = key.data
@@ -82,59 +75,74 @@ def spectators(port: int, clients: int, last: multiprocessing.Value, ready: Any,
     results.put(arrivals)
 
 
+def timed(append: Callable[..., int], accepted: dict[int, float]) -> Callable[..., int]:
+    """The store's ``append``, noting when each record became durable (the table's ack time)."""
+    def append_timed(*args: Any, **kwargs: Any) -> int:
+        seq = append(*args, **kwargs)
+        accepted[seq] = time.time()
+        return seq
+    return append_timed
+
+
 def main() -> None:
     """Run the benchmark and print its figures."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=200)
-    parser.add_argument("--inputs", type=int, default=300)
-    parser.add_argument("--pace", type=float, default=0.05)
+    parser.add_argument("--records", type=int, default=300)
     parser.add_argument("--game", default="tauren")
+    parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--bots", default="heuristic")
     args = parser.parse_args()
-    tables = _tables()
-    from web.server import serve_in_background
+    from controller.table.build import build_demo
+    from web import create_app, serve_in_background
 
-    # the spectators' process starts before this one has threads (fork is then safe)
     probe = socket.socket()
     probe.bind(("127.0.0.1", 0))
     port = probe.getsockname()[1]
     probe.close()
-    last = multiprocessing.Value("q", 0)
-    ready, results = multiprocessing.Event(), multiprocessing.Queue()
-    table = tables.new_table(args.game, 4, args.seed, ["Ann", "Bo", "Cy", "Dee"])
-    app = tables.create_app(table, {"keepalive": 15.0})
+    spawn = multiprocessing.get_context("spawn")  # a clean child: this process has threads
+    last = spawn.Value("q", 0)
+    ready, results = spawn.Event(), spawn.Queue()
+    db = Path(tempfile.mkdtemp(prefix="dicetable-bench-web-")) / "table.db"
+    demo, _ = build_demo(args.game, args.players, args.seed, db, None, args.bots.split(","))
+    table = demo.table
+    app = create_app(table, {"keepalive": 15.0})
     memory_idle = rss_mb()
     web = serve_in_background(app, "127.0.0.1", port)
-    crowd = multiprocessing.Process(target=spectators,
-                                    args=(port, args.clients, last, ready, results))
+    crowd = spawn.Process(target=spectators, args=(port, args.clients, last, ready, results))
     crowd.start()
     if not ready.wait(120):
         raise SystemExit("bench: the spectators did not all connect")
     memory_connected, threads = rss_mb(), threading.active_count()
     accepted: dict[int, float] = {}
-    for _ in range(args.inputs):
-        update = table.step()
-        accepted[update.seq] = time.time()
-        time.sleep(args.pace)
+    table.store.append = timed(table.store.append, accepted)
+    started = time.time()
+    while len(accepted) < args.records and demo.step():
+        if demo.table.ledger is not None and demo.table.ledger.game.pending().over:
+            break
+    played = time.time() - started
     memory_peak = rss_mb()
     cpu = resource.getrusage(resource.RUSAGE_SELF)
     last.value = max(accepted)
-    arrivals = results.get(timeout=600)
+    arrivals = results.get(timeout=900)
     crowd.join(10)
     web.stop()
+    demo.close()
     crowd_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
-    delays = [(seen[seq] - at) * 1000 for seen in arrivals for seq, at in accepted.items()
-              if seq in seen]
+    delays = sorted((seen[seq] - at) * 1000 for seen in arrivals for seq, at in accepted.items()
+                    if seq in seen)
     lost = sum(1 for seen in arrivals for seq in accepted if seq not in seen)
-    delays.sort()
     p95 = delays[int(0.95 * (len(delays) - 1))]
-    print(f"web stream: {args.clients} clients, {args.inputs} inputs every {args.pace * 1000:.0f} ms "
-          f"({args.game}), {len(delays)} arrivals, {lost} lost")
-    print(f"delay accepted input -> client: median {statistics.median(delays):.1f} ms, "
+    print(f"web stream on the demo table ({args.game}, {args.players} players, seed {args.seed}, "
+          f"speed max): {args.clients} clients, {len(accepted)} records in {played:.1f} s "
+          f"({len(accepted) / played:.1f}/s), {len(delays)} arrivals, {lost} lost")
+    print(f"delay accepted record -> client: median {statistics.median(delays):.1f} ms, "
           f"p95 {p95:.1f} ms, max {delays[-1]:.1f} ms")
-    print(f"server process memory: {memory_idle:.0f} MB before serving, {memory_connected:.0f} MB "
-          f"with {args.clients} streams open ({threads} threads), {memory_peak:.0f} MB after the game")
-    print(f"CPU: server and table {cpu.ru_utime + cpu.ru_stime:.1f} s, spectators' process "
+    print(f"server process memory (table, reader and web): {memory_idle:.0f} MB before serving, "
+          f"{memory_connected:.0f} MB with {args.clients} streams open ({threads} threads), "
+          f"{memory_peak:.0f} MB after the game")
+    print(f"CPU: table and server {cpu.ru_utime + cpu.ru_stime:.1f} s, spectators' process "
           f"{crowd_cpu.ru_utime + crowd_cpu.ru_stime:.1f} s; load average {os.getloadavg()[0]:.1f} "
           f"on {os.cpu_count()} cores")
 

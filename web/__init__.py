@@ -25,6 +25,7 @@ DEFAULTS: dict[str, Any] = {
     "keepalive": 15.0,       # seconds between keep-alive comments on an idle event stream
     "retry_ms": 2000,        # how soon a browser reconnects a dropped stream
     "delay_seconds": 0.0,    # spectator delay: the public view shown this many seconds late
+    "delay_one_hand": False,  # and/or one hand late: the previous hand's end until this one ends
     "showdown_seconds": 6.0,  # how long the scoreboard holds a showdown on screen
     "login_attempts": 5,     # wrong PINs allowed per client within login_window seconds
     "login_window": 60.0,

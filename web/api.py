@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, jsonify, request, stream_with_context
 
 from controller.games.view import to_json
+from controller.table.records import GameSummary
 from web.context import web_table
 from web.stream import events, resume_point
 
@@ -33,4 +36,18 @@ def stream() -> Response:
 def history() -> Response:
     """The last recorded games and their results, newest first."""
     limit = min(max(request.args.get("limit", 10, type=int) or 10, 1), 10)
-    return jsonify({"games": to_json(web_table().table.games(limit=limit))})
+    ctx = web_table()
+    games = ctx.table.games(limit)
+    if ctx.delay.active:  # only the games whose end the delayed scoreboard has shown
+        shown = ctx.public_state()
+        games = [game for game in games if game.game_no < shown.game_no
+                 or (game.game_no == shown.game_no and shown.view.over)]
+    return jsonify({"games": [public_summary(game) for game in games]})
+
+
+def public_summary(game: GameSummary) -> dict[str, Any]:
+    """A recorded game for the room: its results, without the rolls and their evidence
+    pictures (the dealer's, on the console)."""
+    data: dict[str, Any] = to_json(game)
+    data.pop("rolls", None)
+    return data

@@ -35,22 +35,22 @@ class WebTable:
     payloads: Payloads
     delay: SpectatorDelay
     blocking: Callable[..., Any] = field(default=direct)
-    colours: list[str] = field(default_factory=list)  # seat colours the dealer chose
     fanout: Fanout | None = None  # set by the gevent server: one subscription for every stream
 
     def document(self, state: TableState, kind: str = "state", text: str = "") -> dict[str, Any]:
         """The public document of ``state`` (see :meth:`web.payload.Payloads.document`)."""
-        return self.payloads.document(self.table, state, kind, text, self.colours)
+        return self.payloads.document(self.table, state, kind, text)
 
     def event(self, update: Update) -> str:
         """The serialised document of ``update`` for the event stream."""
-        return self.payloads.event(self.table, update, self.colours)
+        return self.payloads.event(self.table, update)
 
     @classmethod
     def build(cls, table: TableHandle, settings: dict[str, Any], clear_pin: str | None) -> WebTable:
         """The collaborators for ``table`` (the clear PIN is hashed here and then forgotten)."""
         gate = PinGate.from_settings(settings, clear_pin)
-        delay = SpectatorDelay(float(settings["delay_seconds"]))
+        delay = SpectatorDelay(float(settings["delay_seconds"]),
+                               one_hand=bool(settings["delay_one_hand"]))
         if delay.active:
             delay.follow(table)
         return cls(table, settings, gate, Payloads(), delay)

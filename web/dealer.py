@@ -7,6 +7,7 @@ paused (409, with its reason) exactly as it refuses a button.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import (Blueprint, Response, abort, make_response, redirect, render_template, request,
@@ -15,7 +16,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from controller.games.registry import GAMES
 from controller.games.rolls import Roll
-from controller.table.records import Entry, ReplaceDice, Undo, VoidHand
+from controller.table.records import SEAT_COLOURS, Entry, ReplaceDice, Undo, VoidHand
 from web.context import web_table
 from web.fairness import face_tests
 from web.security import check_csrf, csrf_token, log_in, logged_in
@@ -23,8 +24,7 @@ from web.security import check_csrf, csrf_token, log_in, logged_in
 dealer = Blueprint("dealer", __name__)
 DEALER = "dealer"
 OPEN = ("dealer.login",)  # the only endpoints without a session
-COLOURS = ("#e4572e", "#29a0b1", "#f3a712", "#8cb369", "#a06cd5", "#f25f9a", "#4f6d7a",
-           "#c9a227", "#2e86ab", "#9b5de5")
+COLOURS = SEAT_COLOURS
 
 
 @dealer.before_request
@@ -74,7 +74,7 @@ def home() -> str:
     ctx = web_table()
     state = ctx.table.state()
     return render_template("dealer/home.html", state=state, games=sorted(GAMES),
-                           colours=COLOURS, seat_colours=ctx.colours)
+                           colours=COLOURS, seat_colours=state.colours)
 
 
 @dealer.post("/answer")
@@ -145,10 +145,8 @@ def new_game() -> BaseResponse:
     names = [name.strip() for name in form.get("names", "").split(",") if name.strip()]
     if form.get("game") not in GAMES or len(names) < 2:
         abort(400, "choose a game and name at least two seats (comma-separated)")
-    ctx = web_table()
-    ctx.table.new_game(form["game"], names, _options(form.get("options", "")))
-    ctx.colours = [form.get(f"colour{seat}", COLOURS[seat % len(COLOURS)])
-                   for seat in range(len(names))]
+    colours = [_colour(form.get(f"colour{seat}", ""), seat) for seat in range(len(names))]
+    web_table().table.new_game(form["game"], names, _options(form.get("options", "")), colours)
     return _back()
 
 
@@ -178,20 +176,8 @@ def evidence(picture: int) -> Response:
 
 @dealer.get("/fairness")
 def fairness() -> str:
-    """Face counts per die kind over the recorded rolls, with a chi-square test."""
-    return render_template("dealer/fairness.html", tests=face_tests(_recorded_states()))
-
-
-def _recorded_states() -> list[Any]:
-    """Every state of the record, oldest first (the subscription replays what is recorded)."""
-    subscription = web_table().table.subscribe(after=0)
-    states = []
-    try:
-        while (update := subscription.next(timeout=0)) is not None:
-            states.append(update.state)
-    finally:
-        subscription.close()
-    return states
+    """Face counts per die (kind and colour) over the recorded rolls, with a chi-square test."""
+    return render_template("dealer/fairness.html", tests=face_tests(web_table().table.rolls()))
 
 
 def _faces() -> tuple[str, ...]:
@@ -199,6 +185,11 @@ def _faces() -> tuple[str, ...]:
     if not faces:
         abort(400, "type the faces the dice show, e.g. 3 5")
     return faces
+
+
+def _colour(text: str, seat: int) -> str:
+    """A seat colour from the form's colour picker (``#rrggbb``), else the seat's default."""
+    return text.lower() if re.fullmatch(r"#[0-9a-fA-F]{6}", text) else COLOURS[seat % len(COLOURS)]
 
 
 def _why(default: str) -> str:

@@ -1,9 +1,11 @@
-"""Are the dice fair? Face counts per die kind over the recorded rolls, and a chi-square test.
+"""Are the dice fair? Face counts per die (kind and colour) over the recorded rolls, chi-square.
 
-The counts come from the public record: each die position (a community die, a seat's die) is
-counted when a face appears on it or changes (a reroll) within a hand, so the test uses only
-what the room saw. The p-value is the chi-square distribution's upper tail, computed here with
-the regularized incomplete gamma function (no scipy on the table).
+The counts come from the table's record (:meth:`TableHandle.rolls`): every roll in effect after
+the corrections whose faces the room saw (a sealed roll once revealed). A die is told apart by
+its kind and colour (the seat's registered colour; "" for the community's and unknown ones),
+so a loaded die in front of one seat shows up even when the others are fair. The p-value is the
+chi-square distribution's upper tail, computed here with the regularized incomplete gamma
+function (no scipy on the table).
 """
 
 from __future__ import annotations
@@ -14,22 +16,23 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from controller.games.dice import DieKind
-from controller.games.view import DieView
-from controller.table.records import TableState
+from controller.table.records import RollSeen
 
-LOADED_P = 0.001     # below this p-value a die kind is flagged as looking loaded
+LOADED_P = 0.001     # below this p-value a die is flagged as looking loaded
 MIN_EXPECTED = 5     # the test means little with fewer than five rolls expected per face
 
 
 @dataclass(frozen=True)
 class FaceTest:
-    """A die kind's face counts over ``rolls`` rolls, the chi-square statistic and its p-value."""
+    """A die's face counts over ``rolls`` dice rolled, the chi-square statistic and its p-value
+    (``colour`` "" when the die's colour is not known)."""
 
     kind: DieKind
     counts: tuple[tuple[str, int], ...]
     rolls: int
     chi_square: float
     p_value: float
+    colour: str = ""
 
     @property
     def enough(self) -> bool:
@@ -41,45 +44,35 @@ class FaceTest:
         """Whether the faces are too uneven for a fair die (with enough rolls to say so)."""
         return self.enough and self.p_value < LOADED_P
 
+    @property
+    def key(self) -> str:
+        """A name for the page: ``d6`` or ``d6-e4572e``."""
+        return f"{self.kind.value}-{self.colour.lstrip('#')}" if self.colour else self.kind.value
 
-def face_tests(states: Iterable[TableState]) -> list[FaceTest]:
-    """The test of every die kind seen in ``states`` (successive states of the record)."""
-    counts = tally(states)
-    return [chi_square_test(kind, counts[kind]) for kind in DieKind if counts[kind]]
+
+def face_tests(rolls: Iterable[RollSeen]) -> list[FaceTest]:
+    """The test of every die (kind, colour) among ``rolls``, in the order of the die kinds."""
+    counts = tally(rolls)
+    return [chi_square_test(kind, counts[(kind, colour)], colour)
+            for kind, colour in sorted(counts, key=lambda key: (list(DieKind).index(key[0]),
+                                                                key[1]))]
 
 
-def tally(states: Iterable[TableState]) -> dict[DieKind, Counter[str]]:
-    """The faces rolled, per die kind: a die counts when its face appears or changes."""
-    counts: dict[DieKind, Counter[str]] = {kind: Counter() for kind in DieKind}
-    seen: dict[tuple[object, ...], str] = {}
-    for state in states:
-        for key, die in _positions(state):
-            if die.face is not None and seen.get(key) != die.face:
-                seen[key] = die.face
-                counts[die.kind][die.face] += 1
+def tally(rolls: Iterable[RollSeen]) -> dict[tuple[DieKind, str], Counter[str]]:
+    """The faces rolled per die (kind, colour)."""
+    counts: dict[tuple[DieKind, str], Counter[str]] = {}
+    for roll in rolls:
+        counts.setdefault((roll.kind, roll.colour), Counter()).update(roll.faces)
     return counts
 
 
-def _positions(state: TableState) -> Iterable[tuple[tuple[object, ...], DieView]]:
-    view = state.view
-    for index, die in enumerate(view.community):
-        yield (state.game_no, view.number, "community", index), die
-    for seat in view.seats:
-        for index, die in enumerate(seat.dice):
-            yield (state.game_no, view.number, seat.seat, index), die
-    if view.result is not None:
-        for shown in view.result.shown:
-            for index, die in enumerate(shown.dice):
-                yield (state.game_no, view.result.number, shown.seat, index), die
-
-
-def chi_square_test(kind: DieKind, counts: Counter[str]) -> FaceTest:
+def chi_square_test(kind: DieKind, counts: Counter[str], colour: str = "") -> FaceTest:
     """Pearson's chi-square test of ``counts`` against a fair die of ``kind``."""
     rolls = sum(counts.values())
     expected = rolls / len(kind.faces)
     statistic = sum((counts[face] - expected) ** 2 / expected for face in kind.faces)
     return FaceTest(kind, tuple((face, counts[face]) for face in kind.faces), rolls,
-                    statistic, chi_square_tail(statistic, len(kind.faces) - 1))
+                    statistic, chi_square_tail(statistic, len(kind.faces) - 1), colour)
 
 
 def chi_square_tail(statistic: float, dof: int) -> float:

@@ -10,7 +10,6 @@ the fan-out keeps catches up from the table's record first.
 from __future__ import annotations
 
 import threading
-from bisect import bisect_right
 from collections import deque
 from typing import Any, Callable, Protocol
 
@@ -95,9 +94,17 @@ class Fanout:
         changed.set()
 
     def since(self, after: int) -> list[Update]:
-        """The kept changes above ``after``."""
-        seqs = [update.seq for update in self._kept]
-        return list(self._kept)[bisect_right(seqs, after):] if seqs and seqs[-1] > after else []
+        """The kept changes above ``after``, read from the newest back: every stream asks at
+        every change, and a live one is a change or two behind, so this costs what it returns,
+        not the length of what is kept (200 streams scanning 2000 kept changes each took most
+        of the fan-out's time)."""
+        found: list[Update] = []
+        for update in reversed(self._kept):
+            if update.seq <= after:
+                break
+            found.append(update)
+        found.reverse()
+        return found
 
     def close(self) -> None:
         """Stop following the table (the thread ends within a second)."""

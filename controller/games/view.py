@@ -13,9 +13,9 @@ the scoreboard draws seats, pots, dice and facts the same way for every game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from enum import Enum
-from typing import Any
+from typing import Any, Sequence
 
 from controller.games.base import DiceNeeded
 from controller.games.dice import DieKind
@@ -54,6 +54,7 @@ class DieView:
     kind: DieKind
     face: str | None
     state: str = ""
+    colour: str = ""  # the colour of the seat whose die it is, "" when unknown (community dice)
 
 
 @dataclass(frozen=True)
@@ -151,6 +152,27 @@ class TableView:
         """The view as JSON-ready data (field names are part of the web API once released)."""
         data: dict[str, Any] = to_json(self)
         return data
+
+    def coloured(self, colours: Sequence[str]) -> TableView:
+        """This view with every seat, and its dice (in front of it and at the showdown), in the
+        seat's colour ``colours[seat]``; community dice and seats without a colour stay ``""``.
+
+        >>> view = TableView("g", "G", 1, "p", (SeatView(1, "B", SeatStatus.ACTIVE, (),
+        ...                  dice=(DieView(DieKind.D6, "3"),)),))
+        >>> view.coloured(["red", "blue"]).seats[0].dice[0].colour
+        'blue'
+        """
+        if not any(colours):
+            return self
+
+        def paint(seat: int, dice: tuple[DieView, ...]) -> tuple[DieView, ...]:
+            colour = colours[seat] if 0 <= seat < len(colours) else ""
+            return tuple(replace(die, colour=colour) for die in dice)
+        seats = tuple(replace(seat, colour=colours[seat.seat] if seat.seat < len(colours) else "",
+                              dice=paint(seat.seat, seat.dice)) for seat in self.seats)
+        result = self.result and replace(self.result, shown=tuple(
+            replace(shown, dice=paint(shown.seat, shown.dice)) for shown in self.result.shown))
+        return replace(self, seats=seats, result=result)
 
 
 def to_json(value: Any) -> Any:

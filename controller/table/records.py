@@ -102,6 +102,7 @@ class TableState:
     fix: str = ""
     question: Question | None = None
     log: tuple[LogLine, ...] = ()
+    colours: tuple[str, ...] = ()  # each seat's registered colour ("" unknown), by seat
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data for ``GET /api/state`` and the event stream."""
@@ -168,6 +169,25 @@ Correction = Undo | ReplaceDice | VoidHand
 
 
 @dataclass(frozen=True)
+class RollSeen:
+    """A roll whose faces the room saw, as the record has it after every correction: the game
+    and hand, the seat (None: community), the die kind and colour (the seat's registered colour,
+    "" when unknown), the faces, the evidence picture (None: none kept), and who read it
+    (``camera``, ``dealer``, or the input's origin such as ``bot``). A sealed roll counts only
+    when it is revealed (the reveal carries its faces)."""
+
+    seq: int
+    game_no: int
+    hand: int
+    seat: int | None
+    kind: DieKind
+    colour: str
+    faces: tuple[str, ...]
+    picture: int | None = None
+    read_by: str = "camera"
+
+
+@dataclass(frozen=True)
 class GameSummary:
     """A recorded game: its number, the game and options, seat names, whether it ended, the
     results so far (``final()`` of the engine) and its history text."""
@@ -181,7 +201,8 @@ class GameSummary:
     final: dict[str, Any] = field(default_factory=dict)
     started: str = ""
     inputs: int = 0
-    colours: tuple[str, ...] = ()
+    colours: tuple[str, ...] = ()  # each seat's colour (#rrggbb); () before schema 4
+    rolls: tuple[RollSeen, ...] = ()  # the rolls the room saw, with their evidence pictures
 
 
 class Subscription(Protocol):
@@ -239,6 +260,10 @@ class TableHandle(Protocol):
 
     def games(self, limit: int = 10) -> list[GameSummary]:
         """The last ``limit`` recorded games, newest first."""
+        ...
+
+    def rolls(self, games: int = 10) -> list[RollSeen]:
+        """The rolls the room saw in the last ``games`` recorded games, oldest first."""
         ...
 
     def evidence(self, picture: int) -> bytes | None:

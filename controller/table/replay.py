@@ -8,20 +8,18 @@ format of :mod:`controller.games.history`, with the inputs in effect after every
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
+from typing import Any, Sequence
 
 from controller.games import history
+from controller.games.registry import create_game
+from controller.games.rolls import Roll
 from controller.table.ledger import Ledger
-from controller.table.records import GameSummary
-
+from controller.table.records import GameSummary, RollSeen
 
 def replay_game(store: Any, game_no: int) -> Ledger:
     """The ledger of recorded game ``game_no``, replayed from its records."""
-    row = store.game(game_no)
-    ledger = Ledger(row.game, row.seats, row.options)
-    for record in store.records(game_no):
-        ledger.take(record.seq, record.kind, record.line, record.origin, record.who)
-    return ledger
+    return _replayed(store.game(game_no), store.records(game_no))
 
 
 def effective_lines(store: Any, game_no: int) -> list[str]:
@@ -37,11 +35,57 @@ def history_text(store: Any, game_no: int) -> str:
 
 
 def summaries(store: Any, limit: int = 10) -> list[GameSummary]:
-    """The newest ``limit`` games, each with its results (replayed when still in play)."""
-    rows = store.games(limit)
-    return [row if row.over and row.final else _with_final(store, row) for row in rows]
+    """The newest ``limit`` games, each with its results (replayed when still in play), its
+    seats' colours and the rolls the room saw."""
+    return [_summary(store, row) for row in store.games(limit)]
 
 
-def _with_final(store: Any, row: GameSummary) -> GameSummary:
-    from dataclasses import replace
-    return replace(row, final=dict(replay_game(store, row.game_no).game.final()))
+def _summary(store: Any, row: GameSummary) -> GameSummary:
+    records = store.records(row.game_no)
+    ledger = _replayed(row, records)
+    final = row.final if row.over and row.final else dict(ledger.game.final())
+    return replace(row, final=final, rolls=_rolls(row, ledger, records, row.colours))
+
+
+def _replayed(row: GameSummary, records: Sequence[Any]) -> Ledger:
+    ledger = Ledger(row.game, row.seats, row.options)
+    for record in records:
+        ledger.take(record.seq, record.kind, record.line, record.origin, record.who)
+    return ledger
+
+
+def _rolls(row: GameSummary, ledger: Ledger, records: Sequence[Any],
+           colours: Sequence[str]) -> tuple[RollSeen, ...]:
+    """The rolls in effect whose faces the room saw (open rolls and reveals, never a sealed or
+    still-hidden roll), each with its hand, colour, evidence picture and reader."""
+    by_seq = {record.seq: record for record in records}
+    corrected = {int(record.line.split()[0]) for record in records if record.kind == "replace"}
+    game = create_game(row.game, row.seats, row.options)
+    seen: list[RollSeen] = []
+    for played in ledger.played:
+        hand = game.hands_played + 1
+        game.apply(played.input)
+        roll = played.input
+        if not isinstance(roll, Roll) or (played.hidden and not played.reveal) \
+                or "?" in roll.faces:
+            continue
+        record = by_seq[played.seq]
+        colour = colours[roll.seat] if roll.seat is not None and roll.seat < len(colours) else ""
+        reader = "dealer" if played.seq in corrected or record.kind == "answer" \
+            or record.origin == "console" else record.origin
+        seen.append(RollSeen(played.seq, row.game_no, hand, roll.seat, roll.kind, colour,
+                             roll.faces, _picture(records, record), reader))
+    return tuple(seen)
+
+
+def _picture(records: Sequence[Any], record: Any) -> int | None:
+    """The kept evidence picture of a roll: its own frame, or for the dealer's answer the frame
+    of the question it answered."""
+    if record.picture is not None:
+        return int(record.picture) if record.picture_kept else None
+    if record.kind != "answer":
+        return None
+    asked = [r for r in records if r.kind == "question" and r.seq < record.seq]
+    last = asked[-1] if asked else None
+    return int(last.picture) if last is not None and last.picture is not None \
+        and last.picture_kept else None

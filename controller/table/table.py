@@ -31,8 +31,8 @@ from controller.table.controls import Controls, Refusal, Setting, Stake
 from controller.table.controls_common import TagLookup
 from controller.table.replay import effective_lines, summaries
 from controller.table.records import (
-    Ack, Correction, Entry, GameSummary, LogLine, Question, ReplaceDice, TableState, TableStatus,
-    Undo, Update, VoidHand, seat_colours,
+    Ack, Correction, Entry, GameSummary, LogLine, Question, ReplaceDice, RollSeen, TableState,
+    TableStatus, Undo, Update, VoidHand, seat_colours,
 )
 
 KEEP_GAMES = 10
@@ -136,6 +136,7 @@ class Table:
         self.problem = self.fix = ""
         self.question: Question | None = None
         self._paused = False
+        self._pause_why = ""
         self._faults: dict[str, tuple[str, str]] = {}
         self._questions = 0
         self._seq = 0
@@ -146,7 +147,7 @@ class Table:
         """The public state now: the engine's one redacted view, with names, status and log."""
         with self._lock:
             return TableState(self._seq, self.game_no, self._view(), self.status, self.problem,
-                              self.fix, self.question, tuple(self._log))
+                              self.fix, self.question, tuple(self._log), self.colours)
 
     def subscribe(self, after: int = 0) -> _Subscription:
         """Updates above ``after``: the recorded ones first (with the state now), then live."""
@@ -216,7 +217,7 @@ class Table:
                 self._finish()
             self.game_no = self.store.start_game(game, len(names), options, list(names), chosen)
             self._start(game, tuple(names), options, chosen)
-            self._paused = False
+            self._paused, self._pause_why = False, ""
             self._question_cleared()
             text = f"New game: {self._view().title} for {', '.join(names)}"
             self._publish(Update(self._seq, "game", text, self.state()))
@@ -226,6 +227,12 @@ class Table:
         """The last ``limit`` recorded games, newest first, with their results so far."""
         with self._lock:
             return summaries(self.store, limit)
+
+    def rolls(self, games: int = KEEP_GAMES) -> list[RollSeen]:
+        """The rolls the room saw in the last ``games`` recorded games, oldest first."""
+        with self._lock:
+            return [roll for summary in reversed(summaries(self.store, games))
+                    for roll in summary.rolls]
 
     def evidence(self, picture: int) -> bytes | None:
         """The JPEG of a camera-read roll's frame, if the store still keeps it."""
@@ -411,8 +418,8 @@ class Table:
             device, (problem, fix) = next(iter(self._faults.items()))
             self.status, self.problem, self.fix = TableStatus.FAULT, problem, fix
         elif self._paused:
-            self.status, self.problem, self.fix = TableStatus.PAUSED, "paused by the dealer", \
-                "resume from the dealer console"
+            self.status, self.problem, self.fix = TableStatus.PAUSED, \
+                self._pause_why or "paused by the dealer", "resume from the dealer console"
         elif self.question is not None:
             self.status, self.problem, self.fix = TableStatus.QUESTION, self.question.text, \
                 "the dealer confirms or enters the dice on the console"
@@ -462,9 +469,9 @@ class Table:
         if row.kind in INPUT_KINDS or row.kind in CORRECTION_KINDS:
             ledger.take(row.seq, row.kind, row.line, row.origin, row.who)
         elif row.kind == "pause":
-            self._paused = True
+            self._paused, self._pause_why = True, row.why
         elif row.kind == "resume":
-            self._paused = False
+            self._paused, self._pause_why = False, ""
 
     def _resume(self) -> None:
         """Come back exactly where the record stopped; a table that stopped paused, or with
@@ -485,6 +492,7 @@ class Table:
             self._log.append(LogLine(row.seq, row.at, self._sentence(row), _seat_of(self, row)))
         if asking:
             self._paused = True
+            self._pause_why = "a question to the dealer was open when the table stopped"
         self._set_status()
 
     def _start(self, game: str, names: tuple[str, ...], options: dict[str, str],
@@ -512,8 +520,7 @@ class Table:
             return TableView(game="", title="No game", number=0, phase="no game", seats=(),
                              awaited=Awaited(text="the dealer starts a game"))
         view: TableView = self.ledger.game.view(self.names)
-        return replace(view, seats=tuple(replace(seat, colour=self.colours[seat.seat])
-                                         for seat in view.seats))
+        return view.coloured(self.colours)
 
     def _name(self, seat: int | None) -> str:
         if seat is None:
@@ -570,7 +577,8 @@ def sentence(row: Any, name: Callable[[int | None], str], ledger: Ledger | None)
              if row.line else "Dealer corrected dice",
              "pause": "Table paused", "resume": "Table resumed",
              "fault": f"Fault: {row.line}", "clear": f"Fixed: {row.line}",
-             "question": f"Dealer asked: {row.line}"}
+             "question": f"Dealer asked: {row.line}",
+             "note": row.line}
     text = words.get(row.kind, row.line)
     why = f" ({row.why})" if row.why and row.kind not in ("fault",) else ""
     return f"{text}{why}"

@@ -42,14 +42,16 @@ class DrivenTable:
     """A real table and its bots; every ``TableHandle`` method is the table's own."""
 
     def __init__(self, game: str, players: int, seed: int, names: Sequence[str],
-                 options: dict[str, str] | None = None, sealed: bool = True) -> None:
+                 options: dict[str, str] | None = None, sealed: bool = True,
+                 colours: Sequence[str] = (), loaded: tuple[int, str] | None = None) -> None:
         self._folder = tempfile.TemporaryDirectory(prefix="dicetable-web-")
         self.store = Store(Path(self._folder.name) / "table.db")
         self.eyes = DoubtfulEyes()
         self.table = Table(self.store, eyes=self.eyes)
         self.rng, self.seed, self.sealed = random.Random(seed), seed, sealed
         self.kind, self.names, self.options = game, list(names), dict(options or {})
-        self.table.new_game(game, self.names, self.options)
+        self.colours, self.loaded = list(colours), loaded
+        self.table.new_game(game, self.names, self.options, self.colours)
         self._bots()
 
     def __getattr__(self, name: str) -> Any:
@@ -82,7 +84,7 @@ class DrivenTable:
         """One input: the dice the game waits for, or the prompted bot's choice; a new game of
         the same kind once one is over. None while the table does not take inputs."""
         if self.game.pending().over:
-            ack = self.table.new_game(self.kind, self.names, self.options)
+            ack = self.table.new_game(self.kind, self.names, self.options, self.colours)
             self._bots()
             return ack
         if self.table.state().status.value not in ("running", "over"):
@@ -95,9 +97,19 @@ class DrivenTable:
             need = pending.dice[0]
             if self.sealed and need.hidden and need.reason != "reveal":
                 return Roll(need.seat, need.kind, ("?",) * need.count)
-            return roll_dice(need, self.rng)
+            return self._roll(need)
         seat = pending.prompt if pending.prompt is not None else pending.actors[0]
         return self.bots[seat].choose(self.game)
+
+    def _roll(self, need: Any) -> Roll:
+        """Fair dice, but for the ``loaded`` seat's: each of them shows the loaded face half
+        the time (a test-only die, for the fairness page to find)."""
+        roll = roll_dice(need, self.rng)
+        if self.loaded is None or need.seat != self.loaded[0] \
+                or self.loaded[1] not in need.kind.faces:
+            return roll
+        return Roll(roll.seat, roll.kind, tuple(self.loaded[1] if self.rng.random() < 0.5
+                                                else face for face in roll.faces))
 
     def ask(self, reason: str = "low confidence") -> Question:
         """Play on to the next open roll, then let the camera doubt it: a question to the dealer."""

@@ -7,6 +7,7 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from controller.games.rolls import Roll
+from controller.table.records import Entry
 from hardware.devices import DeviceStatus
 from web_conftest import csrf_of
 
@@ -77,8 +78,11 @@ def test_pause_and_resume(dealer: FlaskClient, table: Any) -> None:
     token = csrf_of(dealer, "/dealer/")
     dealer.post("/dealer/pause", data={"csrf": token, "why": "a player left"})
     state = dealer.get("/api/state").get_json()["state"]
-    assert state["status"] == "paused" and state["problem"]
-    assert 'id="resume"' in dealer.get("/dealer/").get_data(as_text=True)
+    assert state["status"] == "paused" and state["problem"] == "a player left"
+    console = dealer.get("/dealer/").get_data(as_text=True)
+    assert 'id="resume"' in console and "paused</strong>: a player left" in console
+    refused = dealer.post("/dealer/dice", data={"csrf": token, "faces": "2 3"})
+    assert refused.status_code == 409 and "a player left" in refused.get_data(as_text=True)
     dealer.post("/dealer/resume", data={"csrf": token})
     assert table.state().status.value == "running"
 
@@ -92,6 +96,16 @@ def test_a_new_game_with_names_options_and_colours(dealer: FlaskClient, table: A
     assert [s["name"] for s in document["state"]["view"]["seats"]] == ["Zed", "Yu"]
     assert document["colours"] == ["#112233", "#445566"]
     assert table.games(1)[0].options["shaman"] == "wild"
+    assert table.games(1)[0].colours == ("#112233", "#445566")
+    assert table.state().colours == ("#112233", "#445566")  # the record's, not the web's
+
+
+def test_a_colour_that_is_not_a_colour_falls_back_to_the_seats_default(dealer: FlaskClient,
+                                                                       table: Any) -> None:
+    dealer.post("/dealer/new-game", data={
+        "csrf": csrf_of(dealer, "/dealer/"), "game": "tao", "names": "Zed, Yu",
+        "colour0": "red\" onload=\"x", "colour1": "#445566"})
+    assert table.state().colours == ("#e4572e", "#445566")
 
 
 def test_a_new_game_needs_two_names(dealer: FlaskClient) -> None:
@@ -113,3 +127,28 @@ def test_the_last_games_page_lists_recorded_games(dealer: FlaskClient, table: An
         table.step()
     page = dealer.get("/dealer/games").get_data(as_text=True)
     assert "The last 3 games" in page and page.count("Ann, Bo, Cy") == 3
+
+
+def test_the_last_games_show_every_roll_with_its_evidence_picture(dealer: FlaskClient,
+                                                                  table: Any) -> None:
+    from web_driven import evidence_picture
+    while not table.game.pending().dice or table.game.pending().dice[0].hidden:
+        table.step()
+    need = table.game.pending().dice[0]
+    faces = need.kind.faces[:need.count]
+    read = table.table.submit(Entry(Roll(need.seat, need.kind, faces), "camera", "camera"),
+                              evidence=evidence_picture(()))
+    question = table.ask()
+    answered = table.answer(question.id, [question.kind.faces[1]] * question.count, "dealer")
+    rolls = {r.seq: r for r in table.games(1)[0].rolls}
+    assert rolls[read.seq].read_by == "camera" and rolls[read.seq].picture is not None
+    assert rolls[answered.seq].picture == question.evidence
+    page = dealer.get("/dealer/games").get_data(as_text=True)
+    for seq in (read.seq, answered.seq):
+        item = page.split(f'id="roll-{seq}"')[1].split("</li>")[0]
+        link = f'/dealer/evidence/{rolls[seq].picture}'
+        assert f'href="{link}"' in item and f'src="{link}"' in item
+        assert dealer.get(link).mimetype == "image/jpeg"
+    assert "read by camera" in page and "read by dealer" in page
+    public = dealer.get("/api/history").get_json()["games"][0]
+    assert "rolls" not in public  # the evidence is the dealer's

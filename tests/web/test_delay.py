@@ -5,8 +5,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
+
 from web.delay import DelayedSubscription, SpectatorDelay
-from web_conftest import app_for, read_events
+from web_conftest import app_for, new_table, read_events
 
 
 def wait_for(condition: Any, seconds: float = 5.0) -> None:
@@ -44,3 +46,77 @@ def test_the_delayed_scoreboard_shows_the_state_of_a_while_ago(table: Any) -> No
     assert events[1]["id"] == str(start) and "keep-alive" in events[2]["comment"]
     undelayed = app_for(table).test_client()
     assert undelayed.get("/api/state").get_json()["seq"] == start + 5
+
+
+def _drain(reader: Any) -> list[dict[str, Any]]:
+    """The events the stream has released by now (read until its next keep-alive)."""
+    from web_conftest import parse_block
+    found: list[dict[str, Any]] = []
+    while True:
+        while "\n\n" not in reader._text:
+            chunk = next(reader._chunks)
+            reader._text += chunk.decode() if isinstance(chunk, bytes) else chunk
+        block, reader._text = reader._text.split("\n\n", 1)
+        event = parse_block(block)
+        if "comment" in event:
+            return found
+        if "data" in event:
+            found.append(event)
+
+
+def _dice(document: dict[str, Any]) -> list[Any]:
+    view = document["state"]["view"]
+    return [*view["community"], *(die for seat in view["seats"] for die in seat["dice"])]
+
+
+def _late_check(table: Any, game: str, one_hand: bool) -> int:
+    """Play three hands of ``game`` with the scoreboard one hand late (or not) and check every
+    public document against the hand in play; returns how many documents showed a state from
+    after the hand in play began (0 when no die of the hand in play got out)."""
+    from web_conftest import StreamReader
+    live = table.subscribe(after=table.state().seq)
+    client = app_for(table, delay_one_hand=one_hand, keepalive=0.02).test_client()
+    reader = StreamReader(client)
+    start = table.state()
+    first_of_hand = {(start.game_no, start.view.number): start.seq}
+    early = 0
+    while table.game.hands_played < 3:
+        table.step()
+        while (update := live.next(0)) is not None:
+            first_of_hand.setdefault((update.state.game_no, update.state.view.number), update.seq)
+        now = table.state()
+        boundary = first_of_hand.get((now.game_no, now.view.number), 0)
+        documents = [event["data"] for event in _drain(reader)]
+        documents.append(client.get("/api/state").get_json())
+        for document in documents:
+            if one_hand and document["seq"] == start.seq:
+                assert not _dice(document)  # the table before any hand it may show
+            early += document["seq"] > boundary
+        for summary in client.get("/api/history").get_json()["games"]:
+            assert "rolls" not in summary
+            assert summary["over"] or not one_hand
+    reader.close()
+    live.close()
+    return early
+
+
+@pytest.mark.parametrize("game", ["tauren", "tao", "diceholdem"])
+def test_one_hand_late_no_die_of_the_hand_in_play_gets_out(game: str) -> None:
+    assert _late_check(new_table(game, 3, 11), game, one_hand=True) == 0
+
+
+def test_without_the_delay_the_same_check_sees_the_hand_in_play() -> None:
+    assert _late_check(new_table("tauren", 3, 11), "tauren", one_hand=False) > 0
+
+
+def test_one_hand_late_shows_the_previous_hands_end(table: Any) -> None:
+    client = app_for(table, delay_one_hand=True).test_client()
+    state = client.get("/api/state").get_json()["state"]
+    assert not state["log"] and "one hand late" in state["view"]["awaited"]["text"]
+    while table.game.hands_played < 1:
+        table.step()
+    table.step()  # the next hand has begun
+    wait_for(lambda: client.get("/api/state").get_json()["state"]["view"]["result"])
+    shown = client.get("/api/state").get_json()["state"]
+    assert shown["view"]["result"]["number"] == 1 and shown["view"]["number"] == 2
+    assert shown["seq"] < table.state().seq

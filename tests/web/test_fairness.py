@@ -10,9 +10,9 @@ import pytest
 from flask.testing import FlaskClient
 
 from controller.games.dice import DieKind
-from controller.games.view import DieView, TableView
-from controller.table.records import TableState, TableStatus
-from web.fairness import chi_square_tail, chi_square_test as face_test, tally
+from controller.table.records import RollSeen
+from web.fairness import chi_square_tail, chi_square_test as face_test, face_tests, tally
+from web_conftest import app_for, log_in, new_table
 
 
 @pytest.mark.parametrize(("statistic", "dof", "tail"), [
@@ -37,22 +37,74 @@ def test_too_few_rolls_are_not_flagged() -> None:
     assert not result.enough and not result.loaded
 
 
-def _state(game_no: int, number: int, faces: list[str | None]) -> TableState:
-    view = TableView("x", "X", number, "play", (),
-                     community=tuple(DieView(DieKind.D6, face) for face in faces))
-    return TableState(1, game_no, view, TableStatus.RUNNING)
+def _roll(kind: DieKind, colour: str, *faces: str) -> RollSeen:
+    return RollSeen(1, 1, 1, 0, kind, colour, faces)
 
 
-def test_a_die_counts_when_its_face_appears_or_changes() -> None:
-    states = [_state(1, 1, []), _state(1, 1, ["3"]), _state(1, 1, ["3", "5"]),
-              _state(1, 1, ["3", "2"]),        # the second die rerolled
-              _state(1, 2, ["3"]),             # a new hand: the same face is a new roll
-              _state(1, 2, ["3", None])]       # a sealed die is not counted
-    assert tally(states)[DieKind.D6] == Counter({"3": 2, "5": 1, "2": 1})
+def test_dice_are_counted_per_kind_and_colour() -> None:
+    rolls = [_roll(DieKind.D6, "#ff0000", "3", "5"), _roll(DieKind.D6, "#00ff00", "3"),
+             _roll(DieKind.D6, "#ff0000", "3"), _roll(DieKind.D12, "#ff0000", "12")]
+    counts = tally(rolls)
+    assert counts[(DieKind.D6, "#ff0000")] == Counter({"3": 2, "5": 1})
+    assert counts[(DieKind.D6, "#00ff00")] == Counter({"3": 1})
+    assert [(t.kind, t.colour) for t in face_tests(rolls)] == [
+        (DieKind.D6, "#00ff00"), (DieKind.D6, "#ff0000"), (DieKind.D12, "#ff0000")]
 
 
-def test_the_fairness_page_counts_the_recorded_rolls(dealer: FlaskClient, table: Any) -> None:
-    while table.game.hands_played < 4:
+COLOURS = ["#e4572e", "#29a0b1", "#f3a712"]
+
+
+def _loaded_tao() -> Any:
+    """A real Tao Dice table whose second seat (colour #29a0b1) rolls a d6 that shows 6 half the
+    time, played until that die was rolled 40 times."""
+    table = new_table("tao", 3, 7, colours=COLOURS, loaded=(1, "6"))
+    while sum(len(r.faces) for r in table.rolls()
+              if r.kind is DieKind.D6 and r.colour == COLOURS[1]) < 40:
+        for _ in range(50):
+            table.step()
+    return table
+
+
+def test_the_record_gives_each_roll_with_its_seat_colour_and_reader() -> None:
+    table = new_table("tao", 3, 7, colours=COLOURS)
+    for _ in range(120):
         table.step()
-    page = dealer.get("/dealer/fairness").get_data(as_text=True)
-    assert 'id="fair-d8-tauren"' in page and "χ²" in page
+    rolls = table.rolls()
+    seen = {p.seq for p in table.records if hasattr(p.input, "faces")
+            and "?" not in p.input.faces and (p.reveal or not p.hidden)}
+    assert rolls and {r.seq for r in rolls if r.game_no == table.game_no} == seen
+    assert all("?" not in r.faces for r in rolls)
+    assert all(r.colour == COLOURS[r.seat] for r in rolls if r.seat is not None)
+    assert {r.read_by for r in rolls} == {"bot"}
+    assert table.games(1)[0].colours == tuple(COLOURS)
+
+
+def test_a_loaded_die_on_a_real_table_is_flagged(dealer: FlaskClient) -> None:
+    table = _loaded_tao()
+    tests = {(t.kind, t.colour): t for t in face_tests(table.rolls())}
+    assert tests[(DieKind.D6, COLOURS[1])].loaded
+    assert not any(t.loaded for (kind, colour), t in tests.items() if colour != COLOURS[1])
+    app = app_for(table)
+    client = app.test_client()
+    assert log_in(client).status_code == 302
+    page = client.get("/dealer/fairness").get_data(as_text=True)
+    loaded = page.split('id="fair-d6-29a0b1"')[1].split('class="fair')[0]
+    assert "looks loaded" in loaded
+    fair = page.split('id="fair-d6-e4572e"')[1].split('class="fair')[0]
+    assert "looks loaded" not in fair and "looks fair" in fair
+
+
+def test_sealed_dice_count_only_once_revealed_and_an_answer_is_the_dealers() -> None:
+    table = new_table("tauren", 3, 7, colours=COLOURS)
+    while table.game.hands_played < 3:
+        table.step()
+    sealed = {p.seq for p in table.records if p.hidden and not p.reveal}
+    reveals = {p.seq for p in table.records if p.reveal}
+    seqs = {r.seq for r in table.rolls()}
+    assert sealed and reveals and not sealed & seqs and reveals <= seqs
+    question = table.ask()
+    faces = [question.kind.faces[0]] * question.count
+    ack = table.answer(question.id, faces, "dealer")
+    last = table.rolls()[-1]
+    assert (last.seq, last.read_by, last.picture) == (ack.seq, "dealer", question.evidence)
+    assert last.picture is not None and table.evidence(last.picture)
