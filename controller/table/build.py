@@ -17,6 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from controller.games.dice import DieKind
 from controller.games.errors import InvalidInput
+from controller.table.records import seat_colours
 from controller.table.sim_seats import SimSeats, Throw
 from controller.table.table import Table
 
@@ -65,10 +66,8 @@ def throw_values(throw: Throw, kind: DieKind) -> list[int]:
 
 
 def demo_colours(players: int) -> tuple[str, ...]:
-    """The simulated seats' colours: the first ``players`` of
-    :data:`vision.colour.TELLABLE_COLOURS`, which the camera tells apart."""
-    from vision.colour import TELLABLE_COLOURS
-    return tuple(TELLABLE_COLOURS[:players])
+    """The simulated seats' colours: the table's defaults, which the camera tells apart."""
+    return seat_colours((), players)
 
 
 def stand_ins() -> tuple[DieKind, ...]:
@@ -116,8 +115,6 @@ def build_demo(game: str, players: int, seed: int | None, db: Path, speed: float
         parts, table = _assemble(store, setup, db, seat_nodes)
         if current is None:
             names, colours = NAMES[:setup.players], demo_colours(setup.players)
-            assert isinstance(table.eyes, TableEyes)
-            table.eyes.check_colours(colours, names)  # the simulated table refuses what a real one would
             table.new_game(setup.game, names, dict(options or {}), colours)
             table._record("note", setup.line(), "demo", "demo")
         seats = SimSeats(table, setup.seed, setup.bots, _act_out(parts, table),

@@ -17,10 +17,11 @@ from controller.games.dice import DieKind
 from controller.games.errors import InvalidInput
 from controller.games.view import TableView, to_json
 
-SEAT_COLOURS = ("#e4572e", "#29a0b1", "#f3a712", "#8cb369", "#a06cd5", "#f25f9a", "#4f6d7a",
-                "#c9a227", "#2e86ab", "#9b5de5")
+SEAT_COLOURS = ("#d62828", "#1d4ed8", "#f2c500", "#2a9d3f", "#9030a0", "#f77f00", "#00a6a6",
+                "#ff70a6", "#f1f1ee", "#222222")
 """The seats' colours when none are chosen, in seat order: the colour of a seat's own dice (a Tao
-Dice d12) and of its place on the scoreboard."""
+Dice d12) and of its place on the scoreboard. Red, blue, yellow, green, purple, orange, teal, pink,
+white, black: any two the camera tells apart (``vision.colour.TELLABLE_COLOURS``, the same ten)."""
 
 
 def seat_colours(colours: Sequence[str], seats: int) -> tuple[str, ...]:

@@ -213,6 +213,9 @@ class Table:
         with self._lock:
             Ledger(game, len(names), options)  # raises for a bad game, seat count or option
             chosen = seat_colours(colours, len(names))
+            check = getattr(self.eyes, "check_colours", None)  # eyes that tell dice by colour
+            if check is not None:
+                check(chosen, names)
             if self.ledger is not None and self.status is not TableStatus.OVER:
                 self._finish()
             self.game_no = self.store.start_game(game, len(names), options, list(names), chosen)

@@ -129,3 +129,21 @@ def _die(zone: str, face: str, x: float) -> DieSeen:
 def _faced(die: DieSeen, face: str) -> DieSeen:
     """A located die as a d12 reader would give it: read, sure, only the owner flag kept."""
     return DieSeen(die.kind, face, 0.99, die.center, die.box, die.zone, die.flag if die.flag == NO_OWNER else None)
+
+
+def test_the_default_seat_colours_are_the_ten_the_camera_tells_apart() -> None:
+    from controller.table.records import SEAT_COLOURS
+    from vision.colour import TELLABLE_COLOURS, check_colours
+    assert SEAT_COLOURS == TELLABLE_COLOURS
+    check_colours(SEAT_COLOURS)  # raises for two it could not tell apart
+
+
+def test_a_new_game_with_colours_the_camera_cannot_tell_apart_is_refused(tmp_path) -> None:
+    from controller.table.build import build_demo
+    demo, _ = build_demo("tao", 3, 5, tmp_path / "t.db", None, ["heuristic"])
+    table = demo.table
+    number = table.game_no
+    with pytest.raises(ConfigError, match="too close"):
+        table.new_game("tao", ["Ana", "Ben", "Cy"], {}, ["#d62828", "#d03a30", "#1d4ed8"])
+    assert table.game_no == number
+    demo.close()

@@ -7,7 +7,7 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from controller.games.rolls import Roll
-from controller.table.records import Entry
+from controller.table.records import SEAT_COLOURS, Entry
 from hardware.devices import DeviceStatus
 from web_conftest import csrf_of
 
@@ -105,7 +105,7 @@ def test_a_colour_that_is_not_a_colour_falls_back_to_the_seats_default(dealer: F
     dealer.post("/dealer/new-game", data={
         "csrf": csrf_of(dealer, "/dealer/"), "game": "tao", "names": "Zed, Yu",
         "colour0": "red\" onload=\"x", "colour1": "#445566"})
-    assert table.state().colours == ("#e4572e", "#445566")
+    assert table.state().colours == (SEAT_COLOURS[0], "#445566")
 
 
 def test_a_new_game_needs_two_names(dealer: FlaskClient) -> None:
