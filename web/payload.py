@@ -37,13 +37,13 @@ class Payloads:
         self._events: OrderedDict[tuple[int, str], str] = OrderedDict()
         self._rules: dict[int, HandRules | None] = {}
 
-    def event(self, table: TableHandle, update: Update) -> str:
+    def event(self, table: TableHandle, update: Update, late: str = "") -> str:
         """The ``data:`` text of ``update``'s event."""
         key = (update.seq, update.kind)
         with self._lock:
             if key in self._events:
                 return self._events[key]
-        text = json.dumps(self.document(table, update.state, update.kind, update.text),
+        text = json.dumps(self.document(table, update.state, update.kind, update.text, late),
                           separators=(",", ":"))
         with self._lock:
             self._events[key] = text
@@ -52,14 +52,15 @@ class Payloads:
         return text
 
     def document(self, table: TableHandle, state: TableState, kind: str = "state",
-                 text: str = "") -> dict[str, Any]:
+                 text: str = "", late: str = "") -> dict[str, Any]:
         """The public document of ``state``: what ``/api/state`` answers and each event carries
-        (``colours``: the seats' colours, as the record has them)."""
+        (``colours``: the seats' colours, as the record has them; ``late``: how late the
+        board runs, "" when it is live)."""
         rules = self.rules(table, state.game_no, state.view.game)
         return {"seq": state.seq, "kind": kind, "text": text, "state": public_json(state),
                 "chart": list(chart(rules)) if rules else [],
                 "odds": live_odds(state.view, rules) if rules else [],
-                "colours": list(state.colours)}
+                "colours": list(state.colours), "late": late}
 
     def rules(self, table: TableHandle, game_no: int, game: str) -> HandRules | None:
         """The hand rules of game ``game_no`` (its options come from the record), or None."""

@@ -44,7 +44,8 @@ def flop_out(state: Any) -> bool:
 
 
 def test_the_scoreboard_follows_a_game_live(browser: Any, served: Any) -> None:
-    table = web_conftest.new_table("tauren", 4, 11, ["Ann", "Bo", "Cy", "Dee"])
+    colours = ["#e4572e", "#29a0b1", "#f3a712", "#a06cd5"]
+    table = web_conftest.new_table("tauren", 4, 11, ["Ann", "Bo", "Cy", "Dee"], colours=colours)
     live = served(table, showdown_seconds=0.5)
     page = open_board(browser, live)
     stop = threading.Event()
@@ -64,6 +65,11 @@ def test_the_scoreboard_follows_a_game_live(browser: Any, served: Any) -> None:
     play_until(table, flop_out)
     caught_up(page, table)
     page.wait_for_timeout(600)  # let a showdown banner from before the flop go
+    for seat in table.state().view.seats:  # a seat's own dice in its colour, as recorded
+        edges = page.locator(f".seat[data-seat='{seat.seat}'] svg.die").evaluate_all(
+            "els => els.map(e => e.dataset.colour)")
+        assert edges == [colours[seat.seat]] * len(seat.dice)
+    assert page.locator("#community svg.die.coloured").count() == 0
     shot(page, "scoreboard-large-tauren")
     phone = open_board(browser, live, PHONE)
     shot(phone, "scoreboard-phone-tauren")
@@ -203,7 +209,7 @@ def test_a_pause_shows_its_reason_on_the_scoreboard_and_the_console(browser: Any
 
 def test_the_fairness_page_flags_a_loaded_die(browser: Any, served: Any) -> None:
     colours = ["#e4572e", "#29a0b1", "#f3a712"]
-    table = web_conftest.new_table("tao", 3, 7, colours=colours, loaded=(1, "6"))
+    table = web_conftest.new_table("tao", 3, 7, colours=colours, loaded=(1, "d6", "6"))
     for _ in range(900):
         table.step()
     live = served(table)
