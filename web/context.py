@@ -41,8 +41,8 @@ class WebTable:
         """The public document of ``state`` (see :meth:`web.payload.Payloads.document`)."""
         return self.payloads.document(self.table, state, kind, text, self.delay.late)
 
-    def event(self, update: Update) -> str:
-        """The serialised document of ``update`` for the event stream."""
+    def event(self, update: Update) -> bytes:
+        """``update``'s event as the stream sends it (encoded once for every stream)."""
         return self.payloads.event(self.table, update, self.delay.late)
 
     @classmethod

@@ -16,6 +16,16 @@ from controller.table.records import TableHandle, TableState, Update
 from web.odds import chart, live_odds, rules_for
 
 CACHED = 256
+
+
+def sse(event: str, data: str, seq: int | None = None) -> str:
+    """One event in the wire format (``data`` is one line of JSON).
+
+    >>> sse("update", '{"a":1}', 7)
+    'id: 7\\nevent: update\\ndata: {"a":1}\\n\\n'
+    """
+    head = f"id: {seq}\n" if seq is not None else ""
+    return f"{head}event: {event}\ndata: {data}\n\n"
 PRIVATE_QUESTION = ("seen", "evidence")
 
 
@@ -34,17 +44,19 @@ class Payloads:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._events: OrderedDict[tuple[int, str], str] = OrderedDict()
+        self._events: OrderedDict[tuple[int, str], bytes] = OrderedDict()
         self._rules: dict[int, HandRules | None] = {}
 
-    def event(self, table: TableHandle, update: Update, late: str = "") -> str:
-        """The ``data:`` text of ``update``'s event."""
+    def event(self, table: TableHandle, update: Update, late: str = "") -> bytes:
+        """``update``'s whole event as the stream sends it (``id``, ``event``, ``data``), encoded
+        once: every stream then writes the same bytes, with no formatting or encoding of its own."""
         key = (update.seq, update.kind)
         with self._lock:
             if key in self._events:
                 return self._events[key]
-        text = json.dumps(self.document(table, update.state, update.kind, update.text, late),
+        data = json.dumps(self.document(table, update.state, update.kind, update.text, late),
                           separators=(",", ":"))
+        text = sse("update", data, update.seq).encode()
         with self._lock:
             self._events[key] = text
             while len(self._events) > CACHED:
