@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import random
+from dataclasses import replace
 from enum import Enum
 from typing import Any, Callable, Sequence
 
@@ -53,6 +54,7 @@ class SimCamera:
         self._name = name
         self._values: tuple[int, ...] = ()
         self._overrides: dict[str, Any] = {}
+        self._bodies: tuple[tuple[int, int, int], ...] | None = None
         self._scene: Any = None
         self._frames = 0
         self._rolling: list[Any] = []
@@ -68,9 +70,13 @@ class SimCamera:
         return self._name
 
     def show(self, values: Sequence[int], zones: Sequence[str] | None = None,
-             positions_mm: Sequence[tuple[float, float]] | None = None, **spec: Any) -> None:
+             positions_mm: Sequence[tuple[float, float]] | None = None,
+             bodies: Sequence[tuple[int, int, int]] | None = None, **spec: Any) -> None:
         """Put dice showing ``values`` in the tray; ``spec`` overrides ``SceneSpec`` fields
         (``kind``, ``touching``, ``glare``, ...). The next frame renders them.
+
+        ``bodies`` gives each die's body colour (BGR: a seat's die in its seat's colour), with
+        ink that stands out on it; without it the renderer picks dice looks at random.
 
         With a :attr:`tray`, ``zones`` names each die's zone (it lands wholly inside, at a random
         place and angle) or ``positions_mm`` gives each die's tray point (off the tray too).
@@ -79,17 +85,21 @@ class SimCamera:
         """
         self._values, self._overrides, self._scene = tuple(values), dict(spec), None
         self._rolling = []
+        if bodies is not None and len(bodies) != len(self._values):
+            raise InvalidInput(f"{self._name}: {len(bodies)} body colours for {len(self._values)} dice")
+        self._bodies = None if bodies is None else tuple(tuple(int(c) for c in b) for b in bodies)  # type: ignore[misc]
         if zones is not None or positions_mm is not None:
             self._overrides.update(self._places(zones, positions_mm))
 
     def roll(self, values: Sequence[int], frames: int = 8, zones: Sequence[str] | None = None,
-             positions_mm: Sequence[tuple[float, float]] | None = None, **spec: Any) -> None:
+             positions_mm: Sequence[tuple[float, float]] | None = None,
+             bodies: Sequence[tuple[int, int, int]] | None = None, **spec: Any) -> None:
         """Like :meth:`show`, but the next ``frames`` frames show the dice tumbling in (rendered
         now), and the frames after them the dice at rest."""
-        self.show(values, zones, positions_mm, **spec)
+        self.show(values, zones, positions_mm, bodies, **spec)
         render = importlib.import_module("vision.render")
-        scenes = render.render_roll(self._rng, self._spec(render), frames + 1, settle_at=frames,
-                                    values=list(self._values))
+        scenes = render_painted(render, self._rng, self._spec(render), list(self._values), self._bodies,
+                                frames=frames + 1)
         self._rolling, self._scene = scenes[:-1], scenes[-1]
 
     def _places(self, zones: Sequence[str] | None, positions_mm: Sequence[tuple[float, float]] | None) -> dict[str, Any]:
@@ -135,7 +145,7 @@ class SimCamera:
 
     def _render(self) -> Any:
         render = importlib.import_module("vision.render")
-        return render.render_scene(self._rng, self._spec(render), values=list(self._values))
+        return render_painted(render, self._rng, self._spec(render), list(self._values), self._bodies)[0]
 
     def _spec(self, render: Any) -> Any:
         """The ``SceneSpec`` of the current dice: the configured tray fitted to the frame, or dice
@@ -170,3 +180,41 @@ class SimCamera:
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def ink_for(body: tuple[int, int, int]) -> tuple[int, int, int]:
+    """The marks' colour on a die body (BGR): near black on a light body, near white on a dark one,
+    as coloured dice are sold."""
+    blue, green, red = body
+    light = 0.114 * blue + 0.587 * green + 0.299 * red
+    return (25, 25, 25) if light > 110 else (240, 240, 240)
+
+
+def render_painted(render: Any, rng: random.Random, spec: Any, values: Sequence[int],
+                   bodies: Sequence[tuple[int, int, int]] | None, frames: int = 0) -> list[Any]:
+    """Scenes of ``render`` (the ``vision.render`` module) with each die's body painted as
+    ``bodies`` says (None: the renderer's own looks): one still scene (``frames`` 0), or a roll of
+    ``frames`` frames settling on the last, as ``render.render_roll`` makes them.
+
+    The renderer has no per-die body colour option yet, so this puts the colours into its dice
+    between placing and drawing them (the same random draws as ``render_scene``/``render_roll``,
+    so a seed gives the same dice whatever their colours).
+    """
+    if bodies is None:
+        return ([render.render_scene(rng, spec, values=values)] if frames == 0 else
+                render.render_roll(rng, spec, frames, settle_at=frames - 1, values=values))
+    stage = render._stage(rng, spec)
+    dice = tuple(replace(die, style=replace(die.style, body=body, pips=ink_for(body), marble=None,
+                                            translucent=False))
+                 for die, body in zip(render._dice(rng, spec, stage, values), bodies))
+    layout = replace(stage, dice=dice)
+    if frames == 0:
+        return [render._compose(rng, spec, layout, dice, moving=())]
+    settle = frames - 1
+    paths = [render._tumble(rng, die) for die in dice]
+    scenes = []
+    for k in range(frames):
+        left = max(0.0, 1.0 - k / settle) if settle > 0 else 0.0
+        moved = tuple(render._moved(die, path, left) for die, path in zip(dice, paths))
+        scenes.append(render._compose(rng, spec, layout, moved, tuple(left > 0 for _ in moved)))
+    return scenes

@@ -26,6 +26,7 @@ from controller.games.dice import DieKind
 from controller.games.errors import InvalidInput
 from vision.calibrate import CORNER_IDS, TrayLayout
 from vision.render_die import TOP, DiePose, DieStyle, Faces, draw_die, face_outline, random_faces
+from vision.face_art import FONT_FACES, Lettering
 from vision.render_solid import SOLIDS, Solid
 from vision.render_ground import BACKGROUNDS, Camera, finish, ground_image, make_camera
 
@@ -114,6 +115,8 @@ class SceneSpec:
     tint: float = 0.0
     jpeg_quality: int | None = None
     kind: str = "d6"
+    lettering: bool = False
+    palette: tuple[tuple[tuple[int, int, int], tuple[tuple[int, int, int], ...]], ...] | None = None
     positions_mm: tuple[tuple[float, float], ...] | None = None
     areas_mm: tuple[tuple[tuple[float, float], ...], ...] | None = None
 
@@ -311,15 +314,27 @@ def _style(rng: random.Random, spec: SceneSpec) -> DieStyle:
     Draws the same random numbers whatever the spec asks, so that one seed gives the same dice
     with and without glare, translucency or marbling.
     """
-    body, pip_choices = rng.choice(PALETTE)
+    palette = spec.palette or PALETTE
+    body, pip_choices = rng.choice(palette)
     body = tuple(max(0, min(255, c + rng.randint(-18, 18))) for c in body)  # type: ignore[assignment]
-    pips, marble = rng.choice(pip_choices), rng.choice(PALETTE)[0]
+    pips, marble = rng.choice(pip_choices), rng.choice(palette)[0]
     see_through, marbled, shiny, shine = rng.random(), rng.random(), rng.random(), rng.uniform(0.6, 1.0)
     translucent = spec.translucent and see_through < 0.6
     glare = spec.glare * shine if shiny < max(0.35, spec.glare) else 0.0
+    pip_radius, corner, seed = rng.uniform(0.065, 0.105), rng.uniform(0.1, 0.26), rng.getrandbits(32)
     return DieStyle(body=body, pips=pips, marble=marble if marbled < spec.marbled and not translucent else None,
-                    translucent=translucent, pip_radius=rng.uniform(0.065, 0.105), corner=rng.uniform(0.1, 0.26),
-                    glare=glare, seed=rng.getrandbits(32), shadow=spec.shadow)
+                    translucent=translucent, pip_radius=pip_radius, corner=corner, glare=glare, seed=seed,
+                    shadow=spec.shadow, lettering=_lettering(seed, DieKind(spec.kind)) if spec.lettering else None)
+
+
+def _lettering(seed: int, kind: DieKind) -> Lettering:
+    """A die's own font face, weight, slant and width, drawn from its seed (so that asking for varied
+    lettering draws no more numbers from the scene's generator); a d12's 6 and 9 underlined or dotted."""
+    rng = random.Random(seed ^ 0x1E77E5)
+    face = rng.choice(FONT_FACES)
+    slant = rng.uniform(-0.12, 0.25) if rng.random() < 0.25 else 0.0
+    return Lettering(face, rng.choice((300, 400, 500, 600, 700, 800, 900)), slant, rng.uniform(0.75, 1.25),
+                     rng.choice(("underline", "dot")))
 
 
 def _rz(angle: float) -> np.ndarray:

@@ -10,7 +10,8 @@ import cv2
 import numpy as np
 
 from controller.games.dice import DieKind
-from vision.render_solid import CIRCLE, SOLIDS, Solid, face_marks, rounded
+from vision.face_art import CIRCLE, Lettering
+from vision.render_solid import SOLIDS, Solid, face_marks, rounded
 
 SHIFT = 4
 """Sub-pixel bits for OpenCV's polygon drawing."""
@@ -46,6 +47,7 @@ class DieStyle:
     glare: float = 0.0
     shadow: float = 0.45
     seed: int = 0  # the marble swirl and glare spot, fixed per die so still frames stay still
+    lettering: Lettering | None = None  # numerals and letters in another font than the shipped design
 
 
 @dataclass(frozen=True, eq=False)
@@ -234,7 +236,8 @@ def _draw_marks(roi: np.ndarray, pose: DiePose, faces: Faces, style: DieStyle, c
             continue
         shade = face_shade(pose, face, light)
         ink, paper = shaded(style.pips, 0.9 * shade), shaded(style.body, shade)
-        for mark in face_marks(faces.kind, pose.solid, faces.values[face], faces.turns[face], style.pip_radius):
+        for mark in face_marks(faces.kind, pose.solid, faces.values[face], faces.turns[face], style.pip_radius,
+                                 style.lettering):
             polygon = camera.project(pose.world(pose.solid.face_points(face, mark.polygon))) - offset
             fill(roi, polygon, paper if mark.hole else ink)
 

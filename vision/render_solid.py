@@ -10,28 +10,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from controller.games.dice import DieKind
+from vision.face_art import CIRCLE, PIP_LAYOUTS, PIP_SPREAD, UNDERLINED, Lettering, Mark, lettering, marks
 
 PHI = (1 + math.sqrt(5)) / 2
-
-PIP_SPREAD = 0.27
-"""Distance of a d6's outer pips from the face centre, as a fraction of the edge."""
-
-PIP_LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
-    1: ((0, 0),),
-    2: ((-1, -1), (1, 1)),
-    3: ((-1, -1), (0, 0), (1, 1)),
-    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
-    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
-    6: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)),
-}
-"""Pip positions on a d6 face in units of ``PIP_SPREAD``; 2, 3 and 6 have a direction."""
-
 
 @dataclass(frozen=True, eq=False)
 class Solid:
@@ -150,42 +136,27 @@ def _outward(a: np.ndarray, b: np.ndarray) -> float:
     return math.atan2(-dx, dy)
 
 
-CIRCLE = np.array([(math.cos(a), math.sin(a)) for a in np.linspace(0, 2 * math.pi, 14, endpoint=False)])
+FACE_FILL: dict[DieKind, float] = {DieKind.D12: 0.78, DieKind.D8_TAUREN: 0.92, DieKind.LETTERS: 0.8}
+"""How much of a face's inscribed circle its design fills, per kind (the design fits a unit box's circle)."""
 
 
-@dataclass(frozen=True, eq=False)
-class Mark:
-    """One filled polygon of a face's marking, in (u, v); a hole is drawn in the face's colour."""
-
-    polygon: np.ndarray
-    hole: bool = False
-
-
-def face_marks(kind: DieKind, solid: Solid, index: int, turn: int, pip_radius: float) -> tuple[Mark, ...]:
-    """The marks of face number ``index`` (1-based, in ``kind.faces`` order), turned ``turn`` quarter turns."""
+def face_marks(kind: DieKind, solid: Solid, index: int, turn: int, pip_radius: float,
+               look: Lettering | None = None) -> tuple[Mark, ...]:
+    """The marks of face number ``index`` (1-based, in ``kind.faces`` order), turned ``turn`` quarter
+    turns: the design of :mod:`vision.face_art`, or its lettering in ``look``."""
     if kind is DieKind.D6:
         layout = np.array(PIP_LAYOUTS[index], dtype=np.float64) * PIP_SPREAD
         return tuple(Mark(_turned(centre, turn) + CIRCLE * pip_radius) for centre in layout)
-    size = solid.inradius * {DieKind.D12: 1.15, DieKind.D8_TAUREN: 1.0}.get(kind, 1.25)
     label = kind.faces[index - 1]
-    text = label + "." if kind is DieKind.D12 and label in ("6", "9") else label
-    return tuple(Mark(_turned(points, turn) * size, hole) for points, hole in _glyph(text))
+    size = 2 * solid.inradius * FACE_FILL[kind]
+    if look is not None and kind in (DieKind.D12, DieKind.LETTERS):
+        design = lettering(label, look, kind is DieKind.D12 and label in UNDERLINED)
+    else:
+        design = marks(kind, label)
+    return tuple(Mark(_turned(mark.polygon, turn) * size, mark.hole) for mark in design)
 
 
 def _turned(points: np.ndarray, turn: int) -> np.ndarray:
     for _ in range(turn % 4):
         points = points[..., ::-1] * (1, -1)
     return points
-
-
-@lru_cache(maxsize=64)
-def _glyph(text: str) -> tuple[tuple[np.ndarray, bool], ...]:
-    """The outlines of ``text`` in a bold Hershey font, centred, fitting a unit box, y down."""
-    canvas = np.zeros((160, 160 * max(1, len(text))), np.uint8)
-    cv2.putText(canvas, text, (10, 120), cv2.FONT_HERSHEY_DUPLEX, 3.2, 255, 9, cv2.LINE_AA)
-    contours, hierarchy = cv2.findContours((canvas > 127).astype(np.uint8), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    points = np.vstack([c.reshape(-1, 2) for c in contours]).astype(np.float64)
-    lo, hi = points.min(axis=0), points.max(axis=0)
-    centre, scale = (lo + hi) / 2, float(max(hi - lo))
-    return tuple(((c.reshape(-1, 2) - centre) / scale, bool(h[3] >= 0))
-                 for c, h in zip(contours, hierarchy[0]) if len(c) >= 3)

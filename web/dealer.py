@@ -16,7 +16,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from controller.games.registry import GAMES
 from controller.games.rolls import Roll
-from controller.table.records import Entry, ReplaceDice, Undo, VoidHand
+from controller.table.records import SEAT_COLOURS, Entry, ReplaceDice, Undo, VoidHand
 from web.context import web_table
 from web.fairness import face_tests
 from web.security import check_csrf, csrf_token, log_in, logged_in
@@ -24,8 +24,7 @@ from web.security import check_csrf, csrf_token, log_in, logged_in
 dealer = Blueprint("dealer", __name__)
 DEALER = "dealer"
 OPEN = ("dealer.login",)  # the only endpoints without a session
-COLOURS = ("#e4572e", "#29a0b1", "#f3a712", "#8cb369", "#a06cd5", "#f25f9a", "#4f6d7a",
-           "#c9a227", "#2e86ab", "#9b5de5")
+COLOURS = SEAT_COLOURS
 
 
 @dealer.before_request

@@ -32,6 +32,9 @@ def register(subparsers: Any) -> None:
                         "$STATE_DIRECTORY, else /var/lib/dicetable)")
     parser.add_argument("--game", type=str.lower, help="start this game if none is in play")
     parser.add_argument("--names", default="", help="seat names for --game, comma-separated")
+    parser.add_argument("--colours", default="", help="seat colours for --game, #rrggbb, "
+                        "comma-separated, one per seat (the colour of the seat's own dice; "
+                        "default: ten distinct colours)")
     parser.add_argument("--host", default="0.0.0.0", help="the scoreboard's address (default "
                                                           "0.0.0.0: the local network)")
     parser.add_argument("--port", type=int, default=5000, help="the scoreboard's port")
@@ -52,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
             names = [n.strip() for n in args.names.split(",") if n.strip()]
             if not names:
                 raise InvalidInput("--game needs --names (one name per seat, comma-separated)")
-            table.new_game(args.game, names, {})
+            colours = [c.strip() for c in args.colours.split(",") if c.strip()]
+            table.new_game(args.game, names, {}, colours)
         if not args.no_web:
             from web import create_app, serve_in_background
             server = serve_in_background(create_app(table), args.host, args.port)

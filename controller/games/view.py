@@ -73,6 +73,8 @@ class SeatView:
     bet: tuple[Holding, ...] = ()
     dice: tuple[DieView, ...] = ()
     marks: tuple[str, ...] = ()
+    colour: str = ""
+    """The seat's colour (``#rrggbb``), given by the table; "" from an engine alone."""
 
 
 @dataclass(frozen=True)
@@ -152,8 +154,8 @@ class TableView:
         return data
 
     def coloured(self, colours: Sequence[str]) -> TableView:
-        """This view with every seat's dice (in front of it and at the showdown) in the seat's
-        colour ``colours[seat]``; community dice and seats without a colour stay ``""``.
+        """This view with every seat, and its dice (in front of it and at the showdown), in the
+        seat's colour ``colours[seat]``; community dice and seats without a colour stay ``""``.
 
         >>> view = TableView("g", "G", 1, "p", (SeatView(1, "B", SeatStatus.ACTIVE, (),
         ...                  dice=(DieView(DieKind.D6, "3"),)),))
@@ -166,7 +168,8 @@ class TableView:
         def paint(seat: int, dice: tuple[DieView, ...]) -> tuple[DieView, ...]:
             colour = colours[seat] if 0 <= seat < len(colours) else ""
             return tuple(replace(die, colour=colour) for die in dice)
-        seats = tuple(replace(seat, dice=paint(seat.seat, seat.dice)) for seat in self.seats)
+        seats = tuple(replace(seat, colour=colours[seat.seat] if seat.seat < len(colours) else "",
+                              dice=paint(seat.seat, seat.dice)) for seat in self.seats)
         result = self.result and replace(self.result, shown=tuple(
             replace(shown, dice=paint(shown.seat, shown.dice)) for shown in self.result.shown))
         return replace(self, seats=seats, result=result)

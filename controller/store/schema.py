@@ -59,6 +59,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             jpeg BLOB NOT NULL)""",
         "ALTER TABLE records ADD COLUMN picture INTEGER REFERENCES pictures(id)",
     ),
+    (  # 4: each seat's colour ("#rrggbb"), which tells the seats' own dice apart on the tray
+        "ALTER TABLE games ADD COLUMN colours TEXT NOT NULL DEFAULT '[]'",
+    ),
 )
 
 

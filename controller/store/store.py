@@ -37,7 +37,7 @@ _RECORD_COLUMNS = ("SELECT r.seq, r.game_no, r.kind, r.line, r.who, r.why, r.ori
                    "r.picture, coalesce(p.kept, 0) FROM records r "
                    "LEFT JOIN pictures p ON p.id = r.picture")
 _GAME_COLUMNS = ("SELECT g.game_no, g.game, g.seats, g.names, g.options, g.finished, g.final, "
-                 "g.started, (SELECT count(*) FROM records r WHERE r.game_no = g.game_no "
+                 "g.started, g.colours, (SELECT count(*) FROM records r WHERE r.game_no = g.game_no "
                  "AND r.kind = 'input') FROM games g")
 
 
@@ -189,23 +189,27 @@ class Store(Reader):
                 self._lock = -1
 
     def start_game(self, game: str, seats: int, options: Mapping[str, str],
-                   names: Sequence[str]) -> int:
-        """Record a new game of ``game`` and return its number.
+                   names: Sequence[str], colours: Sequence[str] = ()) -> int:
+        """Record a new game of ``game`` and return its number (``colours``: each seat's colour,
+        or none).
 
         :raises GameInProgress: when the current game is not finished.
         :raises InvalidInput: when ``names`` does not name every seat.
         """
         if len(names) != seats:
             raise InvalidInput(f"{seats} seats need {seats} names, not {len(names)}: {names!r}")
+        if colours and len(colours) != seats:
+            raise InvalidInput(f"{seats} seats need {seats} colours, not {len(colours)}: {colours!r}")
         with self._transaction():
             current = self.current_game()
             if current is not None:
                 raise GameInProgress(f"game {current.game_no} ({current.game}) is not finished: "
                                      "finish it before starting another")
             cursor = self._conn.execute(
-                "INSERT INTO games (game, seats, options, names, started) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO games (game, seats, options, names, started, colours) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
                 (game, seats, json.dumps(dict(options), sort_keys=True), json.dumps(list(names)),
-                 self._clock()))
+                 self._clock(), json.dumps(list(colours))))
         return int(cursor.lastrowid or 0)
 
     def finish_game(self, game_no: int, final: Mapping[str, Any]) -> None:
@@ -344,8 +348,9 @@ def _record(row: tuple[Any, ...]) -> Record:
 
 
 def _summary(row: tuple[Any, ...]) -> GameSummary:
-    game_no, game, seats, names, options, finished, final, started, inputs = row
+    game_no, game, seats, names, options, finished, final, started, colours, inputs = row
     return GameSummary(game_no=game_no, game=game, seats=seats, names=tuple(json.loads(names)),
+                       colours=tuple(json.loads(colours)),
                        options=json.loads(options), over=finished is not None,
                        final=json.loads(final) if final else {}, started=export.when(started),
                        inputs=inputs)

@@ -54,12 +54,27 @@ def seat_zones(seats: int, width: float, height: float) -> dict[str, list[list[f
 
 
 def throw_values(throw: Throw, kind: DieKind) -> list[int]:
-    """The pips the simulated camera draws for a throw: a six-faced kind's n-th face as n pips
-    (DiceHoldem's letters played with pip dice); kinds the renderer does not draw yet (d12,
-    Tauren d8) as plain dice, whose faces the reader cannot read."""
-    if len(kind.faces) == 6:
-        return [kind.faces.index(face) + 1 for face in throw.faces]
-    return [1 + i % 6 for i, _ in enumerate(throw.faces)]
+    """The faces the simulated camera draws for a throw, numbered in the kind's face order from 1
+    as the renderer takes them: a d12's numeral, a Tauren die's face, a letter; and so also the
+    n pips of a pip die standing in for a six-faced kind's n-th face.
+
+    >>> throw_values(Throw(("H", "M", "O"), "community"), DieKind.LETTERS)
+    [6, 1, 5]
+    """
+    return [kind.faces.index(face) + 1 for face in throw.faces]
+
+
+def demo_colours(players: int) -> tuple[str, ...]:
+    """The simulated seats' colours: the first ``players`` of
+    :data:`vision.colour.TELLABLE_COLOURS`, which the camera tells apart."""
+    from vision.colour import TELLABLE_COLOURS
+    return tuple(TELLABLE_COLOURS[:players])
+
+
+def stand_ins() -> tuple[DieKind, ...]:
+    """Six-faced kinds the demo plays with pip dice: letters, until the reader reads letter dice."""
+    from controller.table.camera import reader_reads
+    return () if reader_reads(DieKind.LETTERS.value) else (DieKind.LETTERS,)
 
 
 @dataclass
@@ -87,6 +102,7 @@ def build_demo(game: str, players: int, seed: int | None, db: Path, speed: float
     instead of the GPIO panel."""
     from controller.bots import bot_factory
     from controller.store import Store
+    from controller.table.camera import OWN_KINDS, TableEyes
     from controller.table.demo import Demo
     for name in bots:
         bot_factory(game, name)  # an unknown bot is refused before anything is written
@@ -99,10 +115,13 @@ def build_demo(game: str, players: int, seed: int | None, db: Path, speed: float
             setup = DemoSetup(game, players, seed, tuple(bots))
         parts, table = _assemble(store, setup, db, seat_nodes)
         if current is None:
-            table.new_game(setup.game, NAMES[:setup.players], dict(options or {}))
+            names, colours = NAMES[:setup.players], demo_colours(setup.players)
+            assert isinstance(table.eyes, TableEyes)
+            table.eyes.check_colours(colours, names)  # the simulated table refuses what a real one would
+            table.new_game(setup.game, names, dict(options or {}), colours)
             table._record("note", setup.line(), "demo", "demo")
         seats = SimSeats(table, setup.seed, setup.bots, _act_out(parts, table),
-                         _show(parts, table))
+                         _show(parts, table), centre_kinds=OWN_KINDS)
     except BaseException:
         store.close()
         raise
@@ -152,7 +171,8 @@ def build_real(config_path: Path, state: Path) -> tuple[Table, DemoParts]:
     table = Table(store, devices=devices, controls_for=lambda name: find_controls(name),
                   registry=registry, exports=state / "exports")
     if devices.camera is not None:
-        table.eyes = TableEyes(TrayWatcher(devices.camera, tray), lambda: _on_table(table))
+        table.eyes = TableEyes(TrayWatcher(devices.camera, tray), lambda: _on_table(table),
+                               lambda: table.colours)
     return table, DemoParts(store, devices, registry)
 
 
@@ -166,7 +186,7 @@ def _recorded_setup(store: Any, current: Any) -> DemoSetup:
 
 def _assemble(store: Any, setup: DemoSetup, db: Path,
               seat_nodes: bool = False) -> tuple[DemoParts, Table]:
-    from controller.table.camera import TableEyes, TrayWatcher
+    from controller.table.camera import OWN_KINDS, TableEyes, TrayWatcher
     from controller.table.controls import find_controls
     from hardware.factory import build_devices
     from hardware.rfid import StoneRegistry
@@ -183,10 +203,10 @@ def _assemble(store: Any, setup: DemoSetup, db: Path,
     camera = devices.sim.camera
     camera.tray = tray
     parts = DemoParts(store, devices, registry, controls)
-    watcher = TrayWatcher(camera, tray, pip_stand_ins=(DieKind.LETTERS,))
+    watcher = TrayWatcher(camera, tray, pip_stand_ins=stand_ins(), owned=OWN_KINDS)
     table = Table(store, devices=devices, controls_for=lambda name: controls, registry=registry,
                   exports=db.with_name(db.name + ".exports"))
-    table.eyes = TableEyes(watcher, lambda: _on_table(table))
+    table.eyes = TableEyes(watcher, lambda: _on_table(table), lambda: table.colours)
     return parts, table
 
 
@@ -205,14 +225,40 @@ def _sim_config(players: int, buttons: Sequence[str], seat_nodes: bool) -> Any:
                           rfid=RfidConfig(source="mfrc522", readers=readers), seatnodes=nodes)
 
 
-def _on_table(table: Table) -> dict[str, Sequence[str]]:
-    """The dice that stay in the community zone from earlier rolls (rerolled dice are picked up).
+@dataclass(frozen=True)
+class Lying:
+    """A die that stays on the tray from an earlier roll: its face, the zone the camera puts it in
+    (its owner's, for an owned kind), and its owner (None: not an owned die)."""
 
-    Only the community's: a seat's open dice (Tao Dice's d12) are picked up before its reveal,
-    since the d12 cannot be read by the camera yet."""
-    faces = [die.face for die in table.state().view.community
-             if die.face is not None and die.state != "reroll"]
-    return {"community": faces} if faces else {}
+    face: str
+    zone: str
+    owner: int | None = None
+
+
+def lying(table: Table) -> list[Lying]:
+    """The dice that stay on the tray from earlier rolls while the table waits for dice: the
+    community's (rerolled dice are picked up), and, while it waits for an owned kind (Tao Dice's
+    d12s, all in the centre), every seat's die of that kind that is not to be rerolled.
+
+    A seat's other open dice lying in its zone are picked up before its reveal."""
+    from controller.table.camera import OWN_KINDS
+    view = table.state().view
+    dice = [Lying(die.face, "community") for die in view.community
+            if die.face is not None and die.state != "reroll"]
+    ledger = table.ledger
+    need = ledger.game.pending().dice if ledger is not None else ()
+    if need and need[0].kind in OWN_KINDS:
+        dice += [Lying(die.face, f"seat{seat.seat}", seat.seat) for seat in view.seats for die in seat.dice
+                 if die.kind is need[0].kind and die.face is not None and not die.state.startswith("reroll")]
+    return dice
+
+
+def _on_table(table: Table) -> dict[str, Sequence[str]]:
+    """The faces of :func:`lying`, by zone (``on_table`` of the camera's match)."""
+    zones: dict[str, list[str]] = {}
+    for die in lying(table):
+        zones.setdefault(die.zone, []).append(die.face)
+    return dict(zones)
 
 
 def _enrol(registry: Any, game: str, players: int) -> dict[int, tuple[Any, ...]]:
@@ -255,14 +301,25 @@ def _act_out(parts: DemoParts, table: Table) -> Callable[[Any, Any], bool]:
 
 
 def _show(parts: DemoParts, table: Table) -> Callable[[Throw, str], None]:
+    """The simulated camera's throw: the dice lying in the throw's zone (every seat's own die in
+    the centre, each in its seat's colour) and the thrown ones, drawn as their kind (a pip die for
+    a stand-in kind)."""
+    from controller.table.camera import OWN_KINDS
+    from vision.colour import parse_hex
     camera = parts.devices.camera
+    pips = stand_ins()
 
     def show(throw: Throw, key: str) -> None:
         ledger = table.ledger
         assert ledger is not None
-        kind = ledger.game.pending().dice[0].kind
-        lying = list(_on_table(table).get(throw.zone, ()))
-        values = throw_values(Throw((*lying, *throw.faces), throw.zone), kind)
+        need = ledger.game.pending().dice[0]
+        owned = need.kind in OWN_KINDS
+        here = [die for die in lying(table) if (die.owner is not None) == owned
+                and (owned or die.zone == throw.zone)]
+        faces = (*(die.face for die in here), *throw.faces)
+        owners = [*(die.owner for die in here), *([need.seat] * len(throw.faces))]
+        bodies = [parse_hex(table.colours[seat]) for seat in owners if seat is not None] if owned else None
         camera._rng = random.Random(key)
-        camera.roll(values, zones=[throw.zone] * len(values))
+        camera.roll(throw_values(Throw(faces, throw.zone), need.kind), zones=[throw.zone] * len(faces),
+                    bodies=bodies, kind=DieKind.D6.value if need.kind in pips else need.kind.value)
     return show

@@ -11,6 +11,12 @@ looks through them (:class:`controller.table.table.Eyes`).
 Zone naming convention (the ``[zones]`` of the table configuration): community dice are read in
 the zone named ``community``, the dice of seat N (seats numbered from 0, as the games count them)
 in the zone named ``seatN``. Other zones may exist; dice in them count as "elsewhere".
+
+Dice of an owned kind (:data:`OWN_KINDS`: Tao Dice's d12, one per player in the player's colour)
+are thrown into the centre, where nothing but their colour tells whose they are: the watcher
+measures each one's body colour (:mod:`vision.colour`, the tray's white quiet zones as white
+reference) and puts it in its owner's zone, ``seatN``, wherever on the tray it lies; a die of no
+seat's colour stays where it lies, flagged :data:`NO_OWNER`, and the dealer is asked.
 """
 
 from __future__ import annotations
@@ -28,13 +34,14 @@ import numpy as np
 from controller.commands.vision import annotate
 from controller.games.base import DiceNeeded
 from controller.games.dice import DieKind
-from controller.games.errors import DeviceDisconnected, DeviceError, DeviceTimeout, InvalidInput
+from controller.games.errors import ConfigError, DeviceDisconnected, DeviceError, DeviceTimeout, InvalidInput
 from controller.games.rolls import Roll
 from controller.games.view import TableView
 from controller.table.records import DieSeen, Question
 from controller.table.table import Sighting
 from hardware.devices import Camera, DeviceStatus, Frame
 from vision.calibrate import Calibration, CalibrationError, TrayConfig, ZoneMap, calibrate, detect_markers
+from vision.colour import NO_REFERENCE, Light, body_colour, check_colours, lab_of_hex, owner, parse_hex, tray_light
 from vision.read import UNCERTAIN as CONFIDENCE_THRESHOLD
 from vision.read import DieReading, Observation, read_dice
 from vision.settle import Motion, SettleConfig, SettleDetector
@@ -61,6 +68,13 @@ EVIDENCE_QUALITY = 75
 
 UNREADABLE_KIND = "kind_unreadable"
 """The flag of a die whose kind the reader cannot read yet: where it lies is known, its face is not."""
+
+OWN_KINDS = frozenset({DieKind.D12})
+"""Kinds whose dice are each seat's own, in the seat's colour, and are told apart by it: Tao Dice's
+d12 (every player rolls one into the centre)."""
+
+NO_OWNER = "no_owner"
+"""The flag of a die of an owned kind whose colour is no seat's."""
 
 CAMERA_FIX = ("check the camera's cable (the ribbon at the Pi or the USB plug) and its power; "
               "the table goes on by itself when frames come back")
@@ -93,13 +107,16 @@ class TrayReading:
     """What the camera saw on a settled tray: the dice in tray order (left to right), whether
     their faces could be read at all (``faces_known`` False: a kind the reader cannot read yet),
     the evidence frame as JPEG bytes (annotated: each die's box, face and confidence, and the
-    zones' outlines and names) and the milliseconds the reading took."""
+    zones' outlines and names) and the milliseconds the reading took. ``colour_problem`` says why
+    the dice of an owned kind could not be given to their owners (seat colours too close to tell
+    apart under the tray's light), "" when they were or the kind is not owned."""
 
     kind: DieKind
     dice: tuple[DieSeen, ...]
     jpeg: bytes
     ms: float
     faces_known: bool = True
+    colour_problem: str = ""
 
 
 @dataclass(frozen=True)
@@ -119,16 +136,19 @@ class TrayWatcher:
 
     ``pip_stand_ins`` are six-faced kinds played with pip d6 dice at this table (DiceHoldem's
     letters before the letter reader exists): a die showing n pips reads as the kind's n-th face.
+    ``owned`` are the kinds whose dice go to the seat of their colour (given to :meth:`step`).
     """
 
     def __init__(self, camera: Camera, tray: TrayConfig, settle: SettleConfig = SettleConfig(),
-                 pip_stand_ins: Collection[DieKind] = ()) -> None:
+                 pip_stand_ins: Collection[DieKind] = (), owned: Collection[DieKind] = OWN_KINDS) -> None:
         bad = [kind.value for kind in pip_stand_ins if len(kind.faces) != 6]
         if bad:
             raise InvalidInput(f"only six-faced kinds can be played with pip dice, not {', '.join(bad)}")
         self.camera = camera
         self.tray = tray
         self.pip_stand_ins = frozenset(pip_stand_ins)
+        self.owned = frozenset(owned)
+        self.light: Light = NO_REFERENCE  # the tray's light in the last frame owned dice were read in
         self.detector = SettleDetector(settle)
         self.calibration: Calibration | None = None
         self._blind: DeviceStatus | None = None   # the camera gives no frames
@@ -143,9 +163,11 @@ class TrayWatcher:
         """What fails now (the camera, or the tray's markers), or None."""
         return self._blind or self._lost
 
-    def step(self, kind: DieKind | None) -> CameraStep:
+    def step(self, kind: DieKind | None, colours: Sequence[str] = ()) -> CameraStep:
         """Take one frame; read the tray for dice of ``kind`` when it has just come to rest (or is
         at rest and unread). ``kind`` None: the table waits for no dice; the motion is tracked.
+        ``colours`` are the seats' colours (``#rrggbb``), which give dice of an owned kind to
+        their owners.
 
         Never raises for a camera fault: a stopped camera, or :data:`TIMEOUTS_FOR_FAULT` dropped
         frames in a row, give a step with a ``fault``; the first frame after it ``recovered``.
@@ -163,12 +185,13 @@ class TrayWatcher:
             self._unread, self._next_try = True, self._frames
         if kind is None or not self._unread or motion.state is not Motion.SETTLED or self._frames < self._next_try:
             return CameraStep(motion.state, fault=self.fault, recovered=recovered)
-        return self._read_step(frame, kind, motion.state, recovered)
+        return self._read_step(frame, kind, motion.state, recovered, colours)
 
-    def _read_step(self, frame: Frame, kind: DieKind, state: Motion, recovered: bool) -> CameraStep:
+    def _read_step(self, frame: Frame, kind: DieKind, state: Motion, recovered: bool,
+                   colours: Sequence[str]) -> CameraStep:
         """Read a settled frame; a tray whose markers cannot be found is a fault, tried again later."""
         try:
-            reading = self.read(frame, kind)
+            reading = self.read(frame, kind, colours)
         except CalibrationError as err:
             self._next_try = self._frames + RETRY_FRAMES
             self._lost = DeviceStatus.failing(self.camera.name, f"the camera cannot find the tray: {err}", TRAY_FIX)
@@ -193,8 +216,9 @@ class TrayWatcher:
         self._timeouts = 0
         return frame
 
-    def read(self, frame: Frame, kind: DieKind) -> TrayReading:
-        """Read dice of ``kind`` in ``frame`` now, calibrating first if needed.
+    def read(self, frame: Frame, kind: DieKind, colours: Sequence[str] = ()) -> TrayReading:
+        """Read dice of ``kind`` in ``frame`` now, calibrating first if needed; dice of an owned
+        kind go to the zone of the seat whose colour (of ``colours``) they are.
 
         :raises CalibrationError: the tray's markers cannot be found in the frame.
         """
@@ -208,8 +232,14 @@ class TrayWatcher:
             replace(r, value=None, confidence=0.0, flag=UNREADABLE_KIND) for r in observation.dice)
         placed = sorted(((self._tray_mm(r, calibration), r) for r in readings), key=lambda p: p[0])
         dice = tuple(_die_seen(r, kind, self.tray.zones.zone_of(mm)) for mm, r in placed)
-        jpeg = evidence(frame, Observation(readings, observation.ms), calibration, self.tray.zones)
-        return TrayReading(kind, dice, jpeg, (time.perf_counter() - start) * 1000.0, known)
+        problem = ""
+        if kind in self.owned and colours:
+            self.light = tray_light(frame, calibration)
+            dice, problem = _owned(frame, self.light, dice, colours)
+        owners = [(d, colours[seat]) for seat in range(len(colours)) for d in dice
+                  if kind in self.owned and d.zone == zone_for(seat)]
+        jpeg = evidence(frame, Observation(readings, observation.ms), calibration, self.tray.zones, owners)
+        return TrayReading(kind, dice, jpeg, (time.perf_counter() - start) * 1000.0, known, problem)
 
     def _calibrated(self, frame: Frame) -> Calibration:
         """The calibration for ``frame``: the last one while the markers stay where it puts them,
@@ -230,6 +260,28 @@ class TrayWatcher:
         return float(x), float(y)
 
 
+def _owned(frame: Frame, light: Light, dice: tuple[DieSeen, ...],
+           colours: Sequence[str]) -> tuple[tuple[DieSeen, ...], str]:
+    """Dice of an owned kind put in their owner's zone by colour (a die off every zone stays off,
+    a die of no seat's colour stays where it lies, flagged :data:`NO_OWNER`); or the dice as they
+    lie and the reason, when the seats' colours are too close to tell apart under ``light``."""
+    try:
+        check_colours(colours, light=light)
+    except ConfigError as err:
+        return dice, str(err)
+    seats = [lab_of_hex(colour) for colour in colours]
+    owned = []
+    for die in dice:
+        seat = owner(body_colour(frame, die.center, die.box, light), seats) if die.zone is not None else None
+        if seat is not None:
+            owned.append(replace(die, zone=zone_for(seat)))
+        elif die.zone is not None:
+            owned.append(replace(die, flag=NO_OWNER))  # whose it is matters before how it reads
+        else:
+            owned.append(die)
+    return tuple(owned), ""
+
+
 def _markers_agree(found: Mapping[int, np.ndarray], calibration: Calibration) -> bool:
     """True when every found marker lies where the calibration puts it (within :data:`MARKERS_MOVED_PX`)."""
     for marker, corners in found.items():
@@ -246,9 +298,12 @@ def _die_seen(reading: DieReading, kind: DieKind, zone: str | None) -> DieSeen:
     return DieSeen(kind, face, reading.confidence, reading.center, reading.box, zone, reading.flag)
 
 
-def evidence(frame: Frame, observation: Observation, calibration: Calibration, zones: ZoneMap) -> bytes:
+def evidence(frame: Frame, observation: Observation, calibration: Calibration, zones: ZoneMap,
+             owners: Sequence[tuple[DieSeen, str]] = ()) -> bytes:
     """The evidence JPEG: the frame with every die's box, value and confidence
-    (:func:`controller.commands.vision.annotate`) and each zone's outline and name."""
+    (:func:`controller.commands.vision.annotate`), each zone's outline and name, and beside each
+    die given to a seat by its colour (``owners``: the die and the seat's ``#rrggbb``) a dot of
+    that colour and the seat's zone, so the dealer sees whose the camera took it for."""
     out = annotate(frame, observation)
     scale = max(1.0, frame.shape[1] / 1000)
     for zone in zones.zones:
@@ -257,6 +312,13 @@ def evidence(frame: Frame, observation: Observation, calibration: Calibration, z
         x, y = corners.min(axis=0)
         cv2.putText(out, zone.name, (int(x) + 6, int(y) + round(18 * scale)), cv2.FONT_HERSHEY_SIMPLEX,
                     0.5 * scale, (255, 255, 0), max(1, round(scale)), cv2.LINE_AA)
+    for die, colour in owners:
+        x, y, w, _ = die.box
+        dot = (int(x + w) + round(8 * scale), int(y) + round(8 * scale))
+        cv2.circle(out, dot, round(6 * scale), (255, 255, 255), -1, cv2.LINE_AA)
+        cv2.circle(out, dot, round(5 * scale), parse_hex(colour), -1, cv2.LINE_AA)
+        cv2.putText(out, str(die.zone), (dot[0] + round(9 * scale), dot[1] + round(5 * scale)),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.45 * scale, (255, 255, 255), max(1, round(scale)), cv2.LINE_AA)
     ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, EVIDENCE_QUALITY])
     if not ok:
         raise InvalidInput("the evidence frame cannot be encoded as JPEG")
@@ -278,7 +340,8 @@ def match(needed: DiceNeeded, seen: TrayReading, zones: ZoneMap,
     earlier = on_table or {}
     zone = zone_for(needed.seat)
     before = tuple(earlier.get(zone, ()))
-    reason = (_unreadable(needed, seen) or _no_zone(zone, zones) or _astray(needed, seen, earlier)
+    reason = (_unreadable(needed, seen) or _no_zone(zone, zones) or _ownerless(needed, seen)
+              or _astray(needed, seen, earlier)
               or _miscount(needed, seen, zone, earlier) or _doubtful(seen, zone) or _moved(seen, zone, before))
     if reason is None:
         return Roll(needed.seat, needed.kind, _new_faces(_faces_in(seen, zone), before))
@@ -299,8 +362,9 @@ def dice_on_table(view: TableView) -> dict[str, tuple[str, ...]]:
 
 
 Reason = tuple[str, str]
-"""Why the camera's reading is not taken: a short code (``unreadable``, ``no_zone``, ``outside``,
-``other_zone``, ``count``, ``flagged``, ``confidence``, ``moved``) and the dealer's sentence."""
+"""Why the camera's reading is not taken: a short code (``unreadable``, ``no_zone``, ``owner``,
+``outside``, ``other_zone``, ``count``, ``flagged``, ``confidence``, ``moved``) and the dealer's
+sentence."""
 
 
 def _whose(seat: int | None) -> str:
@@ -318,6 +382,20 @@ def _unreadable(needed: DiceNeeded, seen: TrayReading) -> Reason | None:
         return "unreadable", (f"{needed.kind.value} dice cannot be read by the camera yet: "
                               f"enter the {_dice(needed.count)} by hand")
     return None
+
+
+def _ownerless(needed: DiceNeeded, seen: TrayReading) -> Reason | None:
+    """Dice of an owned kind that could not be given to a seat by their colour."""
+    if seen.colour_problem:
+        return "owner", f"{seen.colour_problem}; enter the {_dice(needed.count)} by hand"
+    strangers = [d for d in seen.dice if d.flag == NO_OWNER]
+    if not strangers:
+        return None
+    where = strangers[0].zone
+    return "owner", (f"{'a' if len(strangers) == 1 else len(strangers)} {needed.kind.value} "
+                     f"{'die' if len(strangers) == 1 else 'dice'} in the {where} zone "
+                     f"{'is' if len(strangers) == 1 else 'are'} of no seat's colour: whose? "
+                     f"enter {_whose(needed.seat)} by hand")
 
 
 def _no_zone(zone: str, zones: ZoneMap) -> Reason | None:
@@ -404,14 +482,28 @@ class TableEyes:
     :meth:`TrayWatcher.step` per look, the reading matched to the need.
 
     ``on_table`` (optional) says which faces lie in each zone from earlier rolls of the hand
-    (see :func:`match`); without it the table clears the tray before each roll.
+    (see :func:`match`); without it the table clears the tray before each roll. ``colours``
+    (optional) gives the seats' colours, by which dice of an owned kind go to their owners; and
+    :meth:`check_colours` refuses, at setup, colours the camera could not tell apart.
     """
 
     def __init__(self, watcher: TrayWatcher,
-                 on_table: Callable[[], Mapping[str, Sequence[str]]] | None = None) -> None:
+                 on_table: Callable[[], Mapping[str, Sequence[str]]] | None = None,
+                 colours: Callable[[], Sequence[str]] | None = None) -> None:
         self.watcher = watcher
         self._on_table = on_table
+        self._colours = colours
         self._moved = False  # the tray moved since its last reading (something was thrown)
+
+    def check_colours(self, colours: Sequence[str], names: Sequence[str] = ()) -> None:
+        """Refuse seat colours the camera could not tell apart under the tray's light (the light
+        of the last calibrated frame, the reference white before one), when the table owns
+        dice by colour (:data:`OWN_KINDS`).
+
+        :raises ConfigError: naming both seats and their colours.
+        """
+        if self.watcher.owned:
+            check_colours(colours, names, self.watcher.light)
 
     def look(self, need: DiceNeeded | None) -> Sighting | None:
         """One frame: None while the tray moves or nothing new settled (or ``need`` is None),
@@ -419,7 +511,8 @@ class TableEyes:
 
         :raises CameraFailing: while the camera gives no frames or the tray's markers are not found.
         """
-        step = self.watcher.step(None if need is None else need.kind)
+        colours = tuple(self._colours()) if self._colours is not None else ()
+        step = self.watcher.step(None if need is None else need.kind, colours)
         if step.fault is not None:
             raise CameraFailing(step.fault)
         self._moved = self._moved or step.motion is Motion.MOVING

@@ -14,7 +14,31 @@ from typing import Any, Protocol, Sequence
 
 from controller.games.base import Input
 from controller.games.dice import DieKind
+from controller.games.errors import InvalidInput
 from controller.games.view import TableView, to_json
+
+SEAT_COLOURS = ("#e4572e", "#29a0b1", "#f3a712", "#8cb369", "#a06cd5", "#f25f9a", "#4f6d7a",
+                "#c9a227", "#2e86ab", "#9b5de5")
+"""The seats' colours when none are chosen, in seat order: the colour of a seat's own dice (a Tao
+Dice d12) and of its place on the scoreboard."""
+
+
+def seat_colours(colours: Sequence[str], seats: int) -> tuple[str, ...]:
+    """One ``#rrggbb`` colour per seat: ``colours`` checked, or :data:`SEAT_COLOURS` when empty.
+
+    :raises InvalidInput: for a colour that is not ``#rrggbb``, a wrong count, or a colour twice.
+    """
+    if not colours:
+        return tuple(SEAT_COLOURS[seat % len(SEAT_COLOURS)] for seat in range(seats))
+    if len(colours) != seats:
+        raise InvalidInput(f"{seats} seats need {seats} colours, not {len(colours)}")
+    chosen = tuple(colour.strip().lower() for colour in colours)
+    for seat, colour in enumerate(chosen):
+        if len(colour) != 7 or colour[0] != "#" or any(c not in "0123456789abcdef" for c in colour[1:]):
+            raise InvalidInput(f"seat {seat}'s colour {colours[seat]!r} is not #rrggbb")
+        if colour in chosen[:seat]:
+            raise InvalidInput(f"seats {chosen.index(colour)} and {seat} have the same colour {colour}")
+    return chosen
 
 
 class TableStatus(Enum):
@@ -177,7 +201,7 @@ class GameSummary:
     final: dict[str, Any] = field(default_factory=dict)
     started: str = ""
     inputs: int = 0
-    colours: tuple[str, ...] = ()  # the seats' colours as the dealer registered them
+    colours: tuple[str, ...] = ()  # each seat's colour (#rrggbb); () before schema 4
     rolls: tuple[RollSeen, ...] = ()  # the rolls the room saw, with their evidence pictures
 
 
@@ -230,8 +254,8 @@ class TableHandle(Protocol):
 
     def new_game(self, game: str, names: Sequence[str], options: dict[str, str],
                  colours: Sequence[str] = ()) -> Ack:
-        """End the current game (if any) and start ``game`` with these seat names and options;
-        ``colours`` the seats' dice colours (recorded with the game)."""
+        """End the current game (if any) and start ``game`` with these seat names, options and
+        seat colours (``#rrggbb``; the defaults when empty)."""
         ...
 
     def games(self, limit: int = 10) -> list[GameSummary]:

@@ -17,13 +17,6 @@ from controller.games.rolls import Roll
 from controller.table.ledger import Ledger
 from controller.table.records import GameSummary, RollSeen
 
-COLOURS_NOTE = "colours"
-"""The first word of the note that records the seats' colours when a game starts."""
-
-NO_COLOUR = "-"
-"""A seat without a colour in that note."""
-
-
 def replay_game(store: Any, game_no: int) -> Ledger:
     """The ledger of recorded game ``game_no``, replayed from its records."""
     return _replayed(store.game(game_no), store.records(game_no))
@@ -51,8 +44,7 @@ def _summary(store: Any, row: GameSummary) -> GameSummary:
     records = store.records(row.game_no)
     ledger = _replayed(row, records)
     final = row.final if row.over and row.final else dict(ledger.game.final())
-    colours = recorded_colours(records)
-    return replace(row, final=final, colours=colours, rolls=_rolls(row, ledger, records, colours))
+    return replace(row, final=final, rolls=_rolls(row, ledger, records, row.colours))
 
 
 def _replayed(row: GameSummary, records: Sequence[Any]) -> Ledger:
@@ -60,22 +52,6 @@ def _replayed(row: GameSummary, records: Sequence[Any]) -> Ledger:
     for record in records:
         ledger.take(record.seq, record.kind, record.line, record.origin, record.who)
     return ledger
-
-
-def colours_line(colours: Sequence[str]) -> str:
-    """The note recording the seats' colours.
-
-    >>> colours_line(["#e4572e", ""])
-    'colours #e4572e -'
-    """
-    return " ".join([COLOURS_NOTE, *(colour or NO_COLOUR for colour in colours)])
-
-
-def recorded_colours(records: Sequence[Any]) -> tuple[str, ...]:
-    """The seats' colours of a game's records (its last colours note), or () when none."""
-    notes = [record.line.split()[1:] for record in records if record.kind == "note"
-             and record.line.split()[:1] == [COLOURS_NOTE]]
-    return tuple("" if word == NO_COLOUR else word for word in notes[-1]) if notes else ()
 
 
 def _rolls(row: GameSummary, ledger: Ledger, records: Sequence[Any],

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Collection, Sequence
 
 from controller.bots import bot_factory
 from controller.games.base import DiceNeeded, Game, Input
+from controller.games.dice import DieKind
 from controller.games.errors import DiceTableError
 from controller.games.registry import create_game
 from controller.games.rolls import Roll
@@ -44,13 +45,16 @@ class SimSeats:
 
     ``bots`` names the bot of each seat (repeated round the table); ``gesture(game, input)``
     is the controls' way to express an input physically (see :meth:`act`); ``show(throw,
-    key)`` puts a throw in the simulated tray, rendered from the random key ``key``.
+    key)`` puts a throw in the simulated tray, rendered from the random key ``key``. Dice of the
+    ``centre_kinds`` (each seat's own, told apart by colour: Tao Dice's d12) are thrown into the
+    community zone, the others into the thrower's own zone.
     """
 
     def __init__(self, table: Table, seed: int, bots: Sequence[str],
                  act_out: Callable[[Game, Input], bool],
-                 show: Callable[[Throw, str], None]) -> None:
+                 show: Callable[[Throw, str], None], centre_kinds: Collection[DieKind] = ()) -> None:
         self.table = table
+        self.centre_kinds = frozenset(centre_kinds)
         self.seed = seed
         self.bots = list(bots) or ["heuristic"]
         self._act_out = act_out
@@ -129,7 +133,8 @@ class SimSeats:
     # -- the dice the simulated players hold -------------------------------------------------
     def throw_for(self, need: DiceNeeded) -> Throw | None:
         """The dice a need is answered with: thrown now, or the seat's tube at a reveal."""
-        zone = "community" if need.seat is None else f"seat{need.seat}"
+        centre = need.seat is None or (need.kind in self.centre_kinds and need.reason != "reveal")
+        zone = "community" if centre else f"seat{need.seat}"
         if need.reason == "reveal":
             tube = self._tube(need.seat)
             return Throw(tube, zone) if tube else None

@@ -29,12 +29,10 @@ from controller.table.ledger import CORRECTION_KINDS, INPUT_KINDS, Ledger, Playe
 from controller.store.errors import DuplicateEvent
 from controller.table.controls import Controls, Refusal, Setting, Stake
 from controller.table.controls_common import TagLookup
-from controller.table.replay import (
-    COLOURS_NOTE, colours_line, effective_lines, recorded_colours, summaries,
-)
+from controller.table.replay import effective_lines, summaries
 from controller.table.records import (
     Ack, Correction, Entry, GameSummary, LogLine, Question, ReplaceDice, RollSeen, TableState,
-    TableStatus, Undo, Update, VoidHand,
+    TableStatus, Undo, Update, VoidHand, seat_colours,
 )
 
 KEEP_GAMES = 10
@@ -131,7 +129,8 @@ class Table:
         self.game_no = 0
         self.ledger: Ledger | None = None
         self.names: tuple[str, ...] = ()
-        self.colours: tuple[str, ...] = ()  # each seat's registered colour, "" unknown
+        self.colours: tuple[str, ...] = ()
+        """Each seat's colour (``#rrggbb``): its own dice's colour, its place on the scoreboard."""
         self.controls: Controls | None = None
         self.status = TableStatus.OVER
         self.problem = self.fix = ""
@@ -209,22 +208,19 @@ class Table:
 
     def new_game(self, game: str, names: Sequence[str], options: dict[str, str],
                  colours: Sequence[str] = ()) -> Ack:
-        """Finish the game in play, if any, and start ``game`` for these seat names; ``colours``
-        (by seat) are the seats' dice colours, recorded with the game."""
+        """Finish the game in play, if any, and start ``game`` for these seat names and colours
+        (``#rrggbb`` per seat; :data:`SEAT_COLOURS` when empty)."""
         with self._lock:
             Ledger(game, len(names), options)  # raises for a bad game, seat count or option
+            chosen = seat_colours(colours, len(names))
             if self.ledger is not None and self.status is not TableStatus.OVER:
                 self._finish()
-            self.game_no = self.store.start_game(game, len(names), options, list(names))
-            self._start(game, tuple(names), options)
+            self.game_no = self.store.start_game(game, len(names), options, list(names), chosen)
+            self._start(game, tuple(names), options, chosen)
             self._paused, self._pause_why = False, ""
             self._question_cleared()
             text = f"New game: {self._view().title} for {', '.join(names)}"
             self._publish(Update(self._seq, "game", text, self.state()))
-            painted = tuple(colours[seat] if seat < len(colours) else ""
-                            for seat in range(len(names)))
-            if any(painted):
-                self._record("note", colours_line(painted), "console", "dealer")
             return Ack(self._seq, text)
 
     def games(self, limit: int = 10) -> list[GameSummary]:
@@ -476,8 +472,6 @@ class Table:
             self._paused, self._pause_why = True, row.why
         elif row.kind == "resume":
             self._paused, self._pause_why = False, ""
-        elif row.kind == "note" and row.line.split()[:1] == [COLOURS_NOTE]:
-            self.colours = recorded_colours([row])
 
     def _resume(self) -> None:
         """Come back exactly where the record stopped; a table that stopped paused, or with
@@ -488,7 +482,8 @@ class Table:
         if current is None:
             return
         self.game_no = current.game_no
-        self._start(current.game, tuple(current.names), current.options)
+        self._start(current.game, tuple(current.names), current.options,
+                    seat_colours(current.colours, current.seats))
         asking = False
         for row in self.store.records(self.game_no):
             self._apply(row)
@@ -500,10 +495,11 @@ class Table:
             self._pause_why = "a question to the dealer was open when the table stopped"
         self._set_status()
 
-    def _start(self, game: str, names: tuple[str, ...], options: dict[str, str]) -> None:
+    def _start(self, game: str, names: tuple[str, ...], options: dict[str, str],
+               colours: tuple[str, ...]) -> None:
         self.ledger = Ledger(game, len(names), options)
         self.names = names
-        self.colours = ()
+        self.colours = colours
         self.controls = self._controls_for(game) if self._controls_for else None
         self._log.clear()
 
@@ -582,7 +578,7 @@ def sentence(row: Any, name: Callable[[int | None], str], ledger: Ledger | None)
              "pause": "Table paused", "resume": "Table resumed",
              "fault": f"Fault: {row.line}", "clear": f"Fixed: {row.line}",
              "question": f"Dealer asked: {row.line}",
-             "note": "Seat colours set" if row.line.split()[:1] == [COLOURS_NOTE] else row.line}
+             "note": row.line}
     text = words.get(row.kind, row.line)
     why = f" ({row.why})" if row.why and row.kind not in ("fault",) else ""
     return f"{text}{why}"

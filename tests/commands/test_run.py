@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -25,7 +26,8 @@ def test_run_tells_systemd_it_is_ready_feeds_the_watchdog_and_stops_on_sigterm(
            "WATCHDOG_USEC": "400000", "STATE_DIRECTORY": str(tmp_path / "state")}
     child = subprocess.Popen(
         [sys.executable, "-m", "controller.cli", "run", "--config",
-         str(ROOT / "table.example.toml"), "--no-web", "--game", "tao", "--names", "Ana,Ben"],
+         str(_config(tmp_path)), "--no-web", "--game", "tao", "--names", "Ana,Ben",
+         "--colours", "#ffcc00,#3355ff"],
         env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         messages = [listener.recv(100).decode()]
@@ -43,6 +45,7 @@ def test_run_tells_systemd_it_is_ready_feeds_the_watchdog_and_stops_on_sigterm(
     assert messages[-1] == "STOPPING=1"
     store = Store.open_readonly(tmp_path / "state" / "table.db")
     assert list(store.games(1)[0].names) == ["Ana", "Ben"]
+    assert store.games(1)[0].colours == ("#ffcc00", "#3355ff")
     store.close()
 
 
@@ -59,8 +62,26 @@ def _rest(listener: socket.socket) -> list[str]:
 def test_run_refuses_a_state_directory_it_cannot_write(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "controller.cli", "run", "--config",
-         str(ROOT / "table.example.toml"), "--state", "/proc/dicetable", "--no-web"],
+         str(_config(tmp_path)), "--state", "/proc/dicetable", "--no-web"],
         env={**os.environ, "DICETABLE_HW": "sim"}, capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "/proc/dicetable" in lines[0] and "Traceback" not in result.stderr
+
+
+def test_run_refuses_bad_seat_colours_in_one_line(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "run", "--config",
+         str(_config(tmp_path)), "--state", str(tmp_path), "--no-web", "--game", "tao",
+         "--names", "Ana,Ben", "--colours", "#ffcc00,yellow"],
+        env={**os.environ, "DICETABLE_HW": "sim"}, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert lines == ["dicetable: seat 1's colour 'yellow' is not #rrggbb"], result.stderr
+
+
+def _config(tmp_path: Path) -> Path:
+    """A copy of the example configuration: its stone registry lives beside it, not in the checkout."""
+    copy = tmp_path / "table.toml"
+    shutil.copyfile(ROOT / "table.example.toml", copy)
+    return copy

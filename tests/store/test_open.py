@@ -60,6 +60,7 @@ def test_a_version_1_file_is_migrated_and_keeps_its_records(tmp_path):
         assert schema.user_version(store._conn) == len(schema.MIGRATIONS)
         game = store.current_game()
         assert (game.game_no, game.names, game.options) == (1, ("Ann", "Bob"), {"length": "single"})
+        assert game.colours == ()  # a game recorded before seat colours: the defaults apply
         old = store.records(1)
         assert [(r.seq, r.kind, r.who, r.why, r.picture) for r in old] == [
             (1, "input", "Ann", "", None), (2, "pause", "dealer", "a drink on the tray", None)]

@@ -192,3 +192,38 @@ def test_the_last_ten_games_stay_whole_and_older_ones_are_exported(tmp_path: Pat
     exported = sorted((tmp_path / "exports").iterdir())
     assert len(exported) == 2
     assert [history.loads(path.read_text()).final() for path in exported] == finals[:2]
+
+
+def test_seat_colours_are_kept_in_the_record_and_shown_in_the_view(db: Path) -> None:
+    store = Store(db)
+    table = Table(store)
+    table.new_game("tao", ["Ana", "Ben", "Cleo"], {}, ["#FF0000", "#00ff00", "#0000ff"])
+    assert [seat.colour for seat in table.state().view.seats] == ["#ff0000", "#00ff00", "#0000ff"]
+    assert table.state().to_json()["view"]["seats"][2]["colour"] == "#0000ff"
+    play(table, 5)
+    store.close()
+    again = Table(Store(db))
+    assert again.colours == ("#ff0000", "#00ff00", "#0000ff")
+    assert again.games(1)[0].colours == again.colours
+
+
+def test_a_game_without_colours_gets_one_default_colour_per_seat(store: Store) -> None:
+    table = Table(store)
+    table.new_game("diceholdem", ["Ana", "Ben", "Cleo", "Dan"], {})
+    colours = [seat.colour for seat in table.state().view.seats]
+    assert len(set(colours)) == 4 and all(c.startswith("#") and len(c) == 7 for c in colours)
+
+
+@pytest.mark.parametrize("colours, problem", [
+    (["#ff0000"], "2 seats need 2 colours"),
+    (["#ff0000", "red"], "'red' is not #rrggbb"),
+    (["#ff0000", "#FF0000"], "seats 0 and 1 have the same colour"),
+])
+def test_bad_seat_colours_are_refused_and_the_game_in_play_goes_on(
+        store: Store, colours: list[str], problem: str) -> None:
+    table = Table(store)
+    table.new_game("tao", ["Ana", "Ben"], {})
+    number = table.game_no
+    with pytest.raises(ValueError, match=problem):
+        table.new_game("tao", ["Ana", "Ben"], {}, colours)
+    assert table.game_no == number and len(store.games(10)) == 1
