@@ -39,11 +39,11 @@ class WebTable:
 
     def document(self, state: TableState, kind: str = "state", text: str = "") -> dict[str, Any]:
         """The public document of ``state`` (see :meth:`web.payload.Payloads.document`)."""
-        return self.payloads.document(self.table, state, kind, text)
+        return self.payloads.document(self.table, state, kind, text, self.delay.late)
 
-    def event(self, update: Update) -> str:
-        """The serialised document of ``update`` for the event stream."""
-        return self.payloads.event(self.table, update)
+    def event(self, update: Update) -> bytes:
+        """``update``'s event as the stream sends it (encoded once for every stream)."""
+        return self.payloads.event(self.table, update, self.delay.late)
 
     @classmethod
     def build(cls, table: TableHandle, settings: dict[str, Any], clear_pin: str | None) -> WebTable:

@@ -42,6 +42,17 @@ class SpectatorDelay:
         self._thread: threading.Thread | None = None
 
     @property
+    def late(self) -> str:
+        """How late the public view runs, for the scoreboard ("" when live).
+
+        >>> SpectatorDelay(30, one_hand=True).late
+        'one hand and 30 s late'
+        """
+        parts = [*(["one hand"] if self.one_hand else []),
+                 *([f"{self.seconds:g} s"] if self.seconds > 0 else [])]
+        return f"{' and '.join(parts)} late" if parts else ""
+
+    @property
     def active(self) -> bool:
         """Whether a delay is set."""
         return self.seconds > 0 or self.one_hand

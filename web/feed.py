@@ -54,14 +54,17 @@ class DirectFeed:
 class Fanout:
     """One subscription shared by every stream of a gevent server (build it in that thread).
 
-    ``subscribe(after)`` opens a subscription of the public changes; ``floor`` is the sequence
+    ``subscribe(after)`` opens a subscription of the public changes; ``prepare(update)``, run
+    in the fan-out's own thread, serialises a change before the event loop sees it (so the loop,
+    which writes to every stream, never stops for a ``json.dumps``); ``floor`` is the sequence
     number below which changes are no longer kept here.
     """
 
-    def __init__(self, subscribe: Callable[[int], Subscription], after: int) -> None:
+    def __init__(self, subscribe: Callable[[int], Subscription], after: int,
+                 prepare: Callable[[Update], object] = lambda update: None) -> None:
         from gevent.event import Event
         from gevent.hub import get_hub
-        self._subscribe, self._event_type = subscribe, Event
+        self._subscribe, self._event_type, self._prepare = subscribe, Event, prepare
         self.floor = after
         self._kept: deque[Update] = deque()
         self._incoming: list[Update] = []
@@ -78,6 +81,7 @@ class Fanout:
             while self._running:
                 update = subscription.next(1.0)
                 if update is not None:
+                    self._prepare(update)
                     with self._lock:
                         self._incoming.append(update)
                     self._wake.send()  # thread-safe: the event loop runs _take

@@ -16,6 +16,16 @@ from controller.table.records import TableHandle, TableState, Update
 from web.odds import chart, live_odds, rules_for
 
 CACHED = 256
+
+
+def sse(event: str, data: str, seq: int | None = None) -> str:
+    """One event in the wire format (``data`` is one line of JSON).
+
+    >>> sse("update", '{"a":1}', 7)
+    'id: 7\\nevent: update\\ndata: {"a":1}\\n\\n'
+    """
+    head = f"id: {seq}\n" if seq is not None else ""
+    return f"{head}event: {event}\ndata: {data}\n\n"
 PRIVATE_QUESTION = ("seen", "evidence")
 
 
@@ -34,17 +44,19 @@ class Payloads:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._events: OrderedDict[tuple[int, str], str] = OrderedDict()
+        self._events: OrderedDict[tuple[int, str], bytes] = OrderedDict()
         self._rules: dict[int, HandRules | None] = {}
 
-    def event(self, table: TableHandle, update: Update) -> str:
-        """The ``data:`` text of ``update``'s event."""
+    def event(self, table: TableHandle, update: Update, late: str = "") -> bytes:
+        """``update``'s whole event as the stream sends it (``id``, ``event``, ``data``), encoded
+        once: every stream then writes the same bytes, with no formatting or encoding of its own."""
         key = (update.seq, update.kind)
         with self._lock:
             if key in self._events:
                 return self._events[key]
-        text = json.dumps(self.document(table, update.state, update.kind, update.text),
+        data = json.dumps(self.document(table, update.state, update.kind, update.text, late),
                           separators=(",", ":"))
+        text = sse("update", data, update.seq).encode()
         with self._lock:
             self._events[key] = text
             while len(self._events) > CACHED:
@@ -52,14 +64,15 @@ class Payloads:
         return text
 
     def document(self, table: TableHandle, state: TableState, kind: str = "state",
-                 text: str = "") -> dict[str, Any]:
+                 text: str = "", late: str = "") -> dict[str, Any]:
         """The public document of ``state``: what ``/api/state`` answers and each event carries
-        (``colours``: the seats' colours, as the record has them)."""
+        (``colours``: the seats' colours, as the record has them; ``late``: how late the
+        board runs, "" when it is live)."""
         rules = self.rules(table, state.game_no, state.view.game)
         return {"seq": state.seq, "kind": kind, "text": text, "state": public_json(state),
                 "chart": list(chart(rules)) if rules else [],
                 "odds": live_odds(state.view, rules) if rules else [],
-                "colours": list(state.colours)}
+                "colours": list(state.colours), "late": late}
 
     def rules(self, table: TableHandle, game_no: int, game: str) -> HandRules | None:
         """The hand rules of game ``game_no`` (its options come from the record), or None."""

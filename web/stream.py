@@ -12,16 +12,7 @@ import json
 from typing import Iterator
 
 from web.context import WebTable
-
-
-def sse(event: str, data: str, seq: int | None = None) -> str:
-    """One event in the wire format (``data`` is one line of JSON).
-
-    >>> sse("update", '{"a":1}', 7)
-    'id: 7\\nevent: update\\ndata: {"a":1}\\n\\n'
-    """
-    head = f"id: {seq}\n" if seq is not None else ""
-    return f"{head}event: {event}\ndata: {data}\n\n"
+from web.payload import sse
 
 
 def resume_point(header: str | None, query: str | None) -> int | None:
@@ -36,12 +27,13 @@ def resume_point(header: str | None, query: str | None) -> int | None:
     return None
 
 
-def events(ctx: WebTable, after: int | None) -> Iterator[str]:
+def events(ctx: WebTable, after: int | None) -> Iterator[bytes]:
     """The stream's text: ``retry``, then a ``state`` (fresh) and every change after ``after``."""
-    yield f"retry: {int(ctx.settings['retry_ms'])}\n\n"
+    yield f"retry: {int(ctx.settings['retry_ms'])}\n\n".encode()
     if after is None:
         state = ctx.public_state()
-        yield sse("state", json.dumps(ctx.document(state), separators=(",", ":")), state.seq)
+        yield sse("state", json.dumps(ctx.document(state), separators=(",", ":")),
+                  state.seq).encode()
         after = state.seq
     feed = ctx.feed(after)
     keepalive = float(ctx.settings["keepalive"])
@@ -49,8 +41,8 @@ def events(ctx: WebTable, after: int | None) -> Iterator[str]:
         while True:
             updates = feed.wait(keepalive)
             if not updates:
-                yield ": keep-alive\n\n"
+                yield b": keep-alive\n\n"
                 continue
-            yield "".join(sse("update", ctx.event(update), update.seq) for update in updates)
+            yield b"".join(ctx.event(update) for update in updates)  # encoded once, for all
     finally:
         feed.close()

@@ -44,7 +44,8 @@ def flop_out(state: Any) -> bool:
 
 
 def test_the_scoreboard_follows_a_game_live(browser: Any, served: Any) -> None:
-    table = web_conftest.new_table("tauren", 4, 11, ["Ann", "Bo", "Cy", "Dee"])
+    colours = ["#e4572e", "#29a0b1", "#f3a712", "#a06cd5"]
+    table = web_conftest.new_table("tauren", 4, 11, ["Ann", "Bo", "Cy", "Dee"], colours=colours)
     live = served(table, showdown_seconds=0.5)
     page = open_board(browser, live)
     stop = threading.Event()
@@ -64,6 +65,11 @@ def test_the_scoreboard_follows_a_game_live(browser: Any, served: Any) -> None:
     play_until(table, flop_out)
     caught_up(page, table)
     page.wait_for_timeout(600)  # let a showdown banner from before the flop go
+    for seat in table.state().view.seats:  # a seat's own dice in its colour, as recorded
+        edges = page.locator(f".seat[data-seat='{seat.seat}'] svg.die").evaluate_all(
+            "els => els.map(e => e.dataset.colour)")
+        assert edges == [colours[seat.seat]] * len(seat.dice)
+    assert page.locator("#community svg.die.coloured").count() == 0
     shot(page, "scoreboard-large-tauren")
     phone = open_board(browser, live, PHONE)
     shot(phone, "scoreboard-phone-tauren")
@@ -170,3 +176,79 @@ def test_the_stream_reconnects_after_a_server_restart_without_losing_an_event(
     seen = page.evaluate("window.dicetable.seen")
     assert seen == list(range(first, table.state().seq + 1))
     assert page.locator("#log li").first.inner_text() == table.state().log[-1].text
+
+
+def log_in(browser: Any, live: LiveServer, path: str = "/dealer/",
+           viewport: dict[str, int] | None = None) -> Any:
+    """A console page with a dealer session, at ``path``."""
+    console = browser.new_page(viewport=viewport or {"width": 1280, "height": 1000})
+    console.goto(live.url + "/dealer/")
+    console.fill("#pin", web_conftest.PIN)
+    console.click("#login")
+    console.wait_for_selector("#table-status")
+    if path != "/dealer/":
+        console.goto(live.url + path)
+    return console
+
+
+def test_a_pause_shows_its_reason_on_the_scoreboard_and_the_console(browser: Any,
+                                                                    served: Any) -> None:
+    table = web_conftest.new_table("tauren", 3, 7)
+    live = served(table)
+    for _ in range(6):
+        table.step()
+    board = open_board(browser, live)
+    console = log_in(browser, live)
+    console.fill("#pause-why", "a player went to the bar")
+    console.click("#pause")
+    assert "a player went to the bar" in console.locator("#table-status").inner_text()
+    board.locator("#status").wait_for(state="visible", timeout=WAIT_MS)
+    assert board.locator("#status").inner_text() == "Paused a player went to the bar"
+    shot(board, "scoreboard-large-paused")
+
+
+def test_the_fairness_page_flags_a_loaded_die(browser: Any, served: Any) -> None:
+    colours = ["#e4572e", "#29a0b1", "#f3a712"]
+    table = web_conftest.new_table("tao", 3, 7, colours=colours, loaded=(1, "d6", "6"))
+    for _ in range(900):
+        table.step()
+    live = served(table)
+    console = log_in(browser, live, "/dealer/fairness")
+    flagged = console.locator(".fair.loaded").evaluate_all("els => els.map(e => e.id)")
+    assert "fair-d6-29a0b1" in flagged and "fair-d6-e4572e" not in flagged
+    shot(console, "console-fairness")
+
+
+def test_the_last_games_show_the_evidence_of_every_roll_on_the_demo_table(
+        browser: Any, served: Any, tmp_path: Any) -> None:
+    from controller.table.build import build_demo
+    demo, _ = build_demo("diceholdem", 3, 7, tmp_path / "table.db", None, ["heuristic"])
+    try:
+        demo.table.new_game("diceholdem", ["Ana", "Ben", "Cleo"], {},
+                            ["#e4572e", "#29a0b1", "#f3a712"])
+        while demo.table.ledger.game.hands_played < 1 and demo.step():
+            pass
+        live = served(demo.table)
+        console = log_in(browser, live, "/dealer/games")
+        rolls = demo.table.games(1)[0].rolls
+        pictured = [roll for roll in rolls if roll.picture is not None]
+        assert pictured and {roll.read_by for roll in pictured} <= {"camera", "dealer"}
+        thumbs = console.locator(f"#game-{demo.table.game_no} img.thumb")
+        assert thumbs.count() == len(pictured)
+        console.wait_for_function("[...document.querySelectorAll('img.thumb')]"
+                                  ".every(img => img.complete && img.naturalWidth > 0)")
+        shot(console, "console-last-games")
+    finally:
+        demo.close()
+
+
+def test_one_hand_late_the_board_shows_the_last_hands_end(browser: Any, served: Any) -> None:
+    table = web_conftest.new_table("tauren", 4, 11, ["Ann", "Bo", "Cy", "Dee"])
+    live = served(table, delay_one_hand=True, showdown_seconds=60)
+    page = open_board(browser, live)
+    assert "one hand late" in page.locator("#awaited").inner_text()
+    play_until(table, lambda s: table.game.hands_played >= 2 and bool(s.view.community))
+    page.locator("#showdown").wait_for(state="visible", timeout=WAIT_MS)
+    shown = page.evaluate("window.dicetable.seq")
+    assert shown < table.state().seq  # the hand in play is not on the board
+    shot(page, "scoreboard-large-one-hand-late")

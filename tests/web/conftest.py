@@ -41,10 +41,10 @@ def _load(name: str, file: str) -> Any:
 def new_table(game: str = "tauren", players: int = 3, seed: int = 7,
               names: Sequence[str] | None = None, options: dict[str, str] | None = None,
               sealed: bool = True, colours: Sequence[str] = (),
-              loaded: tuple[int, str] | None = None) -> Any:
+              loaded: tuple[int, str, str] | None = None) -> Any:
     """A real table with bots for the web to show (``sealed``: hidden rolls entered sealed and
     revealed at the showdown, as the camera table does; False: entered with their faces;
-    ``colours`` the seats' colours; ``loaded`` (seat, face): that seat's dice favour the face)."""
+    ``colours`` the seats' colours; ``loaded`` (seat, kind, face): that seat's dice of that kind favour the face)."""
     driven = _load("web_driven", "driven.py")
     return driven.DrivenTable(game, players, seed, list(names or NAMES[:players]), options, sealed,
                               colours, loaded)

@@ -43,7 +43,7 @@ class DrivenTable:
 
     def __init__(self, game: str, players: int, seed: int, names: Sequence[str],
                  options: dict[str, str] | None = None, sealed: bool = True,
-                 colours: Sequence[str] = (), loaded: tuple[int, str] | None = None) -> None:
+                 colours: Sequence[str] = (), loaded: tuple[int, str, str] | None = None) -> None:
         self._folder = tempfile.TemporaryDirectory(prefix="dicetable-web-")
         self.store = Store(Path(self._folder.name) / "table.db")
         self.eyes = DoubtfulEyes()
@@ -102,13 +102,12 @@ class DrivenTable:
         return self.bots[seat].choose(self.game)
 
     def _roll(self, need: Any) -> Roll:
-        """Fair dice, but for the ``loaded`` seat's: each of them shows the loaded face half
-        the time (a test-only die, for the fairness page to find)."""
+        """Fair dice, but for the ``loaded`` (seat, kind, face): each die of that kind the
+        seat rolls shows the face half the time (a test-only die, for the fairness page)."""
         roll = roll_dice(need, self.rng)
-        if self.loaded is None or need.seat != self.loaded[0] \
-                or self.loaded[1] not in need.kind.faces:
+        if self.loaded is None or (need.seat, need.kind.value) != self.loaded[:2]:
             return roll
-        return Roll(roll.seat, roll.kind, tuple(self.loaded[1] if self.rng.random() < 0.5
+        return Roll(roll.seat, roll.kind, tuple(self.loaded[2] if self.rng.random() < 0.5
                                                 else face for face in roll.faces))
 
     def ask(self, reason: str = "low confidence") -> Question:

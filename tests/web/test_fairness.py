@@ -57,7 +57,7 @@ COLOURS = ["#e4572e", "#29a0b1", "#f3a712"]
 def _loaded_tao() -> Any:
     """A real Tao Dice table whose second seat (colour #29a0b1) rolls a d6 that shows 6 half the
     time, played until that die was rolled 40 times."""
-    table = new_table("tao", 3, 7, colours=COLOURS, loaded=(1, "6"))
+    table = new_table("tao", 3, 7, colours=COLOURS, loaded=(1, "d6", "6"))
     while sum(len(r.faces) for r in table.rolls()
               if r.kind is DieKind.D6 and r.colour == COLOURS[1]) < 40:
         for _ in range(50):

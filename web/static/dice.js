@@ -65,8 +65,12 @@ function drawDie(die, size) {
   const draw = die.face === null || die.face === undefined ? cup : KINDS[die.kind];
   const label = die.face === null ? `sealed ${die.kind}` : `${die.kind} ${die.face}`;
   const state = die.state ? ` state-${die.state}` : "";
-  return `<svg class="die${state}" viewBox="0 0 100 100" width="${size}" height="${size}" ` +
-    `role="img" aria-label="${label}" data-kind="${die.kind}" data-face="${die.face ?? ""}">` +
+  // a seat's own dice are edged in the seat's registered colour (only #rrggbb reaches here)
+  const colour = /^#[0-9a-f]{6}$/i.test(die.colour || "") ? die.colour : "";
+  const paint = colour ? ` coloured" style="--die:${colour}` : "";
+  return `<svg class="die${state}${paint}" viewBox="0 0 100 100" width="${size}" height="${size}" ` +
+    `role="img" aria-label="${label}" data-kind="${die.kind}" data-face="${die.face ?? ""}" ` +
+    `data-colour="${colour}">` +
     `<title>${label}${die.state ? " (" + die.state + ")" : ""}</title>${draw(die.face ?? "")}</svg>`;
 }
 

@@ -109,6 +109,8 @@ function render(doc) {
   $("number").textContent = `#${view.number} · ${view.phase.replace(/[-_]/g, " ")}`;
   $("facts").innerHTML = (view.facts || []).map((f) =>
     `<li><span class="label">${esc(f.label)}</span> ${esc(f.value)}</li>`).join("");
+  $("late").hidden = !doc.late;
+  $("late").textContent = doc.late ? capital(doc.late) : "";
   renderStatus(state);
   $("awaited").textContent = view.awaited.text || "";
   $("community").innerHTML = dice(view.community, 96);
