@@ -8,6 +8,9 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable
 
+from controller.games.dice import DieKind
+from vision.face_art import svg_path
+
 from browser_conftest import LiveServer, shot, web_conftest
 
 LARGE = {"width": 1920, "height": 1080}
@@ -59,6 +62,9 @@ def test_the_scoreboard_follows_a_game_live(browser: Any, served: Any) -> None:
     assert names == ["Ann", "Bo", "Cy", "Dee"]
     faces = page.locator("#community svg.die").evaluate_all("els => els.map(e => e.dataset.face)")
     assert faces == [die.face or "" for die in state.view.community]
+    drawn = page.locator("#community svg.die path.ink").evaluate_all(
+        "els => els.map(e => e.getAttribute('d'))")  # each face as the stickers print it
+    assert drawn == [svg_path(DieKind.D8_TAUREN, die.face) for die in state.view.community if die.face]
     assert page.locator("#awaited").inner_text() == state.view.awaited.text
     assert page.locator("#log li").first.inner_text() == state.log[-1].text
     assert page.evaluate("window.dicetable.seen.length") > 100  # it followed, event by event

@@ -100,3 +100,16 @@ def test_the_table_refuses_a_button_while_paused_too(table: Any) -> None:
     table.pause("dealer", "checking a die")
     with pytest.raises(TableNotReady, match="paused"):
         table.submit(Entry(Roll(None, DieKind.D6, ("2",)), "panel"))
+
+
+def test_the_board_gets_the_printable_face_art_of_every_kind_but_the_pip_d6(client: FlaskClient) -> None:
+    import json
+    from vision.face_art import svg_path
+    response = client.get("/faces.js")
+    assert response.status_code == 200 and response.mimetype == "text/javascript"
+    text = response.get_data(as_text=True)
+    art = json.loads(text.removeprefix("window.FACE_ART = ").rstrip().rstrip(";"))
+    assert set(art) == {"d12", "d8-tauren", "letters"}
+    for kind in (DieKind.D12, DieKind.D8_TAUREN, DieKind.LETTERS):
+        assert art[kind.value] == {face: svg_path(kind, face) for face in kind.faces}
+    assert art["d8-tauren"]["W"] != art["d8-tauren"]["S"]

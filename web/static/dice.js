@@ -1,6 +1,7 @@
-// Dice drawn as they look on the table: pips on a d6 and on the Tauren d8's 2-6, numerals on a
-// d12, the Tauren Warrior, Chieftain and Shaman as symbols, the DiceHoldem letters, and a sealed
-// die (rolled, not revealed) as a closed cup. One function per kind; the page never asks which
+// Dice drawn as they look on the table: pips on a d6; the d12 numerals, the Tauren d8 (pips 2-6,
+// the Warrior, Chieftain and Shaman pictures) and the DiceHoldem letters as the printable face art
+// draws them (vision.face_art, served as /faces.js); a sealed die (rolled, not revealed) as a
+// closed cup. One function per kind; the page never asks which
 // game it shows, only which kind of die each die is.
 "use strict";
 
@@ -24,31 +25,28 @@ function d6(face) {
     pips(Number(face), 1, 50, 50, 8.5);
 }
 
-function d12(face) {
-  const mark = face === "6" || face === "9" ? `<line x1="38" y1="80" x2="62" y2="80" class="ink-line"/>` : "";
-  return `<polygon points="50,4 96,38 78,94 22,94 4,38" class="body d12"/>` +
-    `<text x="50" y="70" class="numeral${face.length > 1 ? " two" : ""}">${face}</text>` + mark;
+// A face as the printable art draws it (window.FACE_ART, from /faces.js: SVG paths in a unit box
+// centred at 0), centred at (cx, cy) and `size` wide; a face the art lacks is written as text.
+function art(kind, face, cx, cy, size) {
+  const path = ((window.FACE_ART || {})[kind] || {})[face];
+  if (!path) {
+    return `<text x="${cx}" y="${cy + size * 0.2}" class="face-text">${face}</text>`;
+  }
+  return `<path d="${path}" transform="translate(${cx} ${cy}) scale(${size})" ` +
+    `fill-rule="evenodd" class="ink ${kind}"/>`;
 }
 
-const TAUREN = {
-  // Warrior: two crossed swords
-  W: `<g class="symbol"><line x1="32" y1="44" x2="68" y2="84"/><line x1="68" y1="44" x2="32" y2="84"/>` +
-     `<line x1="36" y1="72" x2="46" y2="62"/><line x1="64" y1="72" x2="54" y2="62"/></g>`,
-  // Chieftain: a crown
-  C: `<polygon points="30,82 30,52 40,64 50,46 60,64 70,52 70,82" class="symbol-fill"/>`,
-  // Shaman: a crescent moon and a star
-  S: `<path d="M58 46 A20 20 0 1 0 58 84 A15 15 0 1 1 58 46 Z" class="symbol-fill"/>` +
-     `<circle cx="64" cy="58" r="4" class="symbol-fill"/>`,
-};
+function d12(face) {
+  return `<polygon points="50,4 96,38 78,94 22,94 4,38" class="body d12"/>` + art("d12", face, 50, 55, 64);
+}
 
 function d8(face) {
-  const body = `<polygon points="50,4 97,92 3,92" class="body d8"/>`;
-  return body + (TAUREN[face] || pips(Number(face), 0.42, 50, 66, 5.2));
+  return `<polygon points="50,4 97,92 3,92" class="body d8"/>` + art("d8-tauren", face, 50, 63, 60);
 }
 
 function letter(face) {
   return `<rect x="6" y="6" width="88" height="88" rx="16" class="body letters"/>` +
-    `<text x="50" y="72" class="letter">${face}</text>`;
+    art("letters", face, 50, 50, 78);
 }
 
 function cup() {
