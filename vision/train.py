@@ -208,7 +208,7 @@ def camera(image: np.ndarray, center: tuple[float, float], side: float,
     order, as the bench's changes are, not to the network's small crop."""
     half = 0.9 * side + 4
     x0, y0 = max(0, int(center[0] - half)), max(0, int(center[1] - half))
-    part = image[y0:int(center[1] + half) + 1, x0:int(center[0] + half) + 1].astype(np.float32)
+    part: np.ndarray = image[y0:int(center[1] + half) + 1, x0:int(center[0] + half) + 1].astype(np.float32)
     if part.shape[0] < 4 or part.shape[1] < 4:
         return image, center, side
     if rng.random() < 0.25:
@@ -223,10 +223,10 @@ def camera(image: np.ndarray, center: tuple[float, float], side: float,
     part = part * np.array([light * (1 - warmth), light, light * (1 + warmth)], np.float32)
     if rng.random() < 0.4:
         part = part + rng.normal(0.0, rng.uniform(1.0, 10.0), part.shape).astype(np.float32)
-    out = np.clip(part, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(part, 0, 255).astype(np.uint8)
     if rng.random() < 0.4:
         ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 91))])
-        out = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else out
+        out = np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR)) if ok else out
     fx, fy = out.shape[1] / width, out.shape[0] / height
     return np.asarray(out), ((center[0] - x0) * fx, (center[1] - y0) * fy), side * (fx + fy) / 2
 
@@ -359,7 +359,7 @@ def train(spec: NetSpec, photos: list[Photo], held_out: list[Photo], epochs: int
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     val_x, val_y = centred_samples(held_out, spec.px) if held_out else (None, None)
     for epoch in range(epochs):
-        start = time.perf_counter()
+        began = time.perf_counter()
         x, y = epoch_samples(photos, rng, spec.per_die, spec.negatives_per_photo, spec.name)
         inputs, targets = torch.from_numpy(normalise(x)), torch.from_numpy(y)
         net.train()
@@ -374,7 +374,7 @@ def train(spec: NetSpec, photos: list[Photo], held_out: list[Photo], epochs: int
             loss.backward()
             opt.step()
             losses.append(loss.item())
-        message = f"epoch {epoch + 1}/{epochs}: loss {np.mean(losses):.3f} ({time.perf_counter() - start:.0f} s)"
+        message = f"epoch {epoch + 1}/{epochs}: loss {np.mean(losses):.3f} ({time.perf_counter() - began:.0f} s)"
         if val_x is not None:
             net.eval()
             with torch.no_grad():
@@ -410,6 +410,7 @@ def load_onnx(spec: NetSpec, path: Path) -> Any:
             norm = norms.pop(0)
             norm.weight.fill_(1.0)
             norm.bias.copy_(bias)
+            assert norm.running_mean is not None and norm.running_var is not None
             norm.running_mean.zero_()
             norm.running_var.fill_(1.0 - norm.eps)
     return net
