@@ -39,8 +39,9 @@ UNCERTAIN = 0.89
 one threshold, which the command line's green boxes use too. Set so that no wrong reading is
 accepted on the dev photos under any change of ``bench/dice_reader.py --changes`` (the surest
 wrong one: 0.8893, a 1 read as a 2 in IMG_20191208_112419 blurred; 0.8528 a smoky die under JPEG
-q30). The price: 273 of the 1,482 clean dice read right (18.4%) go to the dealer (0.6 accepted
-8 wrong readings on every 2nd photo under the changes and flagged 20 of 726 clean ones)."""
+q30). The price: 268 of the 1,482 clean dice read right (18.1%, all 200 photos) go to the dealer
+(0.6 accepted 8 wrong readings on every 2nd photo under the changes and flagged 20 of 726 clean
+ones; 0.8 accepts 3 on all photos and flags 114, 7.7%)."""
 
 COCKED_SHARE = 1.0
 """A die is flagged ``cocked`` when the unreadable class has more than this share of its best face's

@@ -79,11 +79,13 @@ def with_sightings(photo: Photo) -> Photo:
 
 
 def synthetic_photos(count: int, seed: int) -> list[Photo]:
-    """``count`` rendered frames (:mod:`vision.render`) of every hard case; cocked and cut-off dice get class 7."""
+    """``count`` rendered frames (:mod:`vision.render`) of every hard case; cocked and cut-off dice get class 7
+    (see :data:`PI_FRAMES` for their sizes)."""
     rng = random.Random(seed)
     photos = []
     for _ in range(count):
-        spec = SceneSpec(size=(576, 324), n_dice=rng.randint(2, 9), die_px=(24, 48), touching=rng.random() < 0.4,
+        size, die_px = ((1536, 864), (18.0, 56.0)) if rng.random() < PI_FRAMES else ((576, 324), (24.0, 48.0))
+        spec = SceneSpec(size=size, n_dice=rng.randint(2, 9), die_px=die_px, touching=rng.random() < 0.4,
                          glare=rng.choice([0, 0, 0.5, 1]), translucent=rng.random() < 0.25,
                          blur=rng.choice([0, 0, 0.6, 1.2]), noise=rng.choice([0, 3, 6]),
                          perspective=rng.choice([0, 0, 0.5, 1]), cocked=rng.choice([0, 1, 1, 2]),
@@ -100,6 +102,11 @@ def synthetic_photos(count: int, seed: int) -> list[Photo]:
         negatives = _far_proposals(scene.image, centers, sizes)
         photos.append(Photo(scene.image, centers, sizes, values, negatives, float(np.median(sizes))))
     return photos
+
+
+PI_FRAMES = 1 / 6
+"""Share of the rendered frames at the Pi camera's working size (1536x864) with small dice in them;
+the rest are smaller frames, their dice larger in them."""
 
 
 def _visible_center(die: DieTruth) -> tuple[float, float]:
@@ -173,7 +180,10 @@ LABEL_TO_CROP = 1.3
 
 def _aligned(image: np.ndarray, center: tuple[float, float], side: float, rng: np.random.Generator,
              px: int) -> np.ndarray:
-    """A crop aligned to the die's axes, then turned by a random quarter turn (and maybe mirrored)."""
+    """A crop aligned to the die's axes, then turned by a random quarter turn (and maybe mirrored);
+    most crops are first seen through a bar's camera and light (:func:`camera`)."""
+    if rng.random() < CAMERA_SHARE:
+        image, center, side = camera(image, center, side, rng)
     if rng.random() < ARBITRARY_TURN:
         angle = rng.uniform(0, 360)  # the reader's alignment can miss: an unaligned die must read too
     else:
@@ -181,8 +191,44 @@ def _aligned(image: np.ndarray, center: tuple[float, float], side: float, rng: n
     return crop(image, center, side * rng.uniform(0.85, 1.15), angle, bool(rng.random() < 0.5), px)
 
 
-ARBITRARY_TURN = 0.2
+ARBITRARY_TURN = 0.3
 """Share of training crops turned by any angle instead of the die's own axes."""
+
+CAMERA_SHARE = 0.7
+"""Share of training crops seen through :func:`camera` first (the rest as photographed)."""
+
+
+def camera(image: np.ndarray, center: tuple[float, float], side: float,
+           rng: np.random.Generator) -> tuple[np.ndarray, tuple[float, float], float]:
+    """The part of ``image`` around a crop of ``side`` at ``center`` as a bar's camera and light might
+    give it (the changes of :mod:`vision.perturb`, drawn at random over their whole range): out of
+    focus (blur sigma up to 1.5), the die 35% to 150% of its size, light x0.6 to x1.4 and warmer or
+    cooler, sensor noise sigma up to 10 and JPEG quality 30 to 90; with the crop's centre and side
+    in the returned part's pixels. Each effect is applied to the photo's pixels, in the camera's
+    order, as the bench's changes are, not to the network's small crop."""
+    half = 0.9 * side + 4
+    x0, y0 = max(0, int(center[0] - half)), max(0, int(center[1] - half))
+    part: np.ndarray = image[y0:int(center[1] + half) + 1, x0:int(center[0] + half) + 1].astype(np.float32)
+    if part.shape[0] < 4 or part.shape[1] < 4:
+        return image, center, side
+    if rng.random() < 0.25:
+        part = cv2.GaussianBlur(part, (0, 0), rng.uniform(0.3, 1.5))
+    height, width = part.shape[:2]
+    factor = math.exp(rng.uniform(math.log(0.35), math.log(1.5))) if rng.random() < 0.6 else 1.0
+    if factor != 1.0:
+        size = (max(4, round(part.shape[1] * factor)), max(4, round(part.shape[0] * factor)))
+        part = cv2.resize(part, size, interpolation=cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC)
+    light = rng.uniform(0.6, 1.4) if rng.random() < 0.6 else 1.0
+    warmth = rng.uniform(-0.2, 0.2) if rng.random() < 0.4 else 0.0
+    part = part * np.array([light * (1 - warmth), light, light * (1 + warmth)], np.float32)
+    if rng.random() < 0.4:
+        part = part + rng.normal(0.0, rng.uniform(1.0, 10.0), part.shape).astype(np.float32)
+    out: np.ndarray = np.clip(part, 0, 255).astype(np.uint8)
+    if rng.random() < 0.4:
+        ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 91))])
+        out = np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR)) if ok else out
+    fx, fy = out.shape[1] / width, out.shape[0] / height
+    return np.asarray(out), ((center[0] - x0) * fx, (center[1] - y0) * fy), side * (fx + fy) / 2
 
 
 def jitter(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -299,22 +345,26 @@ def build(spec: NetSpec) -> Any:
     return nn.Sequential(*layers, nn.Flatten(), nn.Dropout(0.3), *head)
 
 
-def train(spec: NetSpec, photos: list[Photo], held_out: list[Photo], epochs: int, seed: int) -> Any:
-    """Train from scratch (AdamW, cosine learning rate, label smoothing); prints loss and held-out
+def train(spec: NetSpec, photos: list[Photo], held_out: list[Photo], epochs: int, seed: int,
+          start: Path | None = None) -> Any:
+    """Train (AdamW, cosine learning rate, label smoothing) from scratch, or on from the ONNX model
+    ``start`` at a third of the learning rate (see :func:`load_onnx`); prints loss and held-out
     accuracy on centred dice after every epoch."""
     import torch
     from torch.nn import functional
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    net, lr = build(spec), 3e-3
+    net, lr = (build(spec), 3e-3) if start is None else (load_onnx(spec, start), 1e-3)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     val_x, val_y = centred_samples(held_out, spec.px) if held_out else (None, None)
     for epoch in range(epochs):
-        start = time.perf_counter()
+        began = time.perf_counter()
         x, y = epoch_samples(photos, rng, spec.per_die, spec.negatives_per_photo, spec.name)
         inputs, targets = torch.from_numpy(normalise(x)), torch.from_numpy(y)
         net.train()
+        if start is not None:
+            _freeze_norms(net)
         losses = []
         for i in range(0, len(y), 128):
             for group in opt.param_groups:
@@ -324,7 +374,7 @@ def train(spec: NetSpec, photos: list[Photo], held_out: list[Photo], epochs: int
             loss.backward()
             opt.step()
             losses.append(loss.item())
-        message = f"epoch {epoch + 1}/{epochs}: loss {np.mean(losses):.3f} ({time.perf_counter() - start:.0f} s)"
+        message = f"epoch {epoch + 1}/{epochs}: loss {np.mean(losses):.3f} ({time.perf_counter() - began:.0f} s)"
         if val_x is not None:
             net.eval()
             with torch.no_grad():
@@ -332,6 +382,48 @@ def train(spec: NetSpec, photos: list[Photo], held_out: list[Photo], epochs: int
             message += f", held-out centred dice read right {acc:.3f}"
         print(message, flush=True)
     return net.eval()
+
+
+def load_onnx(spec: NetSpec, path: Path) -> Any:
+    """The network of ``spec`` with the weights of the ONNX model at ``path`` (as :func:`export_onnx`
+    wrote it: each batch norm folded into its convolution). The batch norms are set to pass the
+    folded convolution through unchanged (mean 0, spread 1, gain 1, the folded bias as their
+    shift); :func:`_freeze_norms` keeps them so while training on."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+    from torch import nn
+
+    weights = {init.name: numpy_helper.to_array(init) for init in onnx.load(str(path)).graph.initializer}
+    net = build(spec)
+    layers = [layer for layer in net if not isinstance(layer, (nn.Dropout, nn.BatchNorm2d))]
+    norms = [layer for layer in net if isinstance(layer, nn.BatchNorm2d)]
+    with torch.no_grad():
+        for i, layer in enumerate(layers):
+            if not isinstance(layer, (nn.Conv2d, nn.Linear)):
+                continue
+            weight, bias = torch.from_numpy(weights[f"l{i}w"].copy()), torch.from_numpy(weights[f"l{i}b"].copy())
+            layer.weight.copy_(weight)
+            if isinstance(layer, nn.Linear):
+                layer.bias.copy_(bias)
+                continue
+            norm = norms.pop(0)
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(bias)
+            assert norm.running_mean is not None and norm.running_var is not None
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+    return net
+
+
+def _freeze_norms(net: Any) -> None:
+    """Keep every batch norm's statistics as they are (evaluation mode) while the rest trains: a
+    network loaded by :func:`load_onnx` has them folded away, and a batch's own would undo that."""
+    from torch import nn
+
+    for layer in net:
+        if isinstance(layer, nn.BatchNorm2d):
+            layer.eval()
 
 
 # ----- export --------------------------------------------------------------------------------
@@ -404,6 +496,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="model file (default: the shipped one of --net)")
     parser.add_argument("--synthetic", type=int, default=400, help="rendered frames added to the photos")
     parser.add_argument("--all", action="store_true", help="train on the held-out photos too")
+    parser.add_argument("--start", type=Path, metavar="ONNX",
+                        help="train on from this model of the same net (e.g. the shipped one) instead of from scratch")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     labelled = load_set(args.photos)
@@ -416,7 +510,7 @@ def main(argv: list[str] | None = None) -> int:
     if spec is not FINDER:
         photos = [with_sightings(p) for p in photos]
     out = args.out or spec.path
-    export_onnx(train(spec, photos, held_out, args.epochs, args.seed), spec, out)
+    export_onnx(train(spec, photos, held_out, args.epochs, args.seed, args.start), spec, out)
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB)")
     return 0
 

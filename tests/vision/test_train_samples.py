@@ -1,4 +1,4 @@
-"""The trainers' samples: what the finder and the reader are taught on (no PyTorch needed)."""
+"""The trainers' samples: what the finder and the reader are taught on (PyTorch only for training on from a model)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pytest
 
 from vision.classify import FaceClassifier
 from vision.crops import CROP_PX, READ_PX
-from vision.train import (DEEP_READER, FINDER, READER, UNREADABLE, NetSpec, epoch_samples, synthetic_photos,
-                          with_sightings)
+from vision.train import (DEEP_READER, FINDER, READER, UNREADABLE, NetSpec, camera, epoch_samples, load_onnx,
+                          synthetic_photos, with_sightings)
 
 
 def test_reader_is_taught_where_the_finder_sees_each_die() -> None:
@@ -46,3 +46,40 @@ def test_each_shipped_model_has_the_layers_of_its_net(spec: NetSpec) -> None:
     names = FaceClassifier(spec.path, spec.px)._net.getLayerNames()  # as the table loads it
     layers = {name.split("!")[1].split("/")[0] for name in names if "!l" in name}
     assert layers == {f"l{i}" for i in range(2 * convs + len(spec.stages) + 1 + dense)}
+
+
+def test_camera_keeps_the_die_where_its_crop_says() -> None:
+    """However the camera changes the part around a die (its scale above all), the returned centre
+    and side still frame the same die: a bright square stays at the centre, its side scaled alike."""
+    image = np.full((200, 300, 3), 40, np.uint8)
+    image[90:120, 140:170] = 230  # a 30 px "die" centred at (154.5, 104.5)
+    sides = set()
+    for seed in range(40):
+        part, center, side = camera(image, (154.5, 104.5), 48.0, np.random.default_rng(seed))
+        grey = part.astype(np.float32).mean(axis=2)
+        ys, xs = np.nonzero(grey > 135)
+        assert abs(xs.mean() - center[0]) < 1.5 and abs(ys.mean() - center[1]) < 1.5, seed
+        assert abs(np.sqrt(len(xs)) - 30 * side / 48) < 0.2 * 30 * side / 48 + 2, seed
+        sides.add(round(side, 1))
+    assert min(sides) < 0.6 * 48 and max(sides) > 1.2 * 48  # dice from 35% to 150% of their size
+
+
+def test_camera_is_deterministic_for_one_generator() -> None:
+    image = np.random.default_rng(1).integers(0, 255, (120, 120, 3)).astype(np.uint8)
+    first = camera(image, (60.0, 60.0), 40.0, np.random.default_rng(7))
+    again = camera(image, (60.0, 60.0), 40.0, np.random.default_rng(7))
+    assert np.array_equal(first[0], again[0]) and first[1:] == again[1:]
+
+
+@pytest.mark.parametrize("spec", [FINDER, READER, DEEP_READER], ids=lambda spec: spec.name)
+def test_training_on_from_a_shipped_model_starts_where_it_is(spec: NetSpec) -> None:
+    """``--start``: the network loaded from a shipped ONNX file gives the shipped file's probabilities."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from vision.crops import normalise
+
+    net = load_onnx(spec, spec.path).eval()
+    crops = np.random.default_rng(0).integers(0, 255, (4, spec.px, spec.px, 3)).astype(np.uint8)
+    with torch.no_grad():
+        ours = torch.softmax(net(torch.from_numpy(normalise(crops))), 1).numpy()
+    assert np.abs(ours - FaceClassifier(spec.path, spec.px).probabilities(crops)).max() < 1e-4
