@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dice_reader import Tally, Truth, score  # noqa: E402  (the d6 bench's scoring: one definition)
 
 from vision.perturb import gain  # noqa: E402
-from vision.read import read_dice  # noqa: E402
+from vision.faces import read_faces  # noqa: E402
 from vision.render import PALETTE, SceneSpec, render_scene  # noqa: E402
 
 SEED_BASE = 7_000_000
@@ -81,9 +81,11 @@ def accuracy(kind: str, frames: int) -> None:
     total, accepted = Tally(), 0
     for n in range(frames):
         image, truths = bench_frame(kind, n)
-        readings = read_dice(image, kind).dice
+        readings = read_faces(image, kind).dice
         total += score(readings, truths)
         accepted += _accepted_right(readings, truths)
+        if (n + 1) % 100 == 0 and n + 1 < frames:
+            print(f"  {kind} so far: {total.line(f'{n + 1} frames')}; accepted right {accepted}", flush=True)
     n_dice = max(total.labelled, 1)
     print(f"{kind}: {total.line(f'{frames} frames')}; read right and accepted {accepted}/{total.labelled} "
           f"({100 * accepted / n_dice:.1f}%)", flush=True)
@@ -104,7 +106,7 @@ def speed(kind: str, rounds: int) -> None:
         scene = render_scene(random.Random(SEED_BASE - n), SceneSpec(size=(1536, 864), n_dice=7, kind=kind,
                                                                      palette=BENCH_PALETTE))
         start = time.process_time()
-        read_dice(scene.image, kind)
+        read_faces(scene.image, kind)
         times.append((time.process_time() - start) * 1000)
     print(f"{kind}: read time of a 1536x864 frame with 7 dice (1 core, CPU): median {statistics.median(times):.0f} ms, "
           f"slowest {max(times):.0f} ms ({rounds} frames)", flush=True)

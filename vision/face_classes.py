@@ -41,3 +41,6 @@ FACE_PX = 48
 FACE_CROP = 1.35
 """A face crop's side as a multiple of the die's side: the whole die and a little of the tray
 (tighter than the d6 reader's: a d12's numerals are small)."""
+
+NUMERAL_CROP = 0.8
+"""A d12 numeral crop's side as a multiple of the die's side: its top face, the numeral large."""

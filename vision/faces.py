@@ -8,7 +8,9 @@ candidate is cropped, at no particular turn, and classified by one small CNN
 (``models/faces.onnx``, trained by :mod:`vision.train_faces` on renders at every rotation) whose
 classes are every face of every kind (:mod:`vision.face_classes`), "not a die" and "unreadable".
 Sure candidates are grouped into one hit per die, and each hit is read again in a sharper crop
-of the full frame, in four quarter turns averaged. A die whose probability lies mostly on another
+of the full frame, in four quarter turns averaged. A d12's numeral, small in a whole die's crop,
+is read once more by a second network in a close crop of its top face
+(``models/d12_numerals.onnx``, when it is there). A die whose probability lies mostly on another
 kind's faces (a pip d6 when letters are asked for) is flagged ``other_kind``, with no value; a
 reading under :data:`vision.read.UNCERTAIN` is flagged ``uncertain``, like a d6's.
 
@@ -31,7 +33,7 @@ from controller.games.dice import DieKind
 from controller.games.errors import ConfigError, InvalidInput
 from vision.crops import crop, normalise, sharpness
 from vision.detect import Candidate, View, closer_view, propose, shrink, working_views
-from vision.face_classes import FACE_CROP, FACE_PX, KINDS, NOT_A_DIE, UNREADABLE, face_slice
+from vision.face_classes import CLASSES, FACE_CROP, FACE_PX, KINDS, NOT_A_DIE, NUMERAL_CROP, UNREADABLE, face_slice
 
 if TYPE_CHECKING:
     from vision.calibrate import Calibration
@@ -40,6 +42,12 @@ if TYPE_CHECKING:
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "faces.onnx"
 """The face network: classes of :mod:`vision.face_classes` and an embedding (for teach mode)."""
+
+NUMERALS_PATH = MODEL_PATH.with_name("d12_numerals.onnx")
+"""The d12 numeral reader (:mod:`vision.train_faces` ``--net numerals``): a close crop of the top face."""
+
+NUMERAL_WEIGHT = 0.8
+"""Share of the numeral reader in a d12's face shares (the face network's own have the rest)."""
 
 READABLE = tuple(kind for kind in KINDS if kind is not DieKind.D6)
 """The kinds this module reads (pip d6 dice have their own reader in :mod:`vision.read`)."""
@@ -63,7 +71,7 @@ TURNS = (0.0, 90.0, 180.0, 270.0)
 """The turns (degrees) a hit is read in, and averaged over."""
 
 SAME_DIE = 0.7
-"""Two hits closer than this many die sides that read the same class are one die seen twice."""
+"""Two hits closer than this many die sides that read the same kind are one die seen twice."""
 
 BATCH = 32
 """Crops per forward pass (larger batches run slower per crop on one core)."""
@@ -137,7 +145,7 @@ def read_faces(image: np.ndarray, kind: str, *, tray: Calibration | None = None,
 
     die_kind = kind_of(kind)
     taught = taught_set(die_kind, data)
-    face_net()
+    face_net(), face_net(NUMERALS_PATH) if die_kind is DieKind.D12 and NUMERALS_PATH.is_file() else None
     start = time.perf_counter()
     frame = read._as_bgr(image)
     if tray is not None:
@@ -194,6 +202,8 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None,
     else:
         view, hits = _best_view(frame)
     hits = _one_per_die(second_look(frame, view.scale, hits))
+    if kind is DieKind.D12 and NUMERALS_PATH.is_file():
+        hits = read_numerals(frame, view.scale, hits)
     return [_reading(hit, kind, taught, view.scale, view.work.shape) for hit in hits]
 
 
@@ -265,6 +275,25 @@ def second_look(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:
     return [h for h in looked if 1.0 - h.probs[NOT_A_DIE] >= DIE_SCORE]
 
 
+def read_numerals(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:
+    """``hits`` with their d12 face shares mostly from the numeral reader: close crops of the top
+    face in the four :data:`TURNS`, averaged (the d12 faces' total stays as the face network has it)."""
+    if not hits:
+        return hits
+    dice = [((h.center[0] / scale, h.center[1] / scale), h.side / scale) for h in hits]
+    patches = np.stack([crop(frame, centre, side * NUMERAL_CROP, turn, False, FACE_PX)
+                        for centre, side in dice for turn in TURNS])
+    numerals = face_net(NUMERALS_PATH).run(patches)[0].reshape(len(hits), len(TURNS), -1).mean(axis=1)
+    d12 = face_slice(DieKind.D12)
+    read = []
+    for hit, numeral in zip(hits, numerals):
+        probs = hit.probs.copy()
+        mass = float(probs[d12].sum())
+        probs[d12] = mass * (NUMERAL_WEIGHT * numeral + (1 - NUMERAL_WEIGHT) * probs[d12] / max(mass, 1e-6))
+        read.append(replace(hit, probs=probs))
+    return read
+
+
 def sharp_crops(frame: np.ndarray, dice: list[tuple[tuple[float, float], float]],
                 turns: tuple[float, ...] = TURNS) -> np.ndarray:
     """Crops of each die (centre, side in ``frame`` pixels) in each of the ``turns``, die by die."""
@@ -273,14 +302,20 @@ def sharp_crops(frame: np.ndarray, dice: list[tuple[tuple[float, float], float]]
 
 
 def _one_per_die(hits: list[Hit]) -> list[Hit]:
-    """``hits`` without doubles: a hit within :data:`SAME_DIE` sides of a surer one reading the same class."""
-    classes = [int(np.argmax(h.probs[1:])) for h in hits]
+    """``hits`` without doubles: a hit within :data:`SAME_DIE` sides of a surer one of the same kind
+    (two dice cannot lie that close; a d12 seen twice may read two numerals)."""
+    classes = [_kind_of_class(int(np.argmax(h.probs[1:])) + 1) for h in hits]
     kept: list[int] = []
     for i in sorted(range(len(hits)), key=lambda i: -_best_share(hits[i].probs)):
         if not any(_dist(hits[i].center, hits[k].center) < SAME_DIE * hits[k].side and classes[i] == classes[k]
                    for k in kept):
             kept.append(i)
     return [hits[i] for i in sorted(kept)]
+
+
+def _kind_of_class(index: int) -> str:
+    """The kind (or 'unreadable') a class belongs to."""
+    return CLASSES[index].split(":")[0]
 
 
 def _reading(hit: Hit, kind: DieKind, taught: TaughtSet | None, scale: float, shape: tuple[int, ...]) -> DieReading:

@@ -16,6 +16,7 @@ import argparse
 import math
 import random
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ import numpy as np
 from controller.games.dice import DieKind
 from vision.crops import crop, normalise
 from vision.detect import shrink, working_view, working_scale
-from vision.face_classes import CLASSES, FACE_CROP, FACE_PX, NOT_A_DIE, UNREADABLE, face_class
+from vision.face_classes import CLASSES, FACE_CROP, FACE_PX, NOT_A_DIE, NUMERAL_CROP, UNREADABLE, face_class
 from vision.render import Scene, SceneSpec, render_scene
 from vision.train import jitter
 
@@ -128,8 +129,37 @@ def render_crops(frames: int, seed: int, per_die: int = 4, negatives: int = 6) -
     return np.stack(patches), np.array(labels)
 
 
-def build() -> Any:
-    """The face network as a ``torch.nn.Sequential``: four conv stages, the embedding, the classes."""
+NUMERALS = Path(__file__).resolve().parent / "models" / "d12_numerals.onnx"
+"""The d12 numeral reader: a close crop of a d12's top face, its 12 numerals (classes 0-11)."""
+
+
+def numeral_crops(frames: int, seed: int, per_die: int = 5) -> tuple[np.ndarray, np.ndarray]:
+    """Close crops (:data:`vision.face_classes.NUMERAL_CROP` die sides, full resolution, any turn) of
+    the d12s of ``frames`` rendered frames, and their numerals (0-11)."""
+    rng, generator = random.Random(seed), np.random.default_rng(seed)
+    patches: list[np.ndarray] = []
+    labels: list[int] = []
+    for n in range(frames):
+        spec = replace(training_spec(rng, DieKind.D12), cocked=0)
+        scene = render_scene(random.Random(rng.getrandbits(32)), spec)
+        for die in scene.dice:
+            if die.value is None or die.cut_off:
+                continue
+            size = (die.box[2] + die.box[3]) / 2
+            for _ in range(per_die):
+                shift = generator.normal(0, 0.05 * size, 2)
+                centre = (die.center[0] + shift[0], die.center[1] + shift[1])
+                patches.append(crop(scene.image, centre, size * NUMERAL_CROP * generator.uniform(0.9, 1.1),
+                                    generator.uniform(0, 360), False, FACE_PX))
+                labels.append(die.value - 1)
+        if (n + 1) % 200 == 0:
+            print(f"{n + 1}/{frames} frames rendered, {len(labels)} crops", flush=True)
+    return np.stack(patches), np.array(labels)
+
+
+def build(classes: int = len(CLASSES)) -> Any:
+    """The face network (or, with 12 ``classes``, the numeral reader) as a ``torch.nn.Sequential``:
+    four conv stages, the embedding, the classes."""
     from torch import nn
 
     layers: list[Any] = []
@@ -139,10 +169,11 @@ def build() -> Any:
         cin = cout
     flat = cin * (FACE_PX >> len(WIDTHS)) ** 2
     return nn.Sequential(*layers, nn.Flatten(), nn.Dropout(0.25), nn.Linear(flat, EMBEDDING), nn.ReLU(),
-                         nn.Linear(EMBEDDING, len(CLASSES)))
+                         nn.Linear(EMBEDDING, classes))
 
 
-def train(x: np.ndarray, y: np.ndarray, epochs: int, minutes: float, seed: int, start: Path | None = None) -> Any:
+def train(x: np.ndarray, y: np.ndarray, epochs: int, minutes: float, seed: int, start: Path | None = None,
+          classes: int = len(CLASSES)) -> Any:
     """Train from scratch (AdamW, label smoothing), re-colouring every crop each epoch, for ``epochs``
     or ``minutes``, whichever ends first: the learning rate falls along a cosine over the share of
     either used up. Prints loss and the accuracy on a held-out tenth after every epoch."""
@@ -152,7 +183,7 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, minutes: float, seed: int, 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     held = np.arange(len(y)) % 10 == 0
-    net, lr = build(), 3e-3
+    net, lr = build(classes), 3e-3
     if start is not None:  # go on from an earlier run's weights, at a lower learning rate
         load_onnx(net, start)
         lr = 1e-3
@@ -217,7 +248,7 @@ def export(net: Any, path: Path) -> None:
     """Write the network as ONNX for ``cv2.dnn`` (:func:`vision.train.export_onnx`, batch norms
     folded), with the embedding as a second output and the right number of classes."""
     import onnx
-    from onnx import TensorProto, helper
+    from onnx import TensorProto, helper, numpy_helper
 
     from vision.train import READER, export_onnx
 
@@ -226,7 +257,8 @@ def export(net: Any, path: Path) -> None:
     gemms = [node for node in model.graph.node if node.op_type == "Gemm"]
     hidden = next(node for node in model.graph.node if node.input and node.input[0] == gemms[0].output[0])
     del model.graph.output[:]
-    model.graph.output.extend([helper.make_tensor_value_info("probs", TensorProto.FLOAT, ["n", len(CLASSES)]),
+    classes = len(numpy_helper.to_array(next(i for i in model.graph.initializer if i.name == gemms[-1].input[2])))
+    model.graph.output.extend([helper.make_tensor_value_info("probs", TensorProto.FLOAT, ["n", classes]),
                                helper.make_tensor_value_info(hidden.output[0], TensorProto.FLOAT, ["n", EMBEDDING])])
     onnx.save(model, str(path))
 
@@ -239,7 +271,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=25.0, help="stop after the epoch that passes this")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=MODEL)
+    parser.add_argument("--net", choices=["faces", "numerals"], default="faces",
+                        help="faces: every kind's faces from a die's crop; numerals: a d12's numeral from a close crop")
+    parser.add_argument("--out", type=Path)
     parser.add_argument("--start", type=Path, help="go on from the weights of this exported network (ONNX)")
     parser.add_argument("--crops", type=Path, help="keep the rendered crops in this .npz (read it when it exists)")
     args = parser.parse_args(argv)
@@ -253,12 +287,14 @@ def main(argv: list[str] | None = None) -> int:
         with np.load(args.crops) as stored:
             x, y = stored["x"], stored["y"]
     else:
-        x, y = render_crops(args.frames, args.seed)
+        x, y = (numeral_crops if args.net == "numerals" else render_crops)(args.frames, args.seed)
         if args.crops is not None:
             np.savez(args.crops, x=x, y=y)
     print(f"{len(y)} crops in {time.perf_counter() - began:.0f} s", flush=True)
-    export(train(x, y, args.epochs, args.minutes, args.seed, args.start), args.out)
-    print(f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} KiB)")
+    out = args.out or (NUMERALS if args.net == "numerals" else MODEL)
+    classes = 12 if args.net == "numerals" else len(CLASSES)
+    export(train(x, y, args.epochs, args.minutes, args.seed, args.start, classes), out)
+    print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB)")
     return 0
 
 
