@@ -115,7 +115,7 @@ class SceneSpec:
     tint: float = 0.0
     jpeg_quality: int | None = None
     kind: str = "d6"
-    lettering: bool = False
+    lettering: bool | Lettering = False
     palette: tuple[tuple[tuple[int, int, int], tuple[tuple[int, int, int], ...]], ...] | None = None
     positions_mm: tuple[tuple[float, float], ...] | None = None
     areas_mm: tuple[tuple[tuple[float, float], ...], ...] | None = None
@@ -324,7 +324,14 @@ def _style(rng: random.Random, spec: SceneSpec) -> DieStyle:
     pip_radius, corner, seed = rng.uniform(0.065, 0.105), rng.uniform(0.1, 0.26), rng.getrandbits(32)
     return DieStyle(body=body, pips=pips, marble=marble if marbled < spec.marbled and not translucent else None,
                     translucent=translucent, pip_radius=pip_radius, corner=corner, glare=glare, seed=seed,
-                    shadow=spec.shadow, lettering=_lettering(seed, DieKind(spec.kind)) if spec.lettering else None)
+                    shadow=spec.shadow, lettering=_look(spec, seed))
+
+
+def _look(spec: SceneSpec, seed: int) -> Lettering | None:
+    """A die's lettering as the spec asks: the one given, one of its own, or the shipped design (None)."""
+    if isinstance(spec.lettering, Lettering):
+        return spec.lettering
+    return _lettering(seed, DieKind(spec.kind)) if spec.lettering else None
 
 
 def _lettering(seed: int, kind: DieKind) -> Lettering:

@@ -1,0 +1,132 @@
+"""Benchmark of the face reader (d12, d8-tauren, letters): accuracy on rendered frames it was not
+tuned on, and the read time of a 1536x864 frame on one core.
+
+Usage: ``python bench/faces_reader.py [--frames N] [--kinds KIND...] [--seed S] [--speed-rounds R]``.
+
+Per kind, N frames (default 1,000) rendered with seeds the trainer never uses (from
+:data:`SEED_BASE`), die bodies and inks from :data:`BENCH_PALETTE` (none within
+:data:`LEAST_COLOUR_DISTANCE` of a training colour), half of them in each die's own lettering,
+turned any way, at 0.6-1.4x brightness with warm or cool light, and some blur, noise, JPEG,
+glare and perspective. A reading matches a die when its centre lies in the die's box
+(``bench/dice_reader.py``: :func:`score`); printed: dice found, read right (flagged or not), read
+right and accepted (no flag: the table does not ask the dealer), false dice per frame, and read
+wrong but accepted above ``vision.read.UNCERTAIN`` (goal: none). Then, per kind, the CPU time of
+reading a 1536x864 frame with seven dice: median and slowest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from dice_reader import Tally, Truth, score  # noqa: E402  (the d6 bench's scoring: one definition)
+
+from vision.perturb import gain  # noqa: E402
+from vision.faces import read_faces  # noqa: E402
+from vision.render import PALETTE, SceneSpec, render_scene  # noqa: E402
+
+SEED_BASE = 7_000_000
+"""First seed of the bench's frames (the trainer's frames come from one generator seeded 1)."""
+
+BENCH_PALETTE: tuple[tuple[tuple[int, int, int], tuple[tuple[int, int, int], ...]], ...] = (
+    ((90, 200, 250), ((20, 20, 20),)),          # pale orange-yellow, black
+    ((220, 180, 60), ((250, 250, 250), (10, 10, 60))),  # light blue
+    ((200, 90, 200), ((250, 250, 250), (20, 20, 20))),  # magenta
+    ((80, 80, 30), ((240, 240, 240), (60, 220, 250))),  # dark teal
+    ((150, 230, 180), ((40, 40, 40), (120, 20, 20))),   # mint
+    ((30, 70, 120), ((235, 235, 235), (60, 230, 250))),  # brown
+    ((20, 20, 90), ((240, 240, 240),)),         # dark red
+    ((200, 200, 160), ((30, 30, 30), (160, 30, 30))),   # pale blue-grey
+    ((100, 30, 160), ((245, 245, 245),)),       # purple-red
+    ((40, 160, 230), ((20, 20, 20), (250, 250, 250))),  # amber
+)
+"""Die bodies (BGR) and their inks for the bench, away from every training colour."""
+
+LEAST_COLOUR_DISTANCE = 40
+"""Least distance (BGR, Euclidean) of a bench body from every training body (:data:`PALETTE`, before
+the renderer's +-18 spread: so at least 40 - 31 = 9 apart after it)."""
+
+
+def colour_distance() -> float:
+    """The least distance between a bench body and a training body."""
+    return min(float(np.linalg.norm(np.subtract(b, t))) for b, _ in BENCH_PALETTE for t, _ in PALETTE)
+
+
+def bench_frame(kind: str, n: int, size: tuple[int, int] = (960, 540)) -> tuple[np.ndarray, list[Truth]]:
+    """Frame ``n`` of the bench for ``kind``: rendered, then lit brighter or darker, warmer or cooler."""
+    rng = random.Random(SEED_BASE + 1000 * n + sum(map(ord, kind)))
+    low = rng.uniform(34, 70)
+    spec = SceneSpec(size=size, n_dice=rng.randint(3, 8), die_px=(low, low * 1.3), kind=kind,
+                     palette=BENCH_PALETTE, lettering=n % 2 == 1, touching=rng.random() < 0.3,
+                     glare=rng.choice([0, 0, 0.5]), blur=rng.choice([0, 0, 0.6, 1.0]), noise=rng.choice([0, 3, 6]),
+                     perspective=rng.choice([0, 0, 0.3]), cocked=int(rng.random() < 0.1), background="random",
+                     clutter=rng.choice([0, 2]), tint=rng.choice([0.0, 1.0]), jpeg_quality=rng.choice([None, 60, 85]))
+    scene = render_scene(random.Random(rng.getrandbits(32)), spec)
+    light = rng.uniform(0.6, 1.4)
+    warm = rng.uniform(-0.12, 0.12)
+    image = gain(scene.image, (light * (1 - warm), light, light * (1 + warm)))
+    return image, [Truth(d.value, d.box) for d in scene.dice]
+
+
+def accuracy(kind: str, frames: int) -> None:
+    """Print the figures of ``frames`` bench frames of ``kind``."""
+    total, accepted = Tally(), 0
+    for n in range(frames):
+        image, truths = bench_frame(kind, n)
+        readings = read_faces(image, kind).dice
+        total += score(readings, truths)
+        accepted += _accepted_right(readings, truths)
+        if (n + 1) % 100 == 0 and n + 1 < frames:
+            print(f"  {kind} so far: {total.line(f'{n + 1} frames')}; accepted right {accepted}", flush=True)
+    n_dice = max(total.labelled, 1)
+    print(f"{kind}: {total.line(f'{frames} frames')}; read right and accepted {accepted}/{total.labelled} "
+          f"({100 * accepted / n_dice:.1f}%)", flush=True)
+
+
+def _accepted_right(readings: object, truths: list[Truth]) -> int:
+    from dice_reader import match
+
+    taken, _ = match(readings, truths)  # type: ignore[arg-type]
+    return sum(r.value == truths[i].value and r.value is not None and r.flag is None for i, r in taken.items())
+
+
+def speed(kind: str, rounds: int) -> None:
+    """Median and slowest CPU time of reading 1536x864 frames of seven ``kind`` dice on one core."""
+    cv2.setNumThreads(1)
+    times = []
+    for n in range(rounds):
+        scene = render_scene(random.Random(SEED_BASE - n), SceneSpec(size=(1536, 864), n_dice=7, kind=kind,
+                                                                     palette=BENCH_PALETTE))
+        start = time.process_time()
+        read_faces(scene.image, kind)
+        times.append((time.process_time() - start) * 1000)
+    print(f"{kind}: read time of a 1536x864 frame with 7 dice (1 core, CPU): median {statistics.median(times):.0f} ms, "
+          f"slowest {max(times):.0f} ms ({rounds} frames)", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=1000)
+    parser.add_argument("--kinds", nargs="+", default=["d12", "d8-tauren", "letters"])
+    parser.add_argument("--speed-rounds", type=int, default=20)
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    print(f"bench colours: least distance to a training colour {colour_distance():.0f}", flush=True)
+    for kind in args.kinds:
+        accuracy(kind, args.frames)
+    for kind in args.kinds:
+        speed(kind, args.speed_rounds)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,74 @@
+"""``dicetable vision teach``: pictures by folder or by name, the set stored where reading finds it,
+bad input one line and exit 2."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import cv2
+import pytest
+
+from controller.cli import main
+from controller.commands.vision import face_label
+from controller.games.dice import DieKind
+from vision.read import DieReading
+from vision.render import SceneSpec, render_scene
+
+
+def write_faces(folder: Path, by_name: bool) -> None:
+    """One picture of each letter face, as DIR/<face>/x.png or DIR/<face>_x.png."""
+    for k, face in enumerate(DieKind.LETTERS.faces):
+        image = render_scene(random.Random(40 + k), SceneSpec(size=(320, 240), die_px=(50, 60), kind="letters"),
+                             values=[k + 1]).image
+        path = folder / f"{face}_1.png" if by_name else folder / face / "1.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(path), image)
+
+
+@pytest.mark.parametrize("by_name", [False, True])
+def test_teach_stores_the_set_in_the_data_folder(tmp_path: Path, by_name: bool,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    write_faces(tmp_path / "pictures", by_name)
+    assert main(["vision", "teach", "--kind", "letters", "--images", str(tmp_path / "pictures"),
+                 "--data", str(tmp_path / "data")]) == 0
+    assert (tmp_path / "data" / "faces" / "letters.npz").is_file()
+    assert "taught the letters set from 6 pictures" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("layout", "message"), [
+    ({}, "no pictures in"),
+    ({"Q_1.png": True}, "'Q' is not a face of a letters die"),
+    ({"photo.png": True}, "is not named <face>_*"),
+    ({"M_1.png": True}, "no pictures of faces E D L O H of the letters set"),
+    ({"M_1.png": False}, "not a readable image"),
+])
+def test_bad_pictures_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                              layout: dict[str, bool], message: str) -> None:
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    for name, real in layout.items():
+        if real:
+            cv2.imwrite(str(folder / name), render_scene(random.Random(1), SceneSpec(size=(200, 150), n_dice=1, die_px=(40, 50),
+                                                                                   kind="letters")).image)
+        else:
+            (folder / name).write_text("not a picture")
+    if layout == {"M_1.png": False}:
+        for face in DieKind.LETTERS.faces[1:]:
+            (folder / f"{face}_1.png").write_text("not a picture")
+    assert main(["vision", "teach", "--kind", "letters", "--images", str(folder), "--data", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("dicetable: ") and message in err[0]
+
+
+def test_read_takes_every_kind_and_prints_faces_as_games_write_them(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    image = render_scene(random.Random(5), SceneSpec(size=(480, 320), die_px=(50, 64), kind="d8-tauren",
+                                                     background="felt"), values=[6, 7]).image
+    cv2.imwrite(str(tmp_path / "two.png"), image)
+    assert main(["vision", "read", "--kind", "d8-tauren", str(tmp_path / "two.png")]) == 0
+    line = capsys.readouterr().out
+    faces = line[line.index("[") + 1:line.index("]")].split()
+    assert faces and all(face in (*DieKind.D8_TAUREN.faces, "?") for face in faces)
+    assert face_label(DieReading("d8-tauren", 6, (0, 0), (0, 0, 1, 1), 1.0)) == "W"
+    assert face_label(DieReading("d12", 12, (0, 0), (0, 0, 1, 1), 1.0)) == "12"

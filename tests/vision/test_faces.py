@@ -1,0 +1,30 @@
+"""The face reader's flags: uncertain below the one threshold, cocked when the unreadable class wins."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from controller.games.dice import DieKind
+from vision.face_classes import CLASSES, NOT_A_DIE, UNREADABLE, face_class, face_slice
+from vision.faces import Hit, _reading
+from vision.read import UNCERTAIN
+
+
+def test_a_reading_just_below_the_threshold_is_flagged_uncertain() -> None:
+    probs = np.zeros(len(CLASSES), np.float32)
+    probs[NOT_A_DIE] = 0.0
+    probs[face_class(DieKind.LETTERS, 6)] = UNCERTAIN - 0.001
+    probs[face_class(DieKind.LETTERS, 5)] = 1 - probs[face_class(DieKind.LETTERS, 6)]
+    hit = Hit((100.0, 100.0), 40.0, probs)
+    below = _reading(hit, DieKind.LETTERS, None, 1.0, (400, 400, 3))
+    assert (below.value, below.flag) == (6, "uncertain")
+    probs[face_class(DieKind.LETTERS, 6)], probs[face_class(DieKind.LETTERS, 5)] = UNCERTAIN + 0.001, 0.109
+    above = _reading(Hit((100.0, 100.0), 40.0, probs), DieKind.LETTERS, None, 1.0, (400, 400, 3))
+    assert (above.value, above.flag) == (6, None)
+
+
+def test_unreadable_class_flags_a_cocked_die() -> None:
+    probs = np.zeros(len(CLASSES), np.float32)
+    probs[UNREADABLE], probs[face_slice(DieKind.D12).start] = 0.6, 0.4
+    reading = _reading(Hit((100.0, 100.0), 40.0, probs), DieKind.D12, None, 1.0, (400, 400, 3))
+    assert (reading.value, reading.flag) == (None, "cocked")

@@ -1,0 +1,87 @@
+"""Teach mode: a set of a new look learnt from five pictures per face, stored, and read by it
+(the 200-frame acceptance figure is measured by hand: see the branch's report; the shipped network
+is not good enough for it yet)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from controller.games.dice import DieKind
+from controller.games.errors import ConfigError, InvalidInput
+from vision.face_art import Lettering
+from vision.faces import read_faces
+from vision.teach import TaughtSet, set_path, taught_set, teach
+
+NEW_LOOK = Lettering("uni", 350, slant=0.18, width=0.85)
+"""Thin slanted narrow letters: no shipped letter die looks like this."""
+
+NEW_COLOURS = (((70, 150, 95), ((245, 245, 245),)),)
+"""An olive-green body with white letters: not a training colour."""
+
+
+def picture(seed: int, values: list[int], size: tuple[int, int] = (240, 180)) -> tuple[np.ndarray, list[int | None]]:
+    from vision.render import SceneSpec, render_scene
+
+    spec = SceneSpec(size=size, die_px=(48, 60), kind="letters", lettering=NEW_LOOK, palette=NEW_COLOURS,
+                     background="random", noise=3, tint=1.0)
+    scene = render_scene(random.Random(seed), spec, values=values)
+    return scene.image, [d.value for d in scene.dice]
+
+
+@pytest.fixture(scope="module")
+def taught(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The data folder of a table taught the new set from 5 pictures of each face (one die each)."""
+    faces = DieKind.LETTERS.faces
+    pictures = {face: [picture(100 + 10 * k + n, [k + 1])[0] for n in range(5)] for k, face in enumerate(faces)}
+    folder = tmp_path_factory.mktemp("data")
+    teach(DieKind.LETTERS, pictures).save(set_path(DieKind.LETTERS, folder))
+    return folder
+
+
+def test_reading_uses_the_set_in_the_data_folder(taught: Path, tmp_path: Path) -> None:
+    stored = taught_set(DieKind.LETTERS, taught)
+    assert stored is not None
+    only_h = TaughtSet(DieKind.LETTERS, stored.embeddings, np.full_like(stored.values, 6))  # every crop taught as H
+    only_h.save(set_path(DieKind.LETTERS, tmp_path))
+    image, _ = picture(9000, [1, 3], (360, 240))
+    readings = read_faces(image, "letters", data=tmp_path).dice
+    assert readings and all(r.value in (6, None) for r in readings)
+    assert any(r.value == 6 for r in readings)
+
+
+def test_the_nearest_taught_face_wins_and_a_far_die_is_another_kind() -> None:
+    embeddings = np.eye(6, 8, dtype=np.float32)  # one crop per face, each along its own axis
+    taught_letters = TaughtSet(DieKind.LETTERS, embeddings, np.arange(1, 7))
+    near_third = np.array([[0.1, 0.1, 0.98, 0, 0, 0, 0, 0]], np.float32)
+    assert taught_letters.value(near_third, 1.0)[::2] == (3, None)
+    assert taught_letters.value(near_third, 1.0)[1] > 0.99
+    far = np.array([[0, 0, 0, 0, 0, 0, 1.0, 0]], np.float32)
+    assert taught_letters.value(far, 1.0)[0::2] == (None, "other_kind")
+
+
+def test_a_face_without_pictures_is_refused() -> None:
+    with pytest.raises(InvalidInput, match="no pictures of faces E D L O H"):
+        teach(DieKind.LETTERS, {"M": [picture(1, [1])[0]]})
+
+
+def test_a_picture_without_a_die_is_refused() -> None:
+    empty = np.full((200, 200, 3), 90, np.uint8)
+    with pytest.raises(InvalidInput, match="no die found in picture 1 of face M"):
+        teach(DieKind.LETTERS, {face: [empty] for face in DieKind.LETTERS.faces})
+
+
+def test_a_set_taught_with_another_network_must_be_taught_again(taught: Path, tmp_path: Path) -> None:
+    stored = taught_set(DieKind.LETTERS, taught)
+    assert stored is not None
+    path = set_path(DieKind.LETTERS, tmp_path)
+    stored.save(path)
+    with np.load(path) as data:
+        fields = dict(data)
+    fields["network"] = np.array("0000000000000000")
+    np.savez(path.open("wb"), **fields)
+    with pytest.raises(ConfigError, match="teach it again"):
+        taught_set(DieKind.LETTERS, tmp_path)

@@ -1,0 +1,357 @@
+"""Reading d12 numerals, Tauren faces and HOLDEM letters: :func:`read_faces`, which ``read_dice``
+calls for every kind but pip d6.
+
+How: the frame is looked at in the d6 finder's views (:func:`vision.detect.working_views`: shrunk
+to a working size, and less shrunk when its dice look small; closer still when few hits are sure:
+no one global size guess can lose a frame), or at the die size a calibrated tray fixes. Every
+candidate is cropped, at no particular turn, and classified by one small CNN
+(``models/faces.onnx``, trained by :mod:`vision.train_faces` on renders at every rotation) whose
+classes are every face of every kind (:mod:`vision.face_classes`), "not a die" and "unreadable".
+Sure candidates are grouped into one hit per die, and each hit is read again in a sharper crop
+of the full frame, in four quarter turns averaged. A d12's numeral, small in a whole die's crop,
+is read once more by a second network in a close crop of its top face
+(``models/d12_numerals.onnx``, when it is there). A die whose probability lies mostly on another
+kind's faces (a pip d6 when letters are asked for) is flagged ``other_kind``, with no value; a
+reading under :data:`vision.read.UNCERTAIN` is flagged ``uncertain``, like a d6's.
+
+A set taught from pictures (:mod:`vision.teach`) is found in the table's data folder and read by
+its nearest taught crops instead of the network's classes.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from controller.games.dice import DieKind
+from controller.games.errors import ConfigError, InvalidInput
+from vision.crops import crop, normalise, sharpness
+from vision.detect import Candidate, View, closer_view, propose, shrink, working_views
+from vision.face_classes import CLASSES, FACE_CROP, FACE_PX, KINDS, NOT_A_DIE, NUMERAL_CROP, UNREADABLE, face_slice
+
+if TYPE_CHECKING:
+    from vision.calibrate import Calibration
+    from vision.read import DieReading, Observation
+    from vision.teach import TaughtSet
+
+MODEL_PATH = Path(__file__).resolve().parent / "models" / "faces.onnx"
+"""The face network: classes of :mod:`vision.face_classes` and an embedding (for teach mode)."""
+
+NUMERALS_PATH = MODEL_PATH.with_name("d12_numerals.onnx")
+"""The d12 numeral reader (:mod:`vision.train_faces` ``--net numerals``): a close crop of the top face."""
+
+NUMERAL_WEIGHT = 0.8
+"""Share of the numeral reader in a d12's face shares (the face network's own have the rest)."""
+
+READABLE = tuple(kind for kind in KINDS if kind is not DieKind.D6)
+"""The kinds this module reads (pip d6 dice have their own reader in :mod:`vision.read`)."""
+
+DIE_SCORE = 0.6
+"""Least probability of "a die is centred here" for a candidate, and then a hit, to count as a die."""
+
+SURE_FACE = 0.6
+"""Least share of the die probability on one face for a hit to count as sure when views are compared."""
+
+SURE_SHARE = 0.3
+"""Least share of sure hits for a view's die size to be taken without also looking closer."""
+
+CLOSER_GAIN = 1.5
+"""How many times as many sure hits a closer view must have to be taken instead."""
+
+SECOND_WEIGHT = 0.85
+"""Share of the second, sharper look (four turns) in a hit's probabilities; the finder's has the rest."""
+
+TURNS = (0.0, 90.0, 180.0, 270.0)
+"""The turns (degrees) a hit is read in, and averaged over."""
+
+SAME_DIE = 0.7
+"""Two hits closer than this many die sides that read the same kind are one die seen twice."""
+
+BATCH = 32
+"""Crops per forward pass (larger batches run slower per crop on one core)."""
+
+
+class FaceNet:
+    """The face network run through ``cv2.dnn``: class probabilities and embeddings of crops."""
+
+    def __init__(self, path: Path = MODEL_PATH) -> None:
+        if not path.is_file():
+            raise ConfigError(f"face model {str(path)!r} is missing: run `python -m vision.train_faces`")
+        engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)  # OpenCV 5's classic engine is faster for small nets
+        self._net = cv2.dnn.readNetFromONNX(str(path)) if engine is None else cv2.dnn.readNetFromONNX(str(path), engine)
+        names = list(self._net.getUnconnectedOutLayersNames())
+        self._outputs = ["probs", *(name for name in names if name != "probs")]
+        self.run(np.zeros((1, FACE_PX, FACE_PX, 3), np.uint8))  # the first forward sets the network up
+
+    def run(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Probabilities (N, classes) and unit-length embeddings (N, E) of N BGR crops (N, px, px, 3)."""
+        probs, embeddings = [], []
+        for i in range(0, len(patches), BATCH):
+            self._net.setInput(normalise(patches[i:i + BATCH]))
+            out = self._net.forward(self._outputs)
+            probs.append(np.asarray(out[0], np.float32).reshape(len(patches[i:i + BATCH]), -1))
+            embeddings.append(np.asarray(out[1], np.float32).reshape(len(patches[i:i + BATCH]), -1))
+        if not probs:
+            return np.zeros((0, UNREADABLE + 1), np.float32), np.zeros((0, 1), np.float32)
+        embedding = np.concatenate(embeddings)
+        return np.concatenate(probs), embedding / np.maximum(np.linalg.norm(embedding, axis=1, keepdims=True), 1e-6)
+
+
+@lru_cache(maxsize=2)
+def face_net(path: Path = MODEL_PATH) -> FaceNet:
+    """The shared face network at ``path``, loaded once per process."""
+    return FaceNet(path)
+
+
+def kind_of(name: str) -> DieKind:
+    """The kind this module reads called ``name``; raises :class:`InvalidInput` for any other."""
+    kinds = {kind.value: kind for kind in READABLE}
+    if name not in kinds:
+        supported = ", ".join(["d6", *kinds])
+        raise InvalidInput(f"reading {name!r} dice is not supported (supported: {supported})")
+    return kinds[name]
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One die found: centre and side in its view's pixels, class probabilities, the embeddings of
+    its sharp crops in each of the :data:`TURNS` (teach mode compares them), and its crop's sharpness."""
+
+    center: tuple[float, float]
+    side: float
+    probs: np.ndarray
+    embeddings: np.ndarray | None = None
+    sharpness: float = 1.0
+
+
+def read_faces(image: np.ndarray, kind: str, *, tray: Calibration | None = None,
+               data: Path | None = None) -> Observation:
+    """Find every die in a BGR ``image`` and read its top face as a ``kind`` die (``d12``,
+    ``d8-tauren``, ``letters``); readings number faces in ``DieKind(kind).faces`` order from 1.
+
+    A set of ``kind`` taught in the data folder (``data``, default :func:`vision.teach.data_folder`)
+    is read by what it was taught. With ``tray`` the top-down tray view is read, at its die size.
+
+    :raises InvalidInput: for another kind or an image that is not a picture.
+    """
+    from vision import read
+    from vision.teach import taught_set
+
+    die_kind = kind_of(kind)
+    taught = taught_set(die_kind, data)
+    face_net(), face_net(NUMERALS_PATH) if die_kind is DieKind.D12 and NUMERALS_PATH.is_file() else None
+    start = time.perf_counter()
+    frame = read._as_bgr(image)
+    if tray is not None:
+        dice = _read_on_tray(frame, die_kind, taught, tray)
+    else:
+        scale = read._bounding_scale(image)
+        looked = shrink(frame, scale) if scale < 1 else frame
+        dice = [read._scaled(d, 1 / scale) for d in _read_frame(looked, die_kind, taught)]
+    return read.Observation(tuple(dice), (time.perf_counter() - start) * 1000.0)
+
+
+TRAY_LOOK_PX = 40.0
+"""The die side (pixels) a calibrated tray's frame is shrunk to at most, for finding its dice."""
+
+
+def _read_on_tray(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, tray: Calibration) -> list[DieReading]:
+    """Read a calibrated tray in the frame itself (numerals are too small in the d6 reader's top-down
+    view), its markers painted over, at the die side the calibration gives at the tray's centre."""
+    from vision.read import TRAY_PX_PER_MM, tray_die_px
+
+    centre = np.array([[tray.layout.width_mm / 2, tray.layout.height_mm / 2]], np.float64)
+    ends = tray.to_image(np.vstack([centre - (5, 0), centre + (5, 0), centre - (0, 5), centre + (0, 5)]))
+    px_per_mm = (float(np.linalg.norm(ends[1] - ends[0])) + float(np.linalg.norm(ends[3] - ends[2]))) / 20
+    die_px = tray_die_px(tray) / TRAY_PX_PER_MM * px_per_mm
+    return _read_frame(_without_markers(frame, tray), kind, taught, die_px)
+
+
+def _without_markers(frame: np.ndarray, tray: Calibration) -> np.ndarray:
+    """``frame`` with the tray's corner markers and their white border painted in the tray's colour."""
+    from vision.calibrate import CORNER_IDS
+    from vision.read import MARKER_BORDER_MM
+
+    out = frame.copy()
+    colour = tuple(int(c) for c in np.median(frame.reshape(-1, 3), axis=0))
+    for marker in CORNER_IDS:
+        corners = tray.layout.marker_corners_mm(marker)
+        lo, hi = corners.min(axis=0) - MARKER_BORDER_MM, corners.max(axis=0) + MARKER_BORDER_MM
+        square = tray.to_image(np.array([lo, (hi[0], lo[1]), hi, (lo[0], hi[1])], np.float64))
+        cv2.fillConvexPoly(out, np.round(square).astype(np.int32), colour)
+    return out
+
+
+def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None,
+                die_px: float | None = None) -> list[DieReading]:
+    """Every die in ``frame`` read as ``kind``: found in the best view (or at the known die side
+    ``die_px``, shrunk so that it is at most :data:`TRAY_LOOK_PX`), looked at again, read once."""
+    from vision.read import KNOWN_SIDE_SPREAD
+
+    if die_px:
+        scale = min(1.0, TRAY_LOOK_PX / die_px)
+        work = shrink(frame, scale) if scale < 1 else frame
+        view = View(scale, work, propose(work, die_px * scale, KNOWN_SIDE_SPREAD))
+        hits = find(view)
+    else:
+        view, hits = _best_view(frame)
+    hits = _one_per_die(second_look(frame, view.scale, hits))
+    if kind is DieKind.D12 and NUMERALS_PATH.is_file():
+        hits = read_numerals(frame, view.scale, hits)
+    return [_reading(hit, kind, taught, view.scale, view.work.shape) for hit in hits]
+
+
+def _best_view(frame: np.ndarray) -> tuple[View, list[Hit]]:
+    """The view of ``frame`` with the most sure hits; looked at closer too when few are sure."""
+    looks = [(view, find(view)) for view in working_views(frame)]
+    best = max(looks, key=_sure)
+    if _sure(best) < SURE_SHARE * max(len(best[1]), 1):
+        closer = closer_view(frame, looks[0][0], 2.0)
+        look = (closer, find(closer))
+        if _sure(look) > CLOSER_GAIN * _sure(best):
+            best = look
+    return best
+
+
+def _sure(look: tuple[View, list[Hit]]) -> int:
+    """How many of a view's hits put most of their die probability on one face."""
+    return sum(_best_share(h.probs) >= SURE_FACE for h in look[1])
+
+
+def _best_share(probs: np.ndarray) -> float:
+    die = max(1.0 - float(probs[NOT_A_DIE]), 1e-6)
+    return float(probs[1:UNREADABLE].max()) / die
+
+
+def find(view: View, least: float = DIE_SCORE) -> list[Hit]:
+    """Classify every candidate of a view, then gather those with a die score of at least ``least``
+    into one hit per die, surest first."""
+    candidates = view.proposals.candidates
+    patches = _candidate_crops(view.work, candidates)
+    probs, _ = face_net().run(patches)
+    scores = 1.0 - probs[:, NOT_A_DIE] if len(probs) else np.zeros(0)
+    positive = [int(i) for i in np.argsort(-scores) if scores[i] >= least]
+    points = np.array([candidates[i].center for i in positive], np.float64).reshape(-1, 2)
+    hits: list[Hit] = []
+    for i in positive:
+        side = candidates[i].side
+        if any(_dist(candidates[i].center, h.center) < 0.5 * h.side for h in hits):
+            continue
+        near = np.linalg.norm(points - candidates[i].center, axis=1) < 0.45 * side
+        members = [positive[j] for j in np.flatnonzero(near)]
+        centre = np.average(points[near], axis=0, weights=scores[members])
+        if any(_dist((centre[0], centre[1]), h.center) < 0.55 * h.side for h in hits):
+            continue
+        hits.append(Hit((float(centre[0]), float(centre[1])), float(np.median([candidates[j].side for j in members])),
+                        probs[members].mean(axis=0)))
+    return hits
+
+
+def _candidate_crops(work: np.ndarray, candidates: tuple[Candidate, ...]) -> np.ndarray:
+    if not candidates:
+        return np.zeros((0, FACE_PX, FACE_PX, 3), np.uint8)
+    return np.stack([crop(work, c.center, c.side * FACE_CROP, 0.0, False, FACE_PX) for c in candidates])
+
+
+def second_look(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:
+    """Read each hit again in sharp crops of the full ``frame`` in the four :data:`TURNS`, averaged
+    (and blended with the first look); keep those still a die."""
+    if not hits:
+        return hits
+    patches = sharp_crops(frame, [((h.center[0] / scale, h.center[1] / scale), h.side / scale) for h in hits])
+    probs, embeddings = face_net().run(patches)
+    views = len(TURNS)
+    probs = probs.reshape(len(hits), views, -1).mean(axis=1)
+    per_hit = embeddings.reshape(len(hits), views, -1)
+    looked = [replace(h, probs=SECOND_WEIGHT * p + (1 - SECOND_WEIGHT) * h.probs, embeddings=e,
+                      sharpness=sharpness(patches[k * views]))
+              for k, (h, p, e) in enumerate(zip(hits, probs, per_hit))]
+    return [h for h in looked if 1.0 - h.probs[NOT_A_DIE] >= DIE_SCORE]
+
+
+def read_numerals(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:
+    """``hits`` with their d12 face shares mostly from the numeral reader: close crops of the top
+    face in the four :data:`TURNS`, averaged (the d12 faces' total stays as the face network has it)."""
+    if not hits:
+        return hits
+    dice = [((h.center[0] / scale, h.center[1] / scale), h.side / scale) for h in hits]
+    patches = np.stack([crop(frame, centre, side * NUMERAL_CROP, turn, False, FACE_PX)
+                        for centre, side in dice for turn in TURNS])
+    numerals = face_net(NUMERALS_PATH).run(patches)[0].reshape(len(hits), len(TURNS), -1).mean(axis=1)
+    d12 = face_slice(DieKind.D12)
+    read = []
+    for hit, numeral in zip(hits, numerals):
+        probs = hit.probs.copy()
+        mass = float(probs[d12].sum())
+        probs[d12] = mass * (NUMERAL_WEIGHT * numeral + (1 - NUMERAL_WEIGHT) * probs[d12] / max(mass, 1e-6))
+        read.append(replace(hit, probs=probs))
+    return read
+
+
+def sharp_crops(frame: np.ndarray, dice: list[tuple[tuple[float, float], float]],
+                turns: tuple[float, ...] = TURNS) -> np.ndarray:
+    """Crops of each die (centre, side in ``frame`` pixels) in each of the ``turns``, die by die."""
+    return np.stack([crop(frame, centre, side * FACE_CROP, turn, False, FACE_PX)
+                     for centre, side in dice for turn in turns])
+
+
+def _one_per_die(hits: list[Hit]) -> list[Hit]:
+    """``hits`` without doubles: a hit within :data:`SAME_DIE` sides of a surer one of the same kind
+    (two dice cannot lie that close; a d12 seen twice may read two numerals)."""
+    classes = [_kind_of_class(int(np.argmax(h.probs[1:])) + 1) for h in hits]
+    kept: list[int] = []
+    for i in sorted(range(len(hits)), key=lambda i: -_best_share(hits[i].probs)):
+        if not any(_dist(hits[i].center, hits[k].center) < SAME_DIE * hits[k].side and classes[i] == classes[k]
+                   for k in kept):
+            kept.append(i)
+    return [hits[i] for i in sorted(kept)]
+
+
+def _kind_of_class(index: int) -> str:
+    """The kind (or 'unreadable') a class belongs to."""
+    return CLASSES[index].split(":")[0]
+
+
+def _reading(hit: Hit, kind: DieKind, taught: TaughtSet | None, scale: float, shape: tuple[int, ...]) -> DieReading:
+    """The reading of one hit as a ``kind`` die, in frame pixels, flagged as :mod:`vision.read` flags."""
+    from vision.read import BLURRED, BOX_PER_SIDE, SURE_THOUGH_BLURRED, UNCERTAIN, DieReading, _cut_off
+
+    value, confidence, flag = _value(hit, kind, taught)
+    if _cut_off(hit, shape):  # type: ignore[arg-type]
+        value, flag = None, "cut_off"
+    elif value is not None and confidence < SURE_THOUGH_BLURRED and hit.sharpness < BLURRED:
+        value, flag = None, "blurred"
+    elif value is not None and confidence < UNCERTAIN:
+        flag = "uncertain"
+    half = hit.side * BOX_PER_SIDE / 2
+    cx, cy = hit.center
+    box = ((cx - half) / scale, (cy - half) / scale, 2 * half / scale, 2 * half / scale)
+    return DieReading(kind.value, value, (cx / scale, cy / scale), box, round(confidence, 4), flag)
+
+
+def _value(hit: Hit, kind: DieKind, taught: TaughtSet | None) -> tuple[int | None, float, str | None]:
+    """Face number (1-based), confidence and flag of a hit read as ``kind``: ``cocked`` when the
+    unreadable class outweighs the best face, ``other_kind`` when another kind's faces outweigh
+    this kind's (both with no value)."""
+    probs = hit.probs
+    die = max(1.0 - float(probs[NOT_A_DIE]), 1e-6)
+    faces = probs[face_slice(kind)]
+    others = float(probs[1:UNREADABLE].sum() - faces.sum())
+    if probs[UNREADABLE] > probs[1:UNREADABLE].max():
+        return None, float(probs[UNREADABLE]) / die, "cocked"
+    if taught is not None and hit.embeddings is not None:
+        return taught.value(hit.embeddings, die)
+    if others > float(faces.sum()):
+        return None, others / die, "other_kind"
+    best = int(np.argmax(faces))
+    return best + 1, float(faces[best]) / die * min(1.0, die / DIE_SCORE), None
+
+
+def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return float(np.hypot(a[0] - b[0], a[1] - b[1]))

@@ -1,0 +1,302 @@
+"""Train the face network of :mod:`vision.faces` (one small CNN for every kind) on rendered frames.
+
+Run: ``python -m vision.train_faces [--frames N] [--epochs N] [--minutes M] [--seed S] [--out FILE]``
+(needs the ``train`` extra: PyTorch and ONNX). The frames come from :mod:`vision.render` with every
+kind of die, many die and ink colours (:data:`vision.render.PALETTE`), each die's own lettering
+(font face, weight, slant, width, 6/9 underlined or dotted), lighting, tint, blur, noise, JPEG,
+perspective, cocked dice and clutter; crops are taken at any rotation, from the frame and from its
+working-size copy, and re-coloured every epoch (:func:`vision.train.jitter`). The network is
+exported to ONNX with two outputs: ``probs`` (the classes of :mod:`vision.face_classes`) and
+``embedding`` (its last hidden layer, which teach mode compares).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from controller.games.dice import DieKind
+from vision.crops import crop, normalise
+from vision.detect import shrink, working_view, working_scale
+from vision.face_classes import CLASSES, FACE_CROP, FACE_PX, NOT_A_DIE, NUMERAL_CROP, UNREADABLE, face_class
+from vision.render import Scene, SceneSpec, render_scene
+from vision.train import jitter
+
+MODEL = Path(__file__).resolve().parent / "models" / "faces.onnx"
+"""The shipped face network."""
+
+WIDTHS = (16, 32, 64, 96)
+"""Channels of the four conv stages (3x3 conv, batch norm, ReLU, 2x2 max-pool each)."""
+
+EMBEDDING = 128
+"""Width of the hidden layer before the classes: the embedding teach mode compares."""
+
+KIND_SHARE = {DieKind.D12: 0.32, DieKind.D8_TAUREN: 0.28, DieKind.LETTERS: 0.25, DieKind.D6: 0.15}
+"""Share of the frames of each kind (pip d6 frames teach the network what another kind looks like)."""
+
+
+def training_spec(rng: random.Random, kind: DieKind) -> SceneSpec:
+    """A random scene of ``kind`` dice: sizes, lighting, camera effects and clutter of a real table."""
+    low = rng.uniform(26, 85)
+    return SceneSpec(size=rng.choice([(800, 600), (960, 540), (1024, 640)]), n_dice=rng.randint(3, 8),
+                     die_px=(low, low * rng.uniform(1.0, 1.4)), touching=rng.random() < 0.35,
+                     glare=rng.choice([0, 0, 0.5, 1]), translucent=rng.random() < 0.2,
+                     blur=rng.choice([0, 0, 0.5, 1.0, 1.5]), noise=rng.choice([0, 2, 5, 8]),
+                     perspective=rng.choice([0, 0, 0.3, 0.6]), cocked=rng.choice([0, 0, 1]), background="random",
+                     clutter=rng.choice([0, 0, 2, 5]), walls=rng.random() < 0.2, marbled=rng.choice([0.1, 0.3]),
+                     tint=rng.choice([0.0, 0.5, 1.0]), shadow=rng.uniform(0.2, 0.6),
+                     jpeg_quality=rng.choice([None, None, 40, 70, 90]), kind=kind.value,
+                     lettering=rng.random() < 0.7)
+
+
+def die_class(kind: DieKind, value: int | None) -> int:
+    """The class of a rendered die: its face, or unreadable when the truth has no value."""
+    return UNREADABLE if value is None else face_class(kind, value)
+
+
+def scene_crops(scene: Scene, kind: DieKind, rng: np.random.Generator, per_die: int,
+                negatives: int) -> tuple[list[np.ndarray], list[int]]:
+    """Crops of every uncut die (``per_die`` each, half from the working-size copy) and of places
+    that are not a die centre: detector candidates far from dice, points between two dice, points
+    half a die off a die's centre."""
+    image = scene.image
+    scale = working_scale(image.shape)
+    work = shrink(image, scale)
+    dice = [d for d in scene.dice if not d.cut_off]
+    centres = np.array([d.center for d in scene.dice], np.float64).reshape(-1, 2)
+    sizes = np.array([(d.box[2] + d.box[3]) / 2 for d in scene.dice], np.float64)
+    patches, labels = [], []
+    for die in dice:
+        size = (die.box[2] + die.box[3]) / 2
+        for k in range(per_die):
+            radius, phi = 0.12 * size * math.sqrt(rng.random()), rng.random() * 2 * math.pi
+            centre = np.array(die.center) + radius * np.array([math.cos(phi), math.sin(phi)])
+            patches.append(_crop(image if k % 2 else work, centre, size * rng.uniform(0.85, 1.2),
+                                 1.0 if k % 2 else scale, rng))
+            labels.append(die_class(kind, die.value))
+    for centre in _not_centres(image, work, scale, centres, sizes, rng)[:negatives]:
+        size = float(np.median(sizes)) * rng.uniform(0.8, 1.3)
+        patches.append(_crop(work, centre, size, scale, rng))
+        labels.append(NOT_A_DIE)
+    return patches, labels
+
+
+def _crop(image: np.ndarray, centre: np.ndarray, size: float, scale: float, rng: np.random.Generator) -> np.ndarray:
+    """A face crop of ``image`` (``scale`` times the frame) around a frame point, turned any way."""
+    return crop(image, (float(centre[0] * scale), float(centre[1] * scale)), size * FACE_CROP * scale,
+                rng.uniform(0, 360), False, FACE_PX)
+
+
+def _not_centres(image: np.ndarray, work: np.ndarray, scale: float, centres: np.ndarray, sizes: np.ndarray,
+                 rng: np.random.Generator) -> list[np.ndarray]:
+    """Frame points a die is not centred on, hardest first, shuffled within each kind."""
+    candidates = np.array([c.center for c in working_view(image).proposals.candidates], np.float64).reshape(-1, 2)
+    candidates /= working_scale(image.shape)
+    far = [p for p in candidates if not len(centres) or (np.linalg.norm(centres - p, axis=1) > 0.55 * sizes).all()]
+    between = [(centres[i] + centres[j]) / 2 for i in range(len(centres)) for j in range(i + 1, len(centres))
+               if np.linalg.norm(centres[i] - centres[j]) < 1.5 * max(sizes[i], sizes[j])]
+    off = []
+    for centre, size in zip(centres, sizes):
+        phi = rng.random() * 2 * math.pi
+        off.append(centre + size * rng.uniform(0.55, 0.8) * np.array([math.cos(phi), math.sin(phi)]))
+    points: list[np.ndarray] = []
+    for group in (off, between, far):
+        points += [group[i] for i in rng.permutation(len(group))]
+    return points
+
+
+def render_crops(frames: int, seed: int, per_die: int = 4, negatives: int = 6) -> tuple[np.ndarray, np.ndarray]:
+    """Crops and classes of ``frames`` rendered frames of every kind (seeded: the same data every run)."""
+    rng, generator = random.Random(seed), np.random.default_rng(seed)
+    kinds, weights = list(KIND_SHARE), list(KIND_SHARE.values())
+    patches: list[np.ndarray] = []
+    labels: list[int] = []
+    for n in range(frames):
+        kind = rng.choices(kinds, weights)[0]
+        scene = render_scene(random.Random(rng.getrandbits(32)), training_spec(rng, kind))
+        more, classes = scene_crops(scene, kind, generator, per_die, negatives)
+        patches += more
+        labels += classes
+        if (n + 1) % 200 == 0:
+            print(f"{n + 1}/{frames} frames rendered, {len(labels)} crops", flush=True)
+    return np.stack(patches), np.array(labels)
+
+
+NUMERALS = Path(__file__).resolve().parent / "models" / "d12_numerals.onnx"
+"""The d12 numeral reader: a close crop of a d12's top face, its 12 numerals (classes 0-11)."""
+
+
+def numeral_crops(frames: int, seed: int, per_die: int = 5) -> tuple[np.ndarray, np.ndarray]:
+    """Close crops (:data:`vision.face_classes.NUMERAL_CROP` die sides, full resolution, any turn) of
+    the d12s of ``frames`` rendered frames, and their numerals (0-11)."""
+    rng, generator = random.Random(seed), np.random.default_rng(seed)
+    patches: list[np.ndarray] = []
+    labels: list[int] = []
+    for n in range(frames):
+        spec = replace(training_spec(rng, DieKind.D12), cocked=0)
+        scene = render_scene(random.Random(rng.getrandbits(32)), spec)
+        for die in scene.dice:
+            if die.value is None or die.cut_off:
+                continue
+            size = (die.box[2] + die.box[3]) / 2
+            for _ in range(per_die):
+                shift = generator.normal(0, 0.05 * size, 2)
+                centre = (die.center[0] + shift[0], die.center[1] + shift[1])
+                patches.append(crop(scene.image, centre, size * NUMERAL_CROP * generator.uniform(0.9, 1.1),
+                                    generator.uniform(0, 360), False, FACE_PX))
+                labels.append(die.value - 1)
+        if (n + 1) % 200 == 0:
+            print(f"{n + 1}/{frames} frames rendered, {len(labels)} crops", flush=True)
+    return np.stack(patches), np.array(labels)
+
+
+def build(classes: int = len(CLASSES)) -> Any:
+    """The face network (or, with 12 ``classes``, the numeral reader) as a ``torch.nn.Sequential``:
+    four conv stages, the embedding, the classes."""
+    from torch import nn
+
+    layers: list[Any] = []
+    cin = 3
+    for cout in WIDTHS:
+        layers += [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(), nn.MaxPool2d(2)]
+        cin = cout
+    flat = cin * (FACE_PX >> len(WIDTHS)) ** 2
+    return nn.Sequential(*layers, nn.Flatten(), nn.Dropout(0.25), nn.Linear(flat, EMBEDDING), nn.ReLU(),
+                         nn.Linear(EMBEDDING, classes))
+
+
+def train(x: np.ndarray, y: np.ndarray, epochs: int, minutes: float, seed: int, start: Path | None = None,
+          classes: int = len(CLASSES)) -> Any:
+    """Train from scratch (AdamW, label smoothing), re-colouring every crop each epoch, for ``epochs``
+    or ``minutes``, whichever ends first: the learning rate falls along a cosine over the share of
+    either used up. Prints loss and the accuracy on a held-out tenth after every epoch."""
+    import torch
+    from torch.nn import functional
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    held = np.arange(len(y)) % 10 == 0
+    net, lr = build(classes), 3e-3
+    if start is not None:  # go on from an earlier run's weights, at a lower learning rate
+        load_onnx(net, start)
+        lr = 1e-3
+    start_time = time.perf_counter()
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
+    val_x, val_y = torch.from_numpy(normalise(x[held])), y[held]
+    train_x, train_y = x[~held], y[~held]
+    for epoch in range(epochs):
+        began = time.perf_counter()
+        order = rng.permutation(len(train_y))
+        inputs = torch.from_numpy(normalise(np.stack([jitter(train_x[i], rng) for i in order])))
+        targets = torch.from_numpy(train_y[order])
+        net.train()
+        losses = []
+        for i in range(0, len(order), 128):
+            done = max((epoch + i / len(order)) / epochs, (time.perf_counter() - start_time) / (minutes * 60))
+            for group in opt.param_groups:
+                group["lr"] = lr * 0.5 * (1 + math.cos(math.pi * min(done, 1.0)))
+            loss = functional.cross_entropy(net(inputs[i:i + 128]), targets[i:i + 128], label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+        net.eval()
+        with torch.no_grad():
+            acc = float((net(val_x).argmax(1).numpy() == val_y).mean())
+        print(f"epoch {epoch + 1}/{epochs}: loss {np.mean(losses):.3f}, held-out crops {acc:.4f} "
+              f"({time.perf_counter() - began:.0f} s)", flush=True)
+        if time.perf_counter() - start_time >= minutes * 60:
+            print("time is up", flush=True)
+            break
+    return net.eval()
+
+
+def load_onnx(net: Any, path: Path) -> None:
+    """Set ``net``'s weights from an exported face network: each convolution takes the folded
+    weights, its batch norm the folded bias (an identity otherwise), the dense layers theirs."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+    from torch import nn
+
+    weights = {init.name: torch.from_numpy(numpy_helper.to_array(init).copy())
+               for init in onnx.load(str(path)).graph.initializer}
+    kept = [layer for layer in net if not isinstance(layer, (nn.Dropout, nn.BatchNorm2d))]
+    norms = iter(layer for layer in net if isinstance(layer, nn.BatchNorm2d))
+    with torch.no_grad():
+        for i, layer in enumerate(kept):
+            if isinstance(layer, nn.Conv2d):
+                layer.weight.copy_(weights[f"l{i}w"])
+                norm = next(norms)
+                norm.weight.fill_(1.0)
+                norm.bias.copy_(weights[f"l{i}b"])
+                norm.running_mean.zero_()  # type: ignore[union-attr]
+                norm.running_var.fill_(1.0 - norm.eps)  # type: ignore[union-attr]
+            elif isinstance(layer, nn.Linear):
+                layer.weight.copy_(weights[f"l{i}w"])
+                layer.bias.copy_(weights[f"l{i}b"])
+
+
+def export(net: Any, path: Path) -> None:
+    """Write the network as ONNX for ``cv2.dnn`` (:func:`vision.train.export_onnx`, batch norms
+    folded), with the embedding as a second output and the right number of classes."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    from vision.train import READER, export_onnx
+
+    export_onnx(net, READER, path)
+    model = onnx.load(str(path))
+    gemms = [node for node in model.graph.node if node.op_type == "Gemm"]
+    hidden = next(node for node in model.graph.node if node.input and node.input[0] == gemms[0].output[0])
+    del model.graph.output[:]
+    classes = len(numpy_helper.to_array(next(i for i in model.graph.initializer if i.name == gemms[-1].input[2])))
+    model.graph.output.extend([helper.make_tensor_value_info("probs", TensorProto.FLOAT, ["n", classes]),
+                               helper.make_tensor_value_info(hidden.output[0], TensorProto.FLOAT, ["n", EMBEDDING])])
+    onnx.save(model, str(path))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line of the face trainer."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=1600, help="rendered frames to train on")
+    parser.add_argument("--epochs", type=int, default=40)
+    parser.add_argument("--minutes", type=float, default=25.0, help="stop after the epoch that passes this")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--net", choices=["faces", "numerals"], default="faces",
+                        help="faces: every kind's faces from a die's crop; numerals: a d12's numeral from a close crop")
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--start", type=Path, help="go on from the weights of this exported network (ONNX)")
+    parser.add_argument("--crops", type=Path, help="keep the rendered crops in this .npz (read it when it exists)")
+    args = parser.parse_args(argv)
+    import cv2
+    import torch
+
+    cv2.setNumThreads(1)
+    torch.set_num_threads(args.threads)
+    began = time.perf_counter()
+    if args.crops is not None and args.crops.is_file():
+        with np.load(args.crops) as stored:
+            x, y = stored["x"], stored["y"]
+    else:
+        x, y = (numeral_crops if args.net == "numerals" else render_crops)(args.frames, args.seed)
+        if args.crops is not None:
+            np.savez(args.crops, x=x, y=y)
+    print(f"{len(y)} crops in {time.perf_counter() - began:.0f} s", flush=True)
+    out = args.out or (NUMERALS if args.net == "numerals" else MODEL)
+    classes = 12 if args.net == "numerals" else len(CLASSES)
+    export(train(x, y, args.epochs, args.minutes, args.seed, args.start, classes), out)
+    print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
