@@ -150,14 +150,18 @@ class StreamReader:
         """Every event up to the one with id ``seq`` (keep-alives left out)."""
         found: list[dict[str, Any]] = []
         while not found or found[-1].get("id") != str(seq):
-            while "\n\n" not in self._text:
-                chunk = next(self._chunks)
-                self._text += chunk.decode() if isinstance(chunk, bytes) else chunk
-            block, self._text = self._text.split("\n\n", 1)
-            event = parse_block(block)
+            event = self.next_event()
             if "data" in event:
                 found.append(event)
         return found
+
+    def next_event(self) -> dict[str, Any]:
+        """The stream's next block (an event or a keep-alive comment), parsed."""
+        while "\n\n" not in self._text:
+            chunk = next(self._chunks)
+            self._text += chunk.decode() if isinstance(chunk, bytes) else chunk
+        block, self._text = self._text.split("\n\n", 1)
+        return parse_block(block)
 
     def close(self) -> None:
         """Close the stream."""

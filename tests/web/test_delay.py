@@ -50,14 +50,9 @@ def test_the_delayed_scoreboard_shows_the_state_of_a_while_ago(table: Any) -> No
 
 def _drain(reader: Any) -> list[dict[str, Any]]:
     """The events the stream has released by now (read until its next keep-alive)."""
-    from web_conftest import parse_block
     found: list[dict[str, Any]] = []
     while True:
-        while "\n\n" not in reader._text:
-            chunk = next(reader._chunks)
-            reader._text += chunk.decode() if isinstance(chunk, bytes) else chunk
-        block, reader._text = reader._text.split("\n\n", 1)
-        event = parse_block(block)
+        event = reader.next_event()
         if "comment" in event:
             return found
         if "data" in event:
