@@ -237,8 +237,9 @@ def load_onnx(net: Any, path: Path) -> None:
                 norm = next(norms)
                 norm.weight.fill_(1.0)
                 norm.bias.copy_(weights[f"l{i}b"])
-                norm.running_mean.zero_()  # type: ignore[union-attr]
-                norm.running_var.fill_(1.0 - norm.eps)  # type: ignore[union-attr]
+                assert norm.running_mean is not None and norm.running_var is not None
+                norm.running_mean.zero_()
+                norm.running_var.fill_(1.0 - norm.eps)
             elif isinstance(layer, nn.Linear):
                 layer.weight.copy_(weights[f"l{i}w"])
                 layer.bias.copy_(weights[f"l{i}b"])
