@@ -385,17 +385,23 @@ def train(spec: NetSpec, photos: list[Photo], held_out: list[Photo], epochs: int
 
 
 def load_onnx(spec: NetSpec, path: Path) -> Any:
-    """The network of ``spec`` with the weights of the ONNX model at ``path`` (as :func:`export_onnx`
-    wrote it: each batch norm folded into its convolution). The batch norms are set to pass the
-    folded convolution through unchanged (mean 0, spread 1, gain 1, the folded bias as their
-    shift); :func:`_freeze_norms` keeps them so while training on."""
+    """The network of ``spec`` with the weights of the ONNX model at ``path`` (:func:`load_weights`)."""
+    net = build(spec)
+    load_weights(net, path)
+    return net
+
+
+def load_weights(net: Any, path: Path) -> None:
+    """Set ``net``'s weights from the ONNX model at ``path`` (as :func:`export_onnx` wrote it: each
+    batch norm folded into its convolution). The batch norms are set to pass the folded
+    convolution through unchanged (mean 0, spread 1, gain 1, the folded bias as their shift);
+    :func:`_freeze_norms` keeps them so while training on."""
     import onnx
     import torch
     from onnx import numpy_helper
     from torch import nn
 
     weights = {init.name: numpy_helper.to_array(init) for init in onnx.load(str(path)).graph.initializer}
-    net = build(spec)
     layers = [layer for layer in net if not isinstance(layer, (nn.Dropout, nn.BatchNorm2d))]
     norms = [layer for layer in net if isinstance(layer, nn.BatchNorm2d)]
     with torch.no_grad():
@@ -413,7 +419,6 @@ def load_onnx(spec: NetSpec, path: Path) -> Any:
             assert norm.running_mean is not None and norm.running_var is not None
             norm.running_mean.zero_()
             norm.running_var.fill_(1.0 - norm.eps)
-    return net
 
 
 def _freeze_norms(net: Any) -> None:

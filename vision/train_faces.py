@@ -27,7 +27,7 @@ from vision.crops import crop, normalise
 from vision.detect import shrink, working_view, working_scale
 from vision.face_classes import CLASSES, FACE_CROP, FACE_PX, NOT_A_DIE, NUMERAL_CROP, UNREADABLE, face_class
 from vision.render import Scene, SceneSpec, render_scene
-from vision.train import jitter
+from vision.train import jitter, load_weights
 
 MODEL = Path(__file__).resolve().parent / "models" / "faces.onnx"
 """The shipped face network."""
@@ -185,7 +185,7 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, minutes: float, seed: int, 
     held = np.arange(len(y)) % 10 == 0
     net, lr = build(classes), 3e-3
     if start is not None:  # go on from an earlier run's weights, at a lower learning rate
-        load_onnx(net, start)
+        load_weights(net, start)
         lr = 1e-3
     start_time = time.perf_counter()
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
@@ -216,33 +216,6 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, minutes: float, seed: int, 
             print("time is up", flush=True)
             break
     return net.eval()
-
-
-def load_onnx(net: Any, path: Path) -> None:
-    """Set ``net``'s weights from an exported face network: each convolution takes the folded
-    weights, its batch norm the folded bias (an identity otherwise), the dense layers theirs."""
-    import onnx
-    import torch
-    from onnx import numpy_helper
-    from torch import nn
-
-    weights = {init.name: torch.from_numpy(numpy_helper.to_array(init).copy())
-               for init in onnx.load(str(path)).graph.initializer}
-    kept = [layer for layer in net if not isinstance(layer, (nn.Dropout, nn.BatchNorm2d))]
-    norms = iter(layer for layer in net if isinstance(layer, nn.BatchNorm2d))
-    with torch.no_grad():
-        for i, layer in enumerate(kept):
-            if isinstance(layer, nn.Conv2d):
-                layer.weight.copy_(weights[f"l{i}w"])
-                norm = next(norms)
-                norm.weight.fill_(1.0)
-                norm.bias.copy_(weights[f"l{i}b"])
-                assert norm.running_mean is not None and norm.running_var is not None
-                norm.running_mean.zero_()
-                norm.running_var.fill_(1.0 - norm.eps)
-            elif isinstance(layer, nn.Linear):
-                layer.weight.copy_(weights[f"l{i}w"])
-                layer.bias.copy_(weights[f"l{i}b"])
 
 
 def export(net: Any, path: Path) -> None:
