@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import importlib
 import random
-from dataclasses import replace
 from enum import Enum
 from typing import Any, Callable, Sequence
 
@@ -182,39 +181,11 @@ class SimCamera:
         """Nothing to release."""
 
 
-def ink_for(body: tuple[int, int, int]) -> tuple[int, int, int]:
-    """The marks' colour on a die body (BGR): near black on a light body, near white on a dark one,
-    as coloured dice are sold."""
-    blue, green, red = body
-    light = 0.114 * blue + 0.587 * green + 0.299 * red
-    return (25, 25, 25) if light > 110 else (240, 240, 240)
-
-
 def render_painted(render: Any, rng: random.Random, spec: Any, values: Sequence[int],
                    bodies: Sequence[tuple[int, int, int]] | None, frames: int = 0) -> list[Any]:
     """Scenes of ``render`` (the ``vision.render`` module) with each die's body painted as
     ``bodies`` says (None: the renderer's own looks): one still scene (``frames`` 0), or a roll of
-    ``frames`` frames settling on the last, as ``render.render_roll`` makes them.
-
-    The renderer has no per-die body colour option yet, so this puts the colours into its dice
-    between placing and drawing them (the same random draws as ``render_scene``/``render_roll``,
-    so a seed gives the same dice whatever their colours).
-    """
-    if bodies is None:
-        return ([render.render_scene(rng, spec, values=values)] if frames == 0 else
-                render.render_roll(rng, spec, frames, settle_at=frames - 1, values=values))
-    stage = render._stage(rng, spec)
-    dice = tuple(replace(die, style=replace(die.style, body=body, pips=ink_for(body), marble=None,
-                                            translucent=False))
-                 for die, body in zip(render._dice(rng, spec, stage, values), bodies))
-    layout = replace(stage, dice=dice)
+    ``frames`` frames settling on the last."""
     if frames == 0:
-        return [render._compose(rng, spec, layout, dice, moving=())]
-    settle = frames - 1
-    paths = [render._tumble(rng, die) for die in dice]
-    scenes = []
-    for k in range(frames):
-        left = max(0.0, 1.0 - k / settle) if settle > 0 else 0.0
-        moved = tuple(render._moved(die, path, left) for die, path in zip(dice, paths))
-        scenes.append(render._compose(rng, spec, layout, moved, tuple(left > 0 for _ in moved)))
-    return scenes
+        return [render.render_scene(rng, spec, values=values, bodies=bodies)]
+    return list(render.render_roll(rng, spec, frames, settle_at=frames - 1, values=values, bodies=bodies))

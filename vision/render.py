@@ -151,36 +151,64 @@ class _Layout:
     gains: tuple[float, float, float] = (1.0, 1.0, 1.0)
 
 
+Body = tuple[int, int, int]
+"""A die body's colour (BGR)."""
+
+
 def render_scene(rng: random.Random, spec: SceneSpec = SceneSpec(),
-                 values: Sequence[int] | None = None) -> Scene:
+                 values: Sequence[int] | None = None, bodies: Sequence[Body] | None = None) -> Scene:
     """Render one frame of resting dice.
 
     ``values`` fixes the top faces (and the number of dice, overriding ``spec.n_dice``); the last
-    ``spec.cocked`` dice lean over and their truth value is None.
+    ``spec.cocked`` dice lean over and their truth value is None. ``bodies`` paints each die's
+    body (a seat's own colour; :func:`painted`), the renderer's own looks when None.
     """
     layout = _layout(rng, spec, values)
+    layout = replace(layout, dice=painted(layout.dice, bodies))
     return _compose(rng, spec, layout, layout.dice, moving=())
 
 
 def render_roll(rng: random.Random, spec: SceneSpec, frames: int, settle_at: int | None = None,
-                values: Sequence[int] | None = None, rolls: int = 1) -> list[Scene]:
+                values: Sequence[int] | None = None, rolls: int = 1,
+                bodies: Sequence[Body] | None = None) -> list[Scene]:
     """A roll seen by a still camera: dice tumble in and slow down until frame ``settle_at``
     (default 2/3 of ``frames``), then lie still; every frame has fresh sensor noise.
 
     With ``rolls`` > 1 the dice are picked up and thrown again on the same tray, ``frames``
-    frames per roll, one list for all of them.
+    frames per roll, one list for all of them. ``bodies`` as in :func:`render_scene`.
     """
     settle = frames * 2 // 3 if settle_at is None else settle_at
     stage = _stage(rng, spec)
     scenes = []
     for _ in range(rolls):
-        layout = replace(stage, dice=_dice(rng, spec, stage, values))
+        layout = replace(stage, dice=painted(_dice(rng, spec, stage, values), bodies))
         paths = [_tumble(rng, die) for die in layout.dice]
         for k in range(frames):
             left = max(0.0, 1.0 - k / settle) if settle > 0 else 0.0
             dice = tuple(_moved(die, path, left) for die, path in zip(layout.dice, paths))
             scenes.append(_compose(rng, spec, layout, dice, tuple(left > 0 for _ in dice)))
     return scenes
+
+
+def painted(dice: tuple[_Die, ...], bodies: Sequence[Body] | None) -> tuple[_Die, ...]:
+    """``dice`` with their bodies in ``bodies`` (plain, no marbling, opaque) and their marks in
+    :func:`ink_for` the body; unchanged when ``bodies`` is None. Painting draws nothing random, so
+    a seed gives the same dice whatever their colours."""
+    if bodies is None:
+        return dice
+    if len(bodies) != len(dice):
+        raise InvalidInput(f"{len(bodies)} body colours for {len(dice)} dice")
+    return tuple(replace(die, style=replace(die.style, body=body, pips=ink_for(body), marble=None,
+                                            translucent=False))
+                 for die, body in zip(dice, bodies))
+
+
+def ink_for(body: Body) -> Body:
+    """The marks' colour on a die body (BGR): near black on a light body, near white on a dark one,
+    as coloured dice are sold."""
+    blue, green, red = body
+    light = 0.114 * blue + 0.587 * green + 0.299 * red
+    return (25, 25, 25) if light > 110 else (240, 240, 240)
 
 
 def _layout(rng: random.Random, spec: SceneSpec, values: Sequence[int] | None) -> _Layout:
