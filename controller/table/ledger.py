@@ -33,6 +33,7 @@ class Played:
     who: str = ""
     hidden: bool = False  # the engine asked for these dice hidden (set when played)
     reveal: bool = False  # they were a reveal at the showdown
+    hand: int = 0  # the hand (Tao Dice: round) it was played in, from 1 (set when played)
 
 
 class Ledger:
@@ -116,6 +117,7 @@ class Ledger:
     def _play(self, played: Played) -> None:
         before = self.game.hands_played
         need = _need_of(self.game, played.input)
+        played = replace(played, hand=before + 1)
         if need is not None:
             played = replace(played, hidden=need.hidden, reveal=need.reason == "reveal")
         self.game.apply(played.input)

@@ -12,7 +12,6 @@ from dataclasses import replace
 from typing import Any, Sequence
 
 from controller.games import history
-from controller.games.registry import create_game
 from controller.games.rolls import Roll
 from controller.table.ledger import Ledger
 from controller.table.records import GameSummary, RollSeen
@@ -60,11 +59,8 @@ def _rolls(row: GameSummary, ledger: Ledger, records: Sequence[Any],
     still-hidden roll), each with its hand, colour, evidence picture and reader."""
     by_seq = {record.seq: record for record in records}
     corrected = {int(record.line.split()[0]) for record in records if record.kind == "replace"}
-    game = create_game(row.game, row.seats, row.options)
     seen: list[RollSeen] = []
     for played in ledger.played:
-        hand = game.hands_played + 1
-        game.apply(played.input)
         roll = played.input
         if not isinstance(roll, Roll) or (played.hidden and not played.reveal) \
                 or "?" in roll.faces:
@@ -73,7 +69,7 @@ def _rolls(row: GameSummary, ledger: Ledger, records: Sequence[Any],
         colour = colours[roll.seat] if roll.seat is not None and roll.seat < len(colours) else ""
         reader = "dealer" if played.seq in corrected or record.kind == "answer" \
             or record.origin == "console" else record.origin
-        seen.append(RollSeen(played.seq, row.game_no, hand, roll.seat, roll.kind, colour,
+        seen.append(RollSeen(played.seq, row.game_no, played.hand, roll.seat, roll.kind, colour,
                              roll.faces, _picture(records, record), reader))
     return tuple(seen)
 
