@@ -44,3 +44,13 @@ FACE_CROP = 1.35
 
 NUMERAL_CROP = 0.8
 """A d12 numeral crop's side as a multiple of the die's side: its top face, the numeral large."""
+
+
+TURNED = len(CLASSES)
+"""The upright reader's last class: a top face turned away from upright."""
+
+UPRIGHT_CLASSES = (*CLASSES, "turned")
+"""The upright reader's classes: the face network's, and "turned"."""
+
+UPRIGHT_CROP = 0.9
+"""An upright crop's side as a multiple of the die's side: the top face and its edges."""

@@ -7,12 +7,15 @@ no one global size guess can lose a frame), or at the die size a calibrated tray
 candidate is cropped, at no particular turn, and classified by one small CNN
 (``models/faces.onnx``, trained by :mod:`vision.train_faces` on renders at every rotation) whose
 classes are every face of every kind (:mod:`vision.face_classes`), "not a die" and "unreadable".
-Sure candidates are grouped into one hit per die, and each hit is read again in a sharper crop
-of the full frame, in four quarter turns averaged. A d12's numeral, small in a whole die's crop,
-is read once more by a second network in a close crop of its top face
-(``models/d12_numerals.onnx``, when it is there). A die whose probability lies mostly on another
-kind's faces (a pip d6 when letters are asked for) is flagged ``other_kind``, with no value; a
-reading under :data:`vision.read.UNCERTAIN` is flagged ``uncertain``, like a d6's.
+Sure candidates are grouped into one hit per die, and each hit is looked at again in a sharper
+crop of the full frame (four quarter turns averaged) to make sure it is a die. Its face is then
+read by a second network, the upright reader (``models/upright.onnx``, :mod:`vision.train_faces`
+``--net upright``), which was taught every face standing upright (within 22.5 degrees) and
+"turned" for the same face turned away: the top face is cropped in 24 turns, and read where three
+neighbouring turns agree best. Standing a face up first is what tells a 6 from a 9, an M from a
+W, and makes printed numerals small in the frame readable. A die whose probability lies mostly on
+another kind's faces (a pip d6 when letters are asked for) is flagged ``other_kind``, with no
+value; a reading under :data:`vision.read.UNCERTAIN` is flagged ``uncertain``, like a d6's.
 
 A set taught from pictures (:mod:`vision.teach`) is found in the table's data folder and read by
 its nearest taught crops instead of the network's classes.
@@ -33,7 +36,8 @@ from controller.games.dice import DieKind
 from controller.games.errors import ConfigError, InvalidInput
 from vision.crops import crop, normalise, sharpness
 from vision.detect import Candidate, View, closer_view, propose, shrink, working_views
-from vision.face_classes import CLASSES, FACE_CROP, FACE_PX, KINDS, NOT_A_DIE, NUMERAL_CROP, UNREADABLE, face_slice
+from vision.face_classes import (CLASSES, FACE_CROP, FACE_PX, KINDS, NOT_A_DIE, NUMERAL_CROP, TURNED, UNREADABLE,
+                                 UPRIGHT_CROP, face_slice)
 
 if TYPE_CHECKING:
     from vision.calibrate import Calibration
@@ -45,6 +49,17 @@ MODEL_PATH = Path(__file__).resolve().parent / "models" / "faces.onnx"
 
 NUMERALS_PATH = MODEL_PATH.with_name("d12_numerals.onnx")
 """The d12 numeral reader (:mod:`vision.train_faces` ``--net numerals``): a close crop of the top face."""
+
+UPRIGHT_PATH = MODEL_PATH.with_name("upright.onnx")
+"""The upright reader (:mod:`vision.train_faces` ``--net upright``): a top face's crop, read as the
+face standing upright in it, or "turned"."""
+
+UPRIGHT_TURNS = tuple(float(a) for a in range(0, 360, 15))
+"""The turns (degrees) each die's top face is cropped in for the upright reader: one of them is
+always within 7.5 degrees of the face's upright (the reader was taught +-22.5)."""
+
+UPRIGHT_WINDOW = 3
+"""Neighbouring turns averaged: the face is read where the mean of three turns is surest."""
 
 NUMERAL_WEIGHT = 0.8
 """Share of the numeral reader in a d12's face shares (the face network's own have the rest)."""
@@ -145,7 +160,7 @@ def read_faces(image: np.ndarray, kind: str, *, tray: Calibration | None = None,
 
     die_kind = kind_of(kind)
     taught = taught_set(die_kind, data)
-    face_net(), face_net(NUMERALS_PATH) if die_kind is DieKind.D12 and NUMERALS_PATH.is_file() else None
+    _load(die_kind)
     start = time.perf_counter()
     frame = read._as_bgr(image)
     if tray is not None:
@@ -155,6 +170,15 @@ def read_faces(image: np.ndarray, kind: str, *, tray: Calibration | None = None,
         looked = shrink(frame, scale) if scale < 1 else frame
         dice = [read._scaled(d, 1 / scale) for d in _read_frame(looked, die_kind, taught)]
     return read.Observation(tuple(dice), (time.perf_counter() - start) * 1000.0)
+
+
+def _load(kind: DieKind) -> None:
+    """Load the networks reading ``kind`` needs (once per process, not counted in a frame's time)."""
+    face_net()
+    if UPRIGHT_PATH.is_file():
+        face_net(UPRIGHT_PATH)
+    elif kind is DieKind.D12 and NUMERALS_PATH.is_file():
+        face_net(NUMERALS_PATH)
 
 
 TRAY_LOOK_PX = 40.0
@@ -202,7 +226,9 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None,
     else:
         view, hits = _best_view(frame)
     hits = _one_per_die(second_look(frame, view.scale, hits))
-    if kind is DieKind.D12 and NUMERALS_PATH.is_file():
+    if UPRIGHT_PATH.is_file():
+        hits = read_upright(frame, view.scale, hits)
+    elif kind is DieKind.D12 and NUMERALS_PATH.is_file():
         hits = read_numerals(frame, view.scale, hits)
     return [_reading(hit, kind, taught, view.scale, view.work.shape) for hit in hits]
 
@@ -273,6 +299,27 @@ def second_look(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:
                       sharpness=sharpness(patches[k * views]))
               for k, (h, p, e) in enumerate(zip(hits, probs, per_hit))]
     return [h for h in looked if 1.0 - h.probs[NOT_A_DIE] >= DIE_SCORE]
+
+
+def read_upright(frame: np.ndarray, scale: float, hits: list[Hit], least: float = DIE_SCORE) -> list[Hit]:
+    """``hits`` with their faces read by the upright reader: each top face cropped in every one of
+    :data:`UPRIGHT_TURNS`, read where :data:`UPRIGHT_WINDOW` neighbouring turns agree best on one
+    face (or on "unreadable"); the die score is the lower of the two networks', and hits under
+    ``least`` are dropped."""
+    if not hits:
+        return hits
+    turns = len(UPRIGHT_TURNS)
+    patches = np.stack([crop(frame, (h.center[0] / scale, h.center[1] / scale), h.side / scale * UPRIGHT_CROP,
+                             turn, False, FACE_PX) for h in hits for turn in UPRIGHT_TURNS])
+    probs = face_net(UPRIGHT_PATH).run(patches)[0].reshape(len(hits), turns, -1)
+    read = []
+    for hit, around in zip(hits, probs):
+        window = np.mean([np.roll(around, -k, axis=0) for k in range(UPRIGHT_WINDOW)], axis=0)
+        best = window[int(np.argmax(window[:, 1:TURNED].max(axis=1)))]
+        die = min(1.0 - float(hit.probs[NOT_A_DIE]), 1.0 - float(around[:, NOT_A_DIE].mean()))
+        faces = best[1:TURNED] / max(1.0 - float(best[NOT_A_DIE]), 1e-6)  # "turned" left as doubt
+        read.append(replace(hit, probs=np.concatenate([[1.0 - die], die * faces])))
+    return [h for h in read if 1.0 - h.probs[NOT_A_DIE] >= least]
 
 
 def read_numerals(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:

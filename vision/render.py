@@ -27,7 +27,7 @@ from controller.games.errors import InvalidInput
 from vision.calibrate import CORNER_IDS, TrayLayout
 from vision.render_die import TOP, DiePose, DieStyle, Faces, draw_die, face_outline, random_faces
 from vision.face_art import FONT_FACES, Lettering
-from vision.render_solid import SOLIDS, Solid
+from vision.render_solid import SOLIDS, Solid, turned
 from vision.render_ground import BACKGROUNDS, Camera, finish, ground_image, make_camera
 
 READABLE = 0.8
@@ -45,7 +45,9 @@ class DieTruth:
     ``READABLE`` of its top face is in view (``visible``: hidden by a nearer die or the frame edge).
     ``center`` is the top face's centre; ``box`` bounds the whole visible die. ``value`` numbers
     the face in ``DieKind(kind).faces`` order from 1 (the pips or numeral on d6 and d12 dice);
-    ``face`` is the face as games write it ('5', 'W', 'H'), None when ``value`` is.
+    ``face`` is the face as games write it ('5', 'W', 'H'), None when ``value`` is. ``up_deg`` is
+    the turn (degrees, as :func:`vision.crops.crop` takes it) of a crop in which the top face's
+    design stands upright, as printed.
     """
 
     kind: str
@@ -60,6 +62,7 @@ class DieTruth:
     edge_mm: float | None = None
     visible: float = 1.0
     face: str | None = None
+    up_deg: float | None = None
 
 
 @dataclass(frozen=True)
@@ -315,7 +318,17 @@ def _truth(die: _Die, hull: np.ndarray, camera: Camera, spec: SceneSpec, moving:
                     center=(float(top[0]), float(top[1])), box=(x0, y0, x1 - x0, y1 - y0),
                     cocked=die.cocked, cut_off=cut, colour=die.style.body,
                     tray_mm=(float(position[0]), float(position[1])), moving=moving,
-                    edge_mm=die.pose.edge_mm, visible=round(visible, 3))
+                    edge_mm=die.pose.edge_mm, visible=round(visible, 3), up_deg=_up_deg(die, camera))
+
+
+def _up_deg(die: _Die, camera: Camera) -> float:
+    """The crop turn that stands the top face's design upright: the design's up (its -y, turned as
+    the face is turned) as the camera sees it, measured as :func:`vision.crops.crop_matrix` turns."""
+    solid = die.pose.solid
+    up = turned(np.array([[0.0, 0.0], [0.0, -0.2 * solid.inradius]]), die.faces.turns[TOP])
+    ends = camera.project(die.pose.world(solid.face_points(TOP, up)))
+    dx, dy = ends[1] - ends[0]
+    return math.degrees(math.atan2(dx, -dy)) % 360
 
 
 PALETTE: tuple[tuple[tuple[int, int, int], tuple[tuple[int, int, int], ...]], ...] = (

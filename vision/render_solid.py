@@ -146,17 +146,18 @@ def face_marks(kind: DieKind, solid: Solid, index: int, turn: int, pip_radius: f
     turns: the design of :mod:`vision.face_art`, or its lettering in ``look``."""
     if kind is DieKind.D6:
         layout = np.array(PIP_LAYOUTS[index], dtype=np.float64) * PIP_SPREAD
-        return tuple(Mark(_turned(centre, turn) + CIRCLE * pip_radius) for centre in layout)
+        return tuple(Mark(turned(centre, turn) + CIRCLE * pip_radius) for centre in layout)
     label = kind.faces[index - 1]
     size = 2 * solid.inradius * FACE_FILL[kind]
     if look is not None and kind in (DieKind.D12, DieKind.LETTERS):
         design = lettering(label, look, kind is DieKind.D12 and label in UNDERLINED)
     else:
         design = marks(kind, label)
-    return tuple(Mark(_turned(mark.polygon, turn) * size, mark.hole) for mark in design)
+    return tuple(Mark(turned(mark.polygon, turn) * size, mark.hole) for mark in design)
 
 
-def _turned(points: np.ndarray, turn: int) -> np.ndarray:
+def turned(points: np.ndarray, turn: int) -> np.ndarray:
+    """Face-local points (..., 2) turned ``turn`` quarter turns, as a face's marks are turned."""
     for _ in range(turn % 4):
         points = points[..., ::-1] * (1, -1)
     return points

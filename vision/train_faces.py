@@ -17,15 +17,19 @@ import math
 import random
 import time
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from controller.games.dice import DieKind
 from vision.crops import crop, normalise
 from vision.detect import shrink, working_view, working_scale
-from vision.face_classes import CLASSES, FACE_CROP, FACE_PX, NOT_A_DIE, NUMERAL_CROP, UNREADABLE, face_class
+from vision.face_art import marks
+from vision.face_classes import (CLASSES, FACE_CROP, FACE_PX, NOT_A_DIE, NUMERAL_CROP, TURNED, UNREADABLE, UPRIGHT_CLASSES,
+                                  UPRIGHT_CROP, face_class)
 from vision.render import Scene, SceneSpec, render_scene
 from vision.train import jitter, load_weights
 
@@ -157,6 +161,109 @@ def numeral_crops(frames: int, seed: int, per_die: int = 5) -> tuple[np.ndarray,
     return np.stack(patches), np.array(labels)
 
 
+UPRIGHT = Path(__file__).resolve().parent / "models" / "upright.onnx"
+"""The upright face reader: a crop of a die's top face turned some way, and its class among
+:data:`vision.face_classes.UPRIGHT_CLASSES` (every face standing upright, or "turned")."""
+
+UPRIGHT_SLACK = 22.5
+"""A crop within this many degrees of a face's upright (or of a turn its design looks the same in)
+is taught as that face; one :data:`TURNED_FROM` degrees or more from every such turn as "turned"."""
+
+TURNED_FROM = 35.0
+
+
+@lru_cache(maxsize=None)
+def same_turns(kind: DieKind, face: str) -> tuple[float, ...]:
+    """The turns (degrees, steps of 15) in which a face's design looks as it does upright: 0 only
+    for a 7, every turn for a one-pip face (drawn once, overlap of at least :data:`SAME_LOOK`)."""
+    side = 96
+    plain = _drawn(marks(kind, face), side)
+    same = []
+    for angle in range(0, 360, 15):
+        turned = cv2.warpAffine(plain, cv2.getRotationMatrix2D((side / 2, side / 2), angle, 1.0),
+                                (side, side))
+        overlap = np.logical_and(plain > 127, turned > 127).sum() / max(np.logical_or(plain > 127, turned > 127).sum(), 1)
+        if overlap >= SAME_LOOK:
+            same.append(float(angle))
+    return tuple(same)
+
+
+SAME_LOOK = 0.8
+
+
+def _drawn(design: tuple[Any, ...], side: int) -> np.ndarray:
+    """A design drawn white on black, the unit box's inscribed circle filling ``side`` pixels."""
+    canvas = np.zeros((side, side), np.uint8)
+    for mark in design:
+        points = np.round((mark.polygon * 0.8 + 0.5) * side * 16).astype(np.int32)
+        cv2.fillPoly(canvas, [points], 0 if mark.hole else 255, cv2.LINE_AA, 4)
+    return canvas
+
+
+def turn_off(angle: float, same: tuple[float, ...]) -> float:
+    """How far (degrees) a crop turned ``angle`` from upright is from the nearest turn in ``same``."""
+    return min(abs((angle - s + 180) % 360 - 180) for s in same)
+
+
+@lru_cache(maxsize=None)
+def _turnable(same: tuple[float, ...]) -> bool:
+    """Whether a design that looks the same in the turns ``same`` looks turned in any turn at all."""
+    return any(turn_off(a, same) >= TURNED_FROM for a in range(360))
+
+
+def upright_crops(frames: int, seed: int, per_die: int = 5, negatives: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of the top faces of ``frames`` rendered frames of every kind: per die, three turned
+    near upright (its face), two turned well away ("turned", unless the design looks the same
+    there); a cocked die is unreadable at any turn; and a few places that are not a die."""
+    rng, generator = random.Random(seed), np.random.default_rng(seed)
+    kinds, weights = list(KIND_SHARE), list(KIND_SHARE.values())
+    patches: list[np.ndarray] = []
+    labels: list[int] = []
+    for n in range(frames):
+        kind = rng.choices(kinds, weights)[0]
+        scene = render_scene(random.Random(rng.getrandbits(32)), training_spec(rng, kind))
+        more, classes = _upright_scene(scene, kind, generator, per_die, negatives)
+        patches += more
+        labels += classes
+        if (n + 1) % 200 == 0:
+            print(f"{n + 1}/{frames} frames rendered, {len(labels)} crops", flush=True)
+    return np.stack(patches), np.array(labels)
+
+
+def _upright_scene(scene: Scene, kind: DieKind, rng: np.random.Generator, per_die: int,
+                   negatives: int) -> tuple[list[np.ndarray], list[int]]:
+    patches, labels = [], []
+    sizes = [(d.box[2] + d.box[3]) / 2 for d in scene.dice]
+    for die, size in zip(scene.dice, sizes):
+        if die.cut_off or die.up_deg is None:
+            continue
+        same = same_turns(kind, die.face) if die.face is not None else ()
+        for k in range(per_die):
+            if die.value is None:
+                offset, label = rng.uniform(0, 360), UNREADABLE
+            elif k < 3 or not _turnable(same):
+                offset, label = same[int(rng.integers(len(same)))] + rng.uniform(-UPRIGHT_SLACK, UPRIGHT_SLACK), \
+                    face_class(kind, die.value)
+            else:
+                offset = next(a for a in iter(lambda: float(rng.uniform(0, 360)), None)
+                              if turn_off(a, same) >= TURNED_FROM)
+                label = TURNED
+            centre = np.array(die.center) + rng.normal(0, 0.06 * size, 2)
+            patches.append(crop(scene.image, (float(centre[0]), float(centre[1])),
+                                size * UPRIGHT_CROP * rng.uniform(0.85, 1.18), die.up_deg + offset, False, FACE_PX))
+            labels.append(label)
+    centres = np.array([d.center for d in scene.dice], np.float64).reshape(-1, 2)
+    if sizes:
+        image = scene.image
+        scale = working_scale(image.shape)
+        points = _not_centres(image, shrink(image, scale), scale, centres, np.array(sizes), rng)[:negatives]
+        for point in points:
+            patches.append(crop(image, (float(point[0]), float(point[1])), float(np.median(sizes)) * UPRIGHT_CROP,
+                                rng.uniform(0, 360), False, FACE_PX))
+            labels.append(NOT_A_DIE)
+    return patches, labels
+
+
 def build(classes: int = len(CLASSES)) -> Any:
     """The face network (or, with 12 ``classes``, the numeral reader) as a ``torch.nn.Sequential``:
     four conv stages, the embedding, the classes."""
@@ -237,6 +344,21 @@ def export(net: Any, path: Path) -> None:
     onnx.save(model, str(path))
 
 
+NETS = {"faces": (render_crops, len(CLASSES), MODEL), "numerals": (numeral_crops, 12, NUMERALS),
+        "upright": (upright_crops, len(UPRIGHT_CLASSES), UPRIGHT)}
+"""Each network: how its crops are made, its number of classes, where it is shipped."""
+
+
+def _stored_crops(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
+    """The crops and classes kept in several .npz files, one after the other."""
+    xs, ys = [], []
+    for path in paths:
+        with np.load(path) as stored:
+            xs.append(stored["x"])
+            ys.append(stored["y"])
+    return np.concatenate(xs), np.concatenate(ys)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line of the face trainer."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -245,28 +367,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=25.0, help="stop after the epoch that passes this")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--net", choices=["faces", "numerals"], default="faces",
-                        help="faces: every kind's faces from a die's crop; numerals: a d12's numeral from a close crop")
+    parser.add_argument("--net", choices=list(NETS), default="faces",
+                        help="faces: every kind's faces from a die's crop (the finder); numerals: a d12's numeral "
+                             "from a close crop; upright: every face standing upright, or turned (the reader)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--start", type=Path, help="go on from the weights of this exported network (ONNX)")
-    parser.add_argument("--crops", type=Path, help="keep the rendered crops in this .npz (read it when it exists)")
+    parser.add_argument("--crops", type=Path, nargs="+", default=[],
+                        help="train on the crops kept in these .npz files; with one that does not exist yet, "
+                             "render the crops and keep them there")
+    parser.add_argument("--render-only", action="store_true", help="render and keep the crops (--crops), no training")
     args = parser.parse_args(argv)
-    import cv2
+    cv2.setNumThreads(1)
+    began = time.perf_counter()
+    made, classes, out = NETS[args.net]
+    if args.crops and all(path.is_file() for path in args.crops):
+        x, y = _stored_crops(args.crops)
+    else:
+        x, y = made(args.frames, args.seed)
+        if args.crops:
+            np.savez(args.crops[0], x=x, y=y)
+    print(f"{len(y)} crops in {time.perf_counter() - began:.0f} s", flush=True)
+    if args.render_only:
+        return 0
     import torch
 
-    cv2.setNumThreads(1)
     torch.set_num_threads(args.threads)
-    began = time.perf_counter()
-    if args.crops is not None and args.crops.is_file():
-        with np.load(args.crops) as stored:
-            x, y = stored["x"], stored["y"]
-    else:
-        x, y = (numeral_crops if args.net == "numerals" else render_crops)(args.frames, args.seed)
-        if args.crops is not None:
-            np.savez(args.crops, x=x, y=y)
-    print(f"{len(y)} crops in {time.perf_counter() - began:.0f} s", flush=True)
-    out = args.out or (NUMERALS if args.net == "numerals" else MODEL)
-    classes = 12 if args.net == "numerals" else len(CLASSES)
+    out = args.out or out
     export(train(x, y, args.epochs, args.minutes, args.seed, args.start, classes), out)
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB)")
     return 0
