@@ -19,7 +19,7 @@ import time
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import cv2
 import numpy as np
@@ -118,19 +118,7 @@ def _not_centres(image: np.ndarray, work: np.ndarray, scale: float, centres: np.
 
 def render_crops(frames: int, seed: int, per_die: int = 4, negatives: int = 6) -> tuple[np.ndarray, np.ndarray]:
     """Crops and classes of ``frames`` rendered frames of every kind (seeded: the same data every run)."""
-    rng, generator = random.Random(seed), np.random.default_rng(seed)
-    kinds, weights = list(KIND_SHARE), list(KIND_SHARE.values())
-    patches: list[np.ndarray] = []
-    labels: list[int] = []
-    for n in range(frames):
-        kind = rng.choices(kinds, weights)[0]
-        scene = render_scene(random.Random(rng.getrandbits(32)), training_spec(rng, kind))
-        more, classes = scene_crops(scene, kind, generator, per_die, negatives)
-        patches += more
-        labels += classes
-        if (n + 1) % 200 == 0:
-            print(f"{n + 1}/{frames} frames rendered, {len(labels)} crops", flush=True)
-    return np.stack(patches), np.array(labels)
+    return _frames_crops(frames, seed, lambda scene, kind, rng: scene_crops(scene, kind, rng, per_die, negatives))
 
 
 NUMERALS = Path(__file__).resolve().parent / "models" / "d12_numerals.onnx"
@@ -215,6 +203,13 @@ def upright_crops(frames: int, seed: int, per_die: int = 5, negatives: int = 2) 
     """Crops of the top faces of ``frames`` rendered frames of every kind: per die, three turned
     near upright (its face), two turned well away ("turned", unless the design looks the same
     there); a cocked die is unreadable at any turn; and a few places that are not a die."""
+    return _frames_crops(frames, seed, lambda scene, kind, rng: _upright_scene(scene, kind, rng, per_die, negatives))
+
+
+def _frames_crops(frames: int, seed: int, crops_of: Callable[[Scene, DieKind, np.random.Generator],
+                                                             tuple[list[np.ndarray], list[int]]]) -> tuple[np.ndarray, np.ndarray]:
+    """The crops ``crops_of`` takes from ``frames`` rendered frames of every kind (in the shares of
+    :data:`KIND_SHARE`), and their classes: seeded, the same data every run."""
     rng, generator = random.Random(seed), np.random.default_rng(seed)
     kinds, weights = list(KIND_SHARE), list(KIND_SHARE.values())
     patches: list[np.ndarray] = []
@@ -222,7 +217,7 @@ def upright_crops(frames: int, seed: int, per_die: int = 5, negatives: int = 2) 
     for n in range(frames):
         kind = rng.choices(kinds, weights)[0]
         scene = render_scene(random.Random(rng.getrandbits(32)), training_spec(rng, kind))
-        more, classes = _upright_scene(scene, kind, generator, per_die, negatives)
+        more, classes = crops_of(scene, kind, generator)
         patches += more
         labels += classes
         if (n + 1) % 200 == 0:

@@ -41,3 +41,14 @@ def test_faces_upright_in_the_crop_are_read_and_turned_away_are_turned() -> None
     assert sum(map(int.__eq__, map(int, read_upright), truth)) >= len(dice) - 1  # not perfect: bench/faces_reader.py
     turnable = [k for k, d in enumerate(dice) if d.face is not None and 90.0 not in same_turns(DieKind.LETTERS, d.face)]
     assert turnable and all(read_turned[k] == TURNED for k in turnable)
+
+
+def test_training_crops_teach_each_face_upright_and_turned_away() -> None:
+    from vision.face_classes import NOT_A_DIE, UNREADABLE
+    from vision.train_faces import upright_crops
+
+    x, y = upright_crops(3, 11)
+    assert x.shape[1:] == (FACE_PX, FACE_PX, 3) and len(x) == len(y)
+    faces = y[(y != TURNED) & (y != NOT_A_DIE) & (y != UNREADABLE)]
+    assert (y == TURNED).any() and (y == NOT_A_DIE).any()
+    assert len(faces) >= 1.5 * (y == TURNED).sum()  # three upright crops a die to at most two turned
