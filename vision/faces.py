@@ -301,11 +301,11 @@ def second_look(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:
     return [h for h in looked if 1.0 - h.probs[NOT_A_DIE] >= DIE_SCORE]
 
 
-def read_upright(frame: np.ndarray, scale: float, hits: list[Hit], least: float = DIE_SCORE) -> list[Hit]:
+def read_upright(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:
     """``hits`` with their faces read by the upright reader: each top face cropped in every one of
     :data:`UPRIGHT_TURNS`, read where :data:`UPRIGHT_WINDOW` neighbouring turns agree best on one
     face (or on "unreadable"); the die score is the lower of the two networks', and hits under
-    ``least`` are dropped."""
+    :data:`DIE_SCORE` are dropped."""
     if not hits:
         return hits
     turns = len(UPRIGHT_TURNS)
@@ -319,7 +319,7 @@ def read_upright(frame: np.ndarray, scale: float, hits: list[Hit], least: float 
         die = min(1.0 - float(hit.probs[NOT_A_DIE]), 1.0 - float(around[:, NOT_A_DIE].mean()))
         faces = best[1:TURNED] / max(1.0 - float(best[NOT_A_DIE]), 1e-6)  # "turned" left as doubt
         read.append(replace(hit, probs=np.concatenate([[1.0 - die], die * faces])))
-    return [h for h in read if 1.0 - h.probs[NOT_A_DIE] >= least]
+    return [h for h in read if 1.0 - h.probs[NOT_A_DIE] >= DIE_SCORE]
 
 
 def read_numerals(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:
