@@ -30,11 +30,10 @@ from vision.detect import shrink, working_view, working_scale
 from vision.face_art import marks
 from vision.face_classes import (CLASSES, FACE_CROP, FACE_PX, NOT_A_DIE, NUMERAL_CROP, TURNED, UNREADABLE, UPRIGHT_CLASSES,
                                   UPRIGHT_CROP, face_class)
+from vision.faces import MODEL_PATH, NUMERALS_PATH, UPRIGHT_PATH
 from vision.render import Scene, SceneSpec, render_scene
+from vision.render_die import fill
 from vision.train import jitter, load_weights
-
-MODEL = Path(__file__).resolve().parent / "models" / "faces.onnx"
-"""The shipped face network."""
 
 WIDTHS = (16, 32, 64, 96)
 """Channels of the four conv stages (3x3 conv, batch norm, ReLU, 2x2 max-pool each)."""
@@ -121,9 +120,6 @@ def render_crops(frames: int, seed: int, per_die: int = 4, negatives: int = 6) -
     return _frames_crops(frames, seed, lambda scene, kind, rng: scene_crops(scene, kind, rng, per_die, negatives))
 
 
-NUMERALS = Path(__file__).resolve().parent / "models" / "d12_numerals.onnx"
-"""The d12 numeral reader: a close crop of a d12's top face, its 12 numerals (classes 0-11)."""
-
 
 def numeral_crops(frames: int, seed: int, per_die: int = 5) -> tuple[np.ndarray, np.ndarray]:
     """Close crops (:data:`vision.face_classes.NUMERAL_CROP` die sides, full resolution, any turn) of
@@ -149,15 +145,15 @@ def numeral_crops(frames: int, seed: int, per_die: int = 5) -> tuple[np.ndarray,
     return np.stack(patches), np.array(labels)
 
 
-UPRIGHT = Path(__file__).resolve().parent / "models" / "upright.onnx"
-"""The upright face reader: a crop of a die's top face turned some way, and its class among
-:data:`vision.face_classes.UPRIGHT_CLASSES` (every face standing upright, or "turned")."""
-
 UPRIGHT_SLACK = 22.5
 """A crop within this many degrees of a face's upright (or of a turn its design looks the same in)
-is taught as that face; one :data:`TURNED_FROM` degrees or more from every such turn as "turned"."""
+is taught as that face."""
 
 TURNED_FROM = 35.0
+"""A crop this many degrees or more from every such turn is taught as "turned" (in between: not taught)."""
+
+SAME_LOOK = 0.8
+"""Least overlap (intersection over union) of a design and its turned copy for the two to look the same."""
 
 
 @lru_cache(maxsize=None)
@@ -165,7 +161,9 @@ def same_turns(kind: DieKind, face: str) -> tuple[float, ...]:
     """The turns (degrees, steps of 15) in which a face's design looks as it does upright: 0 only
     for a 7, every turn for a one-pip face (drawn once, overlap of at least :data:`SAME_LOOK`)."""
     side = 96
-    plain = _drawn(marks(kind, face), side)
+    plain = np.zeros((side, side), np.uint8)
+    for mark in marks(kind, face):  # the unit box's inscribed circle fills 0.8 of the square
+        fill(plain, (mark.polygon * 0.8 + 0.5) * side, (0,) if mark.hole else (255,))
     same = []
     for angle in range(0, 360, 15):
         turned = cv2.warpAffine(plain, cv2.getRotationMatrix2D((side / 2, side / 2), angle, 1.0),
@@ -174,18 +172,6 @@ def same_turns(kind: DieKind, face: str) -> tuple[float, ...]:
         if overlap >= SAME_LOOK:
             same.append(float(angle))
     return tuple(same)
-
-
-SAME_LOOK = 0.8
-
-
-def _drawn(design: tuple[Any, ...], side: int) -> np.ndarray:
-    """A design drawn white on black, the unit box's inscribed circle filling ``side`` pixels."""
-    canvas = np.zeros((side, side), np.uint8)
-    for mark in design:
-        points = np.round((mark.polygon * 0.8 + 0.5) * side * 16).astype(np.int32)
-        cv2.fillPoly(canvas, [points], 0 if mark.hole else 255, cv2.LINE_AA, 4)
-    return canvas
 
 
 def turn_off(angle: float, same: tuple[float, ...]) -> float:
@@ -339,8 +325,8 @@ def export(net: Any, path: Path) -> None:
     onnx.save(model, str(path))
 
 
-NETS = {"faces": (render_crops, len(CLASSES), MODEL), "numerals": (numeral_crops, 12, NUMERALS),
-        "upright": (upright_crops, len(UPRIGHT_CLASSES), UPRIGHT)}
+NETS = {"faces": (render_crops, len(CLASSES), MODEL_PATH), "numerals": (numeral_crops, 12, NUMERALS_PATH),
+        "upright": (upright_crops, len(UPRIGHT_CLASSES), UPRIGHT_PATH)}
 """Each network: how its crops are made, its number of classes, where it is shipped."""
 
 
@@ -368,14 +354,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path)
     parser.add_argument("--start", type=Path, help="go on from the weights of this exported network (ONNX)")
     parser.add_argument("--crops", type=Path, nargs="+", default=[],
-                        help="train on the crops kept in these .npz files; with one that does not exist yet, "
-                             "render the crops and keep them there")
+                        help="train on the crops kept in these .npz files; with one file that does not exist "
+                             "yet, render the crops and keep them there")
     parser.add_argument("--render-only", action="store_true", help="render and keep the crops (--crops), no training")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     began = time.perf_counter()
     made, classes, out = NETS[args.net]
-    if args.crops and all(path.is_file() for path in args.crops):
+    missing = [path for path in args.crops if not path.is_file()]
+    if len(args.crops) > 1 and missing:
+        parser.error(f"{missing[0]} does not exist: crops are rendered into one file at a time")
+    if args.crops and not missing:
         x, y = _stored_crops(args.crops)
     else:
         x, y = made(args.frames, args.seed)
