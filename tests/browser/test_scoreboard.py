@@ -27,8 +27,11 @@ def open_board(browser: Any, live: LiveServer, viewport: dict[str, int] = LARGE)
 
 
 def caught_up(page: Any, table: Any) -> None:
-    """Wait until the page has drawn the table's latest change."""
-    page.wait_for_function(f"window.dicetable.seq >= {table.state().seq}", timeout=WAIT_MS)
+    """Wait until the page has drawn the table's latest change and had its event (a change
+    caught up from the record carries the state now, so the drawn seq can run ahead of it)."""
+    seq = table.state().seq
+    page.wait_for_function(f"window.dicetable.seq >= {seq} && "
+                           f"window.dicetable.seen.includes({seq})", timeout=WAIT_MS)
 
 
 def play_until(table: Any, done: Callable[[Any], bool], most: int = 5000) -> None:

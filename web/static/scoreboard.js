@@ -126,7 +126,9 @@ function render(doc) {
 function connect() {
   // EventSource reconnects by itself and sends Last-Event-ID; if it gives up (a 5xx while the
   // server restarts), open a new one that resumes after the last event seen.
-  const url = body.dataset.streamUrl + (live.seq !== null ? `?after=${live.seq}` : "");
+  // The last event id, not the drawn state's seq: a caught-up event carries the state now.
+  const last = live.seen.length ? live.seen[live.seen.length - 1] : null;
+  const url = body.dataset.streamUrl + (last !== null ? `?after=${last}` : "");
   const source = new EventSource(url);
   const take = (event) => {
     live.connected = true;
