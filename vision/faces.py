@@ -227,7 +227,7 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None,
         view, hits = _best_view(frame)
     hits = _one_per_die(second_look(frame, view.scale, hits))
     if UPRIGHT_PATH.is_file():
-        hits = read_upright(frame, view.scale, hits)
+        hits = _one_per_die(read_upright(frame, view.scale, hits), same_kind=False)
     elif kind is DieKind.D12 and NUMERALS_PATH.is_file():
         hits = read_numerals(frame, view.scale, hits)
     return [_reading(hit, kind, taught, view.scale, view.work.shape) for hit in hits]
@@ -240,7 +240,7 @@ def _best_view(frame: np.ndarray) -> tuple[View, list[Hit]]:
     if _sure(best) < SURE_SHARE * max(len(best[1]), 1):
         closer = closer_view(frame, looks[0][0], 2.0)
         look = (closer, find(closer))
-        if _sure(look) > CLOSER_GAIN * _sure(best):
+        if _sure(look) > CLOSER_GAIN * _sure(best) and _sure(look) >= SURE_SHARE * len(look[1]):
             best = look
     return best
 
@@ -348,16 +348,25 @@ def sharp_crops(frame: np.ndarray, dice: list[tuple[tuple[float, float], float]]
                      for centre, side in dice for turn in turns])
 
 
-def _one_per_die(hits: list[Hit]) -> list[Hit]:
-    """``hits`` without doubles: a hit within :data:`SAME_DIE` sides of a surer one of the same kind
-    (two dice cannot lie that close; a d12 seen twice may read two numerals)."""
+def _one_per_die(hits: list[Hit], same_kind: bool = True) -> list[Hit]:
+    """``hits`` without doubles: a hit within :data:`SAME_DIE` sides of a surer one (two dice
+    cannot lie that close; a d12 seen twice may read two numerals). With ``same_kind`` (the
+    finder's hits, before their faces are read) only a double that reads the same kind goes, and
+    the surer hit's side counts; after the reader, any double goes, at the larger side of the two
+    (a die read twice, once as itself and once as cocked or of another kind)."""
     classes = [_kind_of_class(int(np.argmax(h.probs[1:])) + 1) for h in hits]
     kept: list[int] = []
     for i in sorted(range(len(hits)), key=lambda i: -_best_share(hits[i].probs)):
-        if not any(_dist(hits[i].center, hits[k].center) < SAME_DIE * hits[k].side and classes[i] == classes[k]
+        if not any(_double(hits[i], hits[k]) if not same_kind else
+                   classes[i] == classes[k] and _dist(hits[i].center, hits[k].center) < SAME_DIE * hits[k].side
                    for k in kept):
             kept.append(i)
     return [hits[i] for i in sorted(kept)]
+
+
+def _double(a: Hit, b: Hit) -> bool:
+    """Whether hits ``a`` and ``b`` lie too close to be two dice."""
+    return _dist(a.center, b.center) < SAME_DIE * max(a.side, b.side)
 
 
 def _kind_of_class(index: int) -> str:

@@ -13,6 +13,7 @@ exported to ONNX with two outputs: ``probs`` (the classes of :mod:`vision.face_c
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import random
 import time
@@ -99,7 +100,10 @@ def _crop(image: np.ndarray, centre: np.ndarray, size: float, scale: float, rng:
 
 def _not_centres(image: np.ndarray, work: np.ndarray, scale: float, centres: np.ndarray, sizes: np.ndarray,
                  rng: np.random.Generator) -> list[np.ndarray]:
-    """Frame points a die is not centred on, hardest first, shuffled within each kind."""
+    """Frame points a die is not centred on, shuffled within each kind (just off a die, between
+    two, elsewhere: clutter and the tray), taken from each kind in turn. (Taking every point off
+    a die first left clutter out of the few negatives a frame gives, and the reader took coins and
+    printed marks for dice.)"""
     candidates = np.array([c.center for c in working_view(image).proposals.candidates], np.float64).reshape(-1, 2)
     candidates /= working_scale(image.shape)
     far = [p for p in candidates if not len(centres) or (np.linalg.norm(centres - p, axis=1) > 0.55 * sizes).all()]
@@ -109,10 +113,8 @@ def _not_centres(image: np.ndarray, work: np.ndarray, scale: float, centres: np.
     for centre, size in zip(centres, sizes):
         phi = rng.random() * 2 * math.pi
         off.append(centre + size * rng.uniform(0.55, 0.8) * np.array([math.cos(phi), math.sin(phi)]))
-    points: list[np.ndarray] = []
-    for group in (off, between, far):
-        points += [group[i] for i in rng.permutation(len(group))]
-    return points
+    groups = [[group[i] for i in rng.permutation(len(group))] for group in (off, between, far)]
+    return [point for turn in itertools.zip_longest(*groups) for point in turn if point is not None]
 
 
 def render_crops(frames: int, seed: int, per_die: int = 4, negatives: int = 6) -> tuple[np.ndarray, np.ndarray]:
@@ -185,7 +187,7 @@ def _turnable(same: tuple[float, ...]) -> bool:
     return any(turn_off(a, same) >= TURNED_FROM for a in range(360))
 
 
-def upright_crops(frames: int, seed: int, per_die: int = 5, negatives: int = 2) -> tuple[np.ndarray, np.ndarray]:
+def upright_crops(frames: int, seed: int, per_die: int = 5, negatives: int = 3) -> tuple[np.ndarray, np.ndarray]:
     """Crops of the top faces of ``frames`` rendered frames of every kind: per die, three turned
     near upright (its face), two turned well away ("turned", unless the design looks the same
     there); a cocked die is unreadable at any turn; and a few places that are not a die."""

@@ -6,7 +6,7 @@ import numpy as np
 
 from controller.games.dice import DieKind
 from vision.face_classes import CLASSES, NOT_A_DIE, UNREADABLE, face_class, face_slice
-from vision.faces import Hit, _reading
+from vision.faces import SAME_DIE, Hit, _one_per_die, _reading
 from vision.read import UNCERTAIN
 
 
@@ -28,3 +28,17 @@ def test_unreadable_class_flags_a_cocked_die() -> None:
     probs[UNREADABLE], probs[face_slice(DieKind.D12).start] = 0.6, 0.4
     reading = _reading(Hit((100.0, 100.0), 40.0, probs), DieKind.D12, None, 1.0, (400, 400, 3))
     assert (reading.value, reading.flag) == (None, "cocked")
+
+
+def test_a_die_read_twice_is_kept_once_whatever_the_second_reading_says() -> None:
+    sure, cocked = np.zeros(len(CLASSES), np.float32), np.zeros(len(CLASSES), np.float32)
+    sure[face_class(DieKind.D12, 7)] = 0.95
+    sure[NOT_A_DIE] = 0.05
+    cocked[UNREADABLE] = 0.7
+    cocked[NOT_A_DIE] = 0.3
+    die = Hit((100.0, 100.0), 40.0, sure)
+    near = Hit((100.0 + 0.9 * SAME_DIE * 40.0, 100.0), 30.0, cocked)
+    apart = Hit((100.0 + 1.1 * SAME_DIE * 40.0, 100.0), 30.0, cocked)
+    assert _one_per_die([near, die], same_kind=False) == [die]
+    assert len(_one_per_die([apart, die], same_kind=False)) == 2
+    assert len(_one_per_die([near, die])) == 2  # the finder's hits: other kinds are kept
