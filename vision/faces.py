@@ -73,12 +73,6 @@ DIE_SCORE = 0.6
 SURE_FACE = 0.6
 """Least share of the die probability on one face for a hit to count as sure when views are compared."""
 
-SURE_SHARE = 0.3
-"""Least share of sure hits for a view's die size to be taken without also looking closer."""
-
-CLOSER_GAIN = 1.5
-"""How many times as many sure hits a closer view must have to be taken instead."""
-
 SECOND_WEIGHT = 0.85
 """Share of the second, sharper look (four turns) in a hit's probabilities; the finder's has the rest."""
 
@@ -234,13 +228,16 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None,
 
 
 def _best_view(frame: np.ndarray) -> tuple[View, list[Hit]]:
-    """The view of ``frame`` with the most sure hits; looked at closer too when few are sure."""
+    """The view of ``frame`` with the most sure hits; looked at closer too when few are sure (the
+    d6 reader's rule: :data:`vision.read.SURE_SHARE`, :func:`vision.read.closer_wins`)."""
+    from vision.read import SURE_SHARE, closer_wins
+
     looks = [(view, find(view)) for view in working_views(frame)]
     best = max(looks, key=_sure)
     if _sure(best) < SURE_SHARE * max(len(best[1]), 1):
         closer = closer_view(frame, looks[0][0], 2.0)
         look = (closer, find(closer))
-        if _sure(look) > CLOSER_GAIN * _sure(best) and _sure(look) >= SURE_SHARE * len(look[1]):
+        if closer_wins(_sure(look), len(look[1]), _sure(best)):
             best = look
     return best
 
