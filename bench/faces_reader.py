@@ -117,13 +117,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=1000)
     parser.add_argument("--kinds", nargs="+", default=["d12", "d8-tauren", "letters"])
-    parser.add_argument("--speed-rounds", type=int, default=20)
+    parser.add_argument("--speed-rounds", type=int, default=20, help="frames timed per kind (0: none)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     print(f"bench colours: least distance to a training colour {colour_distance():.0f}", flush=True)
     for kind in args.kinds:
         accuracy(kind, args.frames)
-    for kind in args.kinds:
+    for kind in args.kinds if args.speed_rounds > 0 else ():  # 0: accuracy only
         speed(kind, args.speed_rounds)
     return 0
 

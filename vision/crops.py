@@ -70,14 +70,19 @@ def aligned_crop(image: np.ndarray, center: tuple[float, float], side: float, si
     return crop(image, center, side, dominant_angle(image, center, side), size=size)
 
 
-def sharpness(patch: np.ndarray) -> float:
+def sharpness(patch: np.ndarray, across: float | None = None) -> float:
     """How sharp a die crop is: the steepest lightness step in its middle (98th percentile of the
-    gradient) over its lightness range. About 0.3 for a die in focus, under 0.2 when blurred."""
+    gradient) over its lightness range. About 0.3 for a die in focus, under 0.2 when blurred.
+
+    ``across``: how many frame pixels the crop spans. A crop enlarged from fewer pixels than its own
+    spreads each step over more of them, so its sharpness is scaled up by the enlargement (a small
+    die in focus is not blurred); a shrunk crop is taken as it is."""
     grey = cv2.GaussianBlur(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
     step = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
     inner = slice(patch.shape[0] // 5, patch.shape[0] - patch.shape[0] // 5)
     low, high = np.percentile(grey[inner, inner], [5, 95])
-    return float(np.percentile(step[inner, inner], 98) / 8.0 / (high - low + 8.0))
+    enlarged = max(1.0, patch.shape[0] / across) if across else 1.0
+    return float(np.percentile(step[inner, inner], 98) / 8.0 / (high - low + 8.0)) * enlarged
 
 
 DARK_BODY = 70

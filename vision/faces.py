@@ -293,7 +293,7 @@ def second_look(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:
     probs = probs.reshape(len(hits), views, -1).mean(axis=1)
     per_hit = embeddings.reshape(len(hits), views, -1)
     looked = [replace(h, probs=SECOND_WEIGHT * p + (1 - SECOND_WEIGHT) * h.probs, embeddings=e,
-                      sharpness=sharpness(patches[k * views]))
+                      sharpness=sharpness(patches[k * views], h.side / scale * FACE_CROP))
               for k, (h, p, e) in enumerate(zip(hits, probs, per_hit))]
     return [h for h in looked if 1.0 - h.probs[NOT_A_DIE] >= DIE_SCORE]
 

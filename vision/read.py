@@ -291,7 +291,7 @@ def _second_look(frame: np.ndarray, scale: float, work: np.ndarray, hits: list[_
         probs[doubtful] = (probs[doubtful] + len(MORE_VIEWS) * more) / (1 + len(MORE_VIEWS))
         _read_red_pips(probs, doubtful, patches, views, nets)
     looked = [_Hit(h.center, h.side, READER_WEIGHT * p + (1 - READER_WEIGHT) * h.probs) for h, p in zip(hits, probs)]
-    looked = [replace(h, blurred=_blurred(h, patch)) for h, patch in zip(looked, patches)]
+    looked = [replace(h, blurred=_blurred(h, patch, h.side * CROP_SCALE / scale)) for h, patch in zip(looked, patches)]
     return [h for h in looked if 1.0 - h.probs[NOT_A_DIE] >= _least_score(h.probs)]
 
 
@@ -335,10 +335,10 @@ def _one_per_die(hits: list[_Hit]) -> list[_Hit]:
     return [hits[i] for i in sorted(kept)]
 
 
-def _blurred(hit: _Hit, patch: np.ndarray) -> bool:
-    """Whether a die is too blurred to take its value: not read surely, and its crop not sharp
-    (the sharpness is measured only when the first test fails: it costs time)."""
-    return _confidence(hit.probs) < SURE_THOUGH_BLURRED and sharpness(patch) < BLURRED
+def _blurred(hit: _Hit, patch: np.ndarray, across: float) -> bool:
+    """Whether a die is too blurred to take its value: not read surely, and its crop (``across``
+    frame pixels) not sharp (the sharpness is measured only when the first test fails: it costs time)."""
+    return _confidence(hit.probs) < SURE_THOUGH_BLURRED and sharpness(patch, across) < BLURRED
 
 
 READER_WEIGHT = 0.9
