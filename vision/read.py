@@ -52,8 +52,11 @@ are flagged ``uncertain``, so no more dice are read wrong without a flag.)"""
 BLURRED = 0.19
 """Least :func:`vision.crops.sharpness` of a die crop in focus (1% of the real photos' dice are below)."""
 
-SURE_THOUGH_BLURRED = 0.9
-"""Least confidence to take the value of a blurred die; below it the die is flagged ``blurred``, with no value."""
+SURE_THOUGH_BLURRED = 0.6
+"""Least confidence to take the value of a blurred die; below it the die is flagged ``blurred``, with no
+value (above it, a value under :data:`UNCERTAIN` is still flagged ``uncertain``). On the real photos
+blurred at sigma 1.5, 17 of the 18 wrong values lay under 0.6 and 329 right ones above it: 0.9 withheld
+423 values, 405 of them right (86.8% read right, against 93.4% at 0.6; wrong and accepted: none either way)."""
 
 BOX_PER_SIDE = 1.3
 """A die's box side as a multiple of its blob side, so the box holds the whole die as a person would draw it."""

@@ -399,3 +399,17 @@ def test_a_reading_just_below_the_one_threshold_is_flagged(below: bool, flag: st
     reading = _reading(_Hit((100.0, 100.0), 40.0, probs), 1.0, (400, 400, 3))
     assert reading.value == 3 and reading.flag == flag
     assert (reading.confidence < UNCERTAIN) == below
+
+
+@pytest.mark.parametrize("share, value, flag", [(0.7, 3, "uncertain"), (0.5, None, "blurred")])
+def test_a_blurred_die_keeps_its_value_only_when_fairly_sure(share: float, value: int | None,
+                                                             flag: str) -> None:
+    from vision.read import SURE_THOUGH_BLURRED, _blurred, _reading
+
+    probs = np.array([0.0, *[(1 - share) / 5] * 2, share, *[(1 - share) / 5] * 3, 0.0])
+    blurry = cv2.GaussianBlur(np.tile(np.arange(48, dtype=np.uint8)[None, :, None] * 5, (48, 1, 3)), (0, 0), 4.0)
+    hit = _Hit((100.0, 100.0), 40.0, probs)
+    hit = _Hit(hit.center, hit.side, probs, blurred=_blurred(hit, blurry, 64.0))
+    reading = _reading(hit, 1.0, (400, 400, 3))
+    assert (reading.value, reading.flag) == (value, flag)
+    assert (share >= SURE_THOUGH_BLURRED) == (value is not None)
