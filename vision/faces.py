@@ -354,16 +354,16 @@ def _one_per_die(hits: list[Hit], same_kind: bool = True) -> list[Hit]:
     classes = [_kind_of_class(int(np.argmax(h.probs[1:])) + 1) for h in hits]
     kept: list[int] = []
     for i in sorted(range(len(hits)), key=lambda i: -_best_share(hits[i].probs)):
-        if not any(_double(hits[i], hits[k]) if not same_kind else
-                   classes[i] == classes[k] and _dist(hits[i].center, hits[k].center) < SAME_DIE * hits[k].side
+        if not any(_double(hits[i], hits[k], same_kind) and (classes[i] == classes[k] or not same_kind)
                    for k in kept):
             kept.append(i)
     return [hits[i] for i in sorted(kept)]
 
 
-def _double(a: Hit, b: Hit) -> bool:
-    """Whether hits ``a`` and ``b`` lie too close to be two dice."""
-    return _dist(a.center, b.center) < SAME_DIE * max(a.side, b.side)
+def _double(a: Hit, kept: Hit, by_kept: bool) -> bool:
+    """Whether hit ``a`` lies too close to the ``kept`` one to be another die: at the kept hit's
+    side (``by_kept``), else at the larger side of the two."""
+    return _dist(a.center, kept.center) < SAME_DIE * (kept.side if by_kept else max(a.side, kept.side))
 
 
 def _kind_of_class(index: int) -> str:
