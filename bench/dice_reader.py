@@ -235,12 +235,14 @@ class Seen:
     flag: str | None
 
 
-def under_changes(folder: Path, every: int, names: Sequence[str], dump: Path | None) -> None:
+def under_changes(folder: Path, every: int, names: Sequence[str], dump: Path | None,
+                  sheet: Path | None = None) -> None:
     """Read every ``every``-th labelled photo under each change of :data:`vision.perturb.CHANGES`
     (or those in ``names``) on one core: per change and part (training, held-out), the figures,
     the photos that lost more than one die, and the read time (median, slowest); then the least
     confidence threshold that accepts none of the wrong readings, and what it sends to the dealer.
-    With ``dump``, every labelled die's reading is written there as JSON lines."""
+    With ``dump``, every labelled die's reading is written there as JSON lines; with ``sheet``, a
+    picture of the dice not read right under each change, beside ``sheet`` (:func:`change_sheet`)."""
     from vision.perturb import CHANGES, change, changed
 
     cv2.setNumThreads(1)
@@ -250,6 +252,7 @@ def under_changes(folder: Path, every: int, names: Sequence[str], dump: Path | N
     for which in [change(n) for n in names] if names else CHANGES:
         parts = {"training": Tally(), "held-out": Tally()}
         times, losers = [], []
+        tiles: list[np.ndarray] = []
         for index, photo in photos:
             image, boxes = changed(photo.load(), [d.box for d in photo.dice], which, index)
             truths = [Truth(d.value, box) for d, box in zip(photo.dice, boxes)]
@@ -258,6 +261,8 @@ def under_changes(folder: Path, every: int, names: Sequence[str], dump: Path | N
             times.append((time.process_time() - cpu) * 1000)
             taken, false = match(observation.dice, truths)
             tally = _tally(truths, taken, false)
+            if sheet is not None:
+                tiles += error_tiles(image, truths, taken, photo.path.stem)
             parts["held-out" if is_held_out(index) else "training"] += tally
             if tally.labelled - tally.found > 1:
                 losers.append(f"{photo.path.stem} ({tally.labelled - tally.found})")
@@ -268,9 +273,21 @@ def under_changes(folder: Path, every: int, names: Sequence[str], dump: Path | N
         print(f"{which.name}: {image.shape[1]}x{image.shape[0]}, read time (CPU, one core) median "
               f"{statistics.median(times):.1f} ms, slowest {max(times):.1f} ms; photos losing more than one die: "
               f"{len(losers)} {' '.join(losers)}", flush=True)
+        if sheet is not None:
+            write_sheet(change_sheet(sheet, which.name), tiles)
     print(threshold_line(seen), flush=True)
     if dump is not None:
         dump.write_text("".join(json.dumps(dataclasses.asdict(s)) + "\n" for s in seen))
+
+
+def change_sheet(sheet: Path, change: str) -> Path:
+    """Where the error sheet of one change goes: ``sheet``'s name with the change's, in words.
+
+    >>> change_sheet(Path("out/errors.png"), "JPEG quality 30").as_posix()
+    'out/errors-jpeg-quality-30.png'
+    """
+    words = "".join(c if c.isalnum() else "-" for c in change.lower()).strip("-")
+    return sheet.with_name(f"{sheet.stem}-{'-'.join(w for w in words.split('-') if w)}{sheet.suffix}")
 
 
 def threshold_line(seen: Sequence[Seen]) -> str:
@@ -327,7 +344,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--errors", action="store_true", help="list the photos with errors")
     parser.add_argument("--error-sheet", type=Path, metavar="PNG",
                         help="write a picture of every labelled die not read right, with its label and reading "
-                             "(and of the synthetic frames' dice beside it, as PNG's name + -synthetic)")
+                             "(and of the synthetic frames' dice beside it, as PNG's name + -synthetic; with "
+                             "--changes, one per change, as PNG's name + the change's)")
     parser.add_argument("--model", type=Path, help="finder model to read with (default: the shipped one)")
     parser.add_argument("--reader", type=Path, nargs="+", help="reader models to read with (default: the shipped ones)")
     parser.add_argument("--changes", nargs="*", metavar="NAME",
@@ -340,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
     vision.classify.MODEL_PATH = args.model or vision.classify.MODEL_PATH
     vision.classify.READER_PATHS = tuple(args.reader or vision.classify.READER_PATHS)
     if args.changes is not None:
-        under_changes(args.photos, args.every, args.changes, args.dump)
+        under_changes(args.photos, args.every, args.changes, args.dump, args.error_sheet)
         return 0
     real_photos(args.photos, args.errors, args.error_sheet)
     if args.wide:

@@ -53,6 +53,22 @@ def test_error_sheet_shows_every_die_not_read_right(bench: ModuleType, tmp_path:
     assert (picture[:, :2 * bench.TILE] != 200).any() and (picture[:, 2 * bench.TILE:] == 0).all()
 
 
+def test_under_each_change_the_dice_not_read_right_go_on_a_sheet_of_its_own(
+        bench: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.photos import DEFAULT_SET, load_set
+    from vision.read import Observation
+
+    monkeypatch.setattr(bench, "read_dice", lambda image: Observation((), 1.0))  # a reader that sees nothing
+    bench.under_changes(DEFAULT_SET, 1000, ["none", "JPEG quality 30"], None, tmp_path / "errors.png")
+    dice = len(load_set(DEFAULT_SET)[0].dice)
+    for name in ("errors-none.png", "errors-jpeg-quality-30.png"):
+        picture = cv2.imread(str(tmp_path / name))
+        assert picture is not None, name
+        assert picture.shape[:2] == (bench.TILE * -(-dice // 8), bench.TILE * 8)  # every die, missed
+    assert "read right 0/" in capsys.readouterr().out
+
+
 def test_captions_are_outlined_where_their_letters_are(bench: ModuleType) -> None:
     tile = np.full((40, 160, 3), 128, np.uint8)
     bench._caption(tile, "L2: 3 uncertain 0.40", 20)
