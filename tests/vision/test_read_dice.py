@@ -361,7 +361,8 @@ def _count(readings: tuple[DieReading, ...], labels: list[tuple[int, tuple[float
                                          ("IMG_20191208_111228", "sensor noise sigma 8"),
                                          ("IMG_20191208_111304", "in a 1536x864 frame"),
                                          ("IMG_20191208_111411", "in a 1536x864 frame"),
-                                         ("IMG_20191208_111628", "in a 1536x864 frame")])
+                                         ("IMG_20191208_111628", "in a 1536x864 frame"),
+                                         ("IMG_20191208_113004", "in a 1536x864 frame")])
 def test_one_wrong_die_size_guess_does_not_lose_the_photo(name: str, which: str) -> None:
     # placed in a Pi frame, or noisy, these heaps' blobs make the working view's die size 2.4-3.4x the
     # real one: every die's crop was too large and most of their dice were lost; looking closer (two
