@@ -229,17 +229,24 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None,
 
 def _best_view(frame: np.ndarray) -> tuple[View, list[Hit]]:
     """The view of ``frame`` with the most sure hits; looked at closer too when few are sure (the
-    d6 reader's rule: :data:`vision.read.SURE_SHARE`, :func:`vision.read.closer_wins`)."""
-    from vision.read import SURE_SHARE, closer_wins
+    d6 reader's rule, :func:`vision.read.closer_wins`, at :data:`SURE_SHARE`)."""
+    from vision.read import closer_wins
 
     looks = [(view, find(view)) for view in working_views(frame)]
     best = max(looks, key=_sure)
     if _sure(best) < SURE_SHARE * max(len(best[1]), 1):
         closer = closer_view(frame, looks[0][0], 2.0)
         look = (closer, find(closer))
-        if closer_wins(_sure(look), len(look[1]), _sure(best)):
+        if closer_wins(_sure(look), len(look[1]), _sure(best), SURE_SHARE):
             best = look
     return best
+
+
+SURE_SHARE = 0.3
+"""The face network's least share of sure hits for a view's die size to stand, and for a closer view
+to be taken (:func:`_best_view`). The d6 finder's :data:`vision.read.SURE_SHARE`, 0.2, read fewer
+dice right here (100 bench frames per kind: d12 528 against 532 of 550, letters 489 against 496 of
+525, d8-tauren the same) with more false dice (d12 60 against 54, letters 70 against 64)."""
 
 
 def _sure(look: tuple[View, list[Hit]]) -> int:

@@ -194,11 +194,21 @@ def _sure(look: tuple[View, list[_Hit]]) -> int:
     return sum(float(h.probs[1:UNREADABLE].max()) >= SURE_FACE for h in look[1])
 
 
-def closer_wins(sure: int, hits: int, best_sure: int) -> bool:
+SURE_SHARE = 0.2
+"""Least share of a view's hits read surely for its die size to be taken without looking closer
+(:func:`_found`), and least share of a closer view's hits read surely for it to be taken
+(:func:`closer_wins`): on the real photos placed in a 1536x864 frame, the views whose size guess was
+1.7-2.4 times too large read 0-12% of their hits surely, the right ones mostly over 40%, and the
+right closer view of IMG_20191208_113004 22%. On all 200 photos under every change, 0.2 against
+0.3: photos losing more than one die 5 against 6, the 1536x864 frame 99.0% against 98.5% read
+right; on 300 rendered frames 1299 against 1305 of 1443 right, 31 against 27 false dice."""
+
+
+def closer_wins(sure: int, hits: int, best_sure: int, share: float = SURE_SHARE) -> bool:
     """Whether a closer look with ``sure`` of its ``hits`` read surely replaces the best view, which
     read ``best_sure`` surely: by :data:`CLOSER_GAIN` more sure hits, that are also at least
-    :data:`SURE_SHARE` of its hits."""
-    return sure > CLOSER_GAIN * best_sure and sure >= SURE_SHARE * hits
+    ``share`` of its hits (:data:`SURE_SHARE` for the d6 finder; the face reader has its own)."""
+    return sure > CLOSER_GAIN * best_sure and sure >= share * hits
 
 
 CLOSER_FACTORS = (2.0, 3.0)
@@ -214,15 +224,6 @@ CLOSER_GAIN = 1.5
 view also sees parts of large dice as small unsure ones (on 300 rendered frames, taking it when it
 reads more sure dice at all gave 40 false dice, against 19 without looking closer; 1.5 with
 :data:`SURE_SHARE` 0.3 gives 30, and finds 11 more dice)."""
-
-SURE_SHARE = 0.2
-"""Least share of a view's hits read surely for its die size to be taken without looking closer
-(:func:`_found`), and least share of a closer view's hits read surely for it to be taken
-(:func:`closer_wins`): on the real photos placed in a 1536x864 frame, the views whose size guess was
-1.7-2.4 times too large read 0-12% of their hits surely, the right ones mostly over 40%, and the
-right closer view of IMG_20191208_113004 22%. On all 200 photos under every change, 0.2 against
-0.3: photos losing more than one die 5 against 6, the 1536x864 frame 99.0% against 98.5% read
-right; on 300 rendered frames 1299 against 1305 of 1443 right, 31 against 27 false dice."""
 
 SURE_FACE = 0.6
 """Least probability of the finder's best face for a hit that counts towards its view (:func:`_found`)."""
