@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -16,13 +14,9 @@ from vision.read import DieReading
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "bench" / "dice_reader.py"
-    spec = importlib.util.spec_from_file_location("bench_vision", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_vision"] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    from tests.vision.conftest import dice_bench
+
+    return dice_bench()
 
 
 def _reading(value: int | None, x: float, y: float, confidence: float = 0.9, flag: str | None = None) -> DieReading:

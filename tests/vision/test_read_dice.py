@@ -339,22 +339,14 @@ def test_a_large_batch_of_crops_is_classified_as_each_crop_alone() -> None:
 
 
 def _count(readings: tuple[DieReading, ...], labels: list[tuple[int, tuple[float, ...]]]) -> tuple[int, int, int]:
-    """Labelled dice, those read right and readings matching no label, matched as the bench matches
-    them: most confident reading first, to the nearest-centred free label whose box holds its centre
-    (in a heap, boxes overlap: taking the labels in turn gave a die's reading to its neighbour)."""
-    free = dict(enumerate(labels))
-    right = unmatched = 0
-    for reading in sorted(readings, key=lambda r: -r.confidence):
-        (cx, cy), inside = reading.center, []
-        for k, (value, (x, y, w, h)) in free.items():
-            if x <= cx <= x + w and y <= cy <= y + h:
-                inside.append((abs(cx - x - w / 2) + abs(cy - y - h / 2), k))
-        if not inside:
-            unmatched += 1
-            continue
-        value, _ = free.pop(min(inside)[1])
-        right += reading.value == value
-    return len(labels), right, unmatched
+    """Labelled dice, those read right and readings matching no label, as the bench counts them
+    (:func:`match`: most confident reading first, to the nearest free label whose box holds it)."""
+    from tests.vision.conftest import dice_bench
+
+    bench = dice_bench()
+    truths = [bench.Truth(value, box) for value, box in labels]
+    taken, unmatched = bench.match(readings, truths)
+    return len(labels), sum(r.value == truths[i].value for i, r in taken.items()), unmatched
 
 
 @pytest.mark.parametrize("name, which", [("IMG_20191208_111228", "in a 1536x864 frame"),
