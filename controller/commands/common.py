@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, TextIO
+from types import FrameType
+from typing import Callable, Iterator, TextIO
 
 from controller.games.errors import DiceTableError
 
@@ -126,6 +129,30 @@ class Output:
 
     def _problem(self, err: OSError) -> FileProblem:
         return FileProblem(f"cannot write {shown(self.path)}: {reason(err)}")
+
+
+@contextmanager
+def interrupt_held() -> Iterator[None]:
+    """Hold a Ctrl-C (SIGINT) until the block is done, then raise it as usual.
+
+    For a write and the note of what was written, which must happen both or neither: a Ctrl-C
+    between the two would have the interrupted command write the same lines again. Outside the
+    main thread (where Python takes no signals) the block simply runs.
+    """
+    held: list[tuple[int, FrameType | None]] = []
+    try:
+        before = signal.signal(signal.SIGINT, lambda number, frame: held.append((number, frame)))
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+        if held and callable(before):
+            before(*held[0])
+        elif held and before == signal.SIG_DFL:
+            signal.raise_signal(signal.SIGINT)
 
 
 def write_file(path: Path, data: bytes, force: bool = False) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from controller.bots import bot_names
-from controller.commands.common import Output, Progress, check_output
+from controller.commands.common import Output, Progress, check_output, interrupt_held
 from controller.commands.showdown import HandTally
 from controller.games import history
 from controller.games.base import Game
@@ -93,9 +93,10 @@ class Recorder:
             else:
                 chunks += [f"{inp}\n" for inp in game.inputs[inputs:]]
             inputs = len(game.inputs)
-        if chunks:
-            self.output.write("".join(chunks))
-        self._games, self._inputs = written, inputs
+        with interrupt_held():
+            if chunks:
+                self.output.write("".join(chunks))
+            self._games, self._inputs = written, inputs
 
 
 def run(args: argparse.Namespace) -> int:

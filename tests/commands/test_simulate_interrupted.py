@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -10,6 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
+
+from controller.commands.common import Output
+from controller.commands.simulate import Recorder
+from controller.simulation import BotTable
 
 DICETABLE = Path(sys.executable).with_name("dicetable")
 
@@ -56,3 +61,30 @@ def test_a_killed_run_leaves_whole_hands_that_replay(tmp_path: Path) -> None:
     assert text.endswith("\n")
     final = replayed(record)
     assert final["games"] == text.count("dicetable-history 1") and final["hands"] > 0
+
+
+class InterruptedAfterWriting(Output):
+    """A history file whose first write is followed at once by a Ctrl-C, the moment CI hit: the
+    lines are on disk, and the interrupt comes before the recorder notes them as written."""
+
+    interrupted = False
+
+    def write(self, text: str) -> None:
+        super().write(text)
+        if not self.interrupted:
+            self.interrupted = True
+            os.kill(os.getpid(), signal.SIGINT)
+
+
+def test_a_ctrl_c_just_after_a_write_does_not_write_those_lines_twice(tmp_path: Path) -> None:
+    record = tmp_path / "games.txt"
+    table = BotTable("tao", 3, seed=1)
+    recorder = Recorder(InterruptedAfterWriting(record, force=False))
+    table.play(2)
+    with pytest.raises(KeyboardInterrupt):
+        recorder.catch_up(table.games)
+    recorder.catch_up(table.games)  # the interrupted command's last catch-up: nothing new
+    recorder.output.close()
+    text = record.read_text()
+    assert text.count("dicetable-history 1") == 1
+    assert replayed(record)["hands"] == table.hands
