@@ -23,7 +23,7 @@ import numpy as np
 from controller.games.errors import InvalidInput
 from vision.classify import NOT_A_DIE, UNREADABLE, FaceClassifier, classifier, readers
 from vision.crops import CROP_SCALE, READ_PX, aligned_crop, crop, dark_body, dominant_angle, red_channel, sharpness
-from vision.detect import Candidate, View, closer_view, propose, shrink, working_views
+from vision.detect import Candidate, View, closer_view, propose, shrink, uncovered, working_views
 
 if TYPE_CHECKING:
     from vision.calibrate import Calibration
@@ -165,7 +165,7 @@ def _read_frame(frame: np.ndarray, die_px: float | None = None) -> list[DieReadi
     ``die_px`` is known (a calibrated tray's top-down view), at the frame's own size for that side."""
     known = [View(1.0, frame, propose(frame, die_px, KNOWN_SIDE_SPREAD))] if die_px else None
     view, hits = _found(frame, known)
-    hits = _one_per_die(_second_look(frame, view.scale, view.work, hits))
+    hits = _one_per_die(_second_look(frame, view.scale, view.work, hits + _passed_over(view, hits)))
     return [_reading(hit, view.scale, view.work.shape) for hit in hits]
 
 
@@ -187,6 +187,41 @@ def _found(frame: np.ndarray, views: list[View] | None = None) -> tuple[View, li
         if closer_wins(_sure(look), len(look[1]), _sure(best)):
             best = look
     return best
+
+
+def _passed_over(view: View, hits: list[_Hit]) -> list[_Hit]:
+    """Dice the finder's first look passed over: the foreground that no hit covers (a disc of
+    :data:`HIT_COVERS` sides around each) looked at again, for dice of the view's side and a
+    little smaller (:data:`PASSED_OVER_SIDES`); a hit counts there when it is surely a die
+    (:data:`PASSED_OVER_SCORE`) and lies clear of every other. In a heap the one grid of the
+    view's die side can miss a die smaller than that side, or give its candidates to a
+    neighbour's hit; a white die on a white tray under bright light shows only part of its
+    outline. On all 200 photos this finds the dice that brightness x1.4 and shrinking to 50% and
+    35% lost two at a time (IMG_20191208_111642, 112404)."""
+    candidates = uncovered(view.proposals, [(h.center, HIT_COVERS * h.side) for h in hits],
+                           [view.proposals.side * f for f in PASSED_OVER_SIDES], PASSED_OVER_CANDIDATES)
+    found: list[_Hit] = []
+    for hit in _find(view.work, candidates):
+        clear = all(_dist(hit.center, k.center) >= HIT_COVERS * max(k.side, hit.side) for k in hits + found)
+        if clear and 1.0 - float(hit.probs[NOT_A_DIE]) >= PASSED_OVER_SCORE:
+            found.append(hit)
+    return found
+
+
+HIT_COVERS = 0.6
+"""Radius, in die sides, of the disc around a hit that :func:`_passed_over` takes as that die's."""
+
+PASSED_OVER_SIDES = (0.8, 1.0)
+"""The die sides (times the view's) that :func:`_passed_over` looks for."""
+
+PASSED_OVER_CANDIDATES = 200
+"""Most candidates :func:`_passed_over` proposes per side, so that noise cannot multiply its work."""
+
+PASSED_OVER_SCORE = 0.7
+"""Least die score of a hit found by :func:`_passed_over`: above the first look's (:data:`DIE_SCORE`),
+as most of the foreground no hit covers is not a die. On all 200 photos, against accepting every
+hit there (0.6): false dice none 6 -> 4, brightness x1.4 14 -> 12, with the same dice found; 0.85
+lost IMG_20191208_112404's two dice again when shrunk to 35%."""
 
 
 def _sure(look: tuple[View, list[_Hit]]) -> int:

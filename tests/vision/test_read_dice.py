@@ -370,6 +370,25 @@ def test_one_wrong_die_size_guess_does_not_lose_the_photo(name: str, which: str)
     assert right >= labelled - 1 and false <= 1
 
 
+@pytest.mark.parametrize("name, which", [("IMG_20191208_111642", "brightness x1.4"),
+                                         ("IMG_20191208_112404", "shrunk to 50%"),
+                                         ("IMG_20191208_112404", "shrunk to 35%")])
+def test_a_die_the_first_look_passed_over_in_a_heap_is_found(name: str, which: str) -> None:
+    # the first look lost two dice of each: a white die on the white tray made brighter, whose
+    # outline is half gone, and dice smaller than the heap's typical side, whose grid candidates
+    # went to their neighbours' hits; the foreground no hit covers is looked at again
+    from vision.perturb import change, changed
+
+    from tests.vision.conftest import dice_bench
+
+    bench = dice_bench()
+    index, photo = next((i, p) for i, p in enumerate(load_set(DEFAULT_SET)) if p.path.stem == name)
+    image, boxes = changed(photo.load(), [d.box for d in photo.dice], change(which), index)
+    truths = [bench.Truth(d.value, box) for d, box in zip(photo.dice, boxes)]
+    found, false = bench.match(read_dice(image).dice, truths)
+    assert len(found) >= len(truths) - 1 and false <= 1
+
+
 def test_a_huge_frame_is_shrunk_first_within_bounded_memory() -> None:
     import tracemalloc
 
