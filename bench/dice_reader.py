@@ -22,7 +22,7 @@ import json
 import random
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -52,10 +52,11 @@ class Tally:
     right: int = 0
     false: int = 0
     sure_wrong: int = 0
+    faceless: int = 0
+    """Of ``sure_wrong``: dice that show no face (labelled None: cocked or hidden) given a value."""
 
     def __add__(self, other: Tally) -> Tally:
-        return Tally(self.frames + other.frames, self.labelled + other.labelled, self.found + other.found,
-                     self.right + other.right, self.false + other.false, self.sure_wrong + other.sure_wrong)
+        return Tally(*(a + b for a, b in zip(astuple(self), astuple(other))))
 
     def line(self, name: str) -> str:
         """The three figures, readable."""
@@ -63,7 +64,7 @@ class Tally:
         return (f"{name}: {self.frames} images, found {self.found}/{self.labelled} ({100 * self.found / n:.1f}%), "
                 f"read right {self.right}/{self.labelled} ({100 * self.right / n:.1f}%), "
                 f"false dice per image {self.false / max(self.frames, 1):.3f} ({self.false}), "
-                f"read wrong but not flagged {self.sure_wrong}")
+                f"read wrong but not flagged {self.sure_wrong} ({self.faceless} on dice showing no face)")
 
 
 def match(readings: Sequence[DieReading], truths: Sequence[Truth]) -> tuple[dict[int, DieReading], int]:
@@ -87,8 +88,9 @@ def score(readings: Sequence[DieReading], truths: Sequence[Truth]) -> Tally:
 
 def _tally(truths: Sequence[Truth], taken: dict[int, DieReading], false: int) -> Tally:
     right = sum(reading.value == truths[i].value for i, reading in taken.items())
-    sure_wrong = sum(reading.value != truths[i].value and reading.flag is None for i, reading in taken.items())
-    return Tally(1, len(truths), len(taken), right, false, sure_wrong)
+    sure_wrong = [i for i, reading in taken.items() if reading.value != truths[i].value and reading.flag is None]
+    faceless = sum(truths[i].value is None for i in sure_wrong)
+    return Tally(1, len(truths), len(taken), right, false, len(sure_wrong), faceless)
 
 
 def _inside(point: tuple[float, float], box: tuple[float, float, float, float]) -> bool:

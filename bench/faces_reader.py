@@ -10,7 +10,8 @@ turned any way, at 0.6-1.4x brightness with warm or cool light, and some blur, n
 glare and perspective. A reading matches a die when its centre lies in the die's box
 (``bench/dice_reader.py``: :func:`score`); printed: dice found, read right (flagged or not), read
 right and accepted (no flag: the table does not ask the dealer), false dice per frame, and read
-wrong but accepted above ``vision.read.UNCERTAIN`` (goal: none). Then, per kind, the CPU time of
+wrong but accepted above ``vision.read.UNCERTAIN`` (goal: none; in brackets, how many of those are
+dice that show no face, cocked or hidden, given a value). Then, per kind, the CPU time of
 reading a 1536x864 frame with seven dice: median and slowest.
 """
 

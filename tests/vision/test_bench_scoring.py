@@ -34,6 +34,14 @@ def test_each_label_is_matched_once_most_confident_reading_first(bench: ModuleTy
     assert (tally.labelled, tally.found, tally.right, tally.false, tally.sure_wrong) == (3, 2, 1, 2, 1)
 
 
+def test_a_value_accepted_for_a_die_showing_no_face_is_counted_apart(bench: ModuleType) -> None:
+    truths = [bench.Truth(None, (0, 0, 20, 20)), bench.Truth(None, (40, 0, 20, 20)), bench.Truth(2, (80, 0, 20, 20))]
+    readings = [_reading(3, 10, 10), _reading(5, 50, 10, flag="uncertain"), _reading(4, 90, 10)]
+    tally = bench.score(readings, truths) + bench.score(readings[:1], truths[:1])
+    assert (tally.frames, tally.sure_wrong, tally.faceless) == (2, 3, 2)  # the cocked die read 3, twice
+    assert "read wrong but not flagged 3 (2 on dice showing no face)" in tally.line("x")
+
+
 def test_error_sheet_shows_every_die_not_read_right(bench: ModuleType, tmp_path: Path) -> None:
     image = np.full((120, 120, 3), 200, np.uint8)
     truths = [bench.Truth(3, (10, 10, 20, 20)), bench.Truth(5, (60, 60, 20, 20)), bench.Truth(6, (90, 10, 20, 20))]
