@@ -6,6 +6,8 @@ trays are in ``test_camera.py``.
 
 from __future__ import annotations
 
+import math
+
 from pathlib import Path
 
 import pytest
@@ -76,7 +78,7 @@ def test_a_die_in_another_seats_zone_is_asked_about() -> None:
 def test_a_reading_just_below_the_threshold_is_asked_about_and_one_at_it_is_taken() -> None:
     low = round(UNCERTAIN - 0.004, 4)
     asked = question(match(REVEAL_2, reading(die("6", "seat2"), die("5", "seat2", confidence=low)), ZONES))
-    assert (asked.reason, asked.text) == ("confidence", f"die 2 in the seat2 zone read 5 at {UNCERTAIN - 0.01:.2f} confidence")
+    assert (asked.reason, asked.text) == ("confidence", f"die 2 in the seat2 zone read 5 at {math.floor(low * 100) / 100:.2f} confidence")
     at = reading(die("6", "seat2"), die("5", "seat2", confidence=UNCERTAIN))
     assert match(REVEAL_2, at, ZONES) == Roll(2, DieKind.D6, ("6", "5"))
 
