@@ -489,14 +489,14 @@ class TaoDice(Engine):
         return ""
 
     def _waiting_for(self) -> str:
-        who = ", ".join(str(s) for s in self._waiting)
+        who = _seat_words(self._waiting)
         if self.phase is Phase.ANTE:
-            return f"the table waits for antes from seats {who}"
+            return f"the table waits for antes from {who}"
         if self.phase in _DICE_PHASES:
-            return f"the table waits for dice ({_REASONS[self.phase]}) from seats {who}"
+            return f"the table waits for dice ({_REASONS[self.phase]}) from {who}"
         if self._raiser is None:
             return f"the table waits for seat {self._waiting[0]} to pass or anyone to raise"
-        return f"the table waits for seats {who} to call or fold"
+        return f"the table waits for {who} to call or fold"
 
     # --- acts ------------------------------------------------------------------------------------
 
@@ -875,3 +875,12 @@ def create(seats: int, options: dict[str, str]) -> TaoDice:
     :raises InvalidInput: naming an unknown option or a bad value.
     """
     return TaoDice(seats, parse_options(seats, options))
+
+
+def _seat_words(seats: Sequence[int]) -> str:
+    """The seats as a sentence names them: "seat 2", "seats 0, 2".
+
+    >>> _seat_words([2]), _seat_words([0, 2])
+    ('seat 2', 'seats 0, 2')
+    """
+    return f"seat{'' if len(seats) == 1 else 's'} {', '.join(str(s) for s in seats)}"

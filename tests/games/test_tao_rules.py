@@ -614,3 +614,11 @@ def test_a_seat_view_shows_that_players_own_hidden_dice_only() -> None:
     assert "my_d6" not in game.public_view()
     with pytest.raises(IllegalAction, match="there is no seat 2"):
         game.seat_view(2)
+
+
+def test_the_table_names_one_awaited_seat_in_the_singular_and_several_in_the_plural() -> None:
+    game = new(2)
+    assert game.pending().note == "the table waits for antes from seats 0, 1"
+    first = game.pending().actors[0]
+    game.apply(game.legal_inputs(first)[0])
+    assert game.pending().note == f"the table waits for antes from seat {1 - first}"
