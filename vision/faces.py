@@ -156,13 +156,10 @@ def read_faces(image: np.ndarray, kind: str, *, tray: Calibration | None = None,
     taught = taught_set(die_kind, data)
     _load(die_kind)
     start = time.perf_counter()
-    frame = read._as_bgr(image)
     if tray is not None:
-        dice = _read_on_tray(frame, die_kind, taught, tray)
+        dice = _read_on_tray(read.as_bgr(image), die_kind, taught, tray)
     else:
-        scale = read._bounding_scale(image)
-        looked = shrink(frame, scale) if scale < 1 else frame
-        dice = [read._scaled(d, 1 / scale) for d in _read_frame(looked, die_kind, taught)]
+        dice = read.read_bounded(image, lambda frame: _read_frame(frame, die_kind, taught))
     return read.Observation(tuple(dice), (time.perf_counter() - start) * 1000.0)
 
 
@@ -380,10 +377,10 @@ def _kind_of_class(index: int) -> str:
 
 def _reading(hit: Hit, kind: DieKind, taught: TaughtSet | None, scale: float, shape: tuple[int, ...]) -> DieReading:
     """The reading of one hit as a ``kind`` die, in frame pixels, flagged as :mod:`vision.read` flags."""
-    from vision.read import BLURRED, BOX_PER_SIDE, SURE_THOUGH_BLURRED, UNCERTAIN, DieReading, _cut_off
+    from vision.read import BLURRED, BOX_PER_SIDE, SURE_THOUGH_BLURRED, UNCERTAIN, DieReading, cut_off
 
     value, confidence, flag = _value(hit, kind, taught)
-    if _cut_off(hit, shape):  # type: ignore[arg-type]
+    if cut_off(hit.center, hit.side, shape):
         value, flag = None, "cut_off"
     elif value is not None and confidence < SURE_THOUGH_BLURRED and hit.sharpness < BLURRED:
         value, flag = None, "blurred"

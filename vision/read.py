@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import cv2
 import numpy as np
@@ -116,12 +116,19 @@ def read_dice(image: np.ndarray, kind: str = "d6", *, tray: Calibration | None =
         raise InvalidInput(f"reading {kind!r} dice is not supported yet (supported: d6)")
     classifier(), readers()  # loaded once per process, not counted in the frame's time
     start = time.perf_counter()
-    if tray is not None:
-        dice = _read_on_tray(_as_bgr(image), tray)
-    else:
-        scale = _bounding_scale(image)
-        dice = [_scaled(d, 1 / scale) for d in _read_frame(_as_bgr(shrink(image, scale) if scale < 1 else image))]
+    dice = _read_on_tray(as_bgr(image), tray) if tray is not None else read_bounded(image, _read_frame)
     return Observation(tuple(dice), (time.perf_counter() - start) * 1000.0)
+
+
+def read_bounded(image: np.ndarray, read_frame: Callable[[np.ndarray], list[DieReading]]) -> list[DieReading]:
+    """``read_frame``'s readings of a picture (BGR, BGRA or grey), shrunk first to :data:`MAX_FRAME_PX`
+    when it is longer, before any copy or colour conversion, so that time and memory stay bounded;
+    the readings are in the picture's own pixels. The face reader reads its kinds this way too.
+
+    :raises InvalidInput: for an image that is not a picture.
+    """
+    scale = _bounding_scale(image)
+    return [_scaled(d, 1 / scale) for d in read_frame(as_bgr(shrink(image, scale) if scale < 1 else image))]
 
 
 MAX_FRAME_PX = 4096
@@ -133,7 +140,7 @@ tray's own size anyway."""
 
 def _bounding_scale(image: np.ndarray) -> float:
     """The factor that brings a picture's longer side down to :data:`MAX_FRAME_PX` (1: none needed,
-    or not a picture, which :func:`_as_bgr` refuses)."""
+    or not a picture, which :func:`as_bgr` refuses)."""
     if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
         return 1.0
     return min(1.0, MAX_FRAME_PX / float(max(image.shape[:2])))
@@ -148,7 +155,11 @@ def _scaled(reading: DieReading, factor: float) -> DieReading:
                    box=(x * factor, y * factor, w * factor, h * factor))
 
 
-def _as_bgr(image: np.ndarray) -> np.ndarray:
+def as_bgr(image: np.ndarray) -> np.ndarray:
+    """A picture as the readers take it: BGR uint8 (from grey or BGRA too).
+
+    :raises InvalidInput: for anything that is not a picture at least 8 pixels across.
+    """
     if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or min(image.shape[:2]) < 8:
         raise InvalidInput("image must be a BGR, BGRA or grey picture at least 8 pixels across")
     if image.dtype != np.uint8:
@@ -514,7 +525,7 @@ def _reading(hit: _Hit, scale: float, shape: tuple[int, ...]) -> DieReading:
     value = _face(hit.probs)
     confidence = _confidence(hit.probs)
     flag = None
-    cut = _cut_off(hit, shape)
+    cut = cut_off(hit.center, hit.side, shape)
     if cut or value is None:
         flag, value = ("cut_off" if cut else "cocked"), None
         confidence = float(max(hit.probs[UNREADABLE], hit.probs[1:UNREADABLE].max())) / die
@@ -528,12 +539,11 @@ def _reading(hit: _Hit, scale: float, shape: tuple[int, ...]) -> DieReading:
     return DieReading("d6", value, (cx / scale, cy / scale), box, round(confidence, 4), flag)
 
 
-def _cut_off(hit: _Hit, shape: tuple[int, ...]) -> bool:
-    """Whether the frame's edge cuts the die: the centre of what is seen lies closer to it than a
-    whole die's centre can (half a side)."""
-    margin = 0.42 * hit.side
-    cx, cy = hit.center
-    return min(cx, cy, shape[1] - cx, shape[0] - cy) < margin
+def cut_off(center: tuple[float, float], side: float, shape: tuple[int, ...]) -> bool:
+    """Whether the frame's edge cuts a die seen at ``center``, ``side`` across, in a frame of ``shape``:
+    the centre of what is seen lies closer to the edge than a whole die's centre can (half a side)."""
+    cx, cy = center
+    return min(cx, cy, shape[1] - cx, shape[0] - cy) < 0.42 * side
 
 
 def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:

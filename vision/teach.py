@@ -144,7 +144,7 @@ def die_embeddings(image: np.ndarray) -> np.ndarray:
     look may not look like any die the network knows)."""
     from vision import faces, read
 
-    frame = read._as_bgr(image)
+    frame = read.as_bgr(image)
     view, hits = faces._best_view(frame)
     hits = faces.second_look(frame, view.scale, hits)
     if not hits:

@@ -63,3 +63,22 @@ def test_the_tray_calibration_sizes_the_dice() -> None:
 def test_an_unknown_kind_is_refused() -> None:
     with pytest.raises(InvalidInput, match="not supported"):
         read_faces(np.zeros((32, 32, 3), np.uint8), "d20")
+
+
+def test_a_huge_frame_is_shrunk_first_within_bounded_memory() -> None:
+    # as read_dice does: a 15000x15000 grey scan is shrunk before it is made BGR (675 MB), not after
+    import tracemalloc
+
+    import cv2
+
+    scene = render_scene(random.Random(25), SceneSpec(kind="letters", size=(1500, 1500), n_dice=3, die_px=(110, 130),
+                                                      background="felt"))
+    huge = np.repeat(np.repeat(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY), 10, axis=0), 10, axis=1)
+    read_faces(scene.image, "letters")  # the networks loaded before the measure
+    tracemalloc.start()
+    observation = read_faces(huge, "letters")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 500e6
+    for truth in scene.dice:  # found, in the huge frame's pixels
+        assert len(found(tuple(10 * v for v in truth.box), observation.dice)) == 1  # type: ignore[arg-type]
