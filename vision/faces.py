@@ -215,7 +215,7 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None,
         view = View(scale, work, propose(work, die_px * scale, KNOWN_SIDE_SPREAD))
         hits = find(view)
     else:
-        view, hits = _best_view(frame)
+        view, hits = best_view(frame)
     hits = _one_per_die(second_look(frame, view.scale, hits))
     if UPRIGHT_PATH.is_file():
         hits = _one_per_die(read_upright(frame, view.scale, hits), same_kind=False)
@@ -224,7 +224,7 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None,
     return [_reading(hit, kind, taught, view.scale, view.work.shape) for hit in hits]
 
 
-def _best_view(frame: np.ndarray) -> tuple[View, list[Hit]]:
+def best_view(frame: np.ndarray) -> tuple[View, list[Hit]]:
     """The view of ``frame`` with the most sure hits; looked at closer too when few are sure (the
     d6 reader's rule, :func:`vision.read.closer_wins`, at :data:`SURE_SHARE`)."""
     from vision.read import closer_wins
@@ -241,7 +241,7 @@ def _best_view(frame: np.ndarray) -> tuple[View, list[Hit]]:
 
 SURE_SHARE = 0.3
 """The face network's least share of sure hits for a view's die size to stand, and for a closer view
-to be taken (:func:`_best_view`). The d6 finder's :data:`vision.read.SURE_SHARE`, 0.2, read fewer
+to be taken (:func:`best_view`). The d6 finder's :data:`vision.read.SURE_SHARE`, 0.2, read fewer
 dice right here (100 bench frames per kind: d12 528 against 532 of 550, letters 489 against 496 of
 525, d8-tauren the same) with more false dice (d12 60 against 54, letters 70 against 64)."""
 
