@@ -488,14 +488,17 @@ class TaoDice(Engine):
             return "their dice are shown already; "
         return ""
 
-    def _waiting_for(self) -> str:
-        who = _seat_words(self._waiting)
+    def _waiting_for(self, names: Sequence[str] | None = None) -> str:
+        """What the table waits for, naming the seats by ``names`` (by number without)."""
+        who = _seat_words(self._waiting, names)
+        if self.phase is Phase.OVER:
+            return "the game is over" if self.winner is None else f"{_seat_words([self.winner], names)} won the game"
         if self.phase is Phase.ANTE:
             return f"the table waits for antes from {who}"
         if self.phase in _DICE_PHASES:
             return f"the table waits for dice ({_REASONS[self.phase]}) from {who}"
         if self._raiser is None:
-            return f"the table waits for seat {self._waiting[0]} to pass or anyone to raise"
+            return f"the table waits for {_seat_words(self._waiting[:1], names)} to pass or anyone to raise"
         return f"the table waits for {who} to call or fold"
 
     # --- acts ------------------------------------------------------------------------------------
@@ -710,7 +713,7 @@ class TaoDice(Engine):
 
     def _compute_pending(self) -> Pending:
         if self.phase is Phase.OVER:
-            return Pending(over=True, note=f"seat {self.winner} won the game")
+            return Pending(over=True, note=self._waiting_for())
         waiting = tuple(self._waiting)
         if self.phase in _DICE_PHASES:
             kind = _DICE_PHASES[self.phase]
@@ -784,7 +787,7 @@ def _table_view(game: TaoDice, names: list[str]) -> TableView:
     pending = game.pending()
     return TableView(game.name, game.title, game.rounds_played + 1, game.phase.value, seats,
                      pots=(pot,), awaited=Awaited(pending.actors, pending.prompt, pending.dice,
-                                                  pending.note),
+                                                  game._waiting_for(names)),
                      result=_round_result(game.last_round, names), facts=_facts(game, names),
                      over=game.phase is Phase.OVER, winner=game.winner)
 
@@ -877,10 +880,12 @@ def create(seats: int, options: dict[str, str]) -> TaoDice:
     return TaoDice(seats, parse_options(seats, options))
 
 
-def _seat_words(seats: Sequence[int]) -> str:
-    """The seats as a sentence names them: "seat 2", "seats 0, 2".
+def _seat_words(seats: Sequence[int], names: Sequence[str] | None = None) -> str:
+    """The seats as a sentence names them: by ``names`` when given, else by number.
 
-    >>> _seat_words([2]), _seat_words([0, 2])
-    ('seat 2', 'seats 0, 2')
+    >>> _seat_words([2]), _seat_words([0, 2]), _seat_words([0, 2], ["Ana", "Ben", "Cleo"])
+    ('seat 2', 'seats 0, 2', 'Ana, Cleo')
     """
+    if names is not None:
+        return ", ".join(names[s] for s in seats)
     return f"seat{'' if len(seats) == 1 else 's'} {', '.join(str(s) for s in seats)}"

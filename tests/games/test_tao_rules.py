@@ -622,3 +622,12 @@ def test_the_table_names_one_awaited_seat_in_the_singular_and_several_in_the_plu
     first = game.pending().actors[0]
     game.apply(game.legal_inputs(first)[0])
     assert game.pending().note == f"the table waits for antes from seat {1 - first}"
+
+
+def test_the_room_sees_the_awaited_seats_by_name() -> None:
+    game = new(3)
+    assert game.view(["Ana", "Ben", "Cleo"]).awaited.text == "the table waits for antes from Ana, Ben, Cleo"
+    ante_all(game)
+    waiting = game.view(["Ana", "Ben", "Cleo"]).awaited.text
+    assert waiting == "the table waits for dice (hidden roll) from Ana, Ben, Cleo", waiting
+    assert "seats 0, 1, 2" in game.pending().note  # refusals and the dealer keep the numbers
