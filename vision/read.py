@@ -230,7 +230,7 @@ def _split_between(frame: np.ndarray, view: View, hits: list[_Hit]) -> list[_Hit
     :data:`SPLIT_SURE`, and neither is a die that a sure hit reads already (the unsure hit is then
     a die of its own, between two others). On all 200 photos under the bench's changes this finds
     the two dice IMG_20191208_111628 lost when turned 17 degrees (a red 6 and a purple 6, each
-    beside another die); no other photo gains or loses a die, and noise reads 2 more right."""
+    beside another die); when it came in, no other photo gained or lost a die, and noise read 2 more right."""
     sure = [h for h in hits if _confidence(h.probs) >= UNCERTAIN]
     out: list[_Hit] = []
     for hit in hits:
