@@ -180,3 +180,14 @@ class Engine(ABC):
             to = f" to {verb}" if verb else ""
             raise IllegalAction(f"there is no seat {seat}{to} (seats 0-{self._seats - 1})")
         return seat
+
+
+def seat_words(seats: Sequence[int], names: Sequence[str] | None = None) -> str:
+    """The seats as a sentence names them: by ``names`` when given, else by number.
+
+    >>> seat_words([2]), seat_words([0, 2]), seat_words([0, 2], ["Ana", "Ben", "Cleo"])
+    ('seat 2', 'seats 0, 2', 'Ana, Cleo')
+    """
+    if names is not None:
+        return ", ".join(names[s] for s in seats)
+    return f"seat{'' if len(seats) == 1 else 's'} {', '.join(str(s) for s in seats)}"

@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping, Sequence
 from controller.games.base import REVEAL, DiceNeeded, Input, Pending
 from controller.games.betting import Betting, Pot, Structure, side_pots, split
 from controller.games.dice import DieKind
-from controller.games.engine import Engine
+from controller.games.engine import Engine, seat_words
 from controller.games.errors import IllegalAction
 from controller.games.hands import HandRules, evaluator, hand_name
 from controller.games.holdem_inputs import (AllIn, Bet, Call, Check, Fold, Leave, Pass, Protect,
@@ -489,9 +489,8 @@ class HoldemGame(Engine):
             hand = self.hand
             why = ("folded hands are never revealed" if hand is None or hand.folded[seat]
                    else "their dice are shown already")
-            asked = ", ".join(map(str, self._to_reveal()))
             raise IllegalAction(f"{self._who(seat)} is not asked to reveal: {why} "
-                                f"(waiting for seats {asked})")
+                                f"(waiting for {seat_words(self._to_reveal())})")
         self._verify_private(inp, seat, "reveals", sealable=False)
 
     # -- acts -----------------------------------------------------------------------------------

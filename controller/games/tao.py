@@ -25,7 +25,7 @@ from typing import Any, Mapping, Sequence
 
 from controller.games.base import REVEAL, DiceNeeded, Input, Pending
 from controller.games.dice import DieKind
-from controller.games.engine import Engine, Handler
+from controller.games.engine import Engine, Handler, seat_words
 from controller.games.errors import IllegalAction, InvalidInput
 from controller.games.records import SeatInput, parse_record
 from controller.games.rolls import Roll
@@ -490,15 +490,15 @@ class TaoDice(Engine):
 
     def _waiting_for(self, names: Sequence[str] | None = None) -> str:
         """What the table waits for, naming the seats by ``names`` (by number without)."""
-        who = _seat_words(self._waiting, names)
+        who = seat_words(self._waiting, names)
         if self.phase is Phase.OVER:
-            return "the game is over" if self.winner is None else f"{_seat_words([self.winner], names)} won the game"
+            return "the game is over" if self.winner is None else f"{seat_words([self.winner], names)} won the game"
         if self.phase is Phase.ANTE:
             return f"the table waits for antes from {who}"
         if self.phase in _DICE_PHASES:
             return f"the table waits for dice ({_REASONS[self.phase]}) from {who}"
         if self._raiser is None:
-            return f"the table waits for {_seat_words(self._waiting[:1], names)} to pass or anyone to raise"
+            return f"the table waits for {seat_words(self._waiting[:1], names)} to pass or anyone to raise"
         return f"the table waits for {who} to call or fold"
 
     # --- acts ------------------------------------------------------------------------------------
@@ -879,13 +879,3 @@ def create(seats: int, options: dict[str, str]) -> TaoDice:
     """
     return TaoDice(seats, parse_options(seats, options))
 
-
-def _seat_words(seats: Sequence[int], names: Sequence[str] | None = None) -> str:
-    """The seats as a sentence names them: by ``names`` when given, else by number.
-
-    >>> _seat_words([2]), _seat_words([0, 2]), _seat_words([0, 2], ["Ana", "Ben", "Cleo"])
-    ('seat 2', 'seats 0, 2', 'Ana, Cleo')
-    """
-    if names is not None:
-        return ", ".join(names[s] for s in seats)
-    return f"seat{'' if len(seats) == 1 else 's'} {', '.join(str(s) for s in seats)}"

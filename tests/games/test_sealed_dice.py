@@ -248,6 +248,8 @@ def test_an_all_in_asks_the_seats_still_in_to_reveal_before_the_board_is_rolled(
                                             r"never revealed \(waiting for seats 1, 2\)"):
         game.apply(Roll(0, DieKind.D8_TAUREN, ("W", "W")))
     game.apply(game.parse_input("roll 1 d8-tauren W W"))
+    with pytest.raises(IllegalAction, match=r"never revealed \(waiting for seat 2\)"):  # one seat: singular
+        game.apply(Roll(0, DieKind.D8_TAUREN, ("W", "W")))
     game.apply(game.parse_input("roll 2 d8-tauren 2 3"))
     view = game.view()
     assert [d.face for d in view.seats[1].dice] == ["W", "W"] and view.seats[0].dice == ()
