@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -31,7 +32,9 @@ def register(subparsers: Any) -> None:
         description="Find every die in each photo and read its top face. Prints one line per "
                     "photo (or one JSON object per photo with --json); unreadable dice show as '?' "
                     "(JSON value null) with a flag saying why (cocked, cut_off, blurred, other_kind: a die "
-                    "of another kind than --kind). Faces print as games write them (5, 12, W, H).")
+                    "of another kind than --kind). Faces print as games write them (5, 12, W, H). A photo over "
+                    "50 megapixels is read at 1/2, 1/4 or 1/8 of its size when it is a JPEG (positions stay "
+                    "in its pixels) and refused otherwise, so that reading stays within 500 MB.")
     read.add_argument("images", nargs="+", type=Path, metavar="IMAGE",
                       help="photo files (JPEG, PNG, ...), or folders: every photo in them")
     read.add_argument("--kind", default="d6", choices=KINDS, help="kind of dice in the photos (default d6)")
@@ -58,18 +61,29 @@ def run_read(args: argparse.Namespace) -> int:
     for n, path in enumerate(images):
         progress.update(n)
         try:
-            image = load_image(path)
-            observation = _read(image, args.kind, args.data)
+            photo = load_photo(path)
+            observation = _read(photo.image, args.kind, args.data)
         except DiceTableError as err:
             failures += 1
             progress.close()
             print(f"dicetable: {err}", file=sys.stderr)
             continue
         progress.close()  # the reading goes to stdout, often the same terminal
-        print_observation(path, observation, args.json, sys.stdout)
+        if photo.note(path):
+            print(photo.note(path), file=sys.stderr)
+        print_observation(path, in_file_pixels(observation, photo.reduced), args.json, sys.stdout)
         if path in outputs:  # once, for a photo named twice
-            write_png(outputs.pop(path), annotate(image, observation), args.force)
+            write_png(outputs.pop(path), annotate(photo.image, observation), args.force)
     return 2 if failures else 0
+
+
+def in_file_pixels(observation: Any, reduced: int) -> Any:
+    """An observation of a photo decoded at 1/``reduced`` of its size, in the file's pixels."""
+    if reduced == 1:
+        return observation
+    return replace(observation, dice=tuple(
+        replace(d, center=(d.center[0] * reduced, d.center[1] * reduced), box=tuple(v * reduced for v in d.box))
+        for d in observation.dice))
 
 
 def _read(image: np.ndarray, kind: str, data: Path | None) -> Any:
@@ -141,7 +155,39 @@ def _photos_in(folder: Path) -> list[Path]:
 
 
 def load_image(path: Path) -> np.ndarray:
-    """The image at ``path`` as BGR; raises :class:`InvalidInput` for a missing or unreadable file.
+    """The image at ``path`` as BGR (see :func:`load_photo`; a huge JPEG is decoded at a reduced size)."""
+    return load_photo(path).image
+
+
+@dataclass(frozen=True)
+class LoadedPhoto:
+    """A photo as decoded: ``image`` is 1/``reduced`` of the file's ``size`` (width, height) each way."""
+
+    image: np.ndarray
+    reduced: int = 1
+    size: tuple[int, int] | None = None
+
+    def note(self, path: Path) -> str:
+        """The line that says a photo was read reduced ("" when it was not)."""
+        if self.reduced == 1 or self.size is None:
+            return ""
+        width, height = self.size
+        return (f"{shown(path)}: {width}x{height} pixels, more than the reader needs: read at 1/{self.reduced} "
+                f"of its size ({self.image.shape[1]}x{self.image.shape[0]}); positions are in the file's pixels")
+
+
+MAX_DECODED_PIXELS = 50_000_000
+"""Most pixels a photo is decoded at (150 MB as BGR), so that reading one stays within 500 MB: a
+larger JPEG is decoded at 1/2, 1/4 or 1/8 of its size (libjpeg scales as it decodes), and any
+larger photo is refused. The reader itself works on at most 4096 px a side (``vision.read.MAX_FRAME_PX``)."""
+
+REDUCED_FLAGS = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
+                 8: cv2.IMREAD_REDUCED_COLOR_8}
+
+
+def load_photo(path: Path) -> LoadedPhoto:
+    """The image at ``path`` as BGR; raises :class:`InvalidInput` for a missing, unreadable or too
+    large file (:data:`MAX_DECODED_PIXELS`, read from the PNG or JPEG header before decoding).
 
     The bytes are read by Python and decoded by OpenCV: ``cv2.imread`` crashes the process on a
     file name that is not UTF-8.
@@ -151,10 +197,54 @@ def load_image(path: Path) -> np.ndarray:
     data = read_bytes(path, "image file")
     if not data:
         raise InvalidInput(f"{shown(path)} is empty, not an image")
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    size = header_size(data)
+    reduced = _reduction(path, size, data[:2] == b"\xff\xd8")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), REDUCED_FLAGS[reduced])
     if image is None:
         raise InvalidInput(f"not a readable image: {shown(path)}")
-    return image
+    return LoadedPhoto(image, reduced, size)
+
+
+def _reduction(path: Path, size: tuple[int, int] | None, jpeg: bool) -> int:
+    """By how much to decode a photo of ``size`` (1: not at all); refuses one too large for that."""
+    if size is None:
+        return 1
+    pixels = size[0] * size[1]
+    for factor in (1, 2, 4, 8) if jpeg else (1,):
+        if pixels <= MAX_DECODED_PIXELS * factor * factor:
+            return factor
+    other = "" if jpeg else " (a JPEG that large would be read at a reduced size)"
+    raise InvalidInput(f"{shown(path)} is {size[0]}x{size[1]} pixels ({pixels / 1e6:.0f} megapixels): too large to "
+                       f"read within memory; at most {MAX_DECODED_PIXELS / 1e6:.0f} megapixels{other}: shrink it first")
+
+
+def header_size(data: bytes) -> tuple[int, int] | None:
+    """A PNG's or JPEG's width and height from its header, without decoding it (None for another format).
+
+    >>> header_size(bytes.fromhex("89504e470d0a1a0a0000000d49484452") + (3000).to_bytes(4, "big") + (2000).to_bytes(4, "big"))
+    (3000, 2000)
+    """
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR":
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data[:2] == b"\xff\xd8":
+        return _jpeg_size(data)
+    return None
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """The size in a JPEG's first frame header (SOF0-SOF15 but DHT, JPG and DAC), walking the segments."""
+    i = 2
+    while i + 9 <= len(data) and data[i] == 0xFF:
+        marker = data[i + 1]
+        if marker == 0xFF:  # a fill byte
+            i += 1
+        elif marker == 0x01 or 0xD0 <= marker <= 0xD9:  # markers without a length
+            i += 2
+        elif 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
+        else:
+            i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
+    return None
 
 
 def print_observation(path: Path, observation: Any, as_json: bool, out: TextIO) -> None:

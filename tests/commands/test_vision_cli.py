@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from controller.cli import main
-from vision.render import SceneSpec, render_scene
+from vision.render import Scene, SceneSpec, render_scene
 
 
 @pytest.fixture(scope="module")
@@ -91,3 +91,62 @@ def test_boxes_and_labels_are_drawn_at_the_die_s_size_whatever_the_picture_s() -
         rows, columns = np.nonzero(drawn)
         assert drawn[100, 100:141].all() and not drawn[120, 102:139].any()  # a thin box edge around an open face
         assert columns.max() < 100 + 80 and rows.min() > 100 - 20  # a label about a die wide, just above it
+
+
+def test_the_header_gives_a_jpeg_s_and_a_png_s_size_before_decoding() -> None:
+    from controller.commands.vision import header_size
+
+    image = np.zeros((30, 70, 3), np.uint8)
+    for suffix in (".jpg", ".png"):
+        assert header_size(cv2.imencode(suffix, image)[1].tobytes()) == (70, 30)
+    assert header_size(cv2.imencode(".bmp", image)[1].tobytes()) is None
+
+
+@pytest.fixture(scope="module")
+def wide_scene() -> Scene:
+    return render_scene(random.Random(7), SceneSpec(size=(1280, 720), n_dice=3, die_px=(60, 70), background="felt"),
+                        values=[1, 3, 5])
+
+
+def test_a_jpeg_larger_than_the_decoding_bound_is_read_reduced_positions_in_its_pixels(
+        wide_scene: Scene, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import controller.commands.vision as command
+
+    path = tmp_path / "wide.jpg"
+    cv2.imwrite(str(path), wide_scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    monkeypatch.setattr(command, "MAX_DECODED_PIXELS", 300_000)  # 1280x720 is 921,600: read at 1/2
+    assert main(["vision", "read", str(path), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "1280x720 pixels" in captured.err and "read at 1/2 of its size (640x360)" in captured.err
+    dice = json.loads(captured.out)["dice"]
+    assert sorted(d["value"] for d in dice) == [1, 3, 5]
+    for truth in wide_scene.dice:
+        x, y, w, h = truth.box
+        assert any(x <= d["center"][0] <= x + w and y <= d["center"][1] <= y + h for d in dice)
+
+
+def test_a_png_larger_than_the_decoding_bound_is_refused_in_one_line(
+        wide_scene: Scene, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import controller.commands.vision as command
+
+    path = tmp_path / "wide.png"
+    cv2.imwrite(str(path), wide_scene.image)
+    monkeypatch.setattr(command, "MAX_DECODED_PIXELS", 300_000)
+    assert main(["vision", "read", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "1280x720 pixels" in err[0] and "shrink it first" in err[0]
+
+
+def test_a_15000_px_jpeg_is_read_within_500_mb(tmp_path: Path) -> None:
+    # measured in its own process: the photo is decoded at 1/4 of its size, not as 675 MB of BGR
+    import subprocess
+    import sys
+
+    path = tmp_path / "huge.jpg"
+    cv2.imwrite(str(path), np.full((15000, 15000), 200, np.uint8))
+    code = ("import resource, sys; from controller.cli import main; code = main(['vision', 'read', sys.argv[1]]); "
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss); sys.exit(code)")
+    run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert int(run.stdout.splitlines()[-1]) < 500 * 1024  # kilobytes
+    assert "read at 1/4 of its size (3750x3750)" in run.stderr
