@@ -128,7 +128,7 @@ def read_bounded(image: np.ndarray, read_frame: Callable[[np.ndarray], list[DieR
     :raises InvalidInput: for an image that is not a picture.
     """
     scale = _bounding_scale(image)
-    return [_scaled(d, 1 / scale) for d in read_frame(as_bgr(shrink(image, scale) if scale < 1 else image))]
+    return [scaled(d, 1 / scale) for d in read_frame(as_bgr(shrink(image, scale) if scale < 1 else image))]
 
 
 MAX_FRAME_PX = 4096
@@ -146,7 +146,7 @@ def _bounding_scale(image: np.ndarray) -> float:
     return min(1.0, MAX_FRAME_PX / float(max(image.shape[:2])))
 
 
-def _scaled(reading: DieReading, factor: float) -> DieReading:
+def scaled(reading: DieReading, factor: float) -> DieReading:
     """``reading`` with its centre and box multiplied by ``factor`` (back to the input's pixels)."""
     if factor == 1.0:
         return reading

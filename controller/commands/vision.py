@@ -69,8 +69,9 @@ def run_read(args: argparse.Namespace) -> int:
             print(f"dicetable: {err}", file=sys.stderr)
             continue
         progress.close()  # the reading goes to stdout, often the same terminal
-        if photo.note(path):
-            print(photo.note(path), file=sys.stderr)
+        note = photo.note(path)
+        if note:
+            print(note, file=sys.stderr)
         print_observation(path, in_file_pixels(observation, photo.reduced), args.json, sys.stdout)
         if path in outputs:  # once, for a photo named twice
             write_png(outputs.pop(path), annotate(photo.image, observation), args.force)
@@ -79,11 +80,9 @@ def run_read(args: argparse.Namespace) -> int:
 
 def in_file_pixels(observation: Any, reduced: int) -> Any:
     """An observation of a photo decoded at 1/``reduced`` of its size, in the file's pixels."""
-    if reduced == 1:
-        return observation
-    return replace(observation, dice=tuple(
-        replace(d, center=(d.center[0] * reduced, d.center[1] * reduced), box=tuple(v * reduced for v in d.box))
-        for d in observation.dice))
+    from vision.read import scaled
+
+    return replace(observation, dice=tuple(scaled(d, reduced) for d in observation.dice))
 
 
 def _read(image: np.ndarray, kind: str, data: Path | None) -> Any:

@@ -878,4 +878,3 @@ def create(seats: int, options: dict[str, str]) -> TaoDice:
     :raises InvalidInput: naming an unknown option or a bad value.
     """
     return TaoDice(seats, parse_options(seats, options))
-
