@@ -377,12 +377,15 @@ def _kind_of_class(index: int) -> str:
 
 def _reading(hit: Hit, kind: DieKind, taught: TaughtSet | None, scale: float, shape: tuple[int, ...]) -> DieReading:
     """The reading of one hit as a ``kind`` die, in frame pixels, flagged as :mod:`vision.read` flags."""
-    from vision.read import BLURRED, BOX_PER_SIDE, SURE_THOUGH_BLURRED, UNCERTAIN, DieReading, cut_off
+    from vision.read import BLURRED, BOX_PER_SIDE, SURE_THOUGH_BLURRED, UNCERTAIN, DieReading, cut_off, seen_well
 
     value, confidence, flag = _value(hit, kind, taught)
+    blurred = value is not None and confidence < SURE_THOUGH_BLURRED and hit.sharpness < BLURRED
+    if value is not None:
+        confidence *= seen_well(hit.sharpness, hit.side / scale)
     if cut_off(hit.center, hit.side, shape):
         value, flag = None, "cut_off"
-    elif value is not None and confidence < SURE_THOUGH_BLURRED and hit.sharpness < BLURRED:
+    elif blurred:
         value, flag = None, "blurred"
     elif value is not None and confidence < UNCERTAIN:
         flag = "uncertain"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from controller.games.dice import DieKind
 from vision.face_classes import CLASSES, NOT_A_DIE, UNREADABLE, face_class, face_slice
@@ -42,3 +43,12 @@ def test_a_die_read_twice_is_kept_once_whatever_the_second_reading_says() -> Non
     assert _one_per_die([near, die], same_kind=False) == [die]
     assert len(_one_per_die([apart, die], same_kind=False)) == 2
     assert len(_one_per_die([near, die])) == 2  # the finder's hits: other kinds are kept
+
+
+def test_a_die_seen_soft_is_read_less_surely() -> None:
+    probs = np.zeros(len(CLASSES), np.float32)
+    probs[face_class(DieKind.LETTERS, 6)], probs[face_class(DieKind.LETTERS, 5)] = 0.98, 0.02
+    sharp = _reading(Hit((100.0, 100.0), 40.0, probs, sharpness=0.3), DieKind.LETTERS, None, 1.0, (400, 400, 3))
+    soft = _reading(Hit((100.0, 100.0), 40.0, probs, sharpness=0.2), DieKind.LETTERS, None, 1.0, (400, 400, 3))
+    assert (sharp.value, sharp.flag, soft.value) == (6, None, 6)
+    assert soft.confidence == pytest.approx(sharp.confidence * 0.2 / 0.25, abs=1e-4)
