@@ -145,7 +145,7 @@ def die_embeddings(image: np.ndarray) -> np.ndarray:
     from vision import faces, read
 
     frame = read.as_bgr(image)
-    view, hits = faces.best_view(frame)
+    view, hits = faces.best_view(frame, faces.TAUGHT_SIZES)
     hits = faces.second_look(frame, view.scale, hits)
     if not hits:
         view = working_views(frame)[0]

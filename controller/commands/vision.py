@@ -298,8 +298,9 @@ TEACH_HELP = """Learn a set of dice from labelled pictures of its faces, and sto
 data folder, where reading finds it (`vision read --kind K`, the table's camera). Pictures are
 given as DIR/<face>/*.jpg (a folder per face) or DIR/<face>_*.jpg (the face, an underscore, any
 name), faces as games write them (1..12, 2..6 W C S, H O L D E M); every die in a picture must show
-that face. One picture of each face is the least; 3 to 5 per face, each die turned another way and
-lit as at the table, read reliably (the test teaches 5 per face and reads 99% or more)."""
+that face. One picture of each face is the least; give 5 per face, each die turned another way and
+lit as at the table. Teach mode is not reliable yet: a rendered set of a new look taught 5 per face
+reads 64% of its dice right, and flags most readings for the dealer (bench/teach_reader.py)."""
 
 
 def _register_teach(actions: Any) -> None:

@@ -1,10 +1,12 @@
 """Teach mode: a set of a new look learnt from five pictures per face, stored, and read by it
-(the 200-frame acceptance figure is measured by hand: see the branch's report; the shipped network
-is not good enough for it yet)."""
+(the 200-frame acceptance figure is measured by ``bench/teach_reader.py``: 63.5% of the dice read
+right, against the goal of 99%; the face network's embeddings do not tell this set's letters apart
+well enough)."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -51,6 +53,21 @@ def test_reading_uses_the_set_in_the_data_folder(taught: Path, tmp_path: Path) -
     readings = read_faces(image, "letters", data=tmp_path).dice
     assert readings and all(r.value in (6, None) for r in readings)
     assert any(r.value == 6 for r in readings)
+
+
+def test_the_dice_of_a_taught_set_are_found_though_their_look_is_new(taught: Path) -> None:
+    # the face network takes these thin letters for small dice (a 55 px die was guessed 14 px) and
+    # lost most of the dice: 12 frames, 22 dice, 11 found and 4 read right before the taught set
+    # was also looked for at three times the guess; 22 found and 19 read right after
+    found = right = total = 0
+    for seed in range(5000, 5012):
+        rng = random.Random(seed)
+        image, truth = picture(seed, [rng.randint(1, 6) for _ in range(rng.randint(1, 3))], (360, 240))
+        readings = read_faces(image, "letters", data=taught).dice
+        total += len(truth)
+        found += min(len(readings), len(truth))
+        right += sum((Counter(r.value for r in readings if r.value) & Counter(truth)).values())
+    assert total == 22 and found >= 21 and right >= 16
 
 
 def test_the_nearest_taught_face_wins_and_a_far_die_is_another_kind() -> None:

@@ -1,0 +1,71 @@
+"""Benchmark of teach mode: a set of a new look taught from a few pictures per face, then read.
+
+Usage: ``python bench/teach_reader.py [--frames N] [--per-face K]``.
+
+The set is the one of ``tests/vision/test_teach.py``: letter dice in thin, slanted, narrow letters
+on an olive body, a look no shipped network was trained on. It is taught from K pictures of each
+face (one die each, 240x180; default 5, the issue's bound), then N new frames (default 200,
+360x240, one to three dice each, seeds the teaching never used) are read with it. A reading
+matches a die when its centre lies in the die's box (``bench/dice_reader.py``: :func:`score`);
+printed as the d6 bench prints a frame set: dice found, read right (flagged or not), false dice,
+read wrong but accepted (no flag); then read right and accepted. Issue 18's goal: 99% read right.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "vision"))
+from dice_reader import Tally, Truth, match, score  # noqa: E402  (the d6 bench's scoring: one definition)
+from test_teach import NEW_COLOURS, NEW_LOOK  # noqa: E402  (the test's set: one definition)
+
+from controller.games.dice import DieKind  # noqa: E402
+from vision.faces import read_faces  # noqa: E402
+from vision.render import Scene, SceneSpec, render_scene  # noqa: E402
+from vision.teach import set_path, teach  # noqa: E402
+
+FIRST_FRAME = 5000
+"""Seed of the first frame read (the teaching pictures use seeds 100-159)."""
+
+
+def frame(seed: int, values: list[int], size: tuple[int, int]) -> Scene:
+    """A rendered frame of the new-look set, as the test renders it."""
+    spec = SceneSpec(size=size, die_px=(48, 60), kind="letters", lettering=NEW_LOOK, palette=NEW_COLOURS,
+                     background="random", noise=3, tint=1.0)
+    return render_scene(random.Random(seed), spec, values=values)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=200, help="new frames read with the taught set")
+    parser.add_argument("--per-face", type=int, default=5, help="teaching pictures of each face")
+    args = parser.parse_args(argv)
+    faces = DieKind.LETTERS.faces
+    pictures = {face: [frame(100 + 10 * k + n, [k + 1], (240, 180)).image for n in range(args.per_face)]
+                for k, face in enumerate(faces)}
+    folder = Path(tempfile.mkdtemp(prefix="teach-bench-"))
+    teach(DieKind.LETTERS, pictures).save(set_path(DieKind.LETTERS, folder))
+    tally, accepted, began = Tally(), 0, time.process_time()
+    for n in range(args.frames):
+        rng = random.Random(FIRST_FRAME + n)
+        scene = frame(FIRST_FRAME + n, [rng.randint(1, 6) for _ in range(rng.randint(1, 3))], (360, 240))
+        readings = read_faces(scene.image, "letters", data=folder).dice
+        truths = [Truth(d.value, d.box) for d in scene.dice]
+        tally += score(readings, truths)
+        accepted += sum(r.flag is None and r.value == truths[i].value for i, r in match(readings, truths)[0].items())
+        if (n + 1) % 50 == 0:
+            print(f"  {n + 1} frames: {tally.line('so far')}", flush=True)
+    print(tally.line(f"taught from {args.per_face} per face, {args.frames} frames"))
+    print(f"read right and accepted {accepted}/{tally.labelled} ({100 * accepted / max(tally.labelled, 1):.1f}%); "
+          f"CPU {time.process_time() - began:.0f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
