@@ -7,7 +7,7 @@ import json
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
 
 import cv2
 import numpy as np
@@ -36,7 +36,7 @@ def register(subparsers: Any) -> None:
                     "50 megapixels is read at 1/2, 1/4 or 1/8 of its size when it is a JPEG (positions stay "
                     "in its pixels) and refused otherwise, so that reading stays within 500 MB.")
     read.add_argument("images", nargs="+", type=Path, metavar="IMAGE",
-                      help="photo files (JPEG, PNG, ...), or folders: every photo in them")
+                      help="photo files (JPEG, PNG, BMP, TIFF or WebP), or folders: every photo in them")
     read.add_argument("--kind", default="d6", choices=KINDS, help="kind of dice in the photos (default d6)")
     read.add_argument("--data", type=Path, metavar="DIR",
                       help="the table's data folder, where taught sets are found (default $STATE_DIRECTORY, "
@@ -186,7 +186,8 @@ REDUCED_FLAGS = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMRE
 
 def load_photo(path: Path) -> LoadedPhoto:
     """The image at ``path`` as BGR; raises :class:`InvalidInput` for a missing, unreadable or too
-    large file (:data:`MAX_DECODED_PIXELS`, read from the PNG or JPEG header before decoding).
+    large file (:data:`MAX_DECODED_PIXELS`, read from its header before decoding: a file whose
+    header does not say its size, in a format the reader does not know, is not decoded at all).
 
     The bytes are read by Python and decoded by OpenCV: ``cv2.imread`` crashes the process on a
     file name that is not UTF-8.
@@ -197,6 +198,8 @@ def load_photo(path: Path) -> LoadedPhoto:
     if not data:
         raise InvalidInput(f"{shown(path)} is empty, not an image")
     size = header_size(data)
+    if size is None:
+        raise InvalidInput(f"not a readable image: {shown(path)} (photos are read as JPEG, PNG, BMP, TIFF or WebP)")
     reduced = _reduction(path, size, data[:2] == b"\xff\xd8")
     image = cv2.imdecode(np.frombuffer(data, np.uint8), REDUCED_FLAGS[reduced])
     if image is None:
@@ -218,7 +221,8 @@ def _reduction(path: Path, size: tuple[int, int] | None, jpeg: bool) -> int:
 
 
 def header_size(data: bytes) -> tuple[int, int] | None:
-    """A PNG's or JPEG's width and height from its header, without decoding it (None for another format).
+    """A photo's width and height from its header, without decoding it: JPEG, PNG, BMP, TIFF or
+    WebP (None for another format, or a header too short to say).
 
     >>> header_size(bytes.fromhex("89504e470d0a1a0a0000000d49484452") + (3000).to_bytes(4, "big") + (2000).to_bytes(4, "big"))
     (3000, 2000)
@@ -227,7 +231,39 @@ def header_size(data: bytes) -> tuple[int, int] | None:
         return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     if data[:2] == b"\xff\xd8":
         return _jpeg_size(data)
+    if data[:2] == b"BM" and len(data) >= 26:
+        return abs(int.from_bytes(data[18:22], "little", signed=True)), abs(int.from_bytes(data[22:26], "little", signed=True))
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return _webp_size(data)
+    if data[:4] in (b"II*\x00", b"MM\x00*"):
+        return _tiff_size(data)
     return None
+
+
+def _webp_size(data: bytes) -> tuple[int, int] | None:
+    """The size in a WebP's first chunk: lossy (VP8), lossless (VP8L) or extended (VP8X)."""
+    chunk = data[12:16]
+    if chunk == b"VP8 " and len(data) >= 30:
+        return int.from_bytes(data[26:28], "little") & 0x3FFF, int.from_bytes(data[28:30], "little") & 0x3FFF
+    if chunk == b"VP8L" and len(data) >= 25:
+        bits = int.from_bytes(data[21:25], "little")
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    if chunk == b"VP8X" and len(data) >= 30:
+        return int.from_bytes(data[24:27], "little") + 1, int.from_bytes(data[27:30], "little") + 1
+    return None
+
+
+def _tiff_size(data: bytes) -> tuple[int, int] | None:
+    """The size in a TIFF's first image directory (tags 256 and 257, ImageWidth and ImageLength)."""
+    order: Literal["little", "big"] = "little" if data[:2] == b"II" else "big"
+    start = int.from_bytes(data[4:8], order)
+    count = int.from_bytes(data[start:start + 2], order)
+    size: dict[int, int] = {}
+    for entry in range(start + 2, start + 2 + 12 * count, 12):
+        tag, kind = int.from_bytes(data[entry:entry + 2], order), int.from_bytes(data[entry + 2:entry + 4], order)
+        if tag in (256, 257) and kind in (3, 4):  # SHORT or LONG, stored in the entry itself
+            size[tag] = int.from_bytes(data[entry + 8:entry + (10 if kind == 3 else 12)], order)
+    return (size[256], size[257]) if len(size) == 2 else None
 
 
 def _jpeg_size(data: bytes) -> tuple[int, int] | None:

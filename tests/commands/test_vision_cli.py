@@ -93,13 +93,30 @@ def test_boxes_and_labels_are_drawn_at_the_die_s_size_whatever_the_picture_s() -
         assert columns.max() < 100 + 80 and rows.min() > 100 - 20  # a label about a die wide, just above it
 
 
-def test_the_header_gives_a_jpeg_s_and_a_png_s_size_before_decoding() -> None:
+def test_the_header_gives_a_photo_s_size_before_decoding() -> None:
     from controller.commands.vision import header_size
 
     image = np.zeros((30, 70, 3), np.uint8)
-    for suffix in (".jpg", ".png"):
-        assert header_size(cv2.imencode(suffix, image)[1].tobytes()) == (70, 30)
-    assert header_size(cv2.imencode(".bmp", image)[1].tobytes()) is None
+    for suffix, params in ((".jpg", []), (".png", []), (".bmp", []), (".tiff", []),
+                           (".webp", [cv2.IMWRITE_WEBP_QUALITY, 80]), (".webp", [cv2.IMWRITE_WEBP_QUALITY, 101])):
+        assert header_size(cv2.imencode(suffix, image, params)[1].tobytes()) == (70, 30), (suffix, params)
+    extended_webp = b"RIFF\x00\x00\x00\x00WEBPVP8X" + bytes(8) + (69).to_bytes(3, "little") + (29).to_bytes(3, "little")
+    big_endian_tiff = (b"MM\x00*" + (8).to_bytes(4, "big") + (2).to_bytes(2, "big")
+                       + bytes.fromhex("0100 0004 00000001") + (70).to_bytes(4, "big")
+                       + bytes.fromhex("0101 0003 00000001") + (30).to_bytes(2, "big") + bytes(2))
+    assert header_size(extended_webp) == header_size(big_endian_tiff) == (70, 30)
+    assert header_size(cv2.imencode(".ppm", image)[1].tobytes()) is None  # a format the reader does not know
+    assert header_size(b"BM") is None and header_size(b"II*\x00") is None  # headers too short to say
+
+
+def test_a_photo_in_a_format_without_a_known_header_is_not_decoded(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # OpenCV decodes by the content, not the name: a PPM named .jpg would be decoded whole, however large
+    path = tmp_path / "dice.jpg"
+    path.write_bytes(cv2.imencode(".ppm", np.zeros((30, 70, 3), np.uint8))[1].tobytes())
+    assert main(["vision", "read", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "not a readable image" in err[0] and "JPEG, PNG, BMP, TIFF or WebP" in err[0]
 
 
 @pytest.fixture(scope="module")
@@ -125,11 +142,13 @@ def test_a_jpeg_larger_than_the_decoding_bound_is_read_reduced_positions_in_its_
         assert any(x <= d["center"][0] <= x + w and y <= d["center"][1] <= y + h for d in dice)
 
 
-def test_a_png_larger_than_the_decoding_bound_is_refused_in_one_line(
-        wide_scene: Scene, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("suffix", [".png", ".bmp", ".tiff", ".webp"])
+def test_a_photo_larger_than_the_decoding_bound_is_refused_in_one_line(
+        suffix: str, wide_scene: Scene, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
     import controller.commands.vision as command
 
-    path = tmp_path / "wide.png"
+    path = tmp_path / f"wide{suffix}"
     cv2.imwrite(str(path), wide_scene.image)
     monkeypatch.setattr(command, "MAX_DECODED_PIXELS", 300_000)
     assert main(["vision", "read", str(path)]) == 2
