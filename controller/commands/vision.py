@@ -295,20 +295,56 @@ def print_observation(path: Path, observation: Any, as_json: bool, out: TextIO) 
 
 
 def annotate(image: np.ndarray, observation: Any) -> np.ndarray:
-    """A copy of ``image`` with every die's box and value: green sure, orange flagged, red unreadable."""
+    """A copy of ``image`` with every die's box and value: green sure, orange flagged, red unreadable;
+    each label on a dark band, where it covers no other label nor die (:func:`label_spots`)."""
     out = image.copy()
-    for die in observation.dice:
+    for die, (lx, ly, lw, lh), (label, size, thickness) in zip(observation.dice, label_spots(observation, out.shape),
+                                                             map(_label, observation.dice)):
         x, y, w, h = (int(round(v)) for v in die.box)
         colour = _colour(die.value, die.flag)
-        cv2.rectangle(out, (x, y), (x + w, y + h), colour, max(1, round(w / 45)))  # lines and labels grow with the die
-        label = face_label(die)
-        if die.flag:
-            label += f" {die.flag}"
-        label += f" {die.confidence:.2f}"
-        size = 0.4 * max(1.0, w / 50)
-        cv2.putText(out, label, (x, max(10, y - 3)), cv2.FONT_HERSHEY_SIMPLEX, size, colour,
-                    max(1, round(size / 0.5)), cv2.LINE_AA)
+        cv2.rectangle(out, (x, y), (x + w, y + h), colour, thickness)  # lines and labels grow with the die
+        band = out[max(0, ly):ly + lh, max(0, lx):lx + lw]
+        band[:] = band // 3
+        cv2.putText(out, label, (lx + 1, ly + lh - 1 - thickness), cv2.FONT_HERSHEY_SIMPLEX, size, colour,
+                    thickness, cv2.LINE_AA)
     return out
+
+
+def _label(die: Any) -> tuple[str, float, int]:
+    """A die's label (face, flag, confidence), its font scale and line thickness: both grow with the die."""
+    label = face_label(die) + (f" {die.flag}" if die.flag else "") + f" {die.confidence:.2f}"
+    size = 0.4 * max(1.0, die.box[2] / 50)
+    return label, size, max(1, round(size / 0.5))
+
+
+Rect = tuple[int, int, int, int]
+
+
+def label_spots(observation: Any, shape: tuple[int, ...]) -> list[Rect]:
+    """Where each die's label goes (x, y, width, height), in the order of the dice: just above its
+    box, else below, right or left of it, at the first of these inside the picture that covers no
+    label placed before nor another die's box (the least covered one when every spot covers some)."""
+    boxes: list[Rect] = [(round(die.box[0]), round(die.box[1]), round(die.box[2]), round(die.box[3]))
+                         for die in observation.dice]
+    spots: list[Rect] = []
+    for k, (die, (x, y, w, h)) in enumerate(zip(observation.dice, boxes)):
+        label, size, thickness = _label(die)
+        (tw, th), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, size, thickness)
+        lw, lh = tw + 2, th + base + 2
+        around = [(x, y - lh - 1), (x, y + h + 1), (x + w + 1, y), (x - lw - 1, y)]
+        inside = [(min(max(0, ax), max(0, shape[1] - lw)), min(max(0, ay), max(0, shape[0] - lh))) for ax, ay in around]
+        others = spots + [b for i, b in enumerate(boxes) if i != k]
+        covered = [sum(_overlap((ax, ay, lw, lh), o) for o in others) for ax, ay in inside]
+        ax, ay = inside[covered.index(min(covered))]  # the first of the least covered
+        spots.append((ax, ay, lw, lh))
+    return spots
+
+
+def _overlap(a: Rect, b: Rect) -> int:
+    """The area two rectangles (x, y, width, height) share."""
+    width = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+    height = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+    return max(0, width) * max(0, height)
 
 
 def face_label(die: Any) -> str:

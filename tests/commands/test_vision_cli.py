@@ -93,6 +93,24 @@ def test_boxes_and_labels_are_drawn_at_the_die_s_size_whatever_the_picture_s() -
         assert columns.max() < 100 + 80 and rows.min() > 100 - 20  # a label about a die wide, just above it
 
 
+def test_the_labels_of_dice_side_by_side_cover_no_other_label_nor_die() -> None:
+    # IMG_20191209_095854: two pairs of dice a little apart; each label went just above its box, and
+    # the two labels of a pair were drawn over each other
+    from controller.commands.vision import _overlap, label_spots
+    from vision.read import DieReading, Observation
+
+    boxes = [(240.0, 280.0, 40.0, 40.0), (268.0, 282.0, 40.0, 40.0), (150.0, 250.0, 40.0, 40.0),
+             (160.0, 227.0, 40.0, 40.0), (5.0, 2.0, 40.0, 40.0)]  # the last at the picture's corner
+    dice = tuple(DieReading("d6", 2, (x + w / 2, y + h / 2), (x, y, w, h), 0.51, "uncertain") for x, y, w, h in boxes)
+    spots = label_spots(Observation(dice, 1.0), (640, 640, 3))
+    whole = [(round(x), round(y), round(w), round(h)) for x, y, w, h in boxes]
+    for k, (x, y, w, h) in enumerate(spots):
+        assert 0 <= x and x + w <= 640 and 0 <= y and y + h <= 640
+        assert not any(_overlap(spots[k], other) for other in spots[:k] + spots[k + 1:])
+        assert not any(_overlap(spots[k], box) for i, box in enumerate(whole) if i != k)
+        assert _overlap((x - 2, y - 2, w + 4, h + 4), whole[k])  # beside its own die
+
+
 def test_the_header_gives_a_photo_s_size_before_decoding() -> None:
     from controller.commands.vision import header_size
 
