@@ -332,9 +332,22 @@ def read_upright(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:
         window = np.mean([np.roll(around, -k, axis=0) for k in range(UPRIGHT_WINDOW)], axis=0)
         best = window[int(np.argmax(window[:, 1:TURNED].max(axis=1)))]
         die = min(1.0 - float(hit.probs[NOT_A_DIE]), 1.0 - float(around[:, NOT_A_DIE].mean()))
-        faces = best[1:TURNED] / max(1.0 - float(best[NOT_A_DIE]), 1e-6)  # "turned" left as doubt
+        faces = _leaning(best[1:TURNED] / max(1.0 - float(best[NOT_A_DIE]), 1e-6), hit.probs)  # "turned" left as doubt
         read.append(replace(hit, probs=np.concatenate([[1.0 - die], die * faces])))
     return [h for h in read if 1.0 - h.probs[NOT_A_DIE] >= DIE_SCORE]
+
+
+def _leaning(shares: np.ndarray, whole: np.ndarray) -> np.ndarray:
+    """The upright reader's ``shares`` of a die (its faces, then unreadable), with the unreadable
+    share of the face network's look at the whole die (``whole``: its probabilities) when that is
+    the larger, the faces' shares scaled down to make room. The upright crop shows the top face
+    only; a lean shows in the whole die. On 150 bench frames per kind, the dice read wrong but
+    accepted went from 6, 5 and 13 to 5, 5 and 10 (d12, d8-tauren, letters: cocked dice given a
+    value), the dice read right and accepted from 79.0%, 89.1% and 85.4% to 76.3%, 88.9% and 84.6%."""
+    seen = float(whole[UNREADABLE]) / max(1.0 - float(whole[NOT_A_DIE]), 1e-6)
+    if seen <= shares[-1]:
+        return shares
+    return np.concatenate([shares[:-1] * (1.0 - seen) / max(1.0 - float(shares[-1]), 1e-6), [seen]])
 
 
 def read_numerals(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:

@@ -52,3 +52,21 @@ def test_a_die_seen_soft_is_read_less_surely() -> None:
     soft = _reading(Hit((100.0, 100.0), 40.0, probs, sharpness=0.2), DieKind.LETTERS, None, 1.0, (400, 400, 3))
     assert (sharp.value, sharp.flag, soft.value) == (6, None, 6)
     assert soft.confidence == pytest.approx(sharp.confidence * 0.2 / 0.25, abs=1e-4)
+
+
+def test_a_lean_the_whole_die_shows_flags_the_die_cocked() -> None:
+    # the upright reader sees the top face only, and reads a face; the face network's look at the
+    # whole die sees it lean: its unreadable share stands, and the die is not given a value
+    from vision.face_classes import TURNED
+    from vision.faces import _leaning
+
+    upright = np.zeros(TURNED - 1)
+    upright[face_class(DieKind.D12, 7) - 1], upright[-1] = 0.85, 0.1
+    whole = np.zeros(len(CLASSES))
+    whole[NOT_A_DIE], whole[UNREADABLE], whole[face_class(DieKind.D12, 7)] = 0.1, 0.63, 0.27
+    shares = _leaning(upright, whole)
+    assert shares[-1] == pytest.approx(0.7) and shares.sum() == pytest.approx(upright[:-1].sum() * 0.3 / 0.9 + 0.7)
+    reading = _reading(Hit((100.0, 100.0), 40.0, np.concatenate([[0.0], shares])), DieKind.D12, None, 1.0,
+                       (400, 400, 3))
+    assert (reading.value, reading.flag) == (None, "cocked")
+    assert _leaning(upright, np.eye(len(CLASSES))[face_class(DieKind.D12, 7)]) is upright  # no lean: as read
