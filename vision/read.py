@@ -40,8 +40,8 @@ UNCERTAIN = 0.755
 one threshold, which the command line's green boxes use too. Set so that no wrong reading is
 accepted on the dev photos under any change of ``bench/dice_reader.py --changes``: the surest wrong
 one is 0.7521, a 5 read as a 3 in IMG_20191208_112005 under JPEG q30; then 0.739 (095849, JPEG)
-and 0.729 (112419 blurred, a dark marbled die whose glint looks like a second pip). The price: 98
-of the 1,484 clean dice read right (6.6%, all 200 photos) go to the dealer; 0.7 would send 4.2%
+and 0.729 (112419 blurred, a dark marbled die whose glint looks like a second pip). The price: 96
+of the 1,484 clean dice read right (6.5%, all 200 photos) go to the dealer; 0.7 would send 4.2%
 and accept 3 wrong readings, 0.6 2.4% and accept 8. The confidence is lowered for dice seen soft
 or small (:func:`seen_well`); before, the surest wrong readings were that blurred die at 0.903
 and the same die shrunk to 35% (12 px) at 0.902, and the threshold was 0.904, sending 11.9%."""
