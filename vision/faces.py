@@ -215,7 +215,7 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None,
         view = View(scale, work, propose(work, die_px * scale, KNOWN_SIDE_SPREAD))
         hits = find(view)
     else:
-        view, hits = best_view(frame, TAUGHT_SIZES if taught is not None else (2.0,))
+        view, hits = best_view(frame, TAUGHT_SIZES if taught is not None else OTHER_SIZES)
     hits = _one_per_die(second_look(frame, view.scale, hits))
     if UPRIGHT_PATH.is_file():
         hits = _one_per_die(read_upright(frame, view.scale, hits), same_kind=False)
@@ -224,10 +224,15 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None,
     return [_reading(hit, kind, taught, view.scale, view.work.shape) for hit in hits]
 
 
-def best_view(frame: np.ndarray, sizes: tuple[float, ...] = (2.0,)) -> tuple[View, list[Hit]]:
+OTHER_SIZES = (2.0,)
+"""The other sizes (:func:`best_view`) the shipped kinds' dice are looked for at when few hits are
+sure: dice half the size guess."""
+
+
+def best_view(frame: np.ndarray, sizes: tuple[float, ...] = OTHER_SIZES) -> tuple[View, list[Hit]]:
     """The view of ``frame`` with the most sure hits; while few are sure, looked at again for dice
     of other sizes (``sizes``: how many times too large the size guess may be, in order; by
-    default dice half the guess), each look taken by the d6 reader's rule
+    default :data:`OTHER_SIZES`), each look taken by the d6 reader's rule
     (:func:`vision.read.closer_wins`, at :data:`SURE_SHARE`)."""
     from vision.read import closer_wins
 
@@ -243,7 +248,7 @@ def best_view(frame: np.ndarray, sizes: tuple[float, ...] = (2.0,)) -> tuple[Vie
     return best
 
 
-TAUGHT_SIZES = (2.0, 1 / 3)
+TAUGHT_SIZES = (*OTHER_SIZES, 1 / 3)
 """The other sizes (:func:`best_view`) a taught set's dice are looked for at: also dice three
 times the guess (1.7 to 5.4 times, with the view's spread). The face network was not taught a new
 set's look, and can take its letters for dice: a set of olive dice with thin white letters, 55 px

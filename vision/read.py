@@ -102,7 +102,6 @@ class _Hit:
     center: tuple[float, float]
     side: float
     probs: np.ndarray
-    blurred: bool = False
     sharpness: float = 1.0
 
 
@@ -429,7 +428,6 @@ def _second_look(frame: np.ndarray, scale: float, work: np.ndarray, hits: list[_
         _read_red_pips(probs, doubtful, patches, views, nets)
     looked = [_Hit(h.center, h.side, p, sharpness=sharpness(patch, h.side * CROP_SCALE / scale))
               for h, p, patch in zip(hits, probs, patches)]
-    looked = [replace(h, blurred=_blurred(h)) for h in looked]
     return [h for h in looked if 1.0 - h.probs[NOT_A_DIE] >= _least_score(h.probs)]
 
 
@@ -535,7 +533,7 @@ def _reading(hit: _Hit, scale: float, shape: tuple[int, ...]) -> DieReading:
     if cut or value is None:
         flag, value = ("cut_off" if cut else "cocked"), None
         confidence = float(max(hit.probs[UNREADABLE], hit.probs[1:UNREADABLE].max())) / die
-    elif hit.blurred:
+    elif _blurred(hit):
         flag, value = "blurred", None
     elif confidence < UNCERTAIN:
         flag = "uncertain"

@@ -163,12 +163,12 @@ class LoadedPhoto:
     """A photo as decoded: ``image`` is 1/``reduced`` of the file's ``size`` (width, height) each way."""
 
     image: np.ndarray
-    reduced: int = 1
-    size: tuple[int, int] | None = None
+    reduced: int
+    size: tuple[int, int]
 
     def note(self, path: Path) -> str:
         """The line that says a photo was read reduced ("" when it was not)."""
-        if self.reduced == 1 or self.size is None:
+        if self.reduced == 1:
             return ""
         width, height = self.size
         return (f"{shown(path)}: {width}x{height} pixels, more than the reader needs: read at 1/{self.reduced} "
@@ -207,10 +207,8 @@ def load_photo(path: Path) -> LoadedPhoto:
     return LoadedPhoto(image, reduced, size)
 
 
-def _reduction(path: Path, size: tuple[int, int] | None, jpeg: bool) -> int:
+def _reduction(path: Path, size: tuple[int, int], jpeg: bool) -> int:
     """By how much to decode a photo of ``size`` (1: not at all); refuses one too large for that."""
-    if size is None:
-        return 1
     pixels = size[0] * size[1]
     for factor in (1, 2, 4, 8) if jpeg else (1,):
         if pixels <= MAX_DECODED_PIXELS * factor * factor:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -463,12 +462,11 @@ def test_a_reading_just_below_the_one_threshold_is_flagged(below: bool, flag: st
 def test_a_blurred_die_keeps_its_value_only_when_fairly_sure(share: float, value: int | None,
                                                              flag: str) -> None:
     from vision.crops import sharpness
-    from vision.read import SURE_THOUGH_BLURRED, _blurred, _reading
+    from vision.read import SURE_THOUGH_BLURRED, _reading
 
     probs = np.array([0.0, *[(1 - share) / 5] * 2, share, *[(1 - share) / 5] * 3, 0.0])
     blurry = cv2.GaussianBlur(np.tile(np.arange(48, dtype=np.uint8)[None, :, None] * 5, (48, 1, 3)), (0, 0), 4.0)
     hit = _Hit((100.0, 100.0), 40.0, probs, sharpness=sharpness(blurry, 64.0))
-    hit = replace(hit, blurred=_blurred(hit))
     reading = _reading(hit, 1.0, (400, 400, 3))
     assert (reading.value, reading.flag) == (value, flag)
     assert (share >= SURE_THOUGH_BLURRED) == (value is not None)
