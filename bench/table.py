@@ -1,8 +1,11 @@
 """Figures of the table (not a test): the whole path from camera frame to durable record.
 
-    .venv/bin/python bench/table.py [--hands 6] [--kills 1000] [--game tao]
+    .venv/bin/python bench/table.py [--hands 6] [--kills 1000] [--game tao] [--camera-games N]
 
 Prints:
+- with ``--camera-games N``, for each game: N whole demo games (2 players, seeds 1..N), the rolls
+  the camera read whole and those it sent to the dealer, by what the question said (issue 18,
+  acceptance 6: every die read by camera, no dealer entries);
 - inputs per second through the whole simulated table (bots pressing buttons and laying stones,
   camera frames rendered and read, every input durable in SQLite before it is shown), and the
   camera-read inputs among them;
@@ -17,10 +20,12 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -76,6 +81,37 @@ def whole_path(game: str, hands: int, folder: Path) -> None:
               f"{percentile(latencies, 0.95) * 1000:.0f} ms, slowest {max(latencies) * 1000:.0f} ms")
 
 
+def camera_games(count: int, folder: Path) -> None:
+    """Play ``count`` short demo games of each game; print how many camera rolls went to the dealer."""
+    from controller.table.sim_seats import MISREAD
+    from tests.table.test_every_die import GAMES
+
+    for game, (options, _) in sorted(GAMES.items()):
+        taken, asked, misread, why = 0, 0, 0, Counter[str]()
+        for seed in range(1, count + 1):
+            demo, _ = build_demo(game, 2, seed, folder / f"{game}-{seed}.db", None, ["heuristic"], options)
+            play_out(demo, None)
+            records = demo.table.store.records(demo.table.game_no)
+            demo.close()
+            taken += sum(r.origin == "camera" and r.kind == "input" and r.line.startswith("roll") for r in records)
+            questions = [r.line for r in records if r.kind == "question" and r.origin == "camera"]
+            asked += len(questions)
+            why.update(_said(line) for line in questions)
+            misread += sum(r.why == MISREAD for r in records)
+        reasons = ", ".join(f"{n} {what}" for what, n in why.most_common())
+        print(f"{game}: {count} games, {taken + asked} rolls seen by the camera: {taken} read whole, "
+              f"{asked} to the dealer ({100 * asked / max(taken + asked, 1):.1f}%){': ' + reasons if asked else ''}; "
+              f"misread but taken (the simulated dealer corrected them): {misread}", flush=True)
+
+
+def _said(question: str) -> str:
+    """What a camera question says of its die, in a few words."""
+    if question.endswith(" confidence"):
+        return "read below the threshold"
+    found = re.search(r"cannot be read \(([^)]*)\)", question)
+    return f"flagged {found.group(1)}" if found else question.split(": ", 1)[-1]
+
+
 def kills(game: str, count: int, folder: Path) -> None:
     """Kill a demo ``count`` times (in as many series as it takes) and compare with a calm run."""
     args = ["--game", game, "--players", "2", "--seed", "11", "--hands", "3"]
@@ -104,11 +140,16 @@ def kills(game: str, count: int, folder: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="tao")
-    parser.add_argument("--hands", type=int, default=6)
+    parser.add_argument("--hands", type=int, default=6, help="hands of the timed whole path (0: none)")
     parser.add_argument("--kills", type=int, default=1000)
+    parser.add_argument("--camera-games", type=int, default=0, metavar="N",
+                        help="also play N demo games of each game and count the camera's dealer questions")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        whole_path(args.game, args.hands, Path(folder))
+        if args.camera_games:
+            camera_games(args.camera_games, Path(folder))
+        if args.hands:
+            whole_path(args.game, args.hands, Path(folder))
         if args.kills:
             kills(args.game, args.kills, Path(folder))
 

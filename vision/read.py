@@ -27,6 +27,8 @@ from vision.crops import CROP_SCALE, READ_PX, aligned_crop, crop, dark_body, dom
 from vision.detect import Candidate, View, closer_view, propose, shrink, uncovered, working_views
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from vision.calibrate import Calibration
 
 DIE_SCORE = 0.6
@@ -105,16 +107,22 @@ class _Hit:
     sharpness: float = 1.0
 
 
-def read_dice(image: np.ndarray, kind: str = "d6", *, tray: Calibration | None = None) -> Observation:
-    """Find every die in a BGR ``image`` and read its top face.
+def read_dice(image: np.ndarray, kind: str = "d6", *, tray: Calibration | None = None,
+              data: Path | None = None) -> Observation:
+    """Find every die of ``kind`` in a BGR ``image`` and read its top face: the one entry point of
+    the table and ``dicetable vision read`` for every kind. Pip dice (``d6``) are read here; the
+    face kinds (``d12``, ``d8-tauren``, ``letters``) by :func:`vision.faces.read_faces`, with a set
+    taught in the data folder ``data`` (default: :func:`vision.teach.data_folder`) if there is one.
 
     With ``tray`` (a calibration of the tray's markers) the frame is warped to the top-down tray
     view, read there, and the readings mapped back to the frame's pixels.
 
-    :raises InvalidInput: for a kind other than ``d6`` or an image that is not a picture.
+    :raises InvalidInput: for a kind no reader reads or an image that is not a picture.
     """
     if kind != "d6":
-        raise InvalidInput(f"reading {kind!r} dice is not supported yet (supported: d6)")
+        from vision.faces import read_faces
+
+        return read_faces(image, kind, tray=tray, data=data)
     classifier(), readers()  # loaded once per process, not counted in the frame's time
     start = time.perf_counter()
     dice = _read_on_tray(as_bgr(image), tray) if tray is not None else read_bounded(image, _read_frame)

@@ -87,13 +87,9 @@ def in_file_pixels(observation: Any, reduced: int) -> Any:
 
 def _read(image: np.ndarray, kind: str, data: Path | None) -> Any:
     """Read ``image`` as ``kind`` dice (a taught set in the data folder ``data`` or the default one)."""
-    if kind == DieKind.D6.value:
-        from vision.read import read_dice
+    from vision.read import read_dice
 
-        return read_dice(image, kind)
-    from vision.faces import read_faces
-
-    return read_faces(image, kind, data=data)
+    return read_dice(image, kind, data=data)
 
 
 def annotation_paths(folder: Path, images: list[Path], force: bool) -> dict[Path, Path]:

@@ -70,12 +70,6 @@ def demo_colours(players: int) -> tuple[str, ...]:
     return seat_colours((), players)
 
 
-def stand_ins() -> tuple[DieKind, ...]:
-    """Six-faced kinds the demo plays with pip dice: letters, until the reader reads letter dice."""
-    from controller.table.camera import reader_reads
-    return () if reader_reads(DieKind.LETTERS.value) else (DieKind.LETTERS,)
-
-
 @dataclass
 class DemoParts:
     """What :func:`build_demo` made, for closing."""
@@ -200,7 +194,7 @@ def _assemble(store: Any, setup: DemoSetup, db: Path,
     camera = devices.sim.camera
     camera.tray = tray
     parts = DemoParts(store, devices, registry, controls)
-    watcher = TrayWatcher(camera, tray, pip_stand_ins=stand_ins(), owned=OWN_KINDS)
+    watcher = TrayWatcher(camera, tray, owned=OWN_KINDS)
     table = Table(store, devices=devices, controls_for=lambda name: controls, registry=registry,
                   exports=db.with_name(db.name + ".exports"))
     table.eyes = TableEyes(watcher, lambda: _on_table(table), lambda: table.colours)
@@ -299,12 +293,10 @@ def _act_out(parts: DemoParts, table: Table) -> Callable[[Any, Any], bool]:
 
 def _show(parts: DemoParts, table: Table) -> Callable[[Throw, str], None]:
     """The simulated camera's throw: the dice lying in the throw's zone (every seat's own die in
-    the centre, each in its seat's colour) and the thrown ones, drawn as their kind (a pip die for
-    a stand-in kind)."""
+    the centre, each in its seat's colour) and the thrown ones, drawn as their kind."""
     from controller.table.camera import OWN_KINDS
     from vision.colour import parse_hex
     camera = parts.devices.camera
-    pips = stand_ins()
 
     def show(throw: Throw, key: str) -> None:
         ledger = table.ledger
@@ -318,5 +310,5 @@ def _show(parts: DemoParts, table: Table) -> Callable[[Throw, str], None]:
         bodies = [parse_hex(table.colours[seat]) for seat in owners if seat is not None] if owned else None
         camera._rng = random.Random(key)
         camera.roll(throw_values(Throw(faces, throw.zone), need.kind), zones=[throw.zone] * len(faces),
-                    bodies=bodies, kind=DieKind.D6.value if need.kind in pips else need.kind.value)
+                    bodies=bodies, kind=need.kind.value)
     return show

@@ -21,7 +21,6 @@ seat's colour stays where it lies, flagged :data:`NO_OWNER`, and the dealer is a
 
 from __future__ import annotations
 
-import functools
 import math
 import time
 from collections import Counter
@@ -66,9 +65,6 @@ RETRY_FRAMES = 15
 EVIDENCE_QUALITY = 75
 """JPEG quality of the evidence frame: pips stay sharp; a 1536x864 frame of felt is about 180 KiB (242 at 85)."""
 
-UNREADABLE_KIND = "kind_unreadable"
-"""The flag of a die whose kind the reader cannot read yet: where it lies is known, its face is not."""
-
 OWN_KINDS = frozenset({DieKind.D12})
 """Kinds whose dice are each seat's own, in the seat's colour, and are told apart by it: Tao Dice's
 d12 (every player rolls one into the centre)."""
@@ -91,22 +87,9 @@ def zone_for(seat: int | None) -> str:
     return COMMUNITY_ZONE if seat is None else f"seat{seat}"
 
 
-@functools.cache
-def reader_reads(kind: str) -> bool:
-    """Whether the dice reader reads faces of ``kind`` (a ``DieKind`` value) now: it is asked
-    once, on a blank picture, and refuses a kind it does not support."""
-    try:
-        read_dice(np.zeros((16, 16, 3), np.uint8), kind)
-    except InvalidInput:
-        return False
-    return True
-
-
 @dataclass(frozen=True)
 class TrayReading:
-    """What the camera saw on a settled tray: the dice in tray order (left to right), whether
-    their faces could be read at all (``faces_known`` False: a kind the reader cannot read yet),
-    the evidence frame as JPEG bytes (annotated: each die's box, face and confidence, and the
+    """What the camera saw on a settled tray: the dice in tray order (left to right), the evidence frame as JPEG bytes (annotated: each die's box, face and confidence, and the
     zones' outlines and names) and the milliseconds the reading took. ``colour_problem`` says why
     the dice of an owned kind could not be given to their owners (seat colours too close to tell
     apart under the tray's light), "" when they were or the kind is not owned."""
@@ -115,7 +98,6 @@ class TrayReading:
     dice: tuple[DieSeen, ...]
     jpeg: bytes
     ms: float
-    faces_known: bool = True
     colour_problem: str = ""
 
 
@@ -135,7 +117,7 @@ class TrayWatcher:
     """Watches the tray through ``camera``: settle check on every frame, one reading per rest.
 
     ``pip_stand_ins`` are six-faced kinds played with pip d6 dice at this table (DiceHoldem's
-    letters before the letter reader exists): a die showing n pips reads as the kind's n-th face.
+    letters, at a table without letter dice): a die showing n pips reads as the kind's n-th face.
     ``owned`` are the kinds whose dice go to the seat of their colour (given to :meth:`step`).
     """
 
@@ -225,11 +207,8 @@ class TrayWatcher:
         start = time.perf_counter()
         calibration = self._calibrated(frame)
         as_kind = DieKind.D6 if kind in self.pip_stand_ins else kind
-        known = reader_reads(as_kind.value)
-        # a kind the reader cannot read: the d6 finder still says where dice lie, if it can
-        observation = read_dice(frame, as_kind.value if known else DieKind.D6.value, tray=calibration)
-        readings = observation.dice if known else tuple(
-            replace(r, value=None, confidence=0.0, flag=UNREADABLE_KIND) for r in observation.dice)
+        observation = read_dice(frame, as_kind.value, tray=calibration)
+        readings = observation.dice
         placed = sorted(((self._tray_mm(r, calibration), r) for r in readings), key=lambda p: p[0])
         dice = tuple(_die_seen(r, kind, self.tray.zones.zone_of(mm)) for mm, r in placed)
         problem = ""
@@ -239,7 +218,7 @@ class TrayWatcher:
         owners = [(d, colours[seat]) for seat in range(len(colours)) for d in dice
                   if kind in self.owned and d.zone == zone_for(seat)]
         jpeg = evidence(frame, Observation(readings, observation.ms), calibration, self.tray.zones, owners)
-        return TrayReading(kind, dice, jpeg, (time.perf_counter() - start) * 1000.0, known, problem)
+        return TrayReading(kind, dice, jpeg, (time.perf_counter() - start) * 1000.0, problem)
 
     def _calibrated(self, frame: Frame) -> Calibration:
         """The calibration for ``frame``: the last one while the markers stay where it puts them,
@@ -378,9 +357,6 @@ def _dice(n: int) -> str:
 def _unreadable(needed: DiceNeeded, seen: TrayReading) -> Reason | None:
     if seen.kind is not needed.kind:
         return "unreadable", f"the camera read {seen.kind.value} dice, but the table waits for {needed.kind.value} dice"
-    if not seen.faces_known:
-        return "unreadable", (f"{needed.kind.value} dice cannot be read by the camera yet: "
-                              f"enter the {_dice(needed.count)} by hand")
     return None
 
 

@@ -31,6 +31,9 @@ from controller.table.table import SEALED, Table
 
 DEALER = "dealer (simulated)"
 
+MISREAD = "the camera misread a die"
+"""Why the simulated dealer replaces the dice of a roll the camera took (the record's ``why``)."""
+
 
 @dataclass(frozen=True)
 class Throw:
@@ -125,7 +128,7 @@ class SimSeats:
         if truth is None or sorted(truth) == sorted(last.input.faces):
             return False  # the camera reads left to right: the same dice in another order
         try:
-            self.table.correct(ReplaceDice(last.seq, truth, DEALER, "the camera misread a die"))
+            self.table.correct(ReplaceDice(last.seq, truth, DEALER, MISREAD))
         except DiceTableError:
             return False
         return True

@@ -150,13 +150,13 @@ def test_a_blurred_tray_is_a_question_not_a_guess() -> None:
     question(match(DiceNeeded(0, DieKind.D6, 2, False, "reveal"), seen, TRAY.zones))
 
 
-def test_d12_dice_are_located_but_their_faces_go_to_the_dealer() -> None:
+@pytest.mark.parametrize(("kind", "values"), [(DieKind.D12, [3, 9, 12]), (DieKind.D8_TAUREN, [1, 5, 8]),
+                                              (DieKind.LETTERS, [2, 4, 6])])
+def test_dice_of_every_kind_are_read_on_the_tray(kind: DieKind, values: list[int]) -> None:
     camera = table_camera(7)
-    camera.show([3, 9, 12], zones=["community"] * 3, kind="d12")
-    seen = read_once(watch(camera, DieKind.D12)[1])
-    assert not seen.faces_known and all(d.face is None for d in seen.dice)
-    asked = question(match(DiceNeeded(None, DieKind.D12, 3, False, "flop"), seen, TRAY.zones))
-    assert (asked.reason, asked.text) == ("unreadable", "d12 dice cannot be read by the camera yet: enter the 3 dice by hand")
+    camera.show(values, zones=["community"] * 3, kind=kind.value)
+    seen = read_once(watch(camera, kind)[1])
+    assert match(DiceNeeded(None, kind, 3, False, "flop"), seen, TRAY.zones) == Roll(None, kind, truth_faces(camera))
 
 
 def test_pip_dice_standing_in_for_letters_read_as_letters() -> None:

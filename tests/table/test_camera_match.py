@@ -31,8 +31,8 @@ def die(face: str | None, zone: str | None, confidence: float = 0.97, flag: str 
     return DieSeen(kind, face, confidence, (x, 100.0), (x - 20, 80.0, 40.0, 40.0), zone, flag)
 
 
-def reading(*dice: DieSeen, kind: DieKind = DieKind.D6, faces_known: bool = True) -> TrayReading:
-    return TrayReading(kind, dice, b"", 1.0, faces_known)
+def reading(*dice: DieSeen, kind: DieKind = DieKind.D6) -> TrayReading:
+    return TrayReading(kind, dice, b"", 1.0)
 
 
 def question(result: Roll | Question) -> Question:
@@ -91,16 +91,6 @@ def test_a_reading_just_below_the_threshold_is_asked_about_and_one_at_it_is_take
 def test_a_flagged_die_is_asked_about_even_when_sure(face: str | None, flag: str, text: str) -> None:
     asked = question(match(REVEAL_2, reading(die(face, "seat2", 0.99, flag), die("2", "seat2")), ZONES))
     assert (asked.reason, asked.text) == ("flagged", text)
-
-
-@pytest.mark.parametrize("kind", [DieKind.D12, DieKind.D8_TAUREN])
-def test_a_kind_the_reader_cannot_read_goes_to_the_dealer(kind: DieKind) -> None:
-    need = DiceNeeded(None, kind, 3, False, "flop")
-    seen = reading(*(die(None, "community", 0.0, "kind_unreadable", kind=kind) for _ in range(3)),
-                    kind=kind, faces_known=False)
-    asked = question(match(need, seen, ZONES))
-    assert asked.reason == "unreadable"
-    assert asked.text.startswith(f"{kind.value} dice cannot be read by the camera yet")
 
 
 def test_a_sighting_of_another_kind_is_not_taken() -> None:

@@ -16,7 +16,7 @@ from controller.table.table import Table
 from hardware.camera_sim import CameraFault, SimCamera
 
 from tests.table.conftest import next_input
-from tests.table.test_camera import QUIET, TRAY, table_camera
+from tests.table.test_camera import QUIET, TRAY, table_camera, truth_faces
 
 
 def table_at_first_visible_roll(store: Store, game: str, camera: SimCamera) -> tuple[Table, DiceNeeded]:
@@ -83,14 +83,23 @@ def test_a_die_in_the_wrong_zone_asks_the_dealer_until_it_is_put_right(store: St
     assert store.records(table.game_no)[-1].origin == "camera"
 
 
-def test_a_kind_the_reader_cannot_read_is_a_question_for_the_dealer(store: Store) -> None:
+def test_a_tauren_flop_is_read_by_the_camera(store: Store) -> None:
     camera = table_camera(3)
     table, need = table_at_first_visible_roll(store, "tauren", camera)
     assert need.kind is DieKind.D8_TAUREN
     camera.show([1, 5, 8], zones=["community"] * 3, kind="d8-tauren")
     tick(table)
+    last = store.records(table.game_no)[-1]
+    assert (last.origin, last.line) == ("camera", "roll table d8-tauren " + " ".join(truth_faces(camera)))
+
+
+def test_pip_dice_where_tauren_dice_are_awaited_are_a_question_not_a_guess(store: Store) -> None:
+    camera = table_camera(3)
+    table, _ = table_at_first_visible_roll(store, "tauren", camera)
+    camera.show([1, 5, 6], zones=["community"] * 3)
+    tick(table)
     question = table.state().question
-    assert question is not None and "d8-tauren dice cannot be read by the camera yet" in question.text
+    assert question is not None and "cannot be read (other kind)" in question.text
 
 
 def test_a_camera_stopping_mid_roll_pauses_the_table_until_frames_come_back(store: Store) -> None:

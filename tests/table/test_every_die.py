@@ -5,8 +5,12 @@ Each game runs whole through the demo table (the simulated camera draws each kin
 Dice's d12s in their seats' colours in the centre, Tauren d8s and letter dice with their face
 art, or pip dice standing in for letters while the reader cannot read letter dice). No question
 may say a kind "cannot be read by the camera yet", so no dealer ``answer`` stands for such dice;
-every kind the game throws in the open is read by the camera at least once. A game whose kinds the
-reader does not read yet is skipped, naming them (``controller.table.camera.reader_reads``).
+every kind the game throws in the open is read by the camera at least once.
+
+This holds what the table did before the face reader was wired to it (every d12, d8-tauren and
+letter die went to the dealer as "cannot be read by the camera yet"). Dice read below the
+confidence threshold still go to the dealer to confirm: ``bench/table.py --camera-games N``
+counts them.
 """
 
 from __future__ import annotations
@@ -17,8 +21,7 @@ import pytest
 
 from controller.games.dice import DieKind
 from controller.games.rolls import Roll
-from controller.table.build import build_demo, stand_ins
-from controller.table.camera import reader_reads
+from controller.table.build import build_demo
 from controller.table.demo import play_out
 
 GAMES = {
@@ -29,15 +32,12 @@ GAMES = {
 """Each game's options (short games) and the kinds of dice it throws (the open ones by camera)."""
 
 NOT_YET = "cannot be read by the camera yet"
-"""What a question says of a kind the reader does not read (``camera._unreadable``)."""
+"""What a question said of a kind the reader did not read."""
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_a_demo_game_reads_every_die_by_camera(game: str, tmp_path: Path) -> None:
     options, kinds = GAMES[game]
-    missing = [k.value for k in kinds if k not in stand_ins() and not reader_reads(k.value)]
-    if missing:
-        pytest.skip(f"the reader does not read {', '.join(missing)} dice yet")
     demo, _ = build_demo(game, 2, 5, tmp_path / "t.db", None, ["heuristic"], options)
     try:
         play_out(demo, None)

@@ -250,9 +250,11 @@ def test_readings_are_in_input_pixels_for_a_large_frame() -> None:
     assert all(d.box[2] > 60 for d in observation.dice)
 
 
-def test_other_kinds_are_refused() -> None:
-    with pytest.raises(InvalidInput):
-        read_dice(np.zeros((100, 100, 3), np.uint8), "d12")
+def test_a_kind_no_reader_reads_is_refused_and_the_face_kinds_are_read() -> None:
+    with pytest.raises(InvalidInput, match="'d20'.*supported: d6, d12"):
+        read_dice(np.zeros((100, 100, 3), np.uint8), "d20")
+    scene = render_scene(random.Random(83), SceneSpec(kind="d12", die_px=(60, 70)), values=[11])
+    assert [d.value for d in read_dice(scene.image, "d12").dice] == [11]
 
 
 def test_grey_and_bgra_frames_are_accepted() -> None:
