@@ -54,6 +54,10 @@ UPRIGHT_PATH = MODEL_PATH.with_name("upright.onnx")
 """The upright reader (:mod:`vision.train_faces` ``--net upright``): a top face's crop, read as the
 face standing upright in it, or "turned"."""
 
+COCKED_PATH = MODEL_PATH.with_name("cocked.onnx")
+"""The cocked network (``python -m vision.train_faces --net cocked``): whether a whole die, of any
+kind, leans (class 1) or lies flat (0), from the face network's crop."""
+
 UPRIGHT_TURNS = tuple(float(a) for a in range(0, 360, 15))
 """The turns (degrees) each die's top face is cropped in for the upright reader: one of them is
 always within 7.5 degrees of the face's upright (the reader was taught +-22.5)."""
@@ -89,6 +93,13 @@ the rendered die's whole box, 12 frames of each kind at 40-80 px; with the d6 re
 box was 1.28 of it). The table's owner colour is taken from a disc of 0.3 of the box: a loose box
 reached the shaded sides of a yellow d12 and matched no seat."""
 
+LEANS = 0.7
+"""The cocked network's share (:data:`COCKED_PATH`) above which a die is flagged cocked, whatever
+its face reads. On 150 bench frames per kind (``bench/faces_reader.py``), dice read wrong but
+accepted (all of them cocked dice given a value) d12 5 -> 4, d8-tauren 5 -> 3, letters 10 -> 8,
+read right and accepted 618, 751, 685 -> 618, 749, 684; at 0.5, letters 5 but 10 fewer right
+accepted; a third of the cocked dice the network does not see (under 0.3)."""
+
 BATCH = 32
 """Crops per forward pass (larger batches run slower per crop on one core)."""
 
@@ -119,7 +130,7 @@ class FaceNet:
         return np.concatenate(probs), embedding / np.maximum(np.linalg.norm(embedding, axis=1, keepdims=True), 1e-6)
 
 
-@lru_cache(maxsize=2)
+@lru_cache(maxsize=4)
 def face_net(path: Path = MODEL_PATH) -> FaceNet:
     """The shared face network at ``path``, loaded once per process."""
     return FaceNet(path)
@@ -137,13 +148,16 @@ def kind_of(name: str) -> DieKind:
 @dataclass(frozen=True)
 class Hit:
     """One die found: centre and side in its view's pixels, class probabilities, the embeddings of
-    its sharp crops in each of the :data:`TURNS` (teach mode compares them), and its crop's sharpness."""
+    its sharp crops in each of the :data:`TURNS` (teach mode compares them), its crop's sharpness
+    and how surely it leans."""
 
     center: tuple[float, float]
     side: float
     probs: np.ndarray
     embeddings: np.ndarray | None = None
     sharpness: float = 1.0
+    leaning: float = 0.0
+    """How surely the cocked network sees the die leaning, 0..1 (0 without that network)."""
 
 
 def read_faces(image: np.ndarray, kind: str, *, tray: Calibration | None = None,
@@ -173,6 +187,8 @@ def read_faces(image: np.ndarray, kind: str, *, tray: Calibration | None = None,
 def _load(kind: DieKind) -> None:
     """Load the networks reading ``kind`` needs (once per process, not counted in a frame's time)."""
     face_net()
+    if COCKED_PATH.is_file():
+        face_net(COCKED_PATH)
     if UPRIGHT_PATH.is_file():
         face_net(UPRIGHT_PATH)
     elif kind is DieKind.D12 and NUMERALS_PATH.is_file():
@@ -322,10 +338,19 @@ def second_look(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:
     views = len(TURNS)
     probs = probs.reshape(len(hits), views, -1).mean(axis=1)
     per_hit = embeddings.reshape(len(hits), views, -1)
+    leaning = _leaning_seen(patches, len(hits))
     looked = [replace(h, probs=SECOND_WEIGHT * p + (1 - SECOND_WEIGHT) * h.probs, embeddings=e,
-                      sharpness=sharpness(patches[k * views], h.side / scale * FACE_CROP))
+                      sharpness=sharpness(patches[k * views], h.side / scale * FACE_CROP), leaning=float(leaning[k]))
               for k, (h, p, e) in enumerate(zip(hits, probs, per_hit))]
     return [h for h in looked if 1.0 - h.probs[NOT_A_DIE] >= DIE_SCORE]
+
+
+def _leaning_seen(patches: np.ndarray, hits: int) -> np.ndarray:
+    """Each hit's chance of leaning, by the cocked network (:data:`COCKED_PATH`), over its crops
+    in the :data:`TURNS`; zeros when that network is not there."""
+    if not COCKED_PATH.is_file():
+        return np.zeros(hits)
+    return np.asarray(face_net(COCKED_PATH).run(patches)[0][:, 1].reshape(hits, -1).mean(axis=1))
 
 
 def read_upright(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:
@@ -444,6 +469,8 @@ def _value(hit: Hit, kind: DieKind, taught: TaughtSet | None) -> tuple[int | Non
     others = float(probs[1:UNREADABLE].sum() - faces.sum())
     if probs[UNREADABLE] > probs[1:UNREADABLE].max():
         return None, float(probs[UNREADABLE]) / die, "cocked"
+    if hit.leaning > LEANS:
+        return None, hit.leaning, "cocked"
     if taught is not None and hit.embeddings is not None:
         return taught.value(hit.embeddings, die)
     if others > float(faces.sum()):

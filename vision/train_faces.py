@@ -31,7 +31,7 @@ from vision.detect import shrink, working_view, working_scale
 from vision.face_art import marks
 from vision.face_classes import (CLASSES, FACE_CROP, FACE_PX, NOT_A_DIE, NUMERAL_CROP, TURNED, UNREADABLE, UPRIGHT_CLASSES,
                                   UPRIGHT_CROP, face_class)
-from vision.faces import MODEL_PATH, NUMERALS_PATH, UPRIGHT_PATH
+from vision.faces import COCKED_PATH, MODEL_PATH, NUMERALS_PATH, UPRIGHT_PATH
 from vision.render import Scene, SceneSpec, render_scene
 from vision.render_die import fill
 from vision.train import jitter, load_weights
@@ -194,17 +194,47 @@ def upright_crops(frames: int, seed: int, per_die: int = 5, negatives: int = 3) 
     return _frames_crops(frames, seed, lambda scene, kind, rng: _upright_scene(scene, kind, rng, per_die, negatives))
 
 
+def cocked_crops(frames: int, seed: int, per_die: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of whole dice of every kind as the face network looks at them (:data:`FACE_CROP`),
+    from frames with one to three cocked dice each: class 1 a cocked die, 0 one lying flat."""
+    return _frames_crops(frames, seed, lambda scene, kind, rng: _cocked_scene(scene, rng, per_die),
+                         lambda rng, kind: replace(training_spec(rng, kind), cocked=rng.choice([1, 2, 3])))
+
+
+def _cocked_scene(scene: Scene, rng: np.random.Generator, per_die: int) -> tuple[list[np.ndarray], list[int]]:
+    """``per_die`` crops of each die wholly in view and still, placed and sized as the finder's
+    hits are (a little off the top face's centre, 0.85-1.2 of the die), turned any way."""
+    patches, labels = [], []
+    for die in scene.dice:
+        if die.cut_off or die.moving or die.visible < COCKED_VISIBLE:
+            continue
+        size = (die.box[2] + die.box[3]) / 2
+        for _ in range(per_die):
+            centre = np.array(die.center) + rng.normal(0, 0.06 * size, 2)
+            patches.append(crop(scene.image, (float(centre[0]), float(centre[1])),
+                                size * FACE_CROP * rng.uniform(0.85, 1.2), rng.uniform(0, 360), False, FACE_PX))
+            labels.append(int(die.cocked))
+    return patches, labels
+
+
+COCKED_VISIBLE = 0.9
+"""Least share of a die in view for the cocked network to learn from it (a die under another is
+neither flat nor cocked to the eye)."""
+
+
 def _frames_crops(frames: int, seed: int, crops_of: Callable[[Scene, DieKind, np.random.Generator],
-                                                             tuple[list[np.ndarray], list[int]]]) -> tuple[np.ndarray, np.ndarray]:
+                                                             tuple[list[np.ndarray], list[int]]],
+                  spec_of: Callable[[random.Random, DieKind], SceneSpec] = training_spec) -> tuple[np.ndarray, np.ndarray]:
     """The crops ``crops_of`` takes from ``frames`` rendered frames of every kind (in the shares of
-    :data:`KIND_SHARE`), and their classes: seeded, the same data every run."""
+    :data:`KIND_SHARE`, scenes as ``spec_of`` draws them), and their classes: seeded, the same data
+    every run."""
     rng, generator = random.Random(seed), np.random.default_rng(seed)
     kinds, weights = list(KIND_SHARE), list(KIND_SHARE.values())
     patches: list[np.ndarray] = []
     labels: list[int] = []
     for n in range(frames):
         kind = rng.choices(kinds, weights)[0]
-        scene = render_scene(random.Random(rng.getrandbits(32)), training_spec(rng, kind))
+        scene = render_scene(random.Random(rng.getrandbits(32)), spec_of(rng, kind))
         more, classes = crops_of(scene, kind, generator)
         patches += more
         labels += classes
@@ -328,7 +358,7 @@ def export(net: Any, path: Path) -> None:
 
 
 NETS = {"faces": (render_crops, len(CLASSES), MODEL_PATH), "numerals": (numeral_crops, 12, NUMERALS_PATH),
-        "upright": (upright_crops, len(UPRIGHT_CLASSES), UPRIGHT_PATH)}
+        "upright": (upright_crops, len(UPRIGHT_CLASSES), UPRIGHT_PATH), "cocked": (cocked_crops, 2, COCKED_PATH)}
 """Each network: how its crops are made, its number of classes, where it is shipped."""
 
 
@@ -352,7 +382,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--net", choices=list(NETS), default="faces",
                         help="faces: every kind's faces from a die's crop (the finder); numerals: a d12's numeral "
-                             "from a close crop; upright: every face standing upright, or turned (the reader)")
+                             "from a close crop; upright: every face standing upright, or turned (the reader); "
+                             "cocked: whether a whole die leans on another or a wall")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--start", type=Path, help="go on from the weights of this exported network (ONNX)")
     parser.add_argument("--crops", type=Path, nargs="+", default=[],

@@ -70,3 +70,13 @@ def test_a_lean_the_whole_die_shows_flags_the_die_cocked() -> None:
                        (400, 400, 3))
     assert (reading.value, reading.flag) == (None, "cocked")
     assert _leaning(upright, np.eye(len(CLASSES))[face_class(DieKind.D12, 7)]) is upright  # no lean: as read
+
+
+def test_a_die_the_cocked_network_sees_leaning_is_flagged_whatever_its_face_reads() -> None:
+    from vision.faces import LEANS
+
+    probs = np.zeros(len(CLASSES), np.float32)
+    probs[face_class(DieKind.LETTERS, 6)] = 0.98
+    leaning = _reading(Hit((100.0, 100.0), 40.0, probs, leaning=LEANS + 0.01), DieKind.LETTERS, None, 1.0, (400, 400, 3))
+    flat = _reading(Hit((100.0, 100.0), 40.0, probs, leaning=LEANS - 0.01), DieKind.LETTERS, None, 1.0, (400, 400, 3))
+    assert (leaning.value, leaning.flag, flat.value, flat.flag) == (None, "cocked", 6, None)
