@@ -85,6 +85,12 @@ def sharpness(patch: np.ndarray, across: float | None = None) -> float:
     return float(np.percentile(step[inner, inner], 98) / 8.0 / (high - low + 8.0)) * enlarged
 
 
+def sharpest_channel(patch: np.ndarray, across: float | None = None) -> float:
+    """:func:`sharpness` of the BGR crop's sharpest colour channel: a design's edges may lie in one
+    channel only (white ink on an orange or pink die is faint in grey, and measured soft there)."""
+    return max(sharpness(np.ascontiguousarray(np.repeat(patch[..., c:c + 1], 3, axis=2)), across) for c in range(3))
+
+
 DARK_BODY = 70
 """Most median lightness (0-255) of a die's middle for it to count as dark (:func:`dark_body`):
 the smoky dice of the real photos are 48-55; a red die with white pips about 110. :mod:`vision.read`

@@ -34,7 +34,7 @@ import numpy as np
 
 from controller.games.dice import DieKind
 from controller.games.errors import ConfigError, InvalidInput
-from vision.crops import crop, normalise, sharpness
+from vision.crops import crop, normalise, sharpest_channel
 from vision.detect import Candidate, View, closer_view, propose, shrink, working_views
 from vision.face_classes import (CLASSES, FACE_CROP, FACE_PX, KINDS, NOT_A_DIE, NUMERAL_CROP, TURNED, UNREADABLE,
                                  UPRIGHT_CROP, face_slice)
@@ -93,12 +93,14 @@ the rendered die's whole box, 12 frames of each kind at 40-80 px; with the d6 re
 box was 1.28 of it). The table's owner colour is taken from a disc of 0.3 of the box: a loose box
 reached the shaded sides of a yellow d12 and matched no seat."""
 
-LEANS = 0.7
+LEANS = 0.5
 """The cocked network's share (:data:`COCKED_PATH`) above which a die is flagged cocked, whatever
-its face reads. On 150 bench frames per kind (``bench/faces_reader.py``), dice read wrong but
-accepted (all of them cocked dice given a value) d12 5 -> 4, d8-tauren 5 -> 3, letters 10 -> 8,
-read right and accepted 618, 751, 685 -> 618, 749, 684; at 0.5, letters 5 but 10 fewer right
-accepted; a third of the cocked dice the network does not see (under 0.3)."""
+its face reads. On 150 bench frames per kind (``bench/faces_reader.py``, crops' sharpness in the
+grey), dice read wrong but accepted (all but one cocked dice given a value) went from d12 5,
+d8-tauren 5, letters 10 to 4, 3, 8 at 0.7 and 4, 3, 5 at 0.5, read right and accepted from 618,
+751, 685 to 618, 749, 684 at 0.7 and 618, 738, 675 at 0.5. With the sharpness of the sharpest
+channel (:func:`vision.crops.sharpest_channel`), 0.5 keeps the letters at 6 where 0.7 left 9. A
+third of the bench's cocked dice the network does not see (under 0.3)."""
 
 BATCH = 32
 """Crops per forward pass (larger batches run slower per crop on one core)."""
@@ -340,7 +342,7 @@ def second_look(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:
     per_hit = embeddings.reshape(len(hits), views, -1)
     leaning = _leaning_seen(patches, len(hits))
     looked = [replace(h, probs=SECOND_WEIGHT * p + (1 - SECOND_WEIGHT) * h.probs, embeddings=e,
-                      sharpness=sharpness(patches[k * views], h.side / scale * FACE_CROP), leaning=float(leaning[k]))
+                      sharpness=sharpest_channel(patches[k * views], h.side / scale * FACE_CROP), leaning=float(leaning[k]))
               for k, (h, p, e) in enumerate(zip(hits, probs, per_hit))]
     return [h for h in looked if 1.0 - h.probs[NOT_A_DIE] >= DIE_SCORE]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -80,3 +81,14 @@ def test_a_die_the_cocked_network_sees_leaning_is_flagged_whatever_its_face_read
     leaning = _reading(Hit((100.0, 100.0), 40.0, probs, leaning=LEANS + 0.01), DieKind.LETTERS, None, 1.0, (400, 400, 3))
     flat = _reading(Hit((100.0, 100.0), 40.0, probs, leaning=LEANS - 0.01), DieKind.LETTERS, None, 1.0, (400, 400, 3))
     assert (leaning.value, leaning.flag, flat.value, flat.flag) == (None, "cocked", 6, None)
+
+
+def test_the_sharpest_channel_measures_ink_that_is_faint_in_grey() -> None:
+    from vision.crops import sharpest_channel, sharpness
+
+    patch = np.zeros((48, 48, 3), np.uint8)
+    patch[:] = (255, 40, 40)  # a blue die (BGR) with a red bar: alike in grey, apart in the blue and red channels
+    patch[10:38, 18:29] = (40, 40, 150)
+    assert sharpness(patch) < 0.2 < sharpest_channel(patch)
+    blurred = np.asarray(cv2.GaussianBlur(patch, (0, 0), 2.5))
+    assert sharpest_channel(blurred) < 0.2  # a blurred die stays soft in every channel
