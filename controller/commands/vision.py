@@ -366,7 +366,7 @@ given as DIR/<face>/*.jpg (a folder per face) or DIR/<face>_*.jpg (the face, an 
 name), faces as games write them (1..12, 2..6 W C S, H O L D E M); every die in a picture must show
 that face. One picture of each face is the least; give 5 per face, each die turned another way and
 lit as at the table. Teach mode is not reliable yet: a rendered set of a new look taught 5 per face
-reads 64% of its dice right, and flags most readings for the dealer (bench/teach_reader.py)."""
+reads 60% of its dice right, and flags most readings for the dealer (bench/teach_reader.py)."""
 
 
 def _register_teach(actions: Any) -> None:
