@@ -2,7 +2,8 @@
 
 The devices come from the configuration (``[hardware] backend = "pi"``); the table's record, its
 evidence pictures and exports live in the state directory (``--state``, default
-``$STATE_DIRECTORY`` as systemd sets it, else ``/var/lib/dicetable``). The scoreboard is served
+``$STATE_DIRECTORY`` as systemd sets it, else ``/var/lib/dicetable``), and so do the dice sets
+the camera reads by (``dicetable vision teach --data STATE``). The scoreboard is served
 on the local network. SIGTERM stops the loop and closes the devices; systemd's watchdog is fed.
 """
 
@@ -28,8 +29,9 @@ def register(subparsers: Any) -> None:
                     "The dealer starts a game from the console (/dealer), or --game starts one "
                     "when none is in play. SIGTERM stops it cleanly.")
     parser.add_argument("--config", required=True, type=Path, help="the table.toml")
-    parser.add_argument("--state", type=Path, help="where the record lives (default "
-                        "$STATE_DIRECTORY, else /var/lib/dicetable)")
+    parser.add_argument("--state", type=Path, help="where the record lives, and the dice sets taught "
+                        "with `dicetable vision teach --data STATE` (default $STATE_DIRECTORY, else "
+                        "/var/lib/dicetable)")
     parser.add_argument("--game", type=str.lower, help="start this game if none is in play")
     parser.add_argument("--names", default="", help="seat names for --game, comma-separated")
     parser.add_argument("--colours", default="", help="seat colours for --game, #rrggbb, "

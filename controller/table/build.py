@@ -162,7 +162,7 @@ def build_real(config_path: Path, state: Path) -> tuple[Table, DemoParts]:
     table = Table(store, devices=devices, controls_for=lambda name: find_controls(name),
                   registry=registry, exports=state / "exports")
     if devices.camera is not None:
-        table.eyes = TableEyes(TrayWatcher(devices.camera, tray), lambda: _on_table(table),
+        table.eyes = TableEyes(TrayWatcher(devices.camera, tray, data=state), lambda: _on_table(table),
                                lambda: table.colours)
     return table, DemoParts(store, devices, registry)
 

@@ -25,6 +25,7 @@ import math
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Callable, Collection, Mapping, Sequence
 
 import cv2
@@ -119,10 +120,13 @@ class TrayWatcher:
     ``pip_stand_ins`` are six-faced kinds played with pip d6 dice at this table (DiceHoldem's
     letters, at a table without letter dice): a die showing n pips reads as the kind's n-th face.
     ``owned`` are the kinds whose dice go to the seat of their colour (given to :meth:`step`).
+    ``data`` is the data folder whose taught sets (``dicetable vision teach``) the reader reads by
+    (default :func:`vision.teach.data_folder`).
     """
 
     def __init__(self, camera: Camera, tray: TrayConfig, settle: SettleConfig = SettleConfig(),
-                 pip_stand_ins: Collection[DieKind] = (), owned: Collection[DieKind] = OWN_KINDS) -> None:
+                 pip_stand_ins: Collection[DieKind] = (), owned: Collection[DieKind] = OWN_KINDS,
+                 data: Path | None = None) -> None:
         bad = [kind.value for kind in pip_stand_ins if len(kind.faces) != 6]
         if bad:
             raise InvalidInput(f"only six-faced kinds can be played with pip dice, not {', '.join(bad)}")
@@ -130,6 +134,7 @@ class TrayWatcher:
         self.tray = tray
         self.pip_stand_ins = frozenset(pip_stand_ins)
         self.owned = frozenset(owned)
+        self.data = data
         self.light: Light = NO_REFERENCE  # the tray's light in the last frame owned dice were read in
         self.detector = SettleDetector(settle)
         self.calibration: Calibration | None = None
@@ -207,7 +212,7 @@ class TrayWatcher:
         start = time.perf_counter()
         calibration = self._calibrated(frame)
         as_kind = DieKind.D6 if kind in self.pip_stand_ins else kind
-        observation = read_dice(frame, as_kind.value, tray=calibration)
+        observation = read_dice(frame, as_kind.value, tray=calibration, data=self.data)
         readings = observation.dice
         placed = sorted(((self._tray_mm(r, calibration), r) for r in readings), key=lambda p: p[0])
         dice = tuple(_die_seen(r, kind, self.tray.zones.zone_of(mm)) for mm, r in placed)

@@ -287,3 +287,19 @@ def test_dropped_frames_in_a_row_become_a_fault_that_clears_with_the_next_frame(
     fault = steps[TIMEOUTS_FOR_FAULT - 1].fault
     assert fault is not None and fault.problem.startswith(f"camera sent no frame {TIMEOUTS_FOR_FAULT} times in a row")
     assert steps[-1].recovered and steps[-1].motion is not None
+
+
+def test_the_watcher_reads_by_the_sets_taught_in_its_data_folder(tmp_path: Path) -> None:
+    from vision.faces import face_net, sharp_crops
+    from vision.teach import TaughtSet, set_path
+
+    camera = table_camera(7)
+    camera.show([2, 4, 6], zones=["community"] * 3, kind="letters")
+    frame = camera.frame()
+    dice = [(d.center, (d.box[2] + d.box[3]) / 2) for d in camera.scene.dice]
+    _, embeddings = face_net().run(sharp_crops(frame, dice))  # these very dice, every one taught as an H
+    TaughtSet(DieKind.LETTERS, embeddings, np.full(len(embeddings), 6)).save(set_path(DieKind.LETTERS, tmp_path))
+    shipped = read_once(watch(camera, DieKind.LETTERS)[1])
+    taught = read_once(watch(camera, DieKind.LETTERS, watcher=TrayWatcher(camera, TRAY, data=tmp_path))[1])
+    assert sorted(d.face for d in shipped.dice) == sorted(truth_faces(camera)) == ["E", "H", "L"]
+    assert [d.face for d in taught.dice] == ["H", "H", "H"]
