@@ -77,18 +77,23 @@ def sharpness(patch: np.ndarray, across: float | None = None) -> float:
     ``across``: how many frame pixels the crop spans. A crop enlarged from fewer pixels than its own
     spreads each step over more of them, so its sharpness is scaled up by the enlargement (a small
     die in focus is not blurred); a shrunk crop is taken as it is."""
-    grey = cv2.GaussianBlur(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
-    step = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
-    inner = slice(patch.shape[0] // 5, patch.shape[0] - patch.shape[0] // 5)
-    low, high = np.percentile(grey[inner, inner], [5, 95])
-    enlarged = max(1.0, patch.shape[0] / across) if across else 1.0
-    return float(np.percentile(step[inner, inner], 98) / 8.0 / (high - low + 8.0)) * enlarged
+    return _sharpness_of(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), across)
 
 
 def sharpest_channel(patch: np.ndarray, across: float | None = None) -> float:
     """:func:`sharpness` of the BGR crop's sharpest colour channel: a design's edges may lie in one
     channel only (white ink on an orange or pink die is faint in grey, and measured soft there)."""
-    return max(sharpness(np.ascontiguousarray(np.repeat(patch[..., c:c + 1], 3, axis=2)), across) for c in range(3))
+    return max(_sharpness_of(patch[..., c], across) for c in range(3))
+
+
+def _sharpness_of(plane: np.ndarray, across: float | None) -> float:
+    """:func:`sharpness` of one 8-bit plane of a crop (its lightness, or one colour channel)."""
+    grey = cv2.GaussianBlur(plane.astype(np.float32), (0, 0), 1.0)
+    step = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
+    inner = slice(plane.shape[0] // 5, plane.shape[0] - plane.shape[0] // 5)
+    low, high = np.percentile(grey[inner, inner], [5, 95])
+    enlarged = max(1.0, plane.shape[0] / across) if across else 1.0
+    return float(np.percentile(step[inner, inner], 98) / 8.0 / (high - low + 8.0)) * enlarged
 
 
 DARK_BODY = 70

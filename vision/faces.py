@@ -340,14 +340,14 @@ def second_look(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:
     views = len(TURNS)
     probs = probs.reshape(len(hits), views, -1).mean(axis=1)
     per_hit = embeddings.reshape(len(hits), views, -1)
-    leaning = _leaning_seen(patches, len(hits))
+    leaning = _cocked_shares(patches, len(hits))
     looked = [replace(h, probs=SECOND_WEIGHT * p + (1 - SECOND_WEIGHT) * h.probs, embeddings=e,
                       sharpness=sharpest_channel(patches[k * views], h.side / scale * FACE_CROP), leaning=float(leaning[k]))
               for k, (h, p, e) in enumerate(zip(hits, probs, per_hit))]
     return [h for h in looked if 1.0 - h.probs[NOT_A_DIE] >= DIE_SCORE]
 
 
-def _leaning_seen(patches: np.ndarray, hits: int) -> np.ndarray:
+def _cocked_shares(patches: np.ndarray, hits: int) -> np.ndarray:
     """Each hit's chance of leaning, by the cocked network (:data:`COCKED_PATH`), over its crops
     in the :data:`TURNS`; zeros when that network is not there."""
     if not COCKED_PATH.is_file():

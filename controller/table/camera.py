@@ -90,8 +90,9 @@ def zone_for(seat: int | None) -> str:
 
 @dataclass(frozen=True)
 class TrayReading:
-    """What the camera saw on a settled tray: the dice in tray order (left to right), the evidence frame as JPEG bytes (annotated: each die's box, face and confidence, and the
-    zones' outlines and names) and the milliseconds the reading took. ``colour_problem`` says why
+    """What the camera saw on a settled tray: the dice in tray order (left to right), the evidence
+    frame as JPEG bytes (annotated: each die's box, face and confidence, and the zones' outlines
+    and names) and the milliseconds the reading took. ``colour_problem`` says why
     the dice of an owned kind could not be given to their owners (seat colours too close to tell
     apart under the tray's light), "" when they were or the kind is not owned."""
 
@@ -213,8 +214,7 @@ class TrayWatcher:
         calibration = self._calibrated(frame)
         as_kind = DieKind.D6 if kind in self.pip_stand_ins else kind
         observation = read_dice(frame, as_kind.value, tray=calibration, data=self.data)
-        readings = observation.dice
-        placed = sorted(((self._tray_mm(r, calibration), r) for r in readings), key=lambda p: p[0])
+        placed = sorted(((self._tray_mm(r, calibration), r) for r in observation.dice), key=lambda p: p[0])
         dice = tuple(_die_seen(r, kind, self.tray.zones.zone_of(mm)) for mm, r in placed)
         problem = ""
         if kind in self.owned and colours:
@@ -222,7 +222,7 @@ class TrayWatcher:
             dice, problem = _owned(frame, self.light, dice, colours)
         owners = [(d, colours[seat]) for seat in range(len(colours)) for d in dice
                   if kind in self.owned and d.zone == zone_for(seat)]
-        jpeg = evidence(frame, Observation(readings, observation.ms), calibration, self.tray.zones, owners)
+        jpeg = evidence(frame, observation, calibration, self.tray.zones, owners)
         return TrayReading(kind, dice, jpeg, (time.perf_counter() - start) * 1000.0, problem)
 
     def _calibrated(self, frame: Frame) -> Calibration:
