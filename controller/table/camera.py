@@ -75,6 +75,8 @@ NO_OWNER = "no_owner"
 
 CAMERA_FIX = ("check the camera's cable (the ribbon at the Pi or the USB plug) and its power; "
               "the table goes on by itself when frames come back")
+READER_FIX = ("teach the set again (`dicetable vision teach --data` the state directory) or move it out of the "
+              "state directory's faces folder; the table goes on by itself once it can read")
 TRAY_FIX = ("clear the four corner markers of the tray (nothing on them, no glare) and make sure the "
             "whole tray is in view; the table goes on by itself once they are seen")
 
@@ -177,12 +179,15 @@ class TrayWatcher:
 
     def _read_step(self, frame: Frame, kind: DieKind, state: Motion, recovered: bool,
                    colours: Sequence[str]) -> CameraStep:
-        """Read a settled frame; a tray whose markers cannot be found is a fault, tried again later."""
+        """Read a settled frame; a tray whose markers cannot be found, or a reader that cannot read
+        (a taught set in the data folder that is damaged), is a fault, tried again later."""
         try:
             reading = self.read(frame, kind, colours)
-        except CalibrationError as err:
+        except (CalibrationError, ConfigError) as err:
             self._next_try = self._frames + RETRY_FRAMES
-            self._lost = DeviceStatus.failing(self.camera.name, f"the camera cannot find the tray: {err}", TRAY_FIX)
+            problem, fix = ((f"the camera cannot find the tray: {err}", TRAY_FIX) if isinstance(err, CalibrationError)
+                            else (f"the camera cannot read the dice: {err}", READER_FIX))
+            self._lost = DeviceStatus.failing(self.camera.name, problem, fix)
             return CameraStep(state, fault=self._lost, recovered=recovered)
         tray_back = self._lost is not None
         self._lost, self._unread = None, False

@@ -22,7 +22,7 @@ from controller.games.base import DiceNeeded
 from controller.games.dice import DieKind
 from controller.games.errors import DeviceTimeout, InvalidInput
 from controller.games.rolls import Roll
-from controller.table.camera import TIMEOUTS_FOR_FAULT, CameraStep, TrayReading, TrayWatcher, match
+from controller.table.camera import RETRY_FRAMES, TIMEOUTS_FOR_FAULT, CameraStep, TrayReading, TrayWatcher, match
 from controller.table.records import Question
 from hardware.camera_sim import CameraFault, SimCamera
 from hardware.devices import DeviceStatus, Frame
@@ -303,3 +303,19 @@ def test_the_watcher_reads_by_the_sets_taught_in_its_data_folder(tmp_path: Path)
     taught = read_once(watch(camera, DieKind.LETTERS, watcher=TrayWatcher(camera, TRAY, data=tmp_path))[1])
     assert sorted(d.face for d in shipped.dice) == sorted(truth_faces(camera)) == ["E", "H", "L"]
     assert [d.face for d in taught.dice] == ["H", "H", "H"]
+
+
+def test_a_damaged_taught_set_is_a_fault_of_the_camera_until_it_is_put_right(tmp_path: Path) -> None:
+    from vision.teach import set_path
+
+    camera = table_camera(7)
+    camera.show([2, 4, 6], zones=["community"] * 3, kind="letters")
+    damaged = set_path(DieKind.LETTERS, tmp_path)
+    damaged.parent.mkdir(parents=True)
+    damaged.write_bytes(b"not a taught set")
+    watcher, steps = watch(camera, DieKind.LETTERS, watcher=TrayWatcher(camera, TRAY, data=tmp_path))
+    faults = [s.fault for s in steps if s.fault is not None]
+    assert faults and "taught set" in faults[0].problem and "teach the set again" in faults[0].fix
+    damaged.unlink()  # the dealer moves it away
+    later = [watcher.step(DieKind.LETTERS) for _ in range(RETRY_FRAMES + 1)]
+    assert sorted(d.face for d in read_once(later).dice) == sorted(truth_faces(camera))
