@@ -1,6 +1,6 @@
 """Benchmark of teach mode: a set of a new look taught from a few pictures per face, then read.
 
-Usage: ``python bench/teach_reader.py [--frames N] [--per-face K]``.
+Usage: ``python bench/teach_reader.py [--frames N] [--per-face K] [--first SEED]``.
 
 The set is the one of ``tests/vision/test_teach.py``: letter dice in thin, slanted, narrow letters
 on an olive body, a look no shipped network was trained on. It is taught from K pictures of each
@@ -23,38 +23,32 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "vision"))
 from dice_reader import Tally, Truth, match, score  # noqa: E402  (the d6 bench's scoring: one definition)
-from test_teach import NEW_COLOURS, NEW_LOOK  # noqa: E402  (the test's set: one definition)
+from test_teach import new_look  # noqa: E402  (the test's set: one definition)
 
 from controller.games.dice import DieKind  # noqa: E402
 from vision.faces import read_faces  # noqa: E402
-from vision.render import Scene, SceneSpec, render_scene  # noqa: E402
 from vision.teach import set_path, teach  # noqa: E402
 
 FIRST_FRAME = 5000
 """Seed of the first frame read (the teaching pictures use seeds 100-159)."""
 
 
-def frame(seed: int, values: list[int], size: tuple[int, int]) -> Scene:
-    """A rendered frame of the new-look set, as the test renders it."""
-    spec = SceneSpec(size=size, die_px=(48, 60), kind="letters", lettering=NEW_LOOK, palette=NEW_COLOURS,
-                     background="random", noise=3, tint=1.0)
-    return render_scene(random.Random(seed), spec, values=values)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=200, help="new frames read with the taught set")
     parser.add_argument("--per-face", type=int, default=5, help="teaching pictures of each face")
+    parser.add_argument("--first", type=int, default=FIRST_FRAME,
+                        help=f"seed of the first frame read (default {FIRST_FRAME}; 20000: a second set of frames)")
     args = parser.parse_args(argv)
     faces = DieKind.LETTERS.faces
-    pictures = {face: [frame(100 + 10 * k + n, [k + 1], (240, 180)).image for n in range(args.per_face)]
+    pictures = {face: [new_look(100 + 10 * k + n, [k + 1]).image for n in range(args.per_face)]
                 for k, face in enumerate(faces)}
     folder = Path(tempfile.mkdtemp(prefix="teach-bench-"))
     teach(DieKind.LETTERS, pictures).save(set_path(DieKind.LETTERS, folder))
     tally, accepted, began = Tally(), 0, time.process_time()
     for n in range(args.frames):
-        rng = random.Random(FIRST_FRAME + n)
-        scene = frame(FIRST_FRAME + n, [rng.randint(1, 6) for _ in range(rng.randint(1, 3))], (360, 240))
+        rng = random.Random(args.first + n)
+        scene = new_look(args.first + n, [rng.randint(1, 6) for _ in range(rng.randint(1, 3))], (360, 240))
         readings = read_faces(scene.image, "letters", data=folder).dice
         truths = [Truth(d.value, d.box) for d in scene.dice]
         tally += score(readings, truths)

@@ -160,6 +160,8 @@ class Hit:
     sharpness: float = 1.0
     leaning: float = 0.0
     """How surely the cocked network sees the die leaning, 0..1 (0 without that network)."""
+    angle: float = 0.0
+    """The turn (degrees) its crops are taken at: a taught set's top face's (:mod:`vision.top_face`)."""
 
 
 def read_faces(image: np.ndarray, kind: str, *, tray: Calibration | None = None,
@@ -241,6 +243,8 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None,
         hits = find(view)
     else:
         view, hits = best_view(frame, TAUGHT_SIZES if taught is not None else OTHER_SIZES)
+    if taught is not None:
+        hits = taught.placed(frame, view.scale, hits)
     hits = _one_per_die(second_look(frame, view.scale, hits))
     if UPRIGHT_PATH.is_file():
         hits = _one_per_die(read_upright(frame, view.scale, hits), same_kind=False)
@@ -335,7 +339,8 @@ def second_look(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:
     (and blended with the first look); keep those still a die."""
     if not hits:
         return hits
-    patches = sharp_crops(frame, [((h.center[0] / scale, h.center[1] / scale), h.side / scale) for h in hits])
+    patches = sharp_crops(frame, [((h.center[0] / scale, h.center[1] / scale), h.side / scale) for h in hits],
+                          angles=[h.angle for h in hits])
     probs, embeddings = face_net().run(patches)
     views = len(TURNS)
     probs = probs.reshape(len(hits), views, -1).mean(axis=1)
@@ -409,10 +414,11 @@ def read_numerals(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]
 
 
 def sharp_crops(frame: np.ndarray, dice: list[tuple[tuple[float, float], float]],
-                turns: tuple[float, ...] = TURNS) -> np.ndarray:
-    """Crops of each die (centre, side in ``frame`` pixels) in each of the ``turns``, die by die."""
-    return np.stack([crop(frame, centre, side * FACE_CROP, turn, False, FACE_PX)
-                     for centre, side in dice for turn in turns])
+                turns: tuple[float, ...] = TURNS, angles: list[float] | None = None) -> np.ndarray:
+    """Crops of each die (centre, side in ``frame`` pixels) in each of the ``turns`` (from its angle
+    in ``angles``, default 0), die by die."""
+    return np.stack([crop(frame, centre, side * FACE_CROP, angle + turn, False, FACE_PX)
+                     for (centre, side), angle in zip(dice, angles or [0.0] * len(dice)) for turn in turns])
 
 
 def _one_per_die(hits: list[Hit], same_kind: bool = True) -> list[Hit]:

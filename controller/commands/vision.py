@@ -365,8 +365,11 @@ data folder, where reading finds it (`vision read --kind K`, the table's camera)
 given as DIR/<face>/*.jpg (a folder per face) or DIR/<face>_*.jpg (the face, an underscore, any
 name), faces as games write them (1..12, 2..6 W C S, H O L D E M); every die in a picture must show
 that face. One picture of each face is the least; give 5 per face, each die turned another way and
-lit as at the table. Teach mode is not reliable yet: a rendered set of a new look taught 5 per face
-reads 60% of its dice right, and flags most readings for the dealer (bench/teach_reader.py)."""
+lit as at the table, alone on a tray of another colour (the set's body colour is taken from them:
+the dice are then placed on their top faces by it). A rendered set of a new look taught 5 per face
+reads 99% of its dice right, but flags two thirds of the readings for the dealer, and a leaning
+die of a taught set is given a value more often than one of the shipped sets (bench/teach_reader.py,
+vision/README.md)."""
 
 
 def _register_teach(actions: Any) -> None:

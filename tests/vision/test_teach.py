@@ -1,7 +1,6 @@
-"""Teach mode: a set of a new look learnt from five pictures per face, stored, and read by it
-(the 200-frame acceptance figure is measured by ``bench/teach_reader.py``: 60.0% of the dice read
-right, against the goal of 99%; the face network's embeddings do not tell this set's letters apart
-well enough)."""
+"""Teach mode: a set of a new look learnt from five pictures per face, stored, and read by it;
+issue 18's figure, 200 new frames read at 99% or better, is :func:`test_a_taught_set_reads_200_new_frames`
+(``bench/teach_reader.py`` prints it)."""
 
 from __future__ import annotations
 
@@ -14,8 +13,10 @@ import pytest
 
 from controller.games.dice import DieKind
 from controller.games.errors import ConfigError, InvalidInput
+from tests.vision.conftest import dice_bench
 from vision.face_art import Lettering
 from vision.faces import read_faces
+from vision.render import Scene, SceneSpec, render_scene
 from vision.teach import TaughtSet, set_path, taught_set, teach
 
 NEW_LOOK = Lettering("uni", 350, slant=0.18, width=0.85)
@@ -25,12 +26,15 @@ NEW_COLOURS = (((70, 150, 95), ((245, 245, 245),)),)
 """An olive-green body with white letters: not a training colour."""
 
 
-def picture(seed: int, values: list[int], size: tuple[int, int] = (240, 180)) -> tuple[np.ndarray, list[int | None]]:
-    from vision.render import SceneSpec, render_scene
-
+def new_look(seed: int, values: list[int], size: tuple[int, int] = (240, 180)) -> Scene:
+    """A rendered frame of dice of the new look showing ``values``."""
     spec = SceneSpec(size=size, die_px=(48, 60), kind="letters", lettering=NEW_LOOK, palette=NEW_COLOURS,
                      background="random", noise=3, tint=1.0)
-    scene = render_scene(random.Random(seed), spec, values=values)
+    return render_scene(random.Random(seed), spec, values=values)
+
+
+def picture(seed: int, values: list[int], size: tuple[int, int] = (240, 180)) -> tuple[np.ndarray, list[int | None]]:
+    scene = new_look(seed, values, size)
     return scene.image, [d.value for d in scene.dice]
 
 
@@ -58,7 +62,8 @@ def test_reading_uses_the_set_in_the_data_folder(taught: Path, tmp_path: Path) -
 def test_the_dice_of_a_taught_set_are_found_though_their_look_is_new(taught: Path) -> None:
     # the face network takes these thin letters for small dice (a 55 px die was guessed 14 px) and
     # lost most of the dice: 12 frames, 22 dice, 11 found and 4 read right before the taught set
-    # was also looked for at three times the guess; 22 found and 19 read right after
+    # was also looked for at three times the guess; 22 found and 19 read right after, and 21 once
+    # each die is placed on its top face by the set's body colour
     found = right = total = 0
     for seed in range(5000, 5012):
         rng = random.Random(seed)
@@ -67,7 +72,34 @@ def test_the_dice_of_a_taught_set_are_found_though_their_look_is_new(taught: Pat
         total += len(truth)
         found += min(len(readings), len(truth))
         right += sum((Counter(r.value for r in readings if r.value) & Counter(truth)).values())
-    assert total == 22 and found >= 21 and right >= 16
+    assert total == 22 and found == 22 and right >= 21
+
+
+@pytest.mark.slow
+def test_a_taught_set_reads_200_new_frames(taught: Path) -> None:
+    # issue 18: taught from 5 pictures per face, 200 new frames read at 99% or better; with the
+    # dice read where the finder put them, 60.0% (403 dice, 4 read wrong but accepted); placed on
+    # their top faces (vision.top_face), 99.0% (about 90 s of CPU)
+    bench = dice_bench()
+    tally = bench.Tally()
+    for seed in range(5000, 5200):
+        rng = random.Random(seed)
+        scene = new_look(seed, [rng.randint(1, 6) for _ in range(rng.randint(1, 3))], (360, 240))
+        truths = [bench.Truth(d.value, d.box) for d in scene.dice]
+        tally += bench.score(read_faces(scene.image, "letters", data=taught).dice, truths)
+    assert tally.labelled == 403
+    assert tally.right >= 0.99 * tally.labelled
+    assert tally.sure_wrong == 0
+
+
+def test_a_set_stored_before_the_body_colour_is_still_read(taught: Path, tmp_path: Path) -> None:
+    stored = taught_set(DieKind.LETTERS, taught)
+    assert stored is not None and stored.body is not None
+    TaughtSet(DieKind.LETTERS, stored.embeddings, stored.values).save(set_path(DieKind.LETTERS, tmp_path))
+    older = taught_set(DieKind.LETTERS, tmp_path)
+    assert older is not None and older.body is None
+    image, truth = picture(9001, [2, 5], (360, 240))
+    assert [r.value for r in read_faces(image, "letters", data=tmp_path).dice]  # read where the finder puts them
 
 
 def test_the_nearest_taught_face_wins_and_a_far_die_is_another_kind() -> None:
