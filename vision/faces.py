@@ -339,8 +339,7 @@ def second_look(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:
     (and blended with the first look); keep those still a die."""
     if not hits:
         return hits
-    patches = sharp_crops(frame, [((h.center[0] / scale, h.center[1] / scale), h.side / scale) for h in hits],
-                          angles=[h.angle for h in hits])
+    patches = hit_crops(frame, scale, hits)
     probs, embeddings = face_net().run(patches)
     views = len(TURNS)
     probs = probs.reshape(len(hits), views, -1).mean(axis=1)
@@ -419,6 +418,12 @@ def sharp_crops(frame: np.ndarray, dice: list[tuple[tuple[float, float], float]]
     in ``angles``, default 0), die by die."""
     return np.stack([crop(frame, centre, side * FACE_CROP, angle + turn, False, FACE_PX)
                      for (centre, side), angle in zip(dice, angles or [0.0] * len(dice)) for turn in turns])
+
+
+def hit_crops(frame: np.ndarray, scale: float, hits: list[Hit], turns: tuple[float, ...] = TURNS) -> np.ndarray:
+    """:func:`sharp_crops` of ``hits`` (in a view of ``frame`` at ``scale``), each from its angle."""
+    return sharp_crops(frame, [((h.center[0] / scale, h.center[1] / scale), h.side / scale) for h in hits],
+                       turns, [h.angle for h in hits])
 
 
 def _one_per_die(hits: list[Hit], same_kind: bool = True) -> list[Hit]:

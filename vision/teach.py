@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -80,21 +80,7 @@ class TaughtSet:
         """``hits`` (in a view of ``frame`` at ``scale``), and hits at the spots of this set's body
         colour none of them lies on (:func:`vision.top_face.spots`: the finder misses some dice of
         a new look), each placed on its top face (:func:`placed`)."""
-        if self.body is None:
-            return hits
-        return placed(frame, scale, hits, self.body, lambda placed_hits: self._spotted(frame, scale, placed_hits))
-
-    def _spotted(self, frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:
-        """Hits (unread: every class alike) at the spots of this set's body colour none of the
-        ``hits`` (placed on their faces) lies on at about the spot's size (a hit placed on a
-        letter's bowl does not hide the face around it)."""
-        from vision.face_classes import CLASSES
-        from vision.faces import Hit
-
-        assert self.body is not None
-        unread = np.full(len(CLASSES), 1.0 / len(CLASSES))
-        spots = [Hit((x * scale, y * scale), side * scale, unread) for (x, y), side in top_face.spots(frame, self.body)]
-        return [spot for spot in spots if not any(_same_place(spot, hit) for hit in hits)]
+        return hits if self.body is None else placed(frame, scale, hits, self.body, spot=True)
 
     def value(self, embeddings: np.ndarray, die: float) -> tuple[int | None, float, str | None]:
         """Face number, confidence and flag of a die from the embeddings (V, E) of its views and its
@@ -120,23 +106,34 @@ class TaughtSet:
             np.savez_compressed(out, **fields)
 
 
-def placed(frame: np.ndarray, scale: float, hits: list[Hit], body: np.ndarray,
-           spotted: Callable[[list[Hit]], list[Hit]] | None = None) -> list[Hit]:
+def placed(frame: np.ndarray, scale: float, hits: list[Hit], body: np.ndarray, spot: bool = False) -> list[Hit]:
     """``hits`` (in a view of ``frame`` at ``scale``) moved onto the top faces of the ``body`` colour
     near them (:func:`vision.top_face.locate`), turned to the faces' axes. Crops taken there
     compare: the finder's hits lie up to half a side off and 0.3-1.3 times the size, and a taught
     set's crops compared there read 60% of the dice right. The dice of a set in one frame are of
     one size: a hit placed on a face off the others' median side by more than :data:`SIZE_SPREAD`
     (a letter's bowl, two dice side by side), or on none, is placed again from a hint of that size;
-    a hit still on no face stays as it is. ``spotted`` gives more hits from the hits placed (see
-    :meth:`TaughtSet.placed`), placed alike; their sizes do not count in the median."""
+    a hit still on no face stays as it is. With ``spot``, hits at the spots of the body colour
+    (:func:`_spotted`) are placed alike; their sizes do not count in the median."""
     faces, usual = _faces(frame, scale, hits, body)
-    if spotted is not None:
-        more = spotted([hit for hit, face in zip(hits, faces) if face is not None])
+    if spot:
+        more = _spotted(frame, scale, body, [hit for hit, face in zip(hits, faces) if face is not None])
         hits, faces = hits + more, faces + _faces(frame, scale, more, body, usual)[0]
     return [hit if face is None else replace(hit, center=(face.center[0] * scale, face.center[1] * scale),
                                              side=face.side * top_face.DIE_PER_FACE * scale, angle=face.angle)
             for hit, face in zip(hits, faces)]
+
+
+def _spotted(frame: np.ndarray, scale: float, body: np.ndarray, hits: list[Hit]) -> list[Hit]:
+    """Hits (unread: every class alike) at the spots of the ``body`` colour none of the ``hits``
+    (placed on their faces) lies on at about the spot's size (a hit placed on a letter's bowl does
+    not hide the face around it)."""
+    from vision.face_classes import CLASSES
+    from vision.faces import Hit
+
+    unread = np.full(len(CLASSES), 1.0 / len(CLASSES))
+    spots = [Hit((x * scale, y * scale), side * scale, unread) for (x, y), side in top_face.spots(frame, body)]
+    return [spot for spot in spots if not any(_same_place(spot, hit) for hit in hits)]
 
 
 def _faces(frame: np.ndarray, scale: float, hits: list[Hit], body: np.ndarray,
@@ -243,5 +240,4 @@ def die_embeddings(image: np.ndarray, body: np.ndarray | None = None) -> np.ndar
         return np.zeros((0, 1), np.float32)
     if body is not None:
         hits = placed(frame, view.scale, hits, body)
-    dice = [((h.center[0] / view.scale, h.center[1] / view.scale), h.side / view.scale) for h in hits]
-    return faces.face_net().run(faces.sharp_crops(frame, dice, TEACH_TURNS, [h.angle for h in hits]))[1]
+    return faces.face_net().run(faces.hit_crops(frame, view.scale, hits, TEACH_TURNS))[1]

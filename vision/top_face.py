@@ -156,17 +156,23 @@ _LIGHTNESS_WEIGHT = np.array([0.5, 1.0, 1.0], np.float32)
 def _body_seen(pixels: np.ndarray, body: np.ndarray) -> tuple[np.ndarray, float]:
     """Of two colours k-means finds in ``pixels`` (CIELAB: the body and the ink, or the tray), the
     one nearer ``body``, and the median distance of its pixels from it."""
-    cv2.setRNGSeed(0)
-    _, labels, centres = cv2.kmeans(pixels.astype(np.float32), 2, None, _KMEANS, 3, cv2.KMEANS_PP_CENTERS)
+    labels, centres = _kmeans(pixels, 2)
     nearer = int(np.argmin(np.linalg.norm((centres - body) * _LIGHTNESS_WEIGHT, axis=1)))
-    return centres[nearer], float(np.median(np.linalg.norm(pixels[labels.ravel() == nearer] - centres[nearer], axis=1)))
+    return centres[nearer], float(np.median(np.linalg.norm(pixels[labels == nearer] - centres[nearer], axis=1)))
 
 
 def _commonest(pixels: np.ndarray, colours: int) -> np.ndarray:
     """The commonest of ``colours`` colours k-means finds in ``pixels`` (CIELAB)."""
+    labels, centres = _kmeans(pixels, colours)
+    return np.asarray(centres[int(np.bincount(labels, minlength=colours).argmax())])
+
+
+def _kmeans(pixels: np.ndarray, colours: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each pixel's colour (labels) and the ``colours`` colours k-means finds in ``pixels``, seeded
+    alike every time (a reading does not change from one run to the next)."""
     cv2.setRNGSeed(0)
     _, labels, centres = cv2.kmeans(pixels.astype(np.float32), colours, None, _KMEANS, 3, cv2.KMEANS_PP_CENTERS)
-    return np.asarray(centres[int(np.bincount(labels.ravel(), minlength=colours).argmax())])
+    return labels.ravel(), centres
 
 
 def _lab(image: np.ndarray) -> np.ndarray:
