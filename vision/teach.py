@@ -206,7 +206,9 @@ def teach(kind: DieKind, pictures: dict[str, list[np.ndarray]]) -> TaughtSet:
 
     :raises InvalidInput: for a face the kind lacks, a face without pictures, or a picture with no die.
     """
-    faces = {kind.parse_face(face): images for face, images in pictures.items()}
+    from vision.read import as_bgr
+
+    faces = {kind.parse_face(face): [as_bgr(image) for image in images] for face, images in pictures.items()}
     missing = [face for face in kind.faces if len(faces.get(face, [])) < LEAST_PICTURES]
     if missing:
         raise InvalidInput(f"no pictures of face{'s' if len(missing) > 1 else ''} {' '.join(missing)} "
