@@ -1,7 +1,7 @@
 """Benchmark of the face reader (d12, d8-tauren, letters): accuracy on rendered frames it was not
 tuned on, and the read time of a 1536x864 frame on one core.
 
-Usage: ``python bench/faces_reader.py [--frames N] [--kinds KIND...] [--seed S] [--speed-rounds R]``.
+Usage: ``python bench/faces_reader.py [--frames N] [--kinds KIND...] [--speed-rounds R] [--lean-frames N]``.
 
 Per kind, N frames (default 1,000) rendered with seeds the trainer never uses (from
 :data:`SEED_BASE`), die bodies and inks from :data:`BENCH_PALETTE` (none within
@@ -12,7 +12,8 @@ glare and perspective. A reading matches a die when its centre lies in the die's
 right and accepted (no flag: the table does not ask the dealer), false dice per frame, and read
 wrong but accepted above ``vision.read.UNCERTAIN`` (goal: none; in brackets, how many of those are
 dice that show no face, cocked or hidden, given a value). Then, per kind, the CPU time of
-reading a 1536x864 frame with seven dice: median and slowest.
+reading a 1536x864 frame with seven dice: median and slowest. With ``--lean-frames N``, first the
+cocked network's calls on dice at their true centres (:func:`leans`).
 """
 
 from __future__ import annotations
@@ -99,6 +100,26 @@ def _accepted_right(readings: object, truths: list[Truth]) -> int:
     return sum(r.value == truths[i].value and r.value is not None and r.flag is None for i, r in taken.items())
 
 
+def leans(frames: int) -> None:
+    """How the cocked network (``vision.faces.COCKED_PATH``) tells leaning dice from flat ones at
+    their true centres and sizes, on ``frames`` frames of 960x540 with two cocked dice each (the
+    kinds in turn, 50-65 px): how many of each it puts above ``vision.faces.LEANS``."""
+    from vision.faces import LEANS, Hit, _cocked_shares
+
+    kinds = ("d12", "letters", "d8-tauren")
+    counts = {True: [0, 0], False: [0, 0]}  # cocked?: [above LEANS, dice]
+    for n in range(frames):
+        spec = SceneSpec(size=(960, 540), n_dice=6, die_px=(50, 65), kind=kinds[n % 3], cocked=2, background="random")
+        scene = render_scene(random.Random(SEED_BASE + 500_000 + n), spec)
+        dice = [d for d in scene.dice if not d.cut_off and not d.moving and d.visible >= 0.9]
+        hits = [Hit((float(d.center[0]), float(d.center[1])), (d.box[2] + d.box[3]) / 2, np.zeros(1)) for d in dice]
+        for die, share in zip(dice, _cocked_shares(scene.image, 1.0, hits) if hits else []):
+            counts[die.cocked][0] += int(share > LEANS)
+            counts[die.cocked][1] += 1
+    print(f"cocked network ({frames} frames, dice at their true centres): cocked dice above {LEANS} "
+          f"{counts[True][0]}/{counts[True][1]}, flat dice above it {counts[False][0]}/{counts[False][1]}", flush=True)
+
+
 def speed(kind: str, rounds: int) -> None:
     """Median and slowest CPU time of reading 1536x864 frames of seven ``kind`` dice on one core."""
     cv2.setNumThreads(1)
@@ -119,9 +140,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frames", type=int, default=1000)
     parser.add_argument("--kinds", nargs="+", default=["d12", "d8-tauren", "letters"])
     parser.add_argument("--speed-rounds", type=int, default=20, help="frames timed per kind (0: none)")
+    parser.add_argument("--lean-frames", type=int, default=0,
+                        help="also count the cocked network's calls on this many frames with cocked dice (0: none)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     print(f"bench colours: least distance to a training colour {colour_distance():.0f}", flush=True)
+    if args.lean_frames:
+        leans(args.lean_frames)
     for kind in args.kinds:
         accuracy(kind, args.frames)
     for kind in args.kinds if args.speed_rounds > 0 else ():  # 0: accuracy only

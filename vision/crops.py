@@ -30,6 +30,15 @@ def crop_matrix(center: tuple[float, float], side: float, angle_deg: float = 0.0
     return np.hstack([a, offset[:, None]])
 
 
+def facing_centre(center: tuple[float, float], shape: tuple[int, ...]) -> float:
+    """The turn (degrees, for :func:`crop`) that puts the centre of a frame of ``shape`` straight
+    below ``center`` in the crop. A camera above the tray sees a die lying flat away from the
+    frame's centre from the side, the side facing the centre; a leaning die shows a side in any
+    direction. In crops taken at this turn the sides a flat die shows always lie below its top face."""
+    dx, dy = (shape[1] - 1) / 2 - center[0], (shape[0] - 1) / 2 - center[1]
+    return math.degrees(math.atan2(-dx, dy))
+
+
 def crop(image: np.ndarray, center: tuple[float, float], side: float, angle_deg: float = 0.0,
          flip: bool = False, size: int = CROP_PX) -> np.ndarray:
     """A ``size`` x ``size`` BGR patch of ``image`` centred on ``center``, ``side`` pixels across."""

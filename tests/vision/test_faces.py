@@ -55,24 +55,6 @@ def test_a_die_seen_soft_is_read_less_surely() -> None:
     assert soft.confidence == pytest.approx(sharp.confidence * 0.2 / 0.25, abs=1e-4)
 
 
-def test_a_lean_the_whole_die_shows_flags_the_die_cocked() -> None:
-    # the upright reader sees the top face only, and reads a face; the face network's look at the
-    # whole die sees it lean: its unreadable share stands, and the die is not given a value
-    from vision.face_classes import TURNED
-    from vision.faces import _leaning
-
-    upright = np.zeros(TURNED - 1)
-    upright[face_class(DieKind.D12, 7) - 1], upright[-1] = 0.85, 0.1
-    whole = np.zeros(len(CLASSES))
-    whole[NOT_A_DIE], whole[UNREADABLE], whole[face_class(DieKind.D12, 7)] = 0.1, 0.63, 0.27
-    shares = _leaning(upright, whole)
-    assert shares[-1] == pytest.approx(0.7) and shares.sum() == pytest.approx(upright[:-1].sum() * 0.3 / 0.9 + 0.7)
-    reading = _reading(Hit((100.0, 100.0), 40.0, np.concatenate([[0.0], shares])), DieKind.D12, None, 1.0,
-                       (400, 400, 3))
-    assert (reading.value, reading.flag) == (None, "cocked")
-    assert _leaning(upright, np.eye(len(CLASSES))[face_class(DieKind.D12, 7)]) is upright  # no lean: as read
-
-
 def test_a_die_the_cocked_network_sees_leaning_is_flagged_whatever_its_face_reads() -> None:
     from vision.faces import LEANS
 
@@ -92,3 +74,13 @@ def test_the_sharpest_channel_measures_ink_that_is_faint_in_grey() -> None:
     assert sharpness(patch) < 0.2 < sharpest_channel(patch)
     blurred = np.asarray(cv2.GaussianBlur(patch, (0, 0), 2.5))
     assert sharpest_channel(blurred) < 0.2  # a blurred die stays soft in every channel
+
+
+def test_a_crop_facing_the_centre_has_the_frame_centre_straight_below() -> None:
+    from vision.crops import crop_matrix, facing_centre
+
+    shape = (540, 960, 3)
+    for centre in [(900.0, 100.0), (10.0, 500.0), (479.5, 20.0), (100.0, 269.5)]:
+        down = crop_matrix(centre, 48, facing_centre(centre, shape), False, 48)[:, :2] @ np.array([0.0, 1.0])
+        towards = np.subtract((479.5, 269.5), centre)
+        assert float(np.dot(down, towards)) / (np.linalg.norm(down) * np.linalg.norm(towards)) == pytest.approx(1.0)

@@ -31,6 +31,30 @@ def test_reader_samples_are_sharper_crops_with_the_same_classes(net: str) -> Non
     assert sorted(set(y)) == sorted({0} | {int(v) for v in photo.values})
 
 
+def test_the_cocked_network_is_taught_on_dice_turned_to_face_the_frame_centre(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the reader crops each die facing the frame's centre (faces._cocked_shares): so must the trainer
+    import random
+
+    from vision import train_faces
+    from vision.crops import facing_centre
+    from vision.render import SceneSpec, render_scene
+
+    scene = render_scene(random.Random(8), SceneSpec(size=(960, 540), n_dice=5, kind="letters", cocked=2))
+    taken: list[tuple[tuple[float, float], float]] = []
+    real_crop = train_faces.crop
+
+    def crop(image: np.ndarray, centre: tuple[float, float], side: float, turn: float, *rest: object) -> np.ndarray:
+        taken.append((centre, turn))
+        return real_crop(image, centre, side, turn, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(train_faces, "crop", crop)
+    patches, labels = train_faces._cocked_scene(scene, np.random.default_rng(0), per_die=4)
+    assert len(patches) == len(taken) >= 8 and 0 < sum(labels) < len(labels)
+    for centre, turn in taken:
+        off = (turn - facing_centre(centre, scene.image.shape) + 180) % 360 - 180
+        assert abs(off) < 4 * train_faces.FACING_SLACK
+
+
 def test_finder_samples_stay_small() -> None:
     photo = synthetic_photos(1, seed=5)[0]
     x, y = epoch_samples([photo], np.random.default_rng(0), per_die=1, negatives_per_photo=2)
