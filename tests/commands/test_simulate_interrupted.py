@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,11 +20,25 @@ from controller.simulation import BotTable
 DICETABLE = Path(sys.executable).with_name("dicetable")
 
 
+def heeds_ctrl_c() -> None:
+    """Ctrl-C's default in a child about to start: a test run started in the background by a shell
+    without job control ignores SIGINT, and a child inherits that (Python then installs no handler)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.fixture
+def ctrl_c_heard() -> Iterator[None]:
+    """Python's own Ctrl-C handler in this process for the test (see :func:`heeds_ctrl_c`)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 def start_recording(record: Path, game: str) -> subprocess.Popen[str]:
     """A simulation far too long to finish, writing ``record``, once it has written some games."""
     process = subprocess.Popen([str(DICETABLE), "simulate", "--game", game, "--players", "3",
                                 "--hands", "10000000", "--record", str(record)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=heeds_ctrl_c)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (
             not record.exists() or record.read_text().count("dicetable-history 1") < 2):
@@ -76,7 +91,7 @@ class InterruptedAfterWriting(Output):
             os.kill(os.getpid(), signal.SIGINT)
 
 
-def test_a_ctrl_c_just_after_a_write_does_not_write_those_lines_twice(tmp_path: Path) -> None:
+def test_a_ctrl_c_just_after_a_write_does_not_write_those_lines_twice(tmp_path: Path, ctrl_c_heard: None) -> None:
     record = tmp_path / "games.txt"
     table = BotTable("tao", 3, seed=1)
     recorder = Recorder(InterruptedAfterWriting(record, force=False))
