@@ -1,7 +1,8 @@
 """Benchmark of the face reader (d12, d8-tauren, letters): accuracy on rendered frames it was not
 tuned on, and the read time of a 1536x864 frame on one core.
 
-Usage: ``python bench/faces_reader.py [--frames N] [--kinds KIND...] [--speed-rounds R] [--lean-frames N]``.
+Usage: ``python bench/faces_reader.py [--frames N] [--kinds KIND...] [--speed-rounds R] [--lean-frames N]
+[--tilted-frames N]``.
 
 Per kind, N frames (default 1,000) rendered with seeds the trainer never uses (from
 :data:`SEED_BASE`), die bodies and inks from :data:`BENCH_PALETTE` (none within
@@ -13,7 +14,8 @@ right and accepted (no flag: the table does not ask the dealer), false dice per 
 wrong but accepted above ``vision.read.UNCERTAIN`` (goal: none; in brackets, how many of those are
 dice that show no face, cocked or hidden, given a value). Then, per kind, the CPU time of
 reading a 1536x864 frame with seven dice: median and slowest. With ``--lean-frames N``, first the
-cocked network's calls on dice at their true centres (:func:`leans`).
+cocked network's calls on dice at their true centres (:func:`leans`); with ``--tilted-frames N``,
+calibrated trays seen by a tilted camera (:func:`tilted`).
 """
 
 from __future__ import annotations
@@ -120,6 +122,29 @@ def leans(frames: int) -> None:
           f"{counts[True][0]}/{counts[True][1]}, flat dice above it {counts[False][0]}/{counts[False][1]}", flush=True)
 
 
+def tilted(frames: int) -> None:
+    """The face kinds in turn on ``frames`` calibrated trays seen by a camera tilted 18-30 degrees
+    (one cocked die each), read with the tray's calibration: the figures of :func:`accuracy`, and
+    how many flat dice were flagged cocked."""
+    from dice_reader import match
+    from vision.calibrate import calibrate
+
+    kinds = ("d12", "letters", "d8-tauren")
+    total, accepted, flagged = Tally(), 0, 0
+    for n in range(frames):
+        spec = SceneSpec(size=(1280, 720), markers=True, perspective=1.0, kind=kinds[n % 3], n_dice=6, cocked=1,
+                         die_px=(50, 70), palette=BENCH_PALETTE, background="random")
+        scene = render_scene(random.Random(SEED_BASE + 600_000 + n), spec)
+        truths = [Truth(d.value, d.box) for d in scene.dice]
+        readings = read_faces(scene.image, kinds[n % 3], tray=calibrate(scene.image, scene.tray)).dice
+        total += score(readings, truths)
+        accepted += _accepted_right(readings, truths)
+        taken, _ = match(readings, truths)
+        flagged += sum(truths[i].value is not None and r.flag == "cocked" for i, r in taken.items())
+    print(f"tilted trays: {total.line(f'{frames} frames')}; read right and accepted {accepted}/{total.labelled}; "
+          f"flat dice flagged cocked {flagged}", flush=True)
+
+
 def speed(kind: str, rounds: int) -> None:
     """Median and slowest CPU time of reading 1536x864 frames of seven ``kind`` dice on one core."""
     cv2.setNumThreads(1)
@@ -142,12 +167,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--speed-rounds", type=int, default=20, help="frames timed per kind (0: none)")
     parser.add_argument("--lean-frames", type=int, default=0,
                         help="also count the cocked network's calls on this many frames with cocked dice (0: none)")
+    parser.add_argument("--tilted-frames", type=int, default=0,
+                        help="also read this many calibrated trays seen by a camera tilted 18-30 degrees (0: none)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     print(f"bench colours: least distance to a training colour {colour_distance():.0f}", flush=True)
     if args.lean_frames:
         leans(args.lean_frames)
-    for kind in args.kinds:
+    if args.tilted_frames:
+        tilted(args.tilted_frames)
+    for kind in args.kinds if args.frames > 0 else ():  # 0: the other figures only
         accuracy(kind, args.frames)
     for kind in args.kinds if args.speed_rounds > 0 else ():  # 0: accuracy only
         speed(kind, args.speed_rounds)

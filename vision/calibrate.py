@@ -237,6 +237,14 @@ class Calibration:
         rotation = u @ vt
         return np.asarray(-rotation.T @ columns[:, 2])
 
+    def below_camera(self) -> tuple[float, float] | None:
+        """The pixel of the tray plane's point straight below the camera, or None when the focal
+        length is unknown (a camera looking straight down: that point is then the frame's centre)."""
+        if self.focal_px is None:
+            return None
+        x, y = self.to_image(self.camera_mm()[None, :2])[0]
+        return float(x), float(y)
+
     def die_tray_mm(self, center_px: tuple[float, float], height_mm: float) -> tuple[float, float]:
         """Where on the tray a die stands, from the pixel of its top face's centre.
 

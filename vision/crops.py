@@ -30,13 +30,18 @@ def crop_matrix(center: tuple[float, float], side: float, angle_deg: float = 0.0
     return np.hstack([a, offset[:, None]])
 
 
-def facing_centre(center: tuple[float, float], shape: tuple[int, ...]) -> float:
-    """The turn (degrees, for :func:`crop`) that puts the centre of a frame of ``shape`` straight
-    below ``center`` in the crop. A camera above the tray sees a die lying flat away from the
-    frame's centre from the side, the side facing the centre; a leaning die shows a side in any
-    direction. In crops taken at this turn the sides a flat die shows always lie below its top face."""
-    dx, dy = (shape[1] - 1) / 2 - center[0], (shape[0] - 1) / 2 - center[1]
-    return math.degrees(math.atan2(-dx, dy))
+def facing(center: tuple[float, float], below: tuple[float, float]) -> float:
+    """The turn (degrees, for :func:`crop`) that puts the image point ``below`` straight below
+    ``center`` in the crop. A camera sees a die lying flat from the side that faces the point of
+    the tray straight below the camera (in a frame of a camera looking straight down, the frame's
+    centre: :func:`frame_centre`); a leaning die shows a side in any direction. In crops taken at
+    this turn the sides a flat die shows always lie below its top face."""
+    return math.degrees(math.atan2(center[0] - below[0], below[1] - center[1]))
+
+
+def frame_centre(shape: tuple[int, ...]) -> tuple[float, float]:
+    """The centre (x, y) of a frame of ``shape`` (rows, columns, ...), in pixel coordinates."""
+    return (shape[1] - 1) / 2, (shape[0] - 1) / 2
 
 
 def crop(image: np.ndarray, center: tuple[float, float], side: float, angle_deg: float = 0.0,

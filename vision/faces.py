@@ -34,7 +34,7 @@ import numpy as np
 
 from controller.games.dice import DieKind
 from controller.games.errors import ConfigError, InvalidInput
-from vision.crops import crop, facing_centre, normalise, sharpest_channel
+from vision.crops import crop, facing, frame_centre, normalise, sharpest_channel
 from vision.detect import Candidate, View, closer_view, propose, shrink, working_views
 from vision.face_classes import (CLASSES, FACE_CROP, FACE_PX, KINDS, NOT_A_DIE, NUMERAL_CROP, TURNED, UNREADABLE,
                                  UPRIGHT_CROP, face_slice)
@@ -57,7 +57,7 @@ face standing upright in it, or "turned"."""
 COCKED_PATH = MODEL_PATH.with_name("cocked.onnx")
 """The cocked network (``python -m vision.train_faces --net cocked``): whether a whole die, of any
 kind, leans (class 1) or lies flat (0), from the face network's crop turned to face the frame's
-centre (:func:`_cocked_shares`)."""
+centre, or the point straight below the camera (:func:`_cocked_shares`)."""
 
 UPRIGHT_TURNS = tuple(float(a) for a in range(0, 360, 15))
 """The turns (degrees) each die's top face is cropped in for the upright reader: one of them is
@@ -216,7 +216,7 @@ def _read_on_tray(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, tr
     ends = tray.to_image(np.vstack([centre - (5, 0), centre + (5, 0), centre - (0, 5), centre + (0, 5)]))
     px_per_mm = (float(np.linalg.norm(ends[1] - ends[0])) + float(np.linalg.norm(ends[3] - ends[2]))) / 20
     die_px = tray_die_px(tray) / TRAY_PX_PER_MM * px_per_mm
-    return _read_frame(_without_markers(frame, tray), kind, taught, die_px)
+    return _read_frame(_without_markers(frame, tray), kind, taught, die_px, tray.below_camera())
 
 
 def _without_markers(frame: np.ndarray, tray: Calibration) -> np.ndarray:
@@ -234,10 +234,11 @@ def _without_markers(frame: np.ndarray, tray: Calibration) -> np.ndarray:
     return out
 
 
-def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None,
-                die_px: float | None = None) -> list[DieReading]:
+def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, die_px: float | None = None,
+                below: tuple[float, float] | None = None) -> list[DieReading]:
     """Every die in ``frame`` read as ``kind``: found in the best view (or at the known die side
-    ``die_px``, shrunk so that it is at most :data:`TRAY_LOOK_PX`), looked at again, read once."""
+    ``die_px``, shrunk so that it is at most :data:`TRAY_LOOK_PX`), looked at again (``below``:
+    the point straight below the camera, when a calibration knows it), read once."""
     from vision.read import KNOWN_SIDE_SPREAD
 
     if die_px:
@@ -249,7 +250,7 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None,
         view, hits = best_view(frame, TAUGHT_SIZES if taught is not None else OTHER_SIZES)
     if taught is not None:
         hits = taught.placed(frame, view.scale, hits)
-    hits = _one_per_die(second_look(frame, view.scale, hits))
+    hits = _one_per_die(second_look(frame, view.scale, hits, below))
     if UPRIGHT_PATH.is_file():
         hits = _one_per_die(read_upright(frame, view.scale, hits), same_kind=False)
     elif kind is DieKind.D12 and NUMERALS_PATH.is_file():
@@ -338,9 +339,11 @@ def _candidate_crops(work: np.ndarray, candidates: tuple[Candidate, ...]) -> np.
     return np.stack([crop(work, c.center, c.side * FACE_CROP, 0.0, False, FACE_PX) for c in candidates])
 
 
-def second_look(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:
+def second_look(frame: np.ndarray, scale: float, hits: list[Hit],
+                below: tuple[float, float] | None = None) -> list[Hit]:
     """Read each hit again in sharp crops of the full ``frame`` in the four :data:`TURNS`, averaged
-    (and blended with the first look); keep those still a die."""
+    (and blended with the first look), and see whether it leans (:func:`_cocked_shares`, with the
+    point straight below the camera, ``below``); keep those still a die."""
     if not hits:
         return hits
     patches = hit_crops(frame, scale, hits)
@@ -348,24 +351,28 @@ def second_look(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:
     views = len(TURNS)
     probs = probs.reshape(len(hits), views, -1).mean(axis=1)
     per_hit = embeddings.reshape(len(hits), views, -1)
-    leaning = _cocked_shares(frame, scale, hits)
+    leaning = _cocked_shares(frame, scale, hits, below)
     looked = [replace(h, probs=SECOND_WEIGHT * p + (1 - SECOND_WEIGHT) * h.probs, embeddings=e,
                       sharpness=sharpest_channel(patches[k * views], h.side / scale * FACE_CROP), leaning=float(leaning[k]))
               for k, (h, p, e) in enumerate(zip(hits, probs, per_hit))]
     return [h for h in looked if 1.0 - h.probs[NOT_A_DIE] >= DIE_SCORE]
 
 
-def _cocked_shares(frame: np.ndarray, scale: float, hits: list[Hit]) -> np.ndarray:
+def _cocked_shares(frame: np.ndarray, scale: float, hits: list[Hit],
+                   below: tuple[float, float] | None = None) -> np.ndarray:
     """Each hit's chance of leaning, by the cocked network (:data:`COCKED_PATH`), over two crops
-    of the whole die turned to face the frame's centre (:func:`vision.crops.facing_centre`), the
-    second mirrored: a die lying flat away from the centre shows the sides below its top face
-    there, a leaning one shows them anywhere. Zeros when that network is not there."""
+    of the whole die turned to face the point of the tray straight below the camera (``below``,
+    in ``frame`` pixels; by default the frame's centre: a camera looking straight down), the
+    second mirrored (:func:`vision.crops.facing`): a die lying flat away from that point shows
+    the sides below its top face there, a leaning one shows them anywhere. Zeros when that
+    network is not there."""
     if not COCKED_PATH.is_file():
         return np.zeros(len(hits))
+    below = below or frame_centre(frame.shape)
     patches = []
     for hit in hits:
         centre, side = (hit.center[0] / scale, hit.center[1] / scale), hit.side / scale * FACE_CROP
-        turn = facing_centre(centre, frame.shape)
+        turn = facing(centre, below)
         patches += [crop(frame, centre, side, turn, mirrored, FACE_PX) for mirrored in (False, True)]
     return np.asarray(face_net(COCKED_PATH).run(np.stack(patches))[0][:, 1].reshape(len(hits), -1).mean(axis=1))
 

@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from controller.games.dice import DieKind
-from vision.crops import crop, facing_centre, normalise
+from vision.crops import crop, facing, frame_centre, normalise
 from vision.detect import shrink, working_view, working_scale
 from vision.face_art import marks
 from vision.face_classes import (CLASSES, FACE_CROP, FACE_PX, NOT_A_DIE, NUMERAL_CROP, TURNED, UNREADABLE, UPRIGHT_CLASSES,
@@ -204,7 +204,7 @@ def cocked_crops(frames: int, seed: int, per_die: int = 3) -> tuple[np.ndarray, 
 def _cocked_scene(scene: Scene, rng: np.random.Generator, per_die: int) -> tuple[list[np.ndarray], list[int]]:
     """``per_die`` crops of each die wholly in view and still, placed and sized as the finder's
     hits are (a little off the top face's centre, 0.85-1.2 of the die), turned to face the frame's
-    centre (:func:`vision.crops.facing_centre`, give or take :data:`FACING_SLACK`) and mirrored
+    centre (:func:`vision.crops.facing`, give or take :data:`FACING_SLACK`) and mirrored
     half the time."""
     patches, labels = [], []
     for die in scene.dice:
@@ -214,7 +214,7 @@ def _cocked_scene(scene: Scene, rng: np.random.Generator, per_die: int) -> tuple
         for _ in range(per_die):
             centre = np.array(die.center) + rng.normal(0, 0.06 * size, 2)
             at = (float(centre[0]), float(centre[1]))
-            turn = facing_centre(at, scene.image.shape) + rng.normal(0, FACING_SLACK)
+            turn = facing(at, frame_centre(scene.image.shape)) + rng.normal(0, FACING_SLACK)
             patches.append(crop(scene.image, at, size * FACE_CROP * rng.uniform(0.85, 1.2), turn,
                                 bool(rng.random() < 0.5), FACE_PX))
             labels.append(int(die.cocked))

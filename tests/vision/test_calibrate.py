@@ -51,6 +51,25 @@ def test_focal_length_is_estimated_from_a_tilted_view() -> None:
     assert calibration.focal_px == pytest.approx(scene.camera.focal_px, rel=0.05)
 
 
+@pytest.mark.parametrize("seed, perspective", [(8, 0.4), (9, 1.0)])
+def test_the_point_below_a_tilted_camera_is_where_the_camera_has_it(seed: int, perspective: float) -> None:
+    scene = tray_scene(seed, perspective)
+    assert scene.tray is not None and scene.camera is not None
+    below = calibrate(scene.image, scene.tray).below_camera()
+    centre = scene.camera.centre
+    truth = scene.camera.project(np.array([[centre[0], centre[1], 0.0]]))[0]
+    assert below is not None
+    assert np.hypot(below[0] - truth[0], below[1] - truth[1]) < 0.05 * scene.camera.size[0]
+
+
+def test_the_point_below_a_camera_looking_straight_down_is_unknown_without_its_focal_length() -> None:
+    scene = tray_scene(7, 0.0)
+    assert scene.tray is not None and scene.camera is not None
+    assert calibrate(scene.image, scene.tray).below_camera() is None  # the reader takes the frame's centre
+    below = calibrate(scene.image, scene.tray, focal_px=scene.camera.focal_px).below_camera()
+    assert below is not None and np.hypot(below[0] - 767.5, below[1] - 431.5) < 5
+
+
 def test_straight_down_view_without_focal_length_cannot_place_raised_dice() -> None:
     scene = tray_scene(7, 0.0)
     assert scene.tray is not None

@@ -76,11 +76,13 @@ def test_the_sharpest_channel_measures_ink_that_is_faint_in_grey() -> None:
     assert sharpest_channel(blurred) < 0.2  # a blurred die stays soft in every channel
 
 
-def test_a_crop_facing_the_centre_has_the_frame_centre_straight_below() -> None:
-    from vision.crops import crop_matrix, facing_centre
+def test_a_crop_facing_a_point_has_it_straight_below() -> None:
+    from vision.crops import crop_matrix, facing, frame_centre
 
-    shape = (540, 960, 3)
-    for centre in [(900.0, 100.0), (10.0, 500.0), (479.5, 20.0), (100.0, 269.5)]:
-        down = crop_matrix(centre, 48, facing_centre(centre, shape), False, 48)[:, :2] @ np.array([0.0, 1.0])
-        towards = np.subtract((479.5, 269.5), centre)
+    assert frame_centre((540, 960, 3)) == (479.5, 269.5)
+    for centre, below in [((900.0, 100.0), (479.5, 269.5)), ((10.0, 500.0), (479.5, 269.5)),
+                          ((479.5, 20.0), (479.5, 269.5)), ((100.0, 269.5), (479.5, 269.5)),
+                          ((300.0, 300.0), (700.0, 1400.0))]:  # a tilted camera's point: outside the frame
+        down = crop_matrix(centre, 48, facing(centre, below), False, 48)[:, :2] @ np.array([0.0, 1.0])
+        towards = np.subtract(below, centre)
         assert float(np.dot(down, towards)) / (np.linalg.norm(down) * np.linalg.norm(towards)) == pytest.approx(1.0)

@@ -36,7 +36,7 @@ def test_the_cocked_network_is_taught_on_dice_turned_to_face_the_frame_centre(mo
     import random
 
     from vision import train_faces
-    from vision.crops import facing_centre
+    from vision.crops import facing, frame_centre
     from vision.render import SceneSpec, render_scene
 
     scene = render_scene(random.Random(8), SceneSpec(size=(960, 540), n_dice=5, kind="letters", cocked=2))
@@ -51,7 +51,7 @@ def test_the_cocked_network_is_taught_on_dice_turned_to_face_the_frame_centre(mo
     patches, labels = train_faces._cocked_scene(scene, np.random.default_rng(0), per_die=4)
     assert len(patches) == len(taken) >= 8 and 0 < sum(labels) < len(labels)
     for centre, turn in taken:
-        off = (turn - facing_centre(centre, scene.image.shape) + 180) % 360 - 180
+        off = (turn - facing(centre, frame_centre(scene.image.shape)) + 180) % 360 - 180
         assert abs(off) < 4 * train_faces.FACING_SLACK
 
 
