@@ -8,7 +8,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -47,6 +47,23 @@ def start_recording(record: Path, game: str) -> subprocess.Popen[str]:
     return process
 
 
+@pytest.fixture
+def recordings() -> Iterator[Callable[[Path, str], subprocess.Popen[str]]]:
+    """:func:`start_recording` for a test, whose runs still going at its end are killed: a run
+    that did not stop on Ctrl-C went on playing (and growing) after its test had failed."""
+    started: list[subprocess.Popen[str]] = []
+
+    def start(record: Path, game: str) -> subprocess.Popen[str]:
+        started.append(start_recording(record, game))
+        return started[-1]
+
+    yield start
+    for process in started:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+
+
 def replayed(record: Path) -> dict:  # type: ignore[type-arg]
     done = subprocess.run([str(DICETABLE), "replay", str(record), "--json"],
                           capture_output=True, text=True, timeout=120)
@@ -55,9 +72,10 @@ def replayed(record: Path) -> dict:  # type: ignore[type-arg]
 
 
 @pytest.mark.parametrize("game", ["tao", "diceholdem"])
-def test_ctrl_c_keeps_every_hand_played_and_the_history_replays(tmp_path: Path, game: str) -> None:
+def test_ctrl_c_keeps_every_hand_played_and_the_history_replays(
+        tmp_path: Path, game: str, recordings: Callable[[Path, str], subprocess.Popen[str]]) -> None:
     record = tmp_path / "games.txt"
-    process = start_recording(record, game)
+    process = recordings(record, game)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)
     assert process.returncode == 130 and err.strip() == "dicetable: interrupted"
@@ -65,9 +83,10 @@ def test_ctrl_c_keeps_every_hand_played_and_the_history_replays(tmp_path: Path, 
     assert final["games"] >= 2 and final["hands"] > 0
 
 
-def test_a_killed_run_leaves_whole_hands_that_replay(tmp_path: Path) -> None:
+def test_a_killed_run_leaves_whole_hands_that_replay(
+        tmp_path: Path, recordings: Callable[[Path, str], subprocess.Popen[str]]) -> None:
     record = tmp_path / "games.txt"
-    process = start_recording(record, "tauren")
+    process = recordings(record, "tauren")
     time.sleep(0.5)
     process.kill()  # SIGKILL: no handler runs, only what was already written is there
     process.communicate(timeout=30)
