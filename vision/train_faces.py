@@ -207,6 +207,7 @@ def _cocked_scene(scene: Scene, rng: np.random.Generator, per_die: int) -> tuple
     centre (:func:`vision.crops.facing`, give or take :data:`FACING_SLACK`) and mirrored
     half the time."""
     patches, labels = [], []
+    below = below_camera(scene)
     for die in scene.dice:
         if die.cut_off or die.moving or die.visible < COCKED_VISIBLE:
             continue
@@ -214,11 +215,20 @@ def _cocked_scene(scene: Scene, rng: np.random.Generator, per_die: int) -> tuple
         for _ in range(per_die):
             centre = np.array(die.center) + rng.normal(0, 0.06 * size, 2)
             at = (float(centre[0]), float(centre[1]))
-            turn = facing(at, frame_centre(scene.image.shape)) + rng.normal(0, FACING_SLACK)
+            turn = facing(at, below) + rng.normal(0, FACING_SLACK)
             patches.append(crop(scene.image, at, size * FACE_CROP * rng.uniform(0.85, 1.2), turn,
                                 bool(rng.random() < 0.5), FACE_PX))
             labels.append(int(die.cocked))
     return patches, labels
+
+
+def below_camera(scene: Scene) -> tuple[float, float]:
+    """The pixel of the tray's point straight below the scene's camera (the frame's centre when
+    the scene has no camera): what a calibrated tray's reader faces (``Calibration.below_camera``)."""
+    if scene.camera is None:
+        return frame_centre(scene.image.shape)
+    x, y = scene.camera.project(np.array([[scene.camera.centre[0], scene.camera.centre[1], 0.0]]))[0]
+    return float(x), float(y)
 
 
 FACING_SLACK = 8.0

@@ -31,15 +31,23 @@ def test_reader_samples_are_sharper_crops_with_the_same_classes(net: str) -> Non
     assert sorted(set(y)) == sorted({0} | {int(v) for v in photo.values})
 
 
-def test_the_cocked_network_is_taught_on_dice_turned_to_face_the_frame_centre(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the reader crops each die facing the frame's centre (faces._cocked_shares): so must the trainer
+def test_the_cocked_network_is_taught_on_dice_turned_to_face_the_point_below_the_camera(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the reader of a calibrated tray crops each die facing the point of the tray straight below
+    # the camera (faces._cocked_shares, Calibration.below_camera): so must the trainer, from the
+    # renderer's camera; here a tilted one, whose point lies far from the frame's centre
     import random
 
     from vision import train_faces
-    from vision.crops import facing, frame_centre
+    from vision.calibrate import calibrate
+    from vision.crops import facing
     from vision.render import SceneSpec, render_scene
 
-    scene = render_scene(random.Random(8), SceneSpec(size=(960, 540), n_dice=5, kind="letters", cocked=2))
+    scene = render_scene(random.Random(8), SceneSpec(size=(960, 540), n_dice=5, kind="letters", cocked=2,
+                                                     markers=True, perspective=1.0))
+    assert scene.tray is not None
+    below = calibrate(scene.image, scene.tray).below_camera()
+    assert below is not None and np.hypot(below[0] - 479.5, below[1] - 269.5) > 200
     taken: list[tuple[tuple[float, float], float]] = []
     real_crop = train_faces.crop
 
@@ -51,7 +59,7 @@ def test_the_cocked_network_is_taught_on_dice_turned_to_face_the_frame_centre(mo
     patches, labels = train_faces._cocked_scene(scene, np.random.default_rng(0), per_die=4)
     assert len(patches) == len(taken) >= 8 and 0 < sum(labels) < len(labels)
     for centre, turn in taken:
-        off = (turn - facing(centre, frame_centre(scene.image.shape)) + 180) % 360 - 180
+        off = (turn - facing(centre, below) + 180) % 360 - 180
         assert abs(off) < 4 * train_faces.FACING_SLACK
 
 
