@@ -102,18 +102,23 @@ def _accepted_right(readings: object, truths: list[Truth]) -> int:
     return sum(r.value == truths[i].value and r.value is not None and r.flag is None for i, r in taken.items())
 
 
+MIXED_KINDS = ("d12", "letters", "d8-tauren")
+"""The kinds taken in turn, frame by frame, by :func:`leans` and :func:`tilted`."""
+
+
 def leans(frames: int) -> None:
     """How the cocked network (``vision.faces.COCKED_PATH``) tells leaning dice from flat ones at
     their true centres and sizes, on ``frames`` frames of 960x540 with two cocked dice each (the
     kinds in turn, 50-65 px): how many of each it puts above ``vision.faces.LEANS``."""
     from vision.faces import LEANS, Hit, _cocked_shares
+    from vision.train_faces import COCKED_VISIBLE
 
-    kinds = ("d12", "letters", "d8-tauren")
     counts = {True: [0, 0], False: [0, 0]}  # cocked?: [above LEANS, dice]
     for n in range(frames):
-        spec = SceneSpec(size=(960, 540), n_dice=6, die_px=(50, 65), kind=kinds[n % 3], cocked=2, background="random")
+        spec = SceneSpec(size=(960, 540), n_dice=6, die_px=(50, 65), kind=MIXED_KINDS[n % 3], cocked=2,
+                         background="random")
         scene = render_scene(random.Random(SEED_BASE + 500_000 + n), spec)
-        dice = [d for d in scene.dice if not d.cut_off and not d.moving and d.visible >= 0.9]
+        dice = [d for d in scene.dice if not d.cut_off and not d.moving and d.visible >= COCKED_VISIBLE]
         hits = [Hit((float(d.center[0]), float(d.center[1])), (d.box[2] + d.box[3]) / 2, np.zeros(1)) for d in dice]
         for die, share in zip(dice, _cocked_shares(scene.image, 1.0, hits) if hits else []):
             counts[die.cocked][0] += int(share > LEANS)
@@ -129,14 +134,13 @@ def tilted(frames: int) -> None:
     from dice_reader import match
     from vision.calibrate import calibrate
 
-    kinds = ("d12", "letters", "d8-tauren")
     total, accepted, flagged = Tally(), 0, 0
     for n in range(frames):
-        spec = SceneSpec(size=(1280, 720), markers=True, perspective=1.0, kind=kinds[n % 3], n_dice=6, cocked=1,
+        spec = SceneSpec(size=(1280, 720), markers=True, perspective=1.0, kind=MIXED_KINDS[n % 3], n_dice=6, cocked=1,
                          die_px=(50, 70), palette=BENCH_PALETTE, background="random")
         scene = render_scene(random.Random(SEED_BASE + 600_000 + n), spec)
         truths = [Truth(d.value, d.box) for d in scene.dice]
-        readings = read_faces(scene.image, kinds[n % 3], tray=calibrate(scene.image, scene.tray)).dice
+        readings = read_faces(scene.image, MIXED_KINDS[n % 3], tray=calibrate(scene.image, scene.tray)).dice
         total += score(readings, truths)
         accepted += _accepted_right(readings, truths)
         taken, _ = match(readings, truths)

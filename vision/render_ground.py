@@ -32,6 +32,12 @@ class Camera:
         uv = cam[:, :2] / cam[:, 2:] * self.focal_px
         return np.asarray(uv + (self.size[0] / 2, self.size[1] / 2))
 
+    def below(self) -> tuple[float, float]:
+        """The pixel of the tray plane's point straight below the camera (what a calibration
+        finds: ``vision.calibrate.Calibration.below_camera``)."""
+        x, y = self.project(np.array([[self.centre[0], self.centre[1], 0.0]]))[0]
+        return float(x), float(y)
+
     def ground_to_image(self) -> np.ndarray:
         """Homography from tray-plane mm (x, y, 1) to pixels."""
         k = np.array([[self.focal_px, 0, self.size[0] / 2], [0, self.focal_px, self.size[1] / 2], [0, 0, 1]])

@@ -37,8 +37,9 @@ TEMPERATURE = 0.025
 ``bench/teach_reader.py`` (200 frames, dice placed on their top faces): read right and accepted
 34.0%, 77%, 92% at 0.025, 0.01, 0.005, none read wrong but accepted at any; but of 150 frames with
 a leaning die of the set, 8, 14 and 17 leaning dice were given a value without a flag (10, 18 and
-26 before the cocked network's crops faced the frame's centre; it does not know a new look). Before the dice were placed: read wrong but accepted 11, 4, 3
-and right accepted 19.6%, 9.9%, 2.7% at 0.02, 0.025, 0.03."""
+26 before the cocked network's crops faced the frame's centre; it does not know a new look).
+Before the dice were placed: read wrong but accepted 11, 4, 3 and right accepted 19.6%, 9.9%,
+2.7% at 0.02, 0.025, 0.03."""
 
 LEAST_SIMILARITY = 0.6
 """Least similarity to any taught crop for a die to be read as the taught set at all; below, the die

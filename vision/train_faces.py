@@ -203,11 +203,12 @@ def cocked_crops(frames: int, seed: int, per_die: int = 3) -> tuple[np.ndarray, 
 
 def _cocked_scene(scene: Scene, rng: np.random.Generator, per_die: int) -> tuple[list[np.ndarray], list[int]]:
     """``per_die`` crops of each die wholly in view and still, placed and sized as the finder's
-    hits are (a little off the top face's centre, 0.85-1.2 of the die), turned to face the frame's
-    centre (:func:`vision.crops.facing`, give or take :data:`FACING_SLACK`) and mirrored
-    half the time."""
+    hits are (a little off the top face's centre, 0.85-1.2 of the die), turned to face the point
+    straight below the camera (:func:`vision.crops.facing`, give or take :data:`FACING_SLACK`; the
+    frame's centre for a scene without a camera), as the reader of a calibrated tray turns them,
+    and mirrored half the time."""
     patches, labels = [], []
-    below = below_camera(scene)
+    below = frame_centre(scene.image.shape) if scene.camera is None else scene.camera.below()
     for die in scene.dice:
         if die.cut_off or die.moving or die.visible < COCKED_VISIBLE:
             continue
@@ -222,17 +223,8 @@ def _cocked_scene(scene: Scene, rng: np.random.Generator, per_die: int) -> tuple
     return patches, labels
 
 
-def below_camera(scene: Scene) -> tuple[float, float]:
-    """The pixel of the tray's point straight below the scene's camera (the frame's centre when
-    the scene has no camera): what a calibrated tray's reader faces (``Calibration.below_camera``)."""
-    if scene.camera is None:
-        return frame_centre(scene.image.shape)
-    x, y = scene.camera.project(np.array([[scene.camera.centre[0], scene.camera.centre[1], 0.0]]))[0]
-    return float(x), float(y)
-
-
 FACING_SLACK = 8.0
-"""Spread (degrees) of the cocked network's training crops around the turn facing the frame's centre."""
+"""Spread (degrees) of the cocked network's training crops around the turn facing the point below the camera."""
 
 COCKED_VISIBLE = 0.9
 """Least share of a die in view for the cocked network to learn from it (a die under another is
