@@ -109,11 +109,15 @@ MIXED_KINDS = ("d12", "letters", "d8-tauren")
 def leans(frames: int) -> None:
     """How the cocked network (``vision.faces.COCKED_PATH``) tells leaning dice from flat ones at
     their true centres and sizes, on ``frames`` frames of 960x540 with two cocked dice each (the
-    kinds in turn, 50-65 px): how many of each it puts above ``vision.faces.LEANS``."""
+    kinds in turn, 50-65 px): how many of each it puts above ``vision.faces.LEANS``; then, the
+    same frames read by the face reader (where its hits put the dice), how many cocked dice it
+    gives a value (flagged or not) and how many flat dice it flags cocked."""
+    from dice_reader import match
     from vision.faces import LEANS, Hit, _cocked_shares
     from vision.train_faces import COCKED_VISIBLE
 
     counts = {True: [0, 0], False: [0, 0]}  # cocked?: [above LEANS, dice]
+    given, flagged, cocked, flat = 0, 0, 0, 0
     for n in range(frames):
         spec = SceneSpec(size=(960, 540), n_dice=6, die_px=(50, 65), kind=MIXED_KINDS[n % 3], cocked=2,
                          background="random")
@@ -123,8 +127,16 @@ def leans(frames: int) -> None:
         for die, share in zip(dice, _cocked_shares(scene.image, 1.0, hits) if hits else []):
             counts[die.cocked][0] += int(share > LEANS)
             counts[die.cocked][1] += 1
+        truths = [Truth(d.value, d.box) for d in scene.dice]
+        taken, _ = match(read_faces(scene.image, MIXED_KINDS[n % 3]).dice, truths)
+        cocked += sum(t.value is None for t in truths)
+        flat += sum(t.value is not None for t in truths)
+        given += sum(truths[i].value is None and r.value is not None for i, r in taken.items())
+        flagged += sum(truths[i].value is not None and r.flag == "cocked" for i, r in taken.items())
     print(f"cocked network ({frames} frames, dice at their true centres): cocked dice above {LEANS} "
           f"{counts[True][0]}/{counts[True][1]}, flat dice above it {counts[False][0]}/{counts[False][1]}", flush=True)
+    print(f"the same frames read: cocked dice given a value {given}/{cocked}, flat dice flagged cocked {flagged}/{flat}",
+          flush=True)
 
 
 def tilted(frames: int) -> None:
