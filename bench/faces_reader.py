@@ -131,8 +131,9 @@ def leans(frames: int) -> None:
         taken, _ = match(read_faces(scene.image, MIXED_KINDS[n % 3]).dice, truths)
         cocked += sum(t.value is None for t in truths)
         flat += sum(t.value is not None for t in truths)
-        given += sum(truths[i].value is None and r.value is not None for i, r in taken.items())
-        flagged += sum(truths[i].value is not None and r.flag == "cocked" for i, r in taken.items())
+        for i, reading in taken.items():
+            given += truths[i].value is None and reading.value is not None
+            flagged += truths[i].value is not None and reading.flag == "cocked"
     print(f"cocked network ({frames} frames, dice at their true centres): cocked dice above {LEANS} "
           f"{counts[True][0]}/{counts[True][1]}, flat dice above it {counts[False][0]}/{counts[False][1]}", flush=True)
     print(f"the same frames read: cocked dice given a value {given}/{cocked}, flat dice flagged cocked {flagged}/{flat}",

@@ -132,13 +132,14 @@ def test_dice_are_told_flat_or_leaning_where_the_finders_hits_put_them(kind: str
     # (often 0.6-0.8 of the die); a cocked network taught crops at 0.06 and 0.85-1.2 of the die
     # took 2-5 of each frame's flat dice looked at so for leaning. Its cocked die still leans
     from vision.faces import LEANS, Hit, _cocked_shares
+    from vision.train_faces import COCKED_VISIBLE
 
     scene = render_scene(random.Random(seed), SceneSpec(size=(960, 540), n_dice=6, die_px=(50, 65), kind=kind,
                                                         cocked=1, background="random"))
-    dice = [d for d in scene.dice if not d.cut_off and d.visible >= 0.9]
+    dice = [d for d in scene.dice if not d.cut_off and d.visible >= COCKED_VISIBLE]
     assert any(d.cocked for d in dice) and sum(not d.cocked for d in dice) >= 4
+    sides = [(d.box[2] + d.box[3]) / 2 for d in dice]
     for dx, dy in [(0.12, 0.0), (-0.12, 0.0), (0.0, 0.12), (0.0, -0.12)]:
-        sides = [(d.box[2] + d.box[3]) / 2 for d in dice]
         hits = [Hit((d.center[0] + dx * side, d.center[1] + dy * side), 0.7 * side, np.zeros(1))
                 for d, side in zip(dice, sides)]
         leaning = _cocked_shares(scene.image, 1.0, hits)
