@@ -123,7 +123,7 @@ def leans(frames: int) -> None:
                          background="random")
         scene = render_scene(random.Random(SEED_BASE + 500_000 + n), spec)
         dice = [d for d in scene.dice if not d.cut_off and not d.moving and d.visible >= COCKED_VISIBLE]
-        hits = [Hit((float(d.center[0]), float(d.center[1])), (d.box[2] + d.box[3]) / 2, np.zeros(1)) for d in dice]
+        hits = [Hit((float(d.center[0]), float(d.center[1])), d.side, np.zeros(1)) for d in dice]
         for die, share in zip(dice, _cocked_shares(scene.image, 1.0, hits) if hits else []):
             counts[die.cocked][0] += int(share > LEANS)
             counts[die.cocked][1] += 1

@@ -64,6 +64,11 @@ class DieTruth:
     face: str | None = None
     up_deg: float | None = None
 
+    @property
+    def side(self) -> float:
+        """The die's size in pixels: the mean of its box's width and height."""
+        return (self.box[2] + self.box[3]) / 2
+
 
 @dataclass(frozen=True)
 class Scene:

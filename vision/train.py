@@ -94,7 +94,7 @@ def synthetic_photos(count: int, seed: int) -> list[Photo]:
                          tint=rng.choice([0.0, 0.5, 1.0]), jpeg_quality=rng.choice([None, None, 60, 85]))
         scene = render_scene(random.Random(rng.random()), spec)
         centers = np.array([_visible_center(d) for d in scene.dice], np.float32).reshape(-1, 2)
-        sizes = np.array([max(d.box[2], d.box[3]) if d.cut_off else (d.box[2] + d.box[3]) / 2 for d in scene.dice],
+        sizes = np.array([max(d.box[2], d.box[3]) if d.cut_off else d.side for d in scene.dice],
                          np.float32)
         values = np.array([UNREADABLE if d.value is None else d.value for d in scene.dice])
         if not len(values):

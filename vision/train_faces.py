@@ -75,10 +75,10 @@ def scene_crops(scene: Scene, kind: DieKind, rng: np.random.Generator, per_die: 
     work = shrink(image, scale)
     dice = [d for d in scene.dice if not d.cut_off]
     centres = np.array([d.center for d in scene.dice], np.float64).reshape(-1, 2)
-    sizes = np.array([(d.box[2] + d.box[3]) / 2 for d in scene.dice], np.float64)
+    sizes = np.array([d.side for d in scene.dice], np.float64)
     patches, labels = [], []
     for die in dice:
-        size = (die.box[2] + die.box[3]) / 2
+        size = die.side
         for k in range(per_die):
             radius, phi = 0.12 * size * math.sqrt(rng.random()), rng.random() * 2 * math.pi
             centre = np.array(die.center) + radius * np.array([math.cos(phi), math.sin(phi)])
@@ -135,7 +135,7 @@ def numeral_crops(frames: int, seed: int, per_die: int = 5) -> tuple[np.ndarray,
         for die in scene.dice:
             if die.value is None or die.cut_off:
                 continue
-            size = (die.box[2] + die.box[3]) / 2
+            size = die.side
             for _ in range(per_die):
                 shift = generator.normal(0, 0.05 * size, 2)
                 centre = (die.center[0] + shift[0], die.center[1] + shift[1])
@@ -212,7 +212,7 @@ def _cocked_scene(scene: Scene, rng: np.random.Generator, per_die: int) -> tuple
     for die in scene.dice:
         if die.cut_off or die.moving or die.visible < COCKED_VISIBLE:
             continue
-        size = (die.box[2] + die.box[3]) / 2
+        size = die.side
         for _ in range(per_die):
             centre = np.array(die.center) + rng.normal(0, HIT_OFFSET * size, 2)
             at = (float(centre[0]), float(centre[1]))
@@ -265,7 +265,7 @@ def _frames_crops(frames: int, seed: int, crops_of: Callable[[Scene, DieKind, np
 def _upright_scene(scene: Scene, kind: DieKind, rng: np.random.Generator, per_die: int,
                    negatives: int) -> tuple[list[np.ndarray], list[int]]:
     patches, labels = [], []
-    sizes = [(d.box[2] + d.box[3]) / 2 for d in scene.dice]
+    sizes = [d.side for d in scene.dice]
     for die, size in zip(scene.dice, sizes):
         if die.cut_off or die.up_deg is None:
             continue

@@ -296,7 +296,7 @@ def test_the_watcher_reads_by_the_sets_taught_in_its_data_folder(tmp_path: Path)
     camera = table_camera(7)
     camera.show([2, 4, 6], zones=["community"] * 3, kind="letters")
     frame = camera.frame()
-    dice = [(d.center, (d.box[2] + d.box[3]) / 2) for d in camera.scene.dice]
+    dice = [(d.center, d.side) for d in camera.scene.dice]
     _, embeddings = face_net().run(sharp_crops(frame, dice))  # these very dice, every one taught as an H
     TaughtSet(DieKind.LETTERS, embeddings, np.full(len(embeddings), 6)).save(set_path(DieKind.LETTERS, tmp_path))
     shipped = read_once(watch(camera, DieKind.LETTERS)[1])

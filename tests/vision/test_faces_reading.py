@@ -138,7 +138,7 @@ def test_dice_are_told_flat_or_leaning_where_the_finders_hits_put_them(kind: str
                                                         cocked=1, background="random"))
     dice = [d for d in scene.dice if not d.cut_off and d.visible >= COCKED_VISIBLE]
     assert any(d.cocked for d in dice) and sum(not d.cocked for d in dice) >= 4
-    sides = [(d.box[2] + d.box[3]) / 2 for d in dice]
+    sides = [d.side for d in dice]
     for dx, dy in [(0.12, 0.0), (-0.12, 0.0), (0.0, 0.12), (0.0, -0.12)]:
         hits = [Hit((d.center[0] + dx * side, d.center[1] + dy * side), 0.7 * side, np.zeros(1))
                 for d, side in zip(dice, sides)]

@@ -31,7 +31,7 @@ def test_faces_upright_in_the_crop_are_read_and_turned_away_are_turned() -> None
     assert len(dice) >= 4
     upright, turned = [], []
     for die in dice:
-        side = (die.box[2] + die.box[3]) / 2 * UPRIGHT_CROP
+        side = die.side * UPRIGHT_CROP
         upright.append(crop(scene.image, die.center, side, die.up_deg, False, FACE_PX))
         turned.append(crop(scene.image, die.center, side, die.up_deg + 90, False, FACE_PX))
     net = face_net(UPRIGHT_PATH)
