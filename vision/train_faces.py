@@ -190,7 +190,8 @@ def _turnable(same: tuple[float, ...]) -> bool:
 def upright_crops(frames: int, seed: int, per_die: int = 5, negatives: int = 3) -> tuple[np.ndarray, np.ndarray]:
     """Crops of the top faces of ``frames`` rendered frames of every kind: per die, three turned
     near upright (its face), two turned well away ("turned", unless the design looks the same
-    there); a cocked die is unreadable at any turn; and a few places that are not a die."""
+    there); a cocked die is unreadable at any turn; and a few places that are not a die. Each crop
+    is placed and sized as the finder's hits are (:data:`HIT_OFFSET`, :data:`HIT_SIZES`)."""
     return _frames_crops(frames, seed, lambda scene, kind, rng: _upright_scene(scene, kind, rng, per_die, negatives))
 
 
@@ -224,13 +225,13 @@ def _cocked_scene(scene: Scene, rng: np.random.Generator, per_die: int) -> tuple
 
 
 HIT_OFFSET = 0.09
-"""Spread (per axis, in die sides) of the cocked network's training crops' centres around the die's:
+"""Spread (per axis, in die sides) of the cocked and upright networks' training crops' centres around the die's:
 the face reader's hits lie 0.11-0.12 sides off the die's centre in the median, 0.14-0.15 in nine
 of ten (``bench/faces_reader.py``'s frames, d12 and letters); 0.06 taught it crops nearer than the
 reader's, and it took flat dice looked at 0.12 sides off for leaning ones."""
 
 HIT_SIZES = (0.6, 1.2)
-"""The range of the cocked network's training crops' sizes, in the die's: the face reader's hits
+"""The range of the cocked and upright networks' training crops' sizes, in the die's: the face reader's hits
 are 0.81-1.13 of a d12's side, 0.62-1.09 of a letter die's (5th to 95th percentile)."""
 
 FACING_SLACK = 8.0
@@ -280,9 +281,9 @@ def _upright_scene(scene: Scene, kind: DieKind, rng: np.random.Generator, per_di
                 offset = next(a for a in iter(lambda: float(rng.uniform(0, 360)), None)
                               if turn_off(a, same) >= TURNED_FROM)
                 label = TURNED
-            centre = np.array(die.center) + rng.normal(0, 0.06 * size, 2)
+            centre = np.array(die.center) + rng.normal(0, HIT_OFFSET * size, 2)
             patches.append(crop(scene.image, (float(centre[0]), float(centre[1])),
-                                size * UPRIGHT_CROP * rng.uniform(0.85, 1.18), die.up_deg + offset, False, FACE_PX))
+                                size * UPRIGHT_CROP * rng.uniform(*HIT_SIZES), die.up_deg + offset, False, FACE_PX))
             labels.append(label)
     centres = np.array([d.center for d in scene.dice], np.float64).reshape(-1, 2)
     if sizes:
