@@ -93,7 +93,7 @@ def on_photo(detect: ModuleType, photo: LabelledPhoto) -> PhotoResult:
     for die in photo.dice:
         if len(points):
             distance = np.linalg.norm(points - np.array(die.center) * scale, axis=1).min()
-            near += int(distance < NEAR * die.size * scale)
+            near += int(distance < NEAR * die.side * scale)
     return PhotoResult(len(points), near, len(photo.dice), float(proposals.side), ms, points, proposals.mask)
 
 

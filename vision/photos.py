@@ -30,8 +30,8 @@ class LabelledDie:
         return (x + w / 2, y + h / 2)
 
     @property
-    def size(self) -> float:
-        """Mean side of the box."""
+    def side(self) -> float:
+        """The die's size: the mean of its box's sides (as ``vision.render.DieTruth.side``)."""
         return (self.box[2] + self.box[3]) / 2
 
 

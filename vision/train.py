@@ -59,7 +59,7 @@ def prepare(photo: LabelledPhoto) -> Photo:
     """Load a labelled photo and find the detector's proposals that are not dice (hard negatives)."""
     image = photo.load()
     centers = np.array([d.center for d in photo.dice], dtype=np.float32).reshape(-1, 2)
-    sizes = np.array([d.size for d in photo.dice], dtype=np.float32)
+    sizes = np.array([d.side for d in photo.dice], dtype=np.float32)
     values = np.array([d.value for d in photo.dice])
     side = float(np.median(sizes)) if len(sizes) else 0.06 * min(image.shape[:2])
     return Photo(image, centers, sizes, values, _far_proposals(image, centers, sizes), side)
