@@ -32,7 +32,7 @@ from vision.face_art import marks
 from vision.face_classes import (CLASSES, FACE_CROP, FACE_PX, NOT_A_DIE, NUMERAL_CROP, TURNED, UNREADABLE, UPRIGHT_CLASSES,
                                   UPRIGHT_CROP, face_class)
 from vision.faces import COCKED_PATH, MODEL_PATH, NUMERALS_PATH, UPRIGHT_PATH
-from vision.render import Scene, SceneSpec, render_scene
+from vision.render import DieTruth, Scene, SceneSpec, render_scene
 from vision.render_die import fill
 from vision.train import jitter, load_weights
 
@@ -213,15 +213,20 @@ def _cocked_scene(scene: Scene, rng: np.random.Generator, per_die: int) -> tuple
     for die in scene.dice:
         if die.cut_off or die.moving or die.visible < COCKED_VISIBLE:
             continue
-        size = die.side
         for _ in range(per_die):
-            centre = np.array(die.center) + rng.normal(0, HIT_OFFSET * size, 2)
-            at = (float(centre[0]), float(centre[1]))
+            at = _hit_centre(die, rng)
             turn = facing(at, below) + rng.normal(0, FACING_SLACK)
-            patches.append(crop(scene.image, at, size * FACE_CROP * rng.uniform(*HIT_SIZES), turn,
+            patches.append(crop(scene.image, at, die.side * FACE_CROP * rng.uniform(*HIT_SIZES), turn,
                                 bool(rng.random() < 0.5), FACE_PX))
             labels.append(int(die.cocked))
     return patches, labels
+
+
+def _hit_centre(die: DieTruth, rng: np.random.Generator) -> tuple[float, float]:
+    """A point where the finder's hit on ``die`` may lie: off its centre by :data:`HIT_OFFSET` of
+    its side per axis."""
+    x, y = np.array(die.center) + rng.normal(0, HIT_OFFSET * die.side, 2)
+    return float(x), float(y)
 
 
 HIT_OFFSET = 0.09
@@ -281,9 +286,8 @@ def _upright_scene(scene: Scene, kind: DieKind, rng: np.random.Generator, per_di
                 offset = next(a for a in iter(lambda: float(rng.uniform(0, 360)), None)
                               if turn_off(a, same) >= TURNED_FROM)
                 label = TURNED
-            centre = np.array(die.center) + rng.normal(0, HIT_OFFSET * size, 2)
-            patches.append(crop(scene.image, (float(centre[0]), float(centre[1])),
-                                size * UPRIGHT_CROP * rng.uniform(*HIT_SIZES), die.up_deg + offset, False, FACE_PX))
+            patches.append(crop(scene.image, _hit_centre(die, rng), size * UPRIGHT_CROP * rng.uniform(*HIT_SIZES),
+                                die.up_deg + offset, False, FACE_PX))
             labels.append(label)
     centres = np.array([d.center for d in scene.dice], np.float64).reshape(-1, 2)
     if sizes:

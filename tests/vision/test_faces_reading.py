@@ -13,11 +13,25 @@ import pytest
 
 from controller.games.errors import InvalidInput
 from vision.calibrate import calibrate
-from vision.faces import read_faces
+from vision.face_classes import CLASSES
+from vision.faces import Hit, read_faces
 from vision.read import DieReading
-from vision.render import SceneSpec, render_scene
+from vision.render import DieTruth, SceneSpec, render_scene
 
 SMALL = dict(size=(640, 400), n_dice=5, die_px=(48, 64), background="felt")
+
+
+HIT_OFFSETS = [(0.12, 0.0), (-0.12, 0.0), (0.0, 0.12), (0.0, -0.12)]
+"""Where the finder's hits often lie, in die sides off a die's centre (at :data:`HIT_SIZE` of it)."""
+
+HIT_SIZE = 0.7
+
+
+def hits_off_centre(dice: list[DieTruth], dx: float, dy: float) -> list[Hit]:
+    """Hits on rendered ``dice`` as the finder often places them: ``dx``, ``dy`` die sides off
+    their centres, :data:`HIT_SIZE` of their size, no class probabilities yet."""
+    return [Hit((d.center[0] + dx * d.side, d.center[1] + dy * d.side), HIT_SIZE * d.side, np.zeros(len(CLASSES)))
+            for d in dice]
 
 
 def found(truth_box: tuple[float, float, float, float], dice: tuple[DieReading, ...]) -> list[DieReading]:
@@ -133,18 +147,15 @@ def test_dice_are_told_flat_or_leaning_where_the_finders_hits_put_them(kind: str
     # the finder's hits lie about 0.12 of a side off a die's centre, at its view's one size guess
     # (often 0.6-0.8 of the die); a cocked network taught crops at 0.06 and 0.85-1.2 of the die
     # took 2-5 of each frame's flat dice looked at so for leaning. Its cocked die still leans
-    from vision.faces import LEANS, Hit, _cocked_shares
+    from vision.faces import LEANS, _cocked_shares
     from vision.train_faces import COCKED_VISIBLE
 
     scene = render_scene(random.Random(seed), SceneSpec(size=(960, 540), n_dice=6, die_px=(50, 65), kind=kind,
                                                         cocked=1, background="random"))
     dice = [d for d in scene.dice if not d.cut_off and d.visible >= COCKED_VISIBLE]
     assert any(d.cocked for d in dice) and sum(not d.cocked for d in dice) >= 4
-    sides = [d.side for d in dice]
-    for dx, dy in [(0.12, 0.0), (-0.12, 0.0), (0.0, 0.12), (0.0, -0.12)]:
-        hits = [Hit((d.center[0] + dx * side, d.center[1] + dy * side), 0.7 * side, np.zeros(1))
-                for d, side in zip(dice, sides)]
-        leaning = _cocked_shares(scene.image, 1.0, hits)
+    for dx, dy in HIT_OFFSETS:
+        leaning = _cocked_shares(scene.image, 1.0, hits_off_centre(dice, dx, dy))
         assert [bool(share > LEANS) for share in leaning] == [d.cocked for d in dice]
 
 
@@ -153,14 +164,12 @@ def test_faces_are_read_where_the_finders_hits_put_them(kind: str, seed: int) ->
     # the upright reader, taught crops 0.06 of a side off the die's centre and 0.85-1.18 of its
     # size, read a third of these flat dice wrong looked at as the hits look at them (0.12 off, at
     # 0.7 of the size); taught crops placed as the hits are, it reads every one
-    from vision.faces import CLASSES, Hit, _value, kind_of, read_upright
+    from vision.faces import _value, kind_of, read_upright
 
     scene = render_scene(random.Random(seed), SceneSpec(size=(960, 540), n_dice=6, die_px=(50, 65), kind=kind,
                                                         background="random"))  # type: ignore[arg-type]
     dice = [d for d in scene.dice if not d.cut_off and not d.cocked]
     assert len(dice) >= 5
-    for dx, dy in [(0.12, 0.0), (-0.12, 0.0), (0.0, 0.12), (0.0, -0.12)]:
-        hits = [Hit((d.center[0] + dx * d.side, d.center[1] + dy * d.side), 0.7 * d.side, np.zeros(len(CLASSES)))
-                for d in dice]
-        read = read_upright(scene.image, 1.0, hits)
+    for dx, dy in HIT_OFFSETS:
+        read = read_upright(scene.image, 1.0, hits_off_centre(dice, dx, dy))
         assert [_value(hit, kind_of(kind), None)[0] for hit in read] == [d.value for d in dice]
