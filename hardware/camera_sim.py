@@ -92,13 +92,26 @@ class SimCamera:
 
     def roll(self, values: Sequence[int], frames: int = 8, zones: Sequence[str] | None = None,
              positions_mm: Sequence[tuple[float, float]] | None = None,
-             bodies: Sequence[tuple[int, int, int]] | None = None, **spec: Any) -> None:
+             bodies: Sequence[tuple[int, int, int]] | None = None, lying: int = 0, **spec: Any) -> None:
         """Like :meth:`show`, but the next ``frames`` frames show the dice tumbling in (rendered
-        now), and the frames after them the dice at rest."""
+        now), and the frames after them the dice at rest.
+
+        The first ``lying`` dice lie on the tray from the last roll, as on a real table: when the
+        last roll's settled scene shows dice of this kind with those values in the same zones, they
+        stay where they lay, as they looked, and only the others are thrown in beside them (the
+        tray, light and camera stay too); otherwise all are drawn anew."""
+        before = self._scene
         self.show(values, zones, positions_mm, bodies, **spec)
         render = importlib.import_module("vision.render")
-        scenes = render_painted(render, self._rng, self._spec(render), list(self._values), self._bodies,
-                                frames=frames + 1)
+        staying = _staying(before, self._values[:lying], spec.get("kind", "d6"), zones, self.tray)
+        if staying is None:
+            scenes = render_painted(render, self._rng, self._spec(render), list(self._values), self._bodies,
+                                    frames=frames + 1)
+        else:
+            thrown = self._spec(render, skip=lying)
+            scenes = render.render_roll(self._rng, thrown, frames + 1, settle_at=frames, values=list(self._values[lying:]),
+                                        bodies=None if self._bodies is None else self._bodies[lying:],
+                                        after=before, staying=staying)
         self._rolling, self._scene = scenes[:-1], scenes[-1]
 
     def _places(self, zones: Sequence[str] | None, positions_mm: Sequence[tuple[float, float]] | None) -> dict[str, Any]:
@@ -146,9 +159,10 @@ class SimCamera:
         render = importlib.import_module("vision.render")
         return render_painted(render, self._rng, self._spec(render), list(self._values), self._bodies)[0]
 
-    def _spec(self, render: Any) -> Any:
-        """The ``SceneSpec`` of the current dice: the configured tray fitted to the frame, or dice
-        of the renderer's default size relative to the frame."""
+    def _spec(self, render: Any, skip: int = 0) -> Any:
+        """The ``SceneSpec`` of the current dice (without the first ``skip``, which lie still): the
+        configured tray fitted to the frame, or dice of the renderer's default size relative to
+        the frame."""
         if self.tray is None:
             scale = self._size[0] / FULL_WIDTH  # dice keep their size relative to the tray
             fields = {"die_px": (DIE_PX[0] * scale, DIE_PX[1] * scale), **self._overrides}
@@ -157,7 +171,10 @@ class SimCamera:
             px_per_mm = TRAY_FILL * min(self._size[0] / layout.width_mm, self._size[1] / layout.height_mm)
             fields = {"tray": layout, "markers": True, "px_per_mm": px_per_mm,
                       "die_px": (TRAY_DIE_MM[0] * px_per_mm, TRAY_DIE_MM[1] * px_per_mm), **self._overrides}
-        return render.SceneSpec(size=self._size, n_dice=len(self._values), **fields)
+        for place in ("positions_mm", "areas_mm"):
+            if fields.get(place) is not None:
+                fields[place] = fields[place][skip:]
+        return render.SceneSpec(size=self._size, n_dice=len(self._values) - skip, **fields)
 
     def check(self) -> DeviceStatus:
         """Grabs a few frames: OK when none is missing."""
@@ -179,6 +196,37 @@ class SimCamera:
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def _staying(before: Any, values: Sequence[int], kind: str, zones: Sequence[str] | None,
+             tray: Any) -> list[int] | None:
+    """Which dice of the scene ``before`` (by number) are the dice still lying there with
+    ``values``, in order, each in its zone of ``zones``; None when they are not all there."""
+    if not values:
+        return None
+    if before is None or before.moving or zones is None or tray is None:
+        return None
+    polygons = {zone.name: zone.polygon for zone in tray.zones.zones}
+    free = list(range(len(before.dice)))
+    staying = []
+    for value, zone in zip(values, zones):
+        found = [i for i in free if before.dice[i].kind == kind and before.dice[i].value == value
+                 and before.dice[i].tray_mm is not None and _inside(before.dice[i].tray_mm, polygons[zone])]
+        if not found:
+            return None
+        staying.append(found[0])
+        free.remove(found[0])
+    return staying
+
+
+def _inside(point: tuple[float, float], polygon: Sequence[tuple[float, float]]) -> bool:
+    """Whether ``point`` lies in ``polygon`` (even-odd rule)."""
+    x, y = point
+    inside = False
+    for (x1, y1), (x2, y2) in zip(polygon, (*polygon[1:], polygon[0])):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
 
 
 def render_painted(render: Any, rng: random.Random, spec: Any, values: Sequence[int],

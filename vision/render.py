@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field, replace
-from typing import Sequence
+from typing import Any, Sequence
 
 import cv2
 import numpy as np
@@ -79,6 +79,9 @@ class Scene:
     moving: bool = False
     camera: Camera | None = field(default=None, compare=False)
     tray: TrayLayout | None = None
+    layout: Any = field(default=None, compare=False, repr=False)
+    """The scene's stage and dice as drawn (private to the renderer): a later roll on the same tray
+    keeps the dice that lie still (:func:`render_roll`'s ``after``)."""
 
 
 @dataclass(frozen=True)
@@ -178,23 +181,30 @@ def render_scene(rng: random.Random, spec: SceneSpec = SceneSpec(),
 
 def render_roll(rng: random.Random, spec: SceneSpec, frames: int, settle_at: int | None = None,
                 values: Sequence[int] | None = None, rolls: int = 1,
-                bodies: Sequence[Body] | None = None) -> list[Scene]:
+                bodies: Sequence[Body] | None = None, after: Scene | None = None,
+                staying: Sequence[int] = ()) -> list[Scene]:
     """A roll seen by a still camera: dice tumble in and slow down until frame ``settle_at``
     (default 2/3 of ``frames``), then lie still; every frame has fresh sensor noise.
 
     With ``rolls`` > 1 the dice are picked up and thrown again on the same tray, ``frames``
     frames per roll, one list for all of them. ``bodies`` as in :func:`render_scene`.
+
+    ``after`` continues an earlier scene of this renderer on its tray, under its camera and light:
+    its dice numbered in ``staying`` lie still where they lay, as they looked, first in the new
+    scenes' dice, and the thrown dice (``values``, placed clear of them) tumble in beside them.
     """
     settle = frames * 2 // 3 if settle_at is None else settle_at
-    stage = _stage(rng, spec)
+    stage = _stage(rng, spec) if after is None or after.layout is None else after.layout
+    still: tuple[_Die, ...] = tuple(stage.dice[i] for i in staying)
     scenes = []
     for _ in range(rolls):
-        layout = replace(stage, dice=painted(_dice(rng, spec, stage, values), bodies))
-        paths = [_tumble(rng, die) for die in layout.dice]
+        thrown = painted(_dice(rng, spec, stage, values, still), bodies)
+        layout = replace(stage, dice=(*still, *thrown))
+        paths = [None] * len(still) + [_tumble(rng, die) for die in thrown]
         for k in range(frames):
             left = max(0.0, 1.0 - k / settle) if settle > 0 else 0.0
-            dice = tuple(_moved(die, path, left) for die, path in zip(layout.dice, paths))
-            scenes.append(_compose(rng, spec, layout, dice, tuple(left > 0 for _ in dice)))
+            dice = tuple(die if path is None else _moved(die, path, left) for die, path in zip(layout.dice, paths))
+            scenes.append(_compose(rng, spec, layout, dice, tuple(path is not None and left > 0 for path in paths)))
     return scenes
 
 
@@ -244,8 +254,9 @@ def _scale(spec: SceneSpec) -> float:
     return spec.px_per_mm or (spec.die_px[0] + spec.die_px[1]) / 2 / DIE_MM
 
 
-def _dice(rng: random.Random, spec: SceneSpec, stage: _Layout, values: Sequence[int] | None) -> tuple[_Die, ...]:
-    """Resting dice for one throw on the stage's tray."""
+def _dice(rng: random.Random, spec: SceneSpec, stage: _Layout, values: Sequence[int] | None,
+          lying: tuple[_Die, ...] = ()) -> tuple[_Die, ...]:
+    """Resting dice for one throw on the stage's tray, clear of the dice ``lying`` there."""
     count = len(DieKind(spec.kind).faces)
     tops = list(values) if values is not None else [rng.randint(1, count) for _ in range(spec.n_dice)]
     if any(not 1 <= top <= count for top in tops):
@@ -255,7 +266,7 @@ def _dice(rng: random.Random, spec: SceneSpec, stage: _Layout, values: Sequence[
         if wanted is not None and len(wanted) != len(tops):
             raise InvalidInput(f"{name} gives {len(wanted)} places for {len(tops)} dice")
     lit = replace(spec, shadow=stage.shadow)
-    return _place(rng, lit, stage.camera, stage.tray if bounded else None, tops, _scale(spec))
+    return _place(rng, lit, stage.camera, stage.tray if bounded else None, tops, _scale(spec), lying)
 
 
 def _fitted_tray(spec: SceneSpec, scale: float, tilt: float, towards: float) -> TrayLayout:
@@ -289,7 +300,7 @@ def _compose(rng: random.Random, spec: SceneSpec, layout: _Layout, dice: tuple[_
     image = finish(rng, image, spec.blur, spec.noise, spec.jpeg_quality, layout.gains)
     truths = tuple(_truth(dice[i], hulls[i], camera, spec, bool(moving and moving[i]), _top_visible(owner, i, dice[i], camera))
                    for i in range(len(dice)))
-    return Scene(image, truths, any(moving), camera, layout.tray)
+    return Scene(image, truths, any(moving), camera, layout.tray, replace(layout, dice=dice))
 
 
 def _top_visible(owner: np.ndarray, index: int, die: _Die, camera: Camera) -> float:
@@ -418,9 +429,10 @@ def _overlap(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def _place(rng: random.Random, spec: SceneSpec, camera: Camera, tray: TrayLayout | None,
-           tops: Sequence[int], scale: float) -> tuple[_Die, ...]:
-    """Put the dice on the tray: apart, touching or leaning as the spec asks, all in view."""
-    placed: list[_Die] = []
+           tops: Sequence[int], scale: float, lying: tuple[_Die, ...] = ()) -> tuple[_Die, ...]:
+    """Put the dice on the tray: apart, touching or leaning as the spec asks, all in view, clear
+    of the dice ``lying`` there."""
+    placed: list[_Die] = list(lying)
     n_cocked = min(spec.cocked, len(tops))
     for i, top in enumerate(tops):
         cocked = i >= len(tops) - n_cocked
@@ -433,7 +445,7 @@ def _place(rng: random.Random, spec: SceneSpec, camera: Camera, tray: TrayLayout
                 break
         else:
             raise InvalidInput(f"cannot place {len(tops)} dice of {spec.die_px} px in a {spec.size} frame")
-    return tuple(placed)
+    return tuple(placed[len(lying):])
 
 
 def _spot(rng: random.Random, spec: SceneSpec, index: int) -> np.ndarray | None:

@@ -293,7 +293,8 @@ def _act_out(parts: DemoParts, table: Table) -> Callable[[Any, Any], bool]:
 
 def _show(parts: DemoParts, table: Table) -> Callable[[Throw, str], None]:
     """The simulated camera's throw: the dice lying in the throw's zone (every seat's own die in
-    the centre, each in its seat's colour) and the thrown ones, drawn as their kind."""
+    the centre, each in its seat's colour), still where they lay, and the thrown ones, drawn as
+    their kind."""
     from controller.table.camera import OWN_KINDS
     from vision.colour import parse_hex
     camera = parts.devices.camera
@@ -310,5 +311,5 @@ def _show(parts: DemoParts, table: Table) -> Callable[[Throw, str], None]:
         bodies = [parse_hex(table.colours[seat]) for seat in owners if seat is not None] if owned else None
         camera._rng = random.Random(key)
         camera.roll(throw_values(Throw(faces, throw.zone), need.kind), zones=[throw.zone] * len(faces),
-                    bodies=bodies, kind=need.kind.value)
+                    bodies=bodies, lying=len(here), kind=need.kind.value)
     return show

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -225,3 +226,19 @@ def test_cocked_dice_lean_against_the_tray_wall_when_there_is_one() -> None:
                  and min(die.tray_mm[0], die.tray_mm[1], width - die.tray_mm[0], height - die.tray_mm[1])
                  < die.edge_mm]
     assert near_wall
+
+
+def test_a_roll_after_a_scene_keeps_the_dice_that_lie_still_and_throws_the_others_beside_them() -> None:
+    spec = SceneSpec(size=(640, 480), die_px=(40, 60), n_dice=3)
+    first = render_roll(random.Random(20), spec, frames=4, settle_at=3, values=[1, 2, 3])[-1]
+    later = render_roll(random.Random(21), replace(spec, n_dice=1), frames=4, settle_at=3, values=[5],
+                        after=first, staying=[0, 2])
+    settled = later[-1]
+    assert [die.value for die in settled.dice] == [1, 3, 5]
+    for still, before in zip(settled.dice[:2], (first.dice[0], first.dice[2])):
+        assert (still.center, still.box) == (before.center, before.box)
+        x, y, w, h = (int(v) for v in still.box)
+        assert cv2.absdiff(settled.image[y:y + h, x:x + w], first.image[y:y + h, x:x + w]).mean() < 1
+    assert [die.moving for die in later[0].dice] == [False, False, True]  # only the thrown die tumbles
+    new_centre = np.array(settled.dice[2].center)
+    assert all(np.linalg.norm(new_centre - np.array(d.center)) > 0.8 * d.side for d in settled.dice[:2])
