@@ -315,7 +315,7 @@ def evidence(frame: Frame, observation: Observation, calibration: Calibration, z
 
 
 def match(needed: DiceNeeded, seen: TrayReading, zones: ZoneMap,
-          on_table: Mapping[str, Sequence[str]] | None = None) -> Roll | Question:
+          on_table: Mapping[str, Sequence[str]] | None = None, lay: Sequence[DieSeen] = ()) -> Roll | Question:
     """The roll ``needed`` asks for, if the camera saw exactly that; else a question to the dealer.
 
     The dice must lie in the need's zone (:func:`zone_for`), be exactly ``needed.count`` of them,
@@ -325,14 +325,24 @@ def match(needed: DiceNeeded, seen: TrayReading, zones: ZoneMap,
     must still be there, and only the dice beyond them are the new roll. The faces are in tray
     order (left to right). The question's ``id`` is 0 and ``evidence`` None: the table numbers it
     and links the evidence when it asks.
+
+    ``lay`` are the dice the camera saw on the tray before this throw. When exactly the zone's
+    earlier dice still lie where dice lay then (:func:`_lying_still`), they are those dice, whose
+    faces the table knows: only the others, the new roll, must be read surely, and a die lying
+    still that is read surely must show one of the earlier faces (else it was turned).
     """
     earlier = on_table or {}
     zone = zone_for(needed.seat)
     before = tuple(earlier.get(zone, ()))
+    still = _lying_still(seen, zone, before, lay)
     reason = (_unreadable(needed, seen) or _no_zone(zone, zones) or _ownerless(needed, seen)
               or _astray(needed, seen, earlier)
-              or _miscount(needed, seen, zone, earlier) or _doubtful(seen, zone) or _moved(seen, zone, before))
+              or _miscount(needed, seen, zone, earlier) or _doubtful(seen, zone, still)
+              or _moved(seen, zone, before, still))
     if reason is None:
+        if still is not None:
+            new = tuple(d.face for d in _in_zone(seen, zone) if d not in still and d.face is not None)
+            return Roll(needed.seat, needed.kind, new)
         return Roll(needed.seat, needed.kind, _new_faces(_faces_in(seen, zone), before))
     code, text = reason
     return Question(0, needed.seat, needed.kind, needed.count, code, text, seen.dice)
@@ -415,9 +425,37 @@ def _miscount(needed: DiceNeeded, seen: TrayReading, zone: str, earlier: Mapping
     return "count", f"{_dice(before + needed.count)} expected in the {zone} zone{earlier_too}, {mine} seen"
 
 
-def _doubtful(seen: TrayReading, zone: str) -> Reason | None:
-    """The first die of the zone that is flagged or read below the confidence threshold."""
-    for n, die in enumerate((d for d in seen.dice if d.zone == zone), 1):
+STILL_SIDES = 0.25
+"""A die whose centre is within this many of its sides of where a die lay before the throw lay
+still (:func:`_lying_still`): a die read twice where it lies moves a few pixels at most, and one
+knocked by the throw moves further."""
+
+
+def _in_zone(seen: TrayReading, zone: str) -> list[DieSeen]:
+    return [d for d in seen.dice if d.zone == zone]
+
+
+def _lying_still(seen: TrayReading, zone: str, before: Sequence[str], lay: Sequence[DieSeen]) -> list[DieSeen] | None:
+    """The zone's dice that lie where dice lay before the throw (``lay``), when they are exactly as
+    many as the faces ``before`` (the zone's earlier dice); else None: which dice are new cannot be
+    told by where they lie (a die was moved, picked up, or one landed where another lay)."""
+    if not before or not lay:
+        return None
+    still = [d for d in _in_zone(seen, zone)
+             if any(math.dist(d.center, old.center) <= STILL_SIDES * max(old.box[2], old.box[3]) for old in lay)]
+    return still if len(still) == len(before) else None
+
+
+def _sure(die: DieSeen) -> bool:
+    return die.face is not None and die.confidence >= CONFIDENCE_THRESHOLD and not die.flag
+
+
+def _doubtful(seen: TrayReading, zone: str, still: Sequence[DieSeen] | None = None) -> Reason | None:
+    """The first die of the zone that is flagged or read below the confidence threshold, but for
+    the dice lying ``still`` since before the throw (their faces are known)."""
+    for n, die in enumerate(_in_zone(seen, zone), 1):
+        if still is not None and die in still:
+            continue
         if die.face is None:
             why = die.flag.replace("_", " ") if die.flag else "no face"
             return "flagged", f"die {n} in the {zone} zone cannot be read ({why})"
@@ -433,10 +471,14 @@ def _faces_in(seen: TrayReading, zone: str) -> list[str]:
     return [d.face for d in seen.dice if d.zone == zone and d.face is not None]
 
 
-def _moved(seen: TrayReading, zone: str, before: Sequence[str]) -> Reason | None:
-    """The zone's dice no longer show every face that lay there ``before``."""
+def _moved(seen: TrayReading, zone: str, before: Sequence[str], still: Sequence[DieSeen] | None = None) -> Reason | None:
+    """The zone's dice no longer show every face that lay there ``before``; with the dice lying
+    ``still`` known, those of them read surely show faces that are not all among ``before``."""
     faces = _faces_in(seen, zone)
-    if not Counter(before) - Counter(faces):
+    if still is not None:
+        if not Counter(d.face for d in still if _sure(d)) - Counter(before):
+            return None
+    elif not Counter(before) - Counter(faces):
         return None
     return "moved", (f"the {zone} zone shows {' '.join(faces)}, but {' '.join(before)} lay there before: "
                      "was a die moved or turned?")
@@ -480,6 +522,7 @@ class TableEyes:
         self._on_table = on_table
         self._colours = colours
         self._moved = False  # the tray moved since its last reading (something was thrown)
+        self._lay: tuple[DieSeen, ...] = ()  # the dice of the last reading: how they lay before a throw
 
     def check_colours(self, colours: Sequence[str], names: Sequence[str] = ()) -> None:
         """Refuse seat colours the camera could not tell apart under the tray's light (the light
@@ -502,13 +545,16 @@ class TableEyes:
         if step.fault is not None:
             raise CameraFailing(step.fault)
         self._moved = self._moved or step.motion is Motion.MOVING
-        if step.reading is None or need is None:
+        if step.reading is None:
+            return None
+        lay, self._lay = self._lay, step.reading.dice
+        if need is None:
             return None
         earlier = self._on_table() if self._on_table is not None else None
         moved, self._moved = self._moved, False
         if not moved and not _thrown(need, step.reading, earlier or {}):
             return None  # a still tray with nothing new on it: not thrown yet, nothing to ask
-        result = match(need, step.reading, self.watcher.tray.zones, earlier)
+        result = match(need, step.reading, self.watcher.tray.zones, earlier, lay)
         if isinstance(result, Roll):
             return Sighting(result, seen=step.reading.dice, jpeg=step.reading.jpeg)
         return Sighting(None, result.text, result.seen, step.reading.jpeg)
