@@ -23,7 +23,7 @@ import numpy as np
 
 from controller.games.errors import InvalidInput
 from vision.classify import NOT_A_DIE, UNREADABLE, FaceClassifier, classifier, readers
-from vision.crops import CROP_SCALE, READ_PX, aligned_crop, crop, dark_body, dominant_angle, red_channel, sharpness
+from vision.crops import CROP_SCALE, READ_PX, aligned_crop, crop, dark_body, dominant_angle, red_channel, sharpest_channel
 from vision.detect import Candidate, View, closer_view, propose, shrink, uncovered, working_views
 
 if TYPE_CHECKING:
@@ -41,10 +41,10 @@ UNCERTAIN = 0.755
 """Below this confidence a reading is flagged ``uncertain`` (the value is still the best guess): the
 one threshold, which the command line's green boxes use too. Set so that no wrong reading is
 accepted on the dev photos under any change of ``bench/dice_reader.py --changes``: the surest wrong
-one is 0.7521, a 5 read as a 3 in IMG_20191208_112005 under JPEG q30; then 0.739 (095849, JPEG)
-and 0.729 (112419 blurred, a dark marbled die whose glint looks like a second pip). The price: 96
-of the 1,484 clean dice read right (6.5%, all 200 photos) go to the dealer; 0.7 would send 4.2%
-and accept 3 wrong readings, 0.6 2.4% and accept 8. The confidence is lowered for dice seen soft
+one is 0.7542, a 5 read as a 3 in IMG_20191208_112005 under JPEG q30; then 0.739 (095849, JPEG)
+and 0.737 (112419 blurred, a dark marbled die whose glint looks like a second pip). The price: 79
+of the 1,484 clean dice read right (5.3%, all 200 photos) go to the dealer; 0.7 would send 4.2%
+and accept 3 wrong readings, 0.6 2.1% and accept 14. The confidence is lowered for dice seen soft
 or small (:func:`seen_well`); before, the surest wrong readings were that blurred die at 0.903
 and the same die shrunk to 35% (12 px) at 0.902, and the threshold was 0.904, sending 11.9%."""
 
@@ -55,7 +55,9 @@ probability: a plain majority. (On 300 rendered frames, 0.6 flagged 33 of 50 coc
 are flagged ``uncertain``, so no more dice are read wrong without a flag.)"""
 
 BLURRED = 0.19
-"""Least :func:`vision.crops.sharpness` of a die crop in focus (1% of the real photos' dice are below)."""
+"""Least sharpness (:func:`vision.crops.sharpest_channel`) of a die crop in focus: the real photos'
+dice are 0.216 and up at their 1st percentile (0.190 in grey, :func:`vision.crops.sharpness`, which
+this was set on)."""
 
 SURE_THOUGH_BLURRED = 0.6
 """Least confidence to take the value of a blurred die; below it the die is flagged ``blurred``, with no
@@ -434,7 +436,7 @@ def _second_look(frame: np.ndarray, scale: float, work: np.ndarray, hits: list[_
         more = _read_views(views, nets, len(MORE_VIEWS))
         probs[doubtful] = (probs[doubtful] + len(MORE_VIEWS) * more) / (1 + len(MORE_VIEWS))
         _read_red_pips(probs, doubtful, patches, views, nets)
-    looked = [_Hit(h.center, h.side, p, sharpness=sharpness(patch, h.side * CROP_SCALE / scale))
+    looked = [_Hit(h.center, h.side, p, sharpness=sharpest_channel(patch, h.side * CROP_SCALE / scale))
               for h, p, patch in zip(hits, probs, patches)]
     return [h for h in looked if 1.0 - h.probs[NOT_A_DIE] >= _least_score(h.probs)]
 
@@ -553,7 +555,7 @@ def _reading(hit: _Hit, scale: float, shape: tuple[int, ...]) -> DieReading:
 
 def seen_well(sharp: float, side_px: float) -> float:
     """How well a die was seen, 0..1, as a factor of its reading's confidence: less for a soft crop
-    (:func:`vision.crops.sharpness` under :data:`SHARP_ENOUGH`) or a small die (a side under
+    (:func:`vision.crops.sharpest_channel` under :data:`SHARP_ENOUGH`) or a small die (a side under
     :data:`LARGE_ENOUGH` frame pixels), in proportion. The readers' face shares alone do not know
     how little a die showed them: the surest wrong readings came from such dice."""
     return min(1.0, sharp / SHARP_ENOUGH) * min(1.0, side_px / LARGE_ENOUGH)
@@ -561,7 +563,10 @@ def seen_well(sharp: float, side_px: float) -> float:
 
 SHARP_ENOUGH = 0.25
 """Crop sharpness from which a die counts as seen sharply (:func:`seen_well`): a die in focus is
-about 0.3 (the real photos' median 0.29; a tenth of their dice are under 0.24), blurred under 0.2."""
+about 0.3 (the real photos' median 0.325 in the sharpest channel, a tenth of their dice under 0.255;
+0.296 and 0.243 in grey, where this was set), blurred under 0.2. The sharpest colour channel, as for
+the face dice: pale pips on a yellow die, or white ones on pink, are faint in grey and were measured
+soft there (the demo's Tao Dice d6 reveals read at 0.62-0.75 for face shares of 0.92-0.96)."""
 
 LARGE_ENOUGH = 20.0
 """Die side (frame pixels) from which a die counts as seen large enough (:func:`seen_well`): the
