@@ -201,32 +201,20 @@ class SimCamera:
 def _staying(before: Any, values: Sequence[int], kind: str, zones: Sequence[str] | None,
              tray: Any) -> list[int] | None:
     """Which dice of the scene ``before`` (by number) are the dice still lying there with
-    ``values``, in order, each in its zone of ``zones``; None when they are not all there."""
-    if not values:
+    ``values``, in order, each in its zone of ``zones`` (of the ``tray``, a TrayConfig); None
+    when they are not all there."""
+    if not values or before is None or before.moving or zones is None or tray is None:
         return None
-    if before is None or before.moving or zones is None or tray is None:
-        return None
-    polygons = {zone.name: zone.polygon for zone in tray.zones.zones}
     free = list(range(len(before.dice)))
     staying = []
     for value, zone in zip(values, zones):
         found = [i for i in free if before.dice[i].kind == kind and before.dice[i].value == value
-                 and before.dice[i].tray_mm is not None and _inside(before.dice[i].tray_mm, polygons[zone])]
+                 and before.dice[i].tray_mm is not None and tray.zones.zone_of(before.dice[i].tray_mm) == zone]
         if not found:
             return None
         staying.append(found[0])
         free.remove(found[0])
     return staying
-
-
-def _inside(point: tuple[float, float], polygon: Sequence[tuple[float, float]]) -> bool:
-    """Whether ``point`` lies in ``polygon`` (even-odd rule)."""
-    x, y = point
-    inside = False
-    for (x1, y1), (x2, y2) in zip(polygon, (*polygon[1:], polygon[0])):
-        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
-            inside = not inside
-    return inside
 
 
 def render_painted(render: Any, rng: random.Random, spec: Any, values: Sequence[int],

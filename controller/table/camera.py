@@ -341,8 +341,7 @@ def match(needed: DiceNeeded, seen: TrayReading, zones: ZoneMap,
               or _moved(seen, zone, before, still))
     if reason is None:
         if still is not None:
-            new = tuple(d.face for d in _in_zone(seen, zone) if d not in still and d.face is not None)
-            return Roll(needed.seat, needed.kind, new)
+            return Roll(needed.seat, needed.kind, tuple(d.face for d in _in_zone(seen, zone) if d not in still and d.face))
         return Roll(needed.seat, needed.kind, _new_faces(_faces_in(seen, zone), before))
     code, text = reason
     return Question(0, needed.seat, needed.kind, needed.count, code, text, seen.dice)
@@ -468,7 +467,7 @@ def _doubtful(seen: TrayReading, zone: str, still: Sequence[DieSeen] | None = No
 
 
 def _faces_in(seen: TrayReading, zone: str) -> list[str]:
-    return [d.face for d in seen.dice if d.zone == zone and d.face is not None]
+    return [d.face for d in _in_zone(seen, zone) if d.face is not None]
 
 
 def _moved(seen: TrayReading, zone: str, before: Sequence[str], still: Sequence[DieSeen] | None = None) -> Reason | None:
