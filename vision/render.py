@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Sequence
 
 import cv2
 import numpy as np
@@ -79,7 +79,7 @@ class Scene:
     moving: bool = False
     camera: Camera | None = field(default=None, compare=False)
     tray: TrayLayout | None = None
-    layout: Any = field(default=None, compare=False, repr=False)
+    layout: _Layout | None = field(default=None, compare=False, repr=False)
     """The scene's stage and dice as drawn (private to the renderer): a later roll on the same tray
     keeps the dice that lie still (:func:`render_roll`'s ``after``)."""
 

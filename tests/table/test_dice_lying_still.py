@@ -13,7 +13,7 @@ from controller.games.dice import DieKind
 from controller.games.rolls import Roll
 from controller.store import Store
 from controller.table.camera import TrayReading, match
-from controller.table.records import DieSeen, Entry, Question, TableStatus
+from controller.table.records import DieSeen, Question, TableStatus
 
 from tests.table.test_camera import TRAY, read_once, table_camera, truth_faces, watch
 from tests.table.test_camera_table import next_visible_roll, table_at_first_visible_roll, tick
@@ -91,7 +91,7 @@ def test_the_simulated_camera_keeps_the_dice_that_lie_still() -> None:
 
 def test_the_table_asks_about_a_doubtful_flop_die_once_not_again_at_the_turn(store: Store) -> None:
     camera = table_camera(9)  # its flop's 3 (a D standing in) is read at 0.42, both times
-    table, need = table_at_first_visible_roll(store, "diceholdem", camera)
+    table, _ = table_at_first_visible_roll(store, "diceholdem", camera)
     camera.roll([2, 5, 3], frames=3, zones=["community"] * 3)
     tick(table, 12)
     question = table.state().question
