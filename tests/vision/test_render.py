@@ -11,7 +11,8 @@ import pytest
 
 from controller.games.dice import DieKind
 from controller.games.errors import InvalidInput
-from vision.render import READABLE, Scene, SceneSpec, render_roll, render_scene
+from vision.render import (MARBLE_CONTRAST, PALETTE, READABLE, Scene, SceneSpec, _marble_for, render_roll,
+                           render_scene)
 
 SMALL = SceneSpec(size=(640, 480), die_px=(40, 60), n_dice=6, shadow=0.0)
 
@@ -242,3 +243,18 @@ def test_a_roll_after_a_scene_keeps_the_dice_that_lie_still_and_throws_the_other
     assert [die.moving for die in later[0].dice] == [False, False, True]  # only the thrown die tumbles
     new_centre = np.array(settled.dice[2].center)
     assert all(np.linalg.norm(new_centre - np.array(d.center)) > 0.8 * d.side for d in settled.dice[:2])
+
+
+def test_a_marbled_die_is_never_swirled_with_its_own_ink() -> None:
+    """A black die inked black, swirled with black, would hide its pips: the renderer takes the
+    palette's next body that stands off the ink as a maker would ink it, and draws nothing more."""
+    ink = (25, 25, 25)
+    swirl = _marble_for((32, 30, 30), ink, PALETTE)
+    assert swirl is not None and swirl != (32, 30, 30)
+    assert np.linalg.norm(np.subtract(swirl, ink)) >= MARBLE_CONTRAST
+    assert _marble_for((236, 236, 232), ink, PALETTE) == (236, 236, 232)  # far from the ink: kept
+    marbled = [die.style for seed in range(12)
+               for die in render_scene(random.Random(seed), replace(SMALL, marbled=1.0)).layout.dice]  # type: ignore[union-attr]
+    assert all(style.marble is not None for style in marbled if not style.translucent)
+    assert all(np.linalg.norm(np.subtract(style.marble, style.pips)) >= MARBLE_CONTRAST
+               for style in marbled if style.marble is not None)
