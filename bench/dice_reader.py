@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from vision.classify import classifier, readers
+from vision.perturb import CHANGES
 from vision.photos import DEFAULT_SET, is_held_out, load_set
 from vision.read import UNCERTAIN, DieReading, read_dice
 
@@ -142,13 +143,16 @@ TILE = 160
 """Side of one die's picture on the error sheet, in pixels."""
 
 
-def error_tiles(image: np.ndarray, truths: Sequence[Truth], found: dict[int, DieReading], name: str) -> list[np.ndarray]:
-    """One picture per labelled die not read right: the die and its surroundings, captioned with the
-    label (L), the reading (value, flag, confidence, or "missed") and the photo's name."""
+def error_tiles(image: np.ndarray, truths: Sequence[Truth], found: dict[int, DieReading], name: str,
+                accepted: bool = False) -> list[np.ndarray]:
+    """One picture per labelled die not read right (with ``accepted``, also per die with a face
+    read right but flagged: those the table asks the dealer about): the die and its surroundings,
+    captioned with the label (L), the reading (value, flag, confidence, or "missed") and the photo's name."""
     tiles = []
     for i, truth in enumerate(truths):
         reading = found.get(i)
-        if reading is not None and reading.value == truth.value:
+        asked = accepted and reading is not None and reading.flag is not None and truth.value is not None
+        if reading is not None and reading.value == truth.value and not asked:
             continue
         x, y, w, h = truth.box
         margin = 0.3 * max(w, h)
@@ -171,7 +175,7 @@ def _caption(tile: np.ndarray, text: str, y: int) -> None:
     cv2.putText(tile, text, (3, y), cv2.FONT_HERSHEY_SIMPLEX, 0.42, (255, 255, 255), 1, cv2.LINE_AA)
 
 
-def write_sheet(path: Path, tiles: list[np.ndarray], columns: int = 8) -> None:
+def write_sheet(path: Path, tiles: list[np.ndarray], columns: int = 8, what: str = "labelled dice not read right") -> None:
     """Write ``tiles`` as one picture, ``columns`` across."""
     if not tiles:
         print(f"no errors: {path} not written", flush=True)
@@ -181,7 +185,7 @@ def write_sheet(path: Path, tiles: list[np.ndarray], columns: int = 8) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if not cv2.imwrite(str(path), np.vstack(rows)):
         raise SystemExit(f"cannot write {path}")
-    print(f"wrote {path}: the {len(tiles)} labelled dice not read right", flush=True)
+    print(f"wrote {path}: the {len(tiles)} {what}", flush=True)
 
 
 def wide_view(folder: Path, every: int) -> None:
@@ -350,8 +354,9 @@ def main(argv: list[str] | None = None) -> int:
                              "--changes, one per change, as PNG's name + the change's)")
     parser.add_argument("--model", type=Path, help="finder model to read with (default: the shipped one)")
     parser.add_argument("--reader", type=Path, nargs="+", help="reader models to read with (default: the shipped ones)")
-    parser.add_argument("--changes", nargs="*", metavar="NAME",
-                        help="read the photos under the changes of vision.perturb (all, or those named) instead")
+    parser.add_argument("--changes", nargs="*", metavar="NAME", choices=[c.name for c in CHANGES],
+                        help="read the photos under the changes of vision.perturb (all, or those named, in "
+                             "quotes: " + ", ".join(repr(c.name).replace("%", "%%") for c in CHANGES) + ") instead")
     parser.add_argument("--every", type=int, default=1, help="with --changes: every K-th photo only")
     parser.add_argument("--dump", type=Path, help="with --changes: write every labelled die's reading here (JSON lines)")
     args = parser.parse_args(argv)

@@ -2,7 +2,7 @@
 tuned on, and the read time of a 1536x864 frame on one core.
 
 Usage: ``python bench/faces_reader.py [--frames N] [--kinds KIND...] [--speed-rounds R] [--lean-frames N]
-[--tilted-frames N]``.
+[--tilted-frames N] [--error-sheet PNG]``.
 
 Per kind, N frames (default 1,000) rendered with seeds the trainer never uses (from
 :data:`SEED_BASE`), die bodies and inks from :data:`BENCH_PALETTE` (none within
@@ -31,11 +31,14 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from dice_reader import Tally, Truth, score  # noqa: E402  (the d6 bench's scoring: one definition)
+from dice_reader import TILE, Tally, Truth, error_tiles, match, score, write_sheet  # noqa: E402  (the d6 bench's scoring)
 
 from vision.perturb import gain  # noqa: E402
 from vision.faces import read_faces  # noqa: E402
 from vision.render import PALETTE, SceneSpec, render_scene  # noqa: E402
+
+FACE_KINDS = ("d12", "d8-tauren", "letters")
+"""The kinds this bench reads (the d6's is ``bench/dice_reader.py``)."""
 
 SEED_BASE = 7_000_000
 """First seed of the bench's frames (the trainer's frames come from one generator seeded 1)."""
@@ -80,24 +83,37 @@ def bench_frame(kind: str, n: int, size: tuple[int, int] = (960, 540)) -> tuple[
     return image, [Truth(d.value, d.box) for d in scene.dice]
 
 
-def accuracy(kind: str, frames: int) -> None:
-    """Print the figures of ``frames`` bench frames of ``kind``."""
+def accuracy(kind: str, frames: int, sheet: Path | None = None) -> None:
+    """Print the figures of ``frames`` bench frames of ``kind``; with ``sheet``, write a picture of
+    every die not read right and accepted there, with the kind's name added (:func:`kind_sheet`)."""
     total, accepted = Tally(), 0
+    tiles: list[np.ndarray] = []
     for n in range(frames):
         image, truths = bench_frame(kind, n)
         readings = read_faces(image, kind).dice
         total += score(readings, truths)
         accepted += _accepted_right(readings, truths)
+        if sheet is not None:
+            tiles += error_tiles(image, truths, match(readings, truths)[0], f"frame {n}", accepted=True)
         if (n + 1) % 100 == 0 and n + 1 < frames:
             print(f"  {kind} so far: {total.line(f'{n + 1} frames')}; accepted right {accepted}", flush=True)
     n_dice = max(total.labelled, 1)
     print(f"{kind}: {total.line(f'{frames} frames')}; read right and accepted {accepted}/{total.labelled} "
           f"({100 * accepted / n_dice:.1f}%)", flush=True)
+    if sheet is not None:
+        write_sheet(kind_sheet(sheet, kind), tiles, what="dice not read right and accepted")
+
+
+def kind_sheet(sheet: Path, kind: str) -> Path:
+    """Where one kind's error sheet goes: ``sheet``'s name with the kind's.
+
+    >>> kind_sheet(Path("out/faces.png"), "d8-tauren").as_posix()
+    'out/faces-d8-tauren.png'
+    """
+    return sheet.with_name(f"{sheet.stem}-{kind}{sheet.suffix}")
 
 
 def _accepted_right(readings: object, truths: list[Truth]) -> int:
-    from dice_reader import match
-
     taken, _ = match(readings, truths)  # type: ignore[arg-type]
     return sum(r.value == truths[i].value and r.value is not None and r.flag is None for i, r in taken.items())
 
@@ -180,7 +196,10 @@ def main(argv: list[str] | None = None) -> int:
     """Run the benchmark."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=1000)
-    parser.add_argument("--kinds", nargs="+", default=["d12", "d8-tauren", "letters"])
+    parser.add_argument("--kinds", nargs="+", default=list(FACE_KINDS), choices=FACE_KINDS)
+    parser.add_argument("--error-sheet", type=Path, metavar="PNG",
+                        help="write a picture of every die not read right and accepted (missed, read wrong, or "
+                             "flagged: the dealer's questions), captioned, one per kind: PNG's name + the kind's")
     parser.add_argument("--speed-rounds", type=int, default=20, help="frames timed per kind (0: none)")
     parser.add_argument("--lean-frames", type=int, default=0,
                         help="also count the cocked network's calls on this many frames with cocked dice (0: none)")
@@ -194,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.tilted_frames:
         tilted(args.tilted_frames)
     for kind in args.kinds if args.frames > 0 else ():  # 0: the other figures only
-        accuracy(kind, args.frames)
+        accuracy(kind, args.frames, args.error_sheet)
     for kind in args.kinds if args.speed_rounds > 0 else ():  # 0: accuracy only
         speed(kind, args.speed_rounds)
     return 0

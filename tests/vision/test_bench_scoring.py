@@ -102,3 +102,49 @@ def test_the_calibrated_threshold_accepts_no_wrong_reading_and_counts_the_dealer
             bench.Seen("blur sigma 1.5", "a", 5, 6, 0.50, "uncertain")]
     line = bench.threshold_line(seen)
     assert "0.8001" in line and "1/2 (50.0%)" in line
+
+
+def test_with_accepted_the_sheet_also_shows_the_dice_read_right_that_the_dealer_is_asked_about(
+        bench: ModuleType) -> None:
+    image = np.full((120, 120, 3), 200, np.uint8)
+    truths = [bench.Truth(3, (10, 10, 20, 20)), bench.Truth(None, (60, 60, 20, 20)), bench.Truth(6, (90, 10, 20, 20))]
+    found = {0: _reading(3, 20, 20, 0.6, "uncertain"),  # right, but asked about
+             1: _reading(None, 70, 70, 0.9, "cocked"),  # a cocked die withheld: right, nothing to ask
+             2: _reading(6, 100, 20)}
+    assert bench.error_tiles(image, truths, found, "IMG_1") == []
+    assert len(bench.error_tiles(image, truths, found, "IMG_1", accepted=True)) == 1
+
+
+def test_the_bench_s_help_shows_and_a_change_it_does_not_know_is_one_line(
+        bench: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as shown:
+        bench.main(["--help"])  # a change's name with "%" once broke the help
+    assert shown.value.code == 0 and "'shrunk to 35%'" in " ".join(capsys.readouterr().out.split())
+    with pytest.raises(SystemExit) as refused:
+        bench.main(["--changes", "jpeg30"])
+    said = capsys.readouterr().err
+    assert refused.value.code == 2 and "invalid choice: 'jpeg30'" in said and "Traceback" not in said
+
+
+def test_the_face_bench_draws_each_kind_s_dice_not_read_right_and_accepted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+    import sys
+
+    from vision.read import Observation
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "faces_reader.py"
+    spec = importlib.util.spec_from_file_location("bench_faces", path)
+    assert spec is not None and spec.loader is not None
+    faces = importlib.util.module_from_spec(spec)
+    sys.modules["bench_faces"] = faces
+    spec.loader.exec_module(faces)
+    monkeypatch.setattr(faces, "read_faces", lambda image, kind: Observation((), 1.0))  # a reader that sees nothing
+    faces.accuracy("letters", 1, tmp_path / "faces.png")
+    dice = len(faces.bench_frame("letters", 0)[1])
+    picture = cv2.imread(str(tmp_path / "faces-letters.png"))
+    assert picture is not None and picture.shape[:2] == (faces.TILE * -(-dice // 8), faces.TILE * 8)
+    assert f"the {dice} dice not read right and accepted" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as refused:
+        faces.main(["--kinds", "d6"])
+    assert refused.value.code == 2
