@@ -3,9 +3,11 @@ zones, watched by ``TrayWatcher`` frame by frame, matched to what the engine wou
 
 Prints the median and 95th percentile milliseconds of a frame that is only settle-checked, of the
 frame that is read (calibration check, reader, zones, evidence JPEG), the evidence's size, and how
-many rolls became the right ``Roll`` (the rest: questions; a wrong roll would be a guess).
+many rolls became the right ``Roll`` (the rest: questions; a wrong roll would be a guess). With
+``--cocked K``, every K-th roll throws one die cocked (leaning on another or on the tray's wall,
+as dice land on a real tray): such a roll must go to the dealer; how many were taken is printed.
 
-Run: ``.venv/bin/python bench/camera_path.py [--rolls N] [--size 1536x864] [--seed S]``
+Run: ``.venv/bin/python bench/camera_path.py [--rolls N] [--size 1536x864] [--seed S] [--cocked K]``
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--marker-mm", type=float, default=30.0,
                         help="tray marker size (the example's 40 mm leaves a ring the main reader takes for a die)")
+    parser.add_argument("--cocked", type=int, default=0, metavar="K",
+                        help="every K-th roll throws one die cocked (0: none), counted apart")
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
     example = load_tray_config(EXAMPLE)
@@ -48,11 +52,13 @@ def main() -> None:
     camera.tray = tray
     watcher = TrayWatcher(camera, tray)
     watched, read, sizes, right, asked, wrong = [], [], [], 0, 0, 0
+    cocked_taken, cocked_asked = [], 0
     for n in range(args.rolls):
         seat = None if n % 5 == 0 else n % 5 - 1
         need = DiceNeeded(seat, DieKind.D6, 3 if seat is None else 2, False, "bench")
         values = [rng.randint(1, 6) for _ in range(need.count)]
-        camera.roll(values, frames=6, zones=[zone_for(seat)] * need.count)
+        cocked = bool(args.cocked) and n % args.cocked == args.cocked - 1
+        camera.roll(values, frames=6, zones=[zone_for(seat)] * need.count, cocked=int(cocked))
         for _ in range(20):
             start = time.perf_counter()
             step = watcher.step(DieKind.D6)
@@ -64,7 +70,12 @@ def main() -> None:
             sizes.append(len(step.reading.jpeg) / 1024)
             result = match(need, step.reading, tray.zones)
             truth = tuple(d.face for d in sorted(camera.scene.dice, key=lambda d: d.tray_mm[0]))
-            if isinstance(result, Roll):
+            if cocked:
+                if isinstance(result, Roll):
+                    cocked_taken.append(f"roll {n}: {' '.join(result.faces)}")
+                else:
+                    cocked_asked += 1
+            elif isinstance(result, Roll):
                 right, wrong = right + (result.faces == truth), wrong + (result.faces != truth)
             else:
                 asked += 1
@@ -75,6 +86,9 @@ def main() -> None:
     print(f"frame read: median {statistics.median(read):.0f} ms, p95 {_p95(read):.0f} ms ({len(read)} frames)")
     print(f"evidence JPEG: median {statistics.median(sizes):.0f} KiB")
     print(f"rolls taken right {right}, questions {asked}, taken wrong {wrong}")
+    if args.cocked:
+        print(f"rolls with a cocked die: {cocked_asked} to the dealer, {len(cocked_taken)} taken with a value for it"
+              f"{': ' + ', '.join(cocked_taken) if cocked_taken else ''}")
 
 
 def _p95(values: list[float]) -> float:

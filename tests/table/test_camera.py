@@ -336,3 +336,26 @@ def test_pale_pips_on_a_pale_die_are_not_taken_for_a_soft_die() -> None:
     seen = read_once(watch(camera, frames=16, watcher=TrayWatcher(camera, tray))[1])
     assert sorted((d.face, d.flag) for d in seen.dice) == [("4", None), ("6", None)]
     assert min(d.confidence for d in seen.dice) >= UNCERTAIN
+
+
+def test_the_camera_path_bench_counts_the_rolls_with_a_cocked_die_apart(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``bench/camera_path.py --cocked K``: every K-th roll throws a die cocked, which the table
+    must send to the dealer; those rolls are counted apart (asked, or taken with a value)."""
+    import importlib.util
+    import re
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "camera_path.py"
+    spec = importlib.util.spec_from_file_location("bench_camera_path", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    monkeypatch.setattr(sys, "argv", ["camera_path.py", "--rolls", "4", "--cocked", "2"])
+    bench.main()
+    out = capsys.readouterr().out
+    flat = re.search(r"rolls taken right (\d+), questions (\d+), taken wrong (\d+)", out)
+    cocked = re.search(r"rolls with a cocked die: (\d+) to the dealer, (\d+) taken", out)
+    assert flat is not None and cocked is not None, out
+    assert sum(map(int, flat.groups())) == 2 and sum(map(int, cocked.groups())) == 2
