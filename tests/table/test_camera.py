@@ -342,16 +342,12 @@ def test_the_camera_path_bench_counts_the_rolls_with_a_cocked_die_apart(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """``bench/camera_path.py --cocked K``: every K-th roll throws a die cocked, which the table
     must send to the dealer; those rolls are counted apart (asked, or taken with a value)."""
-    import importlib.util
     import re
     import sys
-    from pathlib import Path
 
-    path = Path(__file__).resolve().parents[2] / "bench" / "camera_path.py"
-    spec = importlib.util.spec_from_file_location("bench_camera_path", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    from tests.vision.conftest import bench_script
+
+    bench = bench_script("camera_path.py", "bench_camera_path")
     monkeypatch.setattr(sys, "argv", ["camera_path.py", "--rolls", "4", "--cocked", "2"])
     bench.main()
     out = capsys.readouterr().out

@@ -1,4 +1,4 @@
-"""Shared by the reader's tests: the bench's scoring (``bench/dice_reader.py``), loaded once."""
+"""Shared by the reader's tests: the bench scripts (``bench/dice_reader.py``'s scoring and others), loaded once."""
 
 from __future__ import annotations
 
@@ -12,10 +12,16 @@ from types import ModuleType
 @functools.cache
 def dice_bench() -> ModuleType:
     """``bench/dice_reader.py`` as a module (the bench is scripts, not a package)."""
-    path = Path(__file__).resolve().parents[2] / "bench" / "dice_reader.py"
-    spec = importlib.util.spec_from_file_location("bench_vision", path)
+    return bench_script("dice_reader.py", "bench_vision")
+
+
+@functools.cache
+def bench_script(file: str, module_name: str) -> ModuleType:
+    """The bench script ``bench/<file>`` as the module ``module_name``, loaded once."""
+    path = Path(__file__).resolve().parents[2] / "bench" / file
+    spec = importlib.util.spec_from_file_location(module_name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_vision"] = module  # its dataclasses look their module up
+    sys.modules[module_name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module

@@ -128,17 +128,10 @@ def test_the_bench_s_help_shows_and_a_change_it_does_not_know_is_one_line(
 
 def test_the_face_bench_draws_each_kind_s_dice_not_read_right_and_accepted(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    import importlib.util
-    import sys
-
+    from tests.vision.conftest import bench_script
     from vision.read import Observation
 
-    path = Path(__file__).resolve().parents[2] / "bench" / "faces_reader.py"
-    spec = importlib.util.spec_from_file_location("bench_faces", path)
-    assert spec is not None and spec.loader is not None
-    faces = importlib.util.module_from_spec(spec)
-    sys.modules["bench_faces"] = faces
-    spec.loader.exec_module(faces)
+    faces = bench_script("faces_reader.py", "bench_faces")
     monkeypatch.setattr(faces, "read_faces", lambda image, kind: Observation((), 1.0))  # a reader that sees nothing
     faces.accuracy("letters", 1, tmp_path / "faces.png")
     dice = len(faces.bench_frame("letters", 0)[1])
