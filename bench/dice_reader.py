@@ -248,7 +248,7 @@ def under_changes(folder: Path, every: int, names: Sequence[str], dump: Path | N
     the photos that lost more than one die, and the read time (median, slowest); then the least
     confidence threshold that accepts none of the wrong readings, and what it sends to the dealer.
     With ``dump``, every labelled die's reading is written there as JSON lines; with ``sheet``, a
-    picture of the dice not read right under each change, beside ``sheet`` (:func:`change_sheet`)."""
+    picture of the dice not read right under each change, beside ``sheet`` (:func:`named_sheet`)."""
     from vision.perturb import CHANGES, change, changed
 
     cv2.setNumThreads(1)
@@ -280,19 +280,22 @@ def under_changes(folder: Path, every: int, names: Sequence[str], dump: Path | N
               f"{statistics.median(times):.1f} ms, slowest {max(times):.1f} ms; photos losing more than one die: "
               f"{len(losers)} {' '.join(losers)}", flush=True)
         if sheet is not None:
-            write_sheet(change_sheet(sheet, which.name), tiles)
+            write_sheet(named_sheet(sheet, which.name), tiles)
     print(threshold_line(seen), flush=True)
     if dump is not None:
         dump.write_text("".join(json.dumps(dataclasses.asdict(s)) + "\n" for s in seen))
 
 
-def change_sheet(sheet: Path, change: str) -> Path:
-    """Where the error sheet of one change goes: ``sheet``'s name with the change's, in words.
+def named_sheet(sheet: Path, name: str) -> Path:
+    """Where the error sheet of one change (or one kind of die) goes: ``sheet``'s name with
+    ``name``'s, in words.
 
-    >>> change_sheet(Path("out/errors.png"), "JPEG quality 30").as_posix()
+    >>> named_sheet(Path("out/errors.png"), "JPEG quality 30").as_posix()
     'out/errors-jpeg-quality-30.png'
+    >>> named_sheet(Path("out/faces.png"), "d8-tauren").as_posix()
+    'out/faces-d8-tauren.png'
     """
-    words = "".join(c if c.isalnum() else "-" for c in change.lower()).strip("-")
+    words = "".join(c if c.isalnum() else "-" for c in name.lower()).strip("-")
     return sheet.with_name(f"{sheet.stem}-{'-'.join(w for w in words.split('-') if w)}{sheet.suffix}")
 
 

@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from dice_reader import TILE, Tally, Truth, error_tiles, match, score, write_sheet  # noqa: E402  (the d6 bench's scoring)
+from dice_reader import TILE, Tally, Truth, error_tiles, match, named_sheet, score, write_sheet  # noqa: E402  (the d6 bench's scoring)
 
 from vision.perturb import gain  # noqa: E402
 from vision.faces import read_faces  # noqa: E402
@@ -85,7 +85,7 @@ def bench_frame(kind: str, n: int, size: tuple[int, int] = (960, 540)) -> tuple[
 
 def accuracy(kind: str, frames: int, sheet: Path | None = None) -> None:
     """Print the figures of ``frames`` bench frames of ``kind``; with ``sheet``, write a picture of
-    every die not read right and accepted there, with the kind's name added (:func:`kind_sheet`)."""
+    every die not read right and accepted there, with the kind's name added (``dice_reader.named_sheet``)."""
     total, accepted = Tally(), 0
     tiles: list[np.ndarray] = []
     for n in range(frames):
@@ -101,16 +101,7 @@ def accuracy(kind: str, frames: int, sheet: Path | None = None) -> None:
     print(f"{kind}: {total.line(f'{frames} frames')}; read right and accepted {accepted}/{total.labelled} "
           f"({100 * accepted / n_dice:.1f}%)", flush=True)
     if sheet is not None:
-        write_sheet(kind_sheet(sheet, kind), tiles, what="dice not read right and accepted")
-
-
-def kind_sheet(sheet: Path, kind: str) -> Path:
-    """Where one kind's error sheet goes: ``sheet``'s name with the kind's.
-
-    >>> kind_sheet(Path("out/faces.png"), "d8-tauren").as_posix()
-    'out/faces-d8-tauren.png'
-    """
-    return sheet.with_name(f"{sheet.stem}-{kind}{sheet.suffix}")
+        write_sheet(named_sheet(sheet, kind), tiles, what="dice not read right and accepted")
 
 
 def _accepted_right(readings: object, truths: list[Truth]) -> int:
