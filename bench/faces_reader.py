@@ -120,7 +120,7 @@ def leans(frames: int) -> None:
     same frames read by the face reader (where its hits put the dice), how many cocked dice it
     gives a value (flagged or not) and how many flat dice it flags cocked."""
     from dice_reader import match
-    from vision.faces import LEANS, Hit, _cocked_shares
+    from vision.faces import LEANS, Hit, cocked_shares
     from vision.train_faces import COCKED_VISIBLE
 
     counts = {True: [0, 0], False: [0, 0]}  # cocked?: [above LEANS, dice]
@@ -131,7 +131,7 @@ def leans(frames: int) -> None:
         scene = render_scene(random.Random(SEED_BASE + 500_000 + n), spec)
         dice = [d for d in scene.dice if not d.cut_off and not d.moving and d.visible >= COCKED_VISIBLE]
         hits = [Hit((float(d.center[0]), float(d.center[1])), d.side, np.zeros(1)) for d in dice]
-        for die, share in zip(dice, _cocked_shares(scene.image, 1.0, hits) if hits else []):
+        for die, share in zip(dice, cocked_shares(scene.image, 1.0, hits) if hits else []):
             counts[die.cocked][0] += int(share > LEANS)
             counts[die.cocked][1] += 1
         truths = [Truth(d.value, d.box) for d in scene.dice]

@@ -57,7 +57,13 @@ face standing upright in it, or "turned"."""
 COCKED_PATH = MODEL_PATH.with_name("cocked.onnx")
 """The cocked network (``python -m vision.train_faces --net cocked``): whether a whole die, of any
 kind, leans (class 1) or lies flat (0), from the face network's crop turned to face the frame's
-centre, or the point straight below the camera (:func:`_cocked_shares`)."""
+centre, or the point straight below the camera (:func:`cocked_shares`)."""
+
+COCKED_D6_PATH = MODEL_PATH.with_name("cocked_d6.onnx")
+"""The pip d6 dice's cocked network: :data:`COCKED_PATH` taught on, in addition, real d6 dice lying
+flat (the photos in ``data/``, the held-out ones excepted, under the issue 17 changes, cropped where
+the d6 reader's hits put them), which the shared one, taught on rendered dice only, took for leaning
+too often (:data:`vision.read.D6_LEANS`)."""
 
 UPRIGHT_TURNS = tuple(float(a) for a in range(0, 360, 15))
 """The turns (degrees) each die's top face is cropped in for the upright reader: one of them is
@@ -348,7 +354,7 @@ def _candidate_crops(work: np.ndarray, candidates: tuple[Candidate, ...]) -> np.
 def second_look(frame: np.ndarray, scale: float, hits: list[Hit],
                 below: tuple[float, float] | None = None) -> list[Hit]:
     """Read each hit again in sharp crops of the full ``frame`` in the four :data:`TURNS`, averaged
-    (and blended with the first look), and see whether it leans (:func:`_cocked_shares`, with the
+    (and blended with the first look), and see whether it leans (:func:`cocked_shares`, with the
     point straight below the camera, ``below``); keep those still a die."""
     if not hits:
         return hits
@@ -357,22 +363,23 @@ def second_look(frame: np.ndarray, scale: float, hits: list[Hit],
     views = len(TURNS)
     probs = probs.reshape(len(hits), views, -1).mean(axis=1)
     per_hit = embeddings.reshape(len(hits), views, -1)
-    leaning = _cocked_shares(frame, scale, hits, below)
+    leaning = cocked_shares(frame, scale, hits, below)
     looked = [replace(h, probs=SECOND_WEIGHT * p + (1 - SECOND_WEIGHT) * h.probs, embeddings=e,
                       sharpness=sharpest_channel(patches[k * views], h.side / scale * FACE_CROP), leaning=float(leaning[k]))
               for k, (h, p, e) in enumerate(zip(hits, probs, per_hit))]
     return [h for h in looked if 1.0 - h.probs[NOT_A_DIE] >= DIE_SCORE]
 
 
-def _cocked_shares(frame: np.ndarray, scale: float, hits: list[Hit],
-                   below: tuple[float, float] | None = None) -> np.ndarray:
+def cocked_shares(frame: np.ndarray, scale: float, hits: list[Hit],
+                  below: tuple[float, float] | None = None, network: Path = COCKED_PATH) -> np.ndarray:
     """Each hit's chance of leaning, by the cocked network (:data:`COCKED_PATH`), over two crops
     of the whole die turned to face the point of the tray straight below the camera (``below``,
     in ``frame`` pixels; by default the frame's centre: a camera looking straight down), the
     second mirrored (:func:`vision.crops.facing`): a die lying flat away from that point shows
     the sides below its top face there, a leaning one shows them anywhere. Zeros when that
-    network is not there."""
-    if not COCKED_PATH.is_file():
+    network is not there. ``network``: the cocked network to ask (pip d6 dice have their own,
+    :data:`COCKED_D6_PATH`)."""
+    if not hits or not network.is_file():
         return np.zeros(len(hits))
     below = below or frame_centre(frame.shape)
     patches = []
@@ -381,7 +388,7 @@ def _cocked_shares(frame: np.ndarray, scale: float, hits: list[Hit],
         turn = facing(centre, below)
         patches += [crop(frame, centre, side * size, turn, mirrored, FACE_PX)
                     for size in LEAN_SIZES for mirrored in (False, True)]
-    return np.asarray(face_net(COCKED_PATH).run(np.stack(patches))[0][:, 1].reshape(len(hits), -1).mean(axis=1))
+    return np.asarray(face_net(network).run(np.stack(patches))[0][:, 1].reshape(len(hits), -1).mean(axis=1))
 
 
 def read_upright(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:

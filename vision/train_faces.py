@@ -31,7 +31,7 @@ from vision.detect import shrink, working_view, working_scale
 from vision.face_art import marks
 from vision.face_classes import (CLASSES, FACE_CROP, FACE_PX, NOT_A_DIE, NUMERAL_CROP, TURNED, UNREADABLE, UPRIGHT_CLASSES,
                                   UPRIGHT_CROP, face_class)
-from vision.faces import COCKED_PATH, MODEL_PATH, NUMERALS_PATH, UPRIGHT_PATH
+from vision.faces import COCKED_D6_PATH, COCKED_PATH, MODEL_PATH, NUMERALS_PATH, UPRIGHT_PATH
 from vision.render import DieTruth, Scene, SceneSpec, render_scene
 from vision.render_die import fill
 from vision.train import jitter, load_weights
@@ -200,6 +200,70 @@ def cocked_crops(frames: int, seed: int, per_die: int = 3) -> tuple[np.ndarray, 
     from frames with one to three cocked dice each: class 1 a cocked die, 0 one lying flat."""
     return _frames_crops(frames, seed, lambda scene, kind, rng: _cocked_scene(scene, rng, per_die),
                          lambda rng, kind: replace(training_spec(rng, kind), cocked=rng.choice([1, 2, 3])))
+
+
+def cocked_d6_crops(frames: int, seed: int, per_die: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """The pip d6 dice's cocked network's crops (:data:`vision.faces.COCKED_D6_PATH`): real dice
+    lying flat (class 0, :func:`_flat_photo_crops`), then ``frames`` rendered frames of d6 dice with
+    one to three cocked each, as :func:`cocked_crops` takes them."""
+    real_x, real_y = _flat_photo_crops(seed, per_die)
+    x, y = _frames_crops(frames, seed, lambda scene, kind, rng: _cocked_scene(scene, rng, 3),
+                         lambda rng, kind: replace(training_spec(rng, DieKind.D6), cocked=rng.choice([1, 2, 3])))
+    return np.concatenate([real_x, x]), np.concatenate([real_y, y])
+
+
+FLAT_PHOTO_CHANGES = ("none", "brightness x0.6", "brightness x1.4", "warm light", "JPEG quality 30",
+                      "sensor noise sigma 8", "turned at random", "shrunk to 50%", "enlarged to 150%", "blur sigma 1.5")
+"""The changes (:data:`vision.perturb.CHANGES`) under which the real photos' dice are cropped for
+the d6 cocked network, each drawn anew (another seed than the bench's)."""
+
+
+def _flat_photo_crops(seed: int, per_die: int) -> tuple[np.ndarray, np.ndarray]:
+    """``per_die`` crops of every labelled die of the real photos that are not held out
+    (:func:`vision.photos.is_held_out`), under each of :data:`FLAT_PHOTO_CHANGES`, where the d6
+    finder sees it (:func:`vision.read.sightings`; a die it does not see is left out), turned to
+    face the photo's centre (taken from above) as :func:`_cocked_scene` turns them, class 0: every
+    labelled die shows its top face."""
+    from vision.perturb import change, changed
+    from vision.photos import DEFAULT_SET, is_held_out, load_set
+    from vision.read import sightings
+
+    rng = np.random.default_rng(seed)
+    patches: list[np.ndarray] = []
+    photos = load_set(DEFAULT_SET)
+    for number, name in enumerate(FLAT_PHOTO_CHANGES):
+        for index, photo in enumerate(photos):
+            if is_held_out(index):
+                continue
+            image, boxes = changed(photo.load(), [d.box for d in photo.dice], change(name),
+                                   seed * 100_000 + number * 1000 + index)
+            below = frame_centre(image.shape)
+            for x, y, side in _in_boxes(sightings(image), boxes):
+                for _ in range(per_die):
+                    at = (x + rng.normal(0, FLAT_OFFSET * side), y + rng.normal(0, FLAT_OFFSET * side))
+                    patches.append(crop(image, at, side * FACE_CROP * rng.uniform(*FLAT_SIZES),
+                                        facing(at, below) + rng.normal(0, FACING_SLACK), bool(rng.random() < 0.5),
+                                        FACE_PX))
+        print(f"real dice under {name}: {len(patches)} crops", flush=True)
+    return np.stack(patches), np.zeros(len(patches), dtype=np.int64)
+
+
+FLAT_OFFSET = 0.04
+"""Spread (per axis, in die sides) of the real dice's crops around the finder's sighting, which
+already lies where the reader's hit does, give or take."""
+
+FLAT_SIZES = (0.85, 1.15)
+"""The range of the real dice's crop sizes, in the sighting's side: about :data:`vision.faces.LEAN_SIZES`."""
+
+
+def _in_boxes(seen: list[tuple[float, float, float]],
+              boxes: list[tuple[float, float, float, float]]) -> list[tuple[float, float, float]]:
+    """The sightings whose centre lies in a labelled die's box, one per box (the first)."""
+    kept = []
+    for bx, by, bw, bh in boxes:
+        inside = [s for s in seen if bx <= s[0] <= bx + bw and by <= s[1] <= by + bh]
+        kept += inside[:1]
+    return kept
 
 
 def _cocked_scene(scene: Scene, rng: np.random.Generator, per_die: int) -> tuple[list[np.ndarray], list[int]]:
@@ -382,7 +446,8 @@ def export(net: Any, path: Path) -> None:
 
 
 NETS = {"faces": (render_crops, len(CLASSES), MODEL_PATH), "numerals": (numeral_crops, 12, NUMERALS_PATH),
-        "upright": (upright_crops, len(UPRIGHT_CLASSES), UPRIGHT_PATH), "cocked": (cocked_crops, 2, COCKED_PATH)}
+        "upright": (upright_crops, len(UPRIGHT_CLASSES), UPRIGHT_PATH), "cocked": (cocked_crops, 2, COCKED_PATH),
+        "cocked-d6": (cocked_d6_crops, 2, COCKED_D6_PATH)}
 """Each network: how its crops are made, its number of classes, where it is shipped."""
 
 
@@ -407,7 +472,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--net", choices=list(NETS), default="faces",
                         help="faces: every kind's faces from a die's crop (the finder); numerals: a d12's numeral "
                              "from a close crop; upright: every face standing upright, or turned (the reader); "
-                             "cocked: whether a whole die leans on another or a wall")
+                             "cocked: whether a whole die leans on another or a wall; cocked-d6: the same for pip "
+                             "d6 dice, also taught on the real photos' flat dice (start it from the cocked network: "
+                             "--start vision/models/cocked.onnx)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--start", type=Path, help="go on from the weights of this exported network (ONNX)")
     parser.add_argument("--crops", type=Path, nargs="+", default=[],

@@ -147,7 +147,7 @@ def test_dice_are_told_flat_or_leaning_where_the_finders_hits_put_them(kind: str
     # the finder's hits lie about 0.12 of a side off a die's centre, at its view's one size guess
     # (often 0.6-0.8 of the die); a cocked network taught crops at 0.06 and 0.85-1.2 of the die
     # took 2-5 of each frame's flat dice looked at so for leaning. Its cocked die still leans
-    from vision.faces import LEANS, _cocked_shares
+    from vision.faces import LEANS, cocked_shares
     from vision.train_faces import COCKED_VISIBLE
 
     scene = render_scene(random.Random(seed), SceneSpec(size=(960, 540), n_dice=6, die_px=(50, 65), kind=kind,
@@ -155,7 +155,7 @@ def test_dice_are_told_flat_or_leaning_where_the_finders_hits_put_them(kind: str
     dice = [d for d in scene.dice if not d.cut_off and d.visible >= COCKED_VISIBLE]
     assert any(d.cocked for d in dice) and sum(not d.cocked for d in dice) >= 4
     for dx, dy in HIT_OFFSETS:
-        leaning = _cocked_shares(scene.image, 1.0, hits_off_centre(dice, dx, dy))
+        leaning = cocked_shares(scene.image, 1.0, hits_off_centre(dice, dx, dy))
         assert [bool(share > LEANS) for share in leaning] == [d.cocked for d in dice]
 
 
