@@ -185,7 +185,7 @@ def speed(kind: str, rounds: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--frames", type=int, default=1000)
     parser.add_argument("--kinds", nargs="+", default=list(FACE_KINDS), choices=FACE_KINDS)
     parser.add_argument("--error-sheet", type=Path, metavar="PNG",

@@ -141,3 +141,12 @@ def test_the_face_bench_draws_each_kind_s_dice_not_read_right_and_accepted(
     with pytest.raises(SystemExit) as refused:
         faces.main(["--kinds", "d6"])
     assert refused.value.code == 2
+
+
+def test_the_face_bench_s_help_says_its_whole_first_sentence(capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.vision.conftest import bench_script
+
+    faces = bench_script("faces_reader.py", "bench_faces")
+    with pytest.raises(SystemExit) as shown:
+        faces.main(["--help"])  # it once ended "accuracy on rendered frames it was not"
+    assert shown.value.code == 0 and "it was not tuned on, and the read time" in " ".join(capsys.readouterr().out.split())
