@@ -574,9 +574,11 @@ def _reading(hit: _Hit, scale: float, shape: tuple[int, ...]) -> DieReading:
     confidence = _confidence(hit.probs) * seen_well(hit.sharpness, hit.side / scale)
     flag = None
     cut = cut_off(hit.center, hit.side, shape)
-    if cut or value is None or hit.leaning > D6_LEANS:
+    if cut or value is None:
         flag, value = ("cut_off" if cut else "cocked"), None
         confidence = float(max(hit.probs[UNREADABLE], hit.probs[1:UNREADABLE].max())) / die
+    elif hit.leaning > D6_LEANS:  # how surely it leans, as for the unreadable class above
+        flag, value, confidence = "cocked", None, hit.leaning
     elif _blurred(hit):
         flag, value = "blurred", None
     elif confidence < UNCERTAIN:

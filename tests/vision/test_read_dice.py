@@ -493,6 +493,20 @@ def test_a_reading_just_below_the_one_threshold_is_flagged(below: bool, flag: st
     assert (reading.confidence < UNCERTAIN) == below
 
 
+@pytest.mark.parametrize("leaning, value, flag, confidence", [(0.72, None, "cocked", 0.72), (0.3, 3, None, 0.97)])
+def test_a_die_the_d6_cocked_network_sees_lean_has_no_value_and_says_how_surely_it_leans(
+        leaning: float, value: int | None, flag: str | None, confidence: float) -> None:
+    # the readers are sure of a 3; the dealer sees "cocked 0.72", not the readers' 0.97 for the 3
+    from dataclasses import replace
+
+    from vision.read import _reading
+
+    probs = np.array([0.0, 0.01, 0.01, 0.97, 0.0, 0.01, 0.0, 0.0])
+    reading = _reading(replace(_Hit((100.0, 100.0), 40.0, probs), leaning=leaning), 1.0, (400, 400, 3))
+    assert (reading.value, reading.flag) == (value, flag)
+    assert reading.confidence == pytest.approx(confidence)
+
+
 @pytest.mark.parametrize("share, value, flag", [(0.7, 3, "uncertain"), (0.5, None, "blurred")])
 def test_a_blurred_die_keeps_its_value_only_when_fairly_sure(share: float, value: int | None,
                                                              flag: str) -> None:
