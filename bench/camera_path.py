@@ -15,20 +15,16 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
 from dataclasses import replace
 from pathlib import Path
 
-# the checkout first: bench/vision.py (this folder is on the path) would shadow the vision package
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from controller.games.base import DiceNeeded  # noqa: E402
-from controller.games.dice import DieKind  # noqa: E402
-from controller.games.rolls import Roll  # noqa: E402
-from controller.table.camera import TrayWatcher, match, zone_for  # noqa: E402
-from hardware.camera_sim import SimCamera  # noqa: E402
-from vision.calibrate import load_tray_config  # noqa: E402
+from controller.games.base import DiceNeeded
+from controller.games.dice import DieKind
+from controller.games.rolls import Roll
+from controller.table.camera import TrayWatcher, match, zone_for
+from hardware.camera_sim import SimCamera
+from vision.calibrate import load_tray_config
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "table.example.toml"
 

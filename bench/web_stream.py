@@ -1,6 +1,6 @@
 """Benchmark of the scoreboard's event stream: many spectators on loopback during a fast game.
 
-Usage: ``python bench/web.py [--clients 200] [--records 300] [--game tauren] [--players 4]``
+Usage: ``python bench/web_stream.py [--clients 200] [--records 300] [--game tauren] [--players 4]``
 
 The table is the real one of ``dicetable demo`` (:func:`controller.table.build.build_demo`:
 simulated devices, the real dice reader behind the simulated camera, bots at the seats, the
@@ -31,8 +31,6 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 
 def rss_mb(pid: str = "self") -> float:
