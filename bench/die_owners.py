@@ -59,8 +59,8 @@ def main() -> None:
     args = parser.parse_args()
     check_colours(SEATS)
     labs = [lab_of_hex(c) for c in SEATS]
-    tally = {name: {"right": 0, "wrong": 0, "nobody": 0, "stranger_taken": 0, "errors": []}
-             for name, _, _ in CONDITIONS}
+    tally = {name: {"right": 0, "wrong": 0, "nobody": 0, "stranger_taken": 0} for name, _, _ in CONDITIONS}
+    misses: dict[str, list[float]] = {name: [] for name, _, _ in CONDITIONS}  # colour errors, by condition
     seconds, dice, uncalibrated = 0.0, 0, 0
     for k in range(args.frames):
         shot = scene(args.seed + k)
@@ -83,18 +83,18 @@ def main() -> None:
                     seconds += time.perf_counter() - start
                     dice += 1
                 if seat >= len(SEATS):
-                    counts["stranger_taken"] += found is not None  # type: ignore[operator]
+                    counts["stranger_taken"] += found is not None
                     continue
-                counts["errors"].append(difference(colour, labs[seat]))  # type: ignore[union-attr]
+                misses[name].append(difference(colour, labs[seat]))
                 key = "right" if found == seat else "nobody" if found is None else "wrong"
-                counts[key] += 1  # type: ignore[operator]
+                counts[key] += 1
     seat_dice = args.frames * len(SEATS)
     print(f"die ownership by colour: {args.frames} rendered trays, {len(SEATS)} seat d12s + 1 stranger each "
           f"(seeds {args.seed}..{args.seed + args.frames - 1}; tray not calibrated in {uncalibrated})")
     print(f"match within {MATCH_DE:g} (weighted Lab difference)")
     for name, counts in tally.items():
-        errors = np.array(counts["errors"])
-        print(f"{name:>21}: owner right {counts['right']}/{seat_dice} ({counts['right'] / seat_dice:.2%}), "  # type: ignore[operator]
+        errors = np.array(misses[name])
+        print(f"{name:>21}: owner right {counts['right']}/{seat_dice} ({counts['right'] / seat_dice:.2%}), "
               f"wrong seat {counts['wrong']}, nobody's {counts['nobody']}, "
               f"strangers given a seat {counts['stranger_taken']}/{args.frames}; colour error median "
               f"{np.median(errors):.1f}, p99 {np.percentile(errors, 99):.1f}, max {errors.max():.1f}")

@@ -159,6 +159,7 @@ def tilted(frames: int) -> None:
         spec = SceneSpec(size=(1280, 720), markers=True, perspective=1.0, kind=MIXED_KINDS[n % 3], n_dice=6, cocked=1,
                          die_px=(50, 70), palette=BENCH_PALETTE, background="random")
         scene = render_scene(random.Random(SEED_BASE + 600_000 + n), spec)
+        assert scene.tray is not None  # drawn with markers
         truths = [Truth(d.value, d.box) for d in scene.dice]
         readings = read_faces(scene.image, MIXED_KINDS[n % 3], tray=calibrate(scene.image, scene.tray)).dice
         total += score(readings, truths)

@@ -64,7 +64,7 @@ def whole_path(game: str, hands: int, folder: Path) -> None:
             latencies.append(time.perf_counter() - started.pop())
         return ack
 
-    eyes.look, table.submit = timed_look, timed_submit  # type: ignore[method-assign]
+    eyes.look, table.submit = timed_look, timed_submit
     begin = time.perf_counter()
     play_out(demo, hands)
     seconds = time.perf_counter() - begin
