@@ -5,7 +5,8 @@
 Prints:
 - with ``--camera-games N``, for each game: N whole demo games (2 players, seeds 1..N), the rolls
   the camera read whole and those it sent to the dealer, by what the question said (issue 18,
-  acceptance 6: every die read by camera, no dealer entries);
+  acceptance 6: every die read by camera, no dealer entries), and the throws in which a die
+  landed cocked (``controller.table.build.COCKED_THROWS``: the table must ask about each);
 - inputs per second through the whole simulated table (bots pressing buttons and laying stones,
   camera frames rendered and read, every input durable in SQLite before it is shown), and the
   camera-read inputs among them;
@@ -27,6 +28,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the crash harness lives with the tests
@@ -83,15 +85,29 @@ def whole_path(game: str, hands: int, folder: Path) -> None:
 
 def camera_games(count: int, folder: Path) -> None:
     """Play ``count`` short demo games of each game; print how many camera rolls went to the dealer."""
+    from controller.table import build
     from controller.table.sim_seats import MISREAD
     from tests.table.test_every_die import GAMES
 
+    cocked_keys: list[str] = []
+    cocked_throw = build.cocked_throw
+
+    def counted(key: str) -> int:
+        cocked = cocked_throw(key)
+        cocked_keys.extend([key] * cocked)
+        return cocked
+
+    build.cocked_throw = counted
     for game, (options, _) in sorted(GAMES.items()):
         taken, asked, misread, why = 0, 0, 0, Counter[str]()
+        cocked, cocked_taken = 0, 0
         for seed in range(1, count + 1):
+            cocked_keys.clear()
             demo, _ = build_demo(game, 2, seed, folder / f"{game}-{seed}.db", None, ["heuristic"], options)
             play_out(demo, None)
             records = demo.table.store.records(demo.table.game_no)
+            cocked_taken += sum(_taken_by_camera(demo.table.ledger, key) for key in cocked_keys)
+            cocked += len(cocked_keys)
             demo.close()
             taken += sum(r.origin == "camera" and r.kind == "input" and r.line.startswith("roll") for r in records)
             questions = [r.line for r in records if r.kind == "question" and r.origin == "camera"]
@@ -101,7 +117,16 @@ def camera_games(count: int, folder: Path) -> None:
         reasons = ", ".join(f"{n} {what}" for what, n in why.most_common())
         print(f"{game}: {count} games, {taken + asked} rolls seen by the camera: {taken} read whole, "
               f"{asked} to the dealer ({100 * asked / max(taken + asked, 1):.1f}%){': ' + reasons if asked else ''}; "
-              f"misread but taken (the simulated dealer corrected them): {misread}", flush=True)
+              f"misread but taken (the simulated dealer corrected them): {misread}; throws with a cocked die "
+              f"(build.COCKED_THROWS): {cocked}, taken by the camera with a value for it: {cocked_taken}", flush=True)
+    build.cocked_throw = cocked_throw
+
+
+def _taken_by_camera(ledger: Any, key: str) -> bool:
+    """Whether the throw rendered from ``key`` (``seed/game/index/render``: the ledger's
+    ``index``-th input answers it) was taken from the camera, not answered by the dealer."""
+    index = int(key.split("/")[2])
+    return index < len(ledger.played) and ledger.played[index].origin == "camera"
 
 
 def _said(question: str) -> str:

@@ -27,6 +27,12 @@ NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun")
 PRESS_S = 0.08
 """How long a simulated finger holds a button (and then leaves it), past any bounce time."""
 
+COCKED_THROWS = 1 / 30
+"""Share of the simulated throws in which one thrown die lands cocked, leaning on another die or on
+the tray's wall, as real dice do now and then (a guess: no real tray was counted). The table must
+ask the dealer about such a die, never take the face nearest the camera; the simulated dealer
+answers with the faces thrown."""
+
 CORNER_MM = 45.0
 """Room left free at each end of a seat strip for the tray's corner markers."""
 
@@ -291,10 +297,16 @@ def _act_out(parts: DemoParts, table: Table) -> Callable[[Any, Any], bool]:
     return act
 
 
+def cocked_throw(key: str) -> int:
+    """How many dice of the throw rendered from ``key`` land cocked: one in :data:`COCKED_THROWS`
+    of the throws, drawn from the key alone (a resumed demo throws the same)."""
+    return int(random.Random(f"{key}/cocked").random() < COCKED_THROWS)
+
+
 def _show(parts: DemoParts, table: Table) -> Callable[[Throw, str], None]:
     """The simulated camera's throw: the dice lying in the throw's zone (every seat's own die in
     the centre, each in its seat's colour), still where they lay, and the thrown ones, drawn as
-    their kind."""
+    their kind, now and then one of them cocked (:func:`cocked_throw`)."""
     from controller.table.camera import OWN_KINDS
     from vision.colour import parse_hex
     camera = parts.devices.camera
@@ -311,5 +323,5 @@ def _show(parts: DemoParts, table: Table) -> Callable[[Throw, str], None]:
         bodies = [parse_hex(table.colours[seat]) for seat in owners if seat is not None] if owned else None
         camera._rng = random.Random(key)
         camera.roll(throw_values(Throw(faces, throw.zone), need.kind), zones=[throw.zone] * len(faces),
-                    bodies=bodies, lying=len(here), kind=need.kind.value)
+                    bodies=bodies, lying=len(here), kind=need.kind.value, cocked=cocked_throw(key))
     return show
