@@ -62,8 +62,8 @@ centre, or the point straight below the camera (:func:`cocked_shares`)."""
 COCKED_D6_PATH = MODEL_PATH.with_name("cocked_d6.onnx")
 """The pip d6 dice's cocked network: :data:`COCKED_PATH` taught on, in addition, real d6 dice lying
 flat (the photos in ``data/``, the held-out ones excepted, under the issue 17 changes, cropped where
-the d6 reader's hits put them), which the shared one, taught on rendered dice only, took for leaning
-too often (:data:`vision.read.D6_LEANS`)."""
+the d6 finder sees them: :func:`vision.train_faces.cocked_d6_crops`), which the shared one, taught on
+rendered dice only, took for leaning too often (:data:`vision.read.D6_LEANS`)."""
 
 UPRIGHT_TURNS = tuple(float(a) for a in range(0, 360, 15))
 """The turns (degrees) each die's top face is cropped in for the upright reader: one of them is
