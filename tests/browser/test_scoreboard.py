@@ -147,6 +147,10 @@ def test_the_console_question_shows_the_evidence_with_detections(browser: Any,
     boxes = console.locator("figure.evidence g.det rect")
     assert boxes.count() == table.state().question.count
     assert console.locator("figure.evidence svg").get_attribute("viewBox") == "0 0 640 400"
+    for k in range(boxes.count()):  # labelled below the box: the picture has its own label above it
+        rect, label = boxes.nth(k), console.locator("figure.evidence g.det").nth(k).locator("text").first
+        bottom = float(rect.get_attribute("y") or 0) + float(rect.get_attribute("height") or 0)
+        assert float(label.get_attribute("y") or 0) > bottom
     shot(console, "console-question")
 
 
