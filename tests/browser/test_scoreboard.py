@@ -151,6 +151,8 @@ def test_the_console_question_shows_the_evidence_with_detections(browser: Any,
         rect, label = boxes.nth(k), console.locator("figure.evidence g.det").nth(k).locator("text").first
         bottom = float(rect.get_attribute("y") or 0) + float(rect.get_attribute("height") or 0)
         assert float(label.get_attribute("y") or 0) > bottom
+    # and shown even for a die at the picture's bottom edge
+    assert console.locator("figure.evidence svg").evaluate("e => getComputedStyle(e).overflow") == "visible"
     shot(console, "console-question")
 
 
