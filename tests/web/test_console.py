@@ -56,6 +56,19 @@ def test_the_open_question_shows_its_evidence_and_takes_the_answer(dealer: Flask
     assert table.records[-1].input.faces == tuple(faces.split())
 
 
+def test_the_answer_box_marks_the_die_the_camera_could_not_read(dealer: FlaskClient, table: Any) -> None:
+    # prefilled with the faces read, a "?" where a die showed none: the dealer sees which to fill
+    # in (an empty slot, " M O", was easy to miss), and a "?" left in is refused
+    question = table.ask(cocked=True)
+    page = dealer.get("/dealer/").get_data(as_text=True)
+    read = " ".join(d.face for d in question.seen[1:])
+    assert f'value="? {read}"' in page
+    refused = dealer.post("/dealer/answer", data={"csrf": csrf_of(dealer, "/dealer/"), "question": question.id,
+                                                  "faces": f"? {read}"})
+    assert refused.status_code == 400 and table.state().question is not None
+    assert "&#39;?&#39; is not a face of a" in refused.get_data(as_text=True)
+
+
 def test_undo_takes_back_the_last_input(dealer: FlaskClient, table: Any) -> None:
     for _ in range(5):
         table.step()
