@@ -94,7 +94,8 @@ def camera_games(count: int, folder: Path) -> None:
 
     def counted(key: str) -> int:
         cocked = cocked_throw(key)
-        cocked_keys.extend([key] * cocked)
+        if cocked:
+            cocked_keys.append(key)
         return cocked
 
     build.cocked_throw = counted

@@ -14,4 +14,3 @@ def test_no_bench_script_is_named_as_a_package_of_the_checkout() -> None:
     assert {"controller", "vision", "web", "hardware"} <= packages
     scripts = {p.stem for p in (ROOT / "bench").glob("*.py")}
     assert scripts and not scripts & packages
-

@@ -195,20 +195,20 @@ def upright_crops(frames: int, seed: int, per_die: int = 5, negatives: int = 3) 
     return _frames_crops(frames, seed, lambda scene, kind, rng: _upright_scene(scene, kind, rng, per_die, negatives))
 
 
-def cocked_crops(frames: int, seed: int, per_die: int = 3) -> tuple[np.ndarray, np.ndarray]:
-    """Crops of whole dice of every kind as the face network looks at them (:data:`FACE_CROP`),
-    from frames with one to three cocked dice each: class 1 a cocked die, 0 one lying flat."""
+def cocked_crops(frames: int, seed: int, per_die: int = 3, only: DieKind | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of whole dice of every kind (or ``only`` that kind) as the face network looks at them
+    (:data:`FACE_CROP`), from frames with one to three cocked dice each: class 1 a cocked die, 0 one
+    lying flat."""
     return _frames_crops(frames, seed, lambda scene, kind, rng: _cocked_scene(scene, rng, per_die),
-                         lambda rng, kind: replace(training_spec(rng, kind), cocked=rng.choice([1, 2, 3])))
+                         lambda rng, kind: replace(training_spec(rng, only or kind), cocked=rng.choice([1, 2, 3])))
 
 
 def cocked_d6_crops(frames: int, seed: int, per_die: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """The pip d6 dice's cocked network's crops (:data:`vision.faces.COCKED_D6_PATH`): real dice
     lying flat (class 0, :func:`_flat_photo_crops`), then ``frames`` rendered frames of d6 dice with
-    one to three cocked each, as :func:`cocked_crops` takes them."""
+    one to three cocked each (:func:`cocked_crops`)."""
     real_x, real_y = _flat_photo_crops(seed, per_die)
-    x, y = _frames_crops(frames, seed, lambda scene, kind, rng: _cocked_scene(scene, rng, 3),
-                         lambda rng, kind: replace(training_spec(rng, DieKind.D6), cocked=rng.choice([1, 2, 3])))
+    x, y = cocked_crops(frames, seed, only=DieKind.D6)
     return np.concatenate([real_x, x]), np.concatenate([real_y, y])
 
 
