@@ -161,6 +161,25 @@ def test_a_cocked_d6_the_readers_give_its_top_face_is_still_a_question(
     assert (asked.reason, asked.text) == ("flagged", f"die {die} in the seat0 zone cannot be read (cocked)")
 
 
+@pytest.mark.parametrize("seed, values", [(46, [1, 4]), (57, [1, 3]), (91, [1, 5])])
+def test_a_flat_d6_the_readers_doubt_is_taken_when_the_cocked_network_sees_it_flat(
+        monkeypatch: pytest.MonkeyPatch, seed: int, values: list[int]) -> None:
+    # near the tray's edge the camera sees a flat die's sides, and the readers keep a share for
+    # "unreadable" (it may lean): read at 0.58-0.74, a question. The d6 cocked network, sure it lies
+    # flat (under vision.read.D6_FLAT), gives that share back to its faces
+    import vision.read
+
+    need = DiceNeeded(0, DieKind.D6, 2, False, "reveal")
+    results = []
+    for flat in (-1.0, vision.read.D6_FLAT):
+        monkeypatch.setattr(vision.read, "D6_FLAT", flat)
+        camera = table_camera(seed)
+        camera.show(values, zones=["seat0", "seat0"])
+        results.append(match(need, read_once(watch(camera)[1]), TRAY.zones))
+    assert question(results[0]).reason == "confidence"
+    assert isinstance(results[1], Roll) and sorted(results[1].faces) == sorted(str(v) for v in values)
+
+
 def test_a_blurred_tray_is_a_question_not_a_guess() -> None:
     camera = table_camera(6)
     camera.show([3, 5], zones=["seat0", "seat0"], blur=3.5)  # a lens out of focus: markers still found
