@@ -45,7 +45,7 @@ def live_odds(view: TableView, rules: HandRules) -> list[dict[str, Any]]:
     if len(seats) < 2 or len(board) >= BOARD_DICE or \
             any(len(hand) != 2 or None in hand for hand in hands):
         return []
-    return _odds(rules, tuple(board), tuple(tuple(hand) for hand in hands),  # type: ignore[arg-type]
+    return _odds(rules, tuple(board), tuple(tuple(hand) for hand in hands),
                  tuple(seat.seat for seat in seats))
 
 
