@@ -234,8 +234,10 @@ class Lying:
 
 def lying(table: Table) -> list[Lying]:
     """The dice that stay on the tray from earlier rolls while the table waits for dice: the
-    community's (rerolled dice are picked up), and, while it waits for an owned kind (Tao Dice's
-    d12s, all in the centre), every seat's die of that kind that is not to be rerolled.
+    community's (rerolled dice are picked up); while it waits for an owned kind (Tao Dice's
+    d12s, all in the centre), every seat's die of that kind that is not to be rerolled; else every
+    other seat's shown dice of the kind it waits for, in that seat's zone (a hand revealed at the
+    showdown, or before an all-in's last community dice, stays where it was thrown).
 
     A seat's other open dice lying in its zone are picked up before its reveal."""
     from controller.table.camera import OWN_KINDS
@@ -244,10 +246,12 @@ def lying(table: Table) -> list[Lying]:
             if die.face is not None and die.state != "reroll"]
     ledger = table.ledger
     need = ledger.game.pending().dice if ledger is not None else ()
-    if need and need[0].kind in OWN_KINDS:
-        dice += [Lying(die.face, f"seat{seat.seat}", seat.seat) for seat in view.seats for die in seat.dice
-                 if die.kind is need[0].kind and die.face is not None and not die.state.startswith("reroll")]
-    return dice
+    if not need:
+        return dice
+    owned = need[0].kind in OWN_KINDS
+    return dice + [Lying(die.face, f"seat{seat.seat}", seat.seat if owned else None)
+                   for seat in view.seats if owned or seat.seat != need[0].seat for die in seat.dice
+                   if die.kind is need[0].kind and die.face is not None and not die.state.startswith("reroll")]
 
 
 def _on_table(table: Table) -> dict[str, Sequence[str]]:
@@ -303,10 +307,21 @@ def cocked_throw(key: str) -> int:
     return int(random.Random(f"{key}/cocked").random() < COCKED_THROWS)
 
 
+DRAW_OTHER_ZONES = False
+"""Whether the simulated camera draws the dice lying in other zones than the throw's (a hand
+revealed before, the community dice at a reveal), as a real tray shows them. Off in the demo: the
+simulated camera keeps where dice lay only in memory, so a demo killed and resumed would draw
+them anew elsewhere, and the faces of the next throw, read left to right, could come in another
+order than in an uninterrupted run (``tests/table/test_crash.py``). The table expects them
+either way (:func:`lying`); ``tests/table/test_lying_dice.py`` draws them."""
+
+
 def _show(parts: DemoParts, table: Table) -> Callable[[Throw, str], None]:
-    """The simulated camera's throw: the dice lying in the throw's zone (every seat's own die in
-    the centre, each in its seat's colour), still where they lay, and the thrown ones, drawn as
-    their kind, now and then one of them cocked (:func:`cocked_throw`)."""
+    """The simulated camera's throw: the dice of its kind lying on the tray (:func:`lying`: every
+    seat's own die in the centre, each in its seat's colour; else those in the throw's zone, or
+    with :data:`DRAW_OTHER_ZONES` every zone's), still where they lay, and the thrown ones, drawn
+    as their kind, now and then one of them cocked (:func:`cocked_throw`). Dice of another kind
+    are not drawn: the renderer draws one kind a frame."""
     from controller.table.camera import OWN_KINDS
     from vision.colour import parse_hex
     camera = parts.devices.camera
@@ -317,11 +332,12 @@ def _show(parts: DemoParts, table: Table) -> Callable[[Throw, str], None]:
         need = ledger.game.pending().dice[0]
         owned = need.kind in OWN_KINDS
         here = [die for die in lying(table) if (die.owner is not None) == owned
-                and (owned or die.zone == throw.zone)]
+                and (owned or DRAW_OTHER_ZONES or die.zone == throw.zone)]
         faces = (*(die.face for die in here), *throw.faces)
         owners = [*(die.owner for die in here), *([need.seat] * len(throw.faces))]
         bodies = [parse_hex(table.colours[seat]) for seat in owners if seat is not None] if owned else None
+        zones = [throw.zone if owned else die.zone for die in here] + [throw.zone] * len(throw.faces)
         camera._rng = random.Random(key)
-        camera.roll(throw_values(Throw(faces, throw.zone), need.kind), zones=[throw.zone] * len(faces),
+        camera.roll(throw_values(Throw(faces, throw.zone), need.kind), zones=zones,
                     bodies=bodies, lying=len(here), kind=need.kind.value, cocked=cocked_throw(key))
     return show
