@@ -1,12 +1,14 @@
 """Figures of the table (not a test): the whole path from camera frame to durable record.
 
-    .venv/bin/python bench/table.py [--hands 6] [--kills 1000] [--game tao] [--camera-games N]
+    .venv/bin/python bench/table.py [--hands 6] [--kills 1000] [--game tao] [--camera-games N [--every-zone]]
 
 Prints:
 - with ``--camera-games N``, for each game: N whole demo games (2 players, seeds 1..N), the rolls
   the camera read whole and those it sent to the dealer, by what the question said (issue 18,
   acceptance 6: every die read by camera, no dealer entries), and the throws in which a die
-  landed cocked (``controller.table.build.COCKED_THROWS``: the table must ask about each);
+  landed cocked (``controller.table.build.COCKED_THROWS``: the table must ask about each); with
+  ``--every-zone``, the simulated camera draws the dice lying in every zone (a hand revealed before,
+  the community dice at a reveal), as a real tray shows them;
 - inputs per second through the whole simulated table (bots pressing buttons and laying stones,
   camera frames rendered and read, every input durable in SQLite before it is shown), and the
   camera-read inputs among them;
@@ -170,9 +172,14 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=1000)
     parser.add_argument("--camera-games", type=int, default=0, metavar="N",
                         help="also play N demo games of each game and count the camera's dealer questions")
+    parser.add_argument("--every-zone", action="store_true",
+                        help="with --camera-games: the simulated camera draws the dice lying in every zone, as a "
+                             "real tray shows them (build.DRAW_OTHER_ZONES), not only in the throw's")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         if args.camera_games:
+            from controller.table import build
+            build.DRAW_OTHER_ZONES = args.every_zone
             camera_games(args.camera_games, Path(folder))
         if args.hands:
             whole_path(args.game, args.hands, Path(folder))
