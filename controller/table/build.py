@@ -13,13 +13,17 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
+from controller.games.base import DiceNeeded
 from controller.games.dice import DieKind
 from controller.games.errors import InvalidInput
 from controller.table.records import seat_colours
 from controller.table.sim_seats import SimSeats, Throw
 from controller.table.table import Table
+
+if TYPE_CHECKING:
+    from controller.table.camera import Lying
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun")
 """Seat names of the simulated players."""
@@ -168,7 +172,7 @@ def build_real(config_path: Path, state: Path) -> tuple[Table, DemoParts]:
     table = Table(store, devices=devices, controls_for=lambda name: find_controls(name),
                   registry=registry, exports=state / "exports")
     if devices.camera is not None:
-        table.eyes = TableEyes(TrayWatcher(devices.camera, tray, data=state), lambda: _on_table(table),
+        table.eyes = TableEyes(TrayWatcher(devices.camera, tray, data=state), lambda: on_table(table),
                                lambda: table.colours)
     return table, DemoParts(store, devices, registry)
 
@@ -203,7 +207,7 @@ def _assemble(store: Any, setup: DemoSetup, db: Path,
     watcher = TrayWatcher(camera, tray, owned=OWN_KINDS)
     table = Table(store, devices=devices, controls_for=lambda name: controls, registry=registry,
                   exports=db.with_name(db.name + ".exports"))
-    table.eyes = TableEyes(watcher, lambda: _on_table(table), lambda: table.colours)
+    table.eyes = TableEyes(watcher, lambda: on_table(table), lambda: table.colours)
     return parts, table
 
 
@@ -222,44 +226,22 @@ def _sim_config(players: int, buttons: Sequence[str], seat_nodes: bool) -> Any:
                           rfid=RfidConfig(source="mfrc522", readers=readers), seatnodes=nodes)
 
 
-@dataclass(frozen=True)
-class Lying:
-    """A die that stays on the tray from an earlier roll: its face, the zone the camera puts it in
-    (its owner's, for an owned kind), and its owner (None: not an owned die)."""
-
-    face: str
-    zone: str
-    owner: int | None = None
-
-
 def lying(table: Table) -> list[Lying]:
-    """The dice that stay on the tray from earlier rolls while the table waits for dice: the
-    community's (rerolled dice are picked up); while it waits for an owned kind (Tao Dice's
-    d12s, all in the centre), every seat's die of that kind that is not to be rerolled; else every
-    other seat's shown dice of the kind it waits for, in that seat's zone (a hand revealed at the
-    showdown, or before an all-in's last community dice, stays where it was thrown).
-
-    A seat's other open dice lying in its zone are picked up before its reveal."""
-    from controller.table.camera import OWN_KINDS
-    view = table.state().view
-    dice = [Lying(die.face, "community") for die in view.community
-            if die.face is not None and die.state != "reroll"]
-    ledger = table.ledger
-    need = ledger.game.pending().dice if ledger is not None else ()
-    if not need:
-        return dice
-    owned = need[0].kind in OWN_KINDS
-    return dice + [Lying(die.face, f"seat{seat.seat}", seat.seat if owned else None)
-                   for seat in view.seats if owned or seat.seat != need[0].seat for die in seat.dice
-                   if die.kind is need[0].kind and die.face is not None and not die.state.startswith("reroll")]
+    """The dice that stay on the tray while ``table`` waits for its next dice (:func:`controller.table.camera.lying`)."""
+    from controller.table.camera import lying as lying_on
+    return lying_on(table.state().view, _awaited(table))
 
 
-def _on_table(table: Table) -> dict[str, Sequence[str]]:
-    """The faces of :func:`lying`, by zone (``on_table`` of the camera's match)."""
-    zones: dict[str, list[str]] = {}
-    for die in lying(table):
-        zones.setdefault(die.zone, []).append(die.face)
-    return dict(zones)
+def _awaited(table: Table) -> DiceNeeded | None:
+    """The dice ``table`` waits for next, or None."""
+    need = table.ledger.game.pending().dice if table.ledger is not None else ()
+    return need[0] if need else None
+
+
+def on_table(table: Table) -> Mapping[str, Sequence[str]]:
+    """The faces lying on the tray by zone (``on_table`` of the camera's match)."""
+    from controller.table.camera import dice_on_table
+    return dice_on_table(table.state().view, _awaited(table))
 
 
 def _enrol(registry: Any, game: str, players: int) -> dict[int, tuple[Any, ...]]:

@@ -347,16 +347,40 @@ def match(needed: DiceNeeded, seen: TrayReading, zones: ZoneMap,
     return Question(0, needed.seat, needed.kind, needed.count, code, text, seen.dice)
 
 
-def dice_on_table(view: TableView) -> dict[str, tuple[str, ...]]:
-    """The faces the room has seen that still lie on the tray, by zone (``on_table`` of
-    :func:`match`): the community dice, and each seat's shown dice in its zone. A die marked for a
-    reroll (``reroll``, ``reroll-due``) is about to be picked up and thrown again: not counted."""
-    zones: dict[str, tuple[str, ...]] = {}
-    for zone, dice in ((COMMUNITY_ZONE, view.community), *((zone_for(s.seat), s.dice) for s in view.seats)):
-        faces = tuple(d.face for d in dice if d.face is not None and not d.state.startswith("reroll"))
-        if faces:
-            zones[zone] = faces
-    return zones
+@dataclass(frozen=True)
+class Lying:
+    """A die that stays on the tray from an earlier roll: its face, the zone the camera puts it in
+    (its owner's, for an owned kind), and its owner (None: not an owned die)."""
+
+    face: str
+    zone: str
+    owner: int | None = None
+
+
+def lying(view: TableView, need: DiceNeeded | None) -> list[Lying]:
+    """The dice that stay on the tray from earlier rolls while the table waits for ``need``: the
+    community's; while it waits for an owned kind (Tao Dice's d12s, all in the centre), every
+    seat's die of that kind; else every other seat's shown dice of the kind it waits for, in that
+    seat's zone (a hand revealed at the showdown, or before an all-in's last community dice, stays
+    where it was thrown). A die marked for a reroll (``reroll``, ``reroll-due``) is picked up to be
+    thrown again, and a seat's other open dice lying in its zone are picked up before its reveal:
+    neither stays."""
+    dice = [Lying(die.face, COMMUNITY_ZONE) for die in view.community
+            if die.face is not None and not die.state.startswith("reroll")]
+    if need is None:
+        return dice
+    owned = need.kind in OWN_KINDS
+    return dice + [Lying(die.face, zone_for(seat.seat), seat.seat if owned else None)
+                   for seat in view.seats if owned or seat.seat != need.seat for die in seat.dice
+                   if die.kind is need.kind and die.face is not None and not die.state.startswith("reroll")]
+
+
+def dice_on_table(view: TableView, need: DiceNeeded | None) -> dict[str, tuple[str, ...]]:
+    """The faces of :func:`lying`, by zone: ``on_table`` of :func:`match` while the table waits for ``need``."""
+    zones: dict[str, list[str]] = {}
+    for die in lying(view, need):
+        zones.setdefault(die.zone, []).append(die.face)
+    return {zone: tuple(faces) for zone, faces in zones.items()}
 
 
 Reason = tuple[str, str]

@@ -131,4 +131,8 @@ def test_dice_on_table_are_the_shown_faces_by_zone_without_those_to_be_rerolled(
              SeatView(1, "Ben", SeatStatus.ACTIVE, (), dice=(DieView(d6, None), DieView(d6, None))))
     view = TableView("g", "G", 1, "turn", seats,
                      community=(DieView(d6, "3"), DieView(d6, "5", "reroll"), DieView(d6, "1", "protect")))
-    assert dice_on_table(view) == {"community": ("3", "1"), "seat0": ("4", "2")}
+    # seat 0's revealed hand stays in its zone while seat 1 reveals, and while the board is thrown
+    for waits_for in (DiceNeeded(1, d6, 2, False, "reveal"), DiceNeeded(None, d6, 1, False, "river")):
+        assert dice_on_table(view, waits_for) == {"community": ("3", "1"), "seat0": ("4", "2")}
+    # a seat's own open dice are picked up before its reveal
+    assert dice_on_table(view, DiceNeeded(0, d6, 2, False, "reveal")) == {"community": ("3", "1")}

@@ -10,7 +10,8 @@ from controller.games.base import DiceNeeded
 from controller.games.dice import DieKind
 from controller.games.rolls import Roll
 from controller.store import Store
-from controller.table.camera import TableEyes, TrayWatcher, dice_on_table, zone_for
+from controller.table.build import on_table
+from controller.table.camera import TableEyes, TrayWatcher, zone_for
 from controller.table.records import Entry, TableStatus
 from controller.table.table import Table
 from hardware.camera_sim import CameraFault, SimCamera
@@ -24,7 +25,7 @@ def table_at_first_visible_roll(store: Store, game: str, camera: SimCamera) -> t
     dice the camera must read (hidden rolls go in sealed)."""
     table = Table(store)
     table.eyes = TableEyes(TrayWatcher(camera, TRAY, pip_stand_ins={DieKind.LETTERS}),
-                           on_table=lambda: dice_on_table(table.state().view))
+                           on_table=lambda: on_table(table))
     table.new_game(game, ["Ana", "Ben"], {})
     return table, next_visible_roll(table, random.Random(3))
 
