@@ -233,12 +233,14 @@ def _leaning(frame: np.ndarray, scale: float, shape: tuple[int, ...], hits: list
 
 D6_FLAT = 0.05
 """The d6 cocked network's share under which a die the readers give a face is taken to lie flat:
-the readers' "unreadable" share goes back to its faces (:func:`_unreadable_cleared`). A flat die
-near the tray's edge shows the camera its sides, which the readers take for a die that may lean:
-the demo's d6 reveals there went to the dealer at 0.58-0.68. On the demo's tray (400 rolls, every
-other one with a cocked d6: 722 flat dice, 198 cocked) it takes 4 more flat dice (707 to 711 read
-right and accepted) and no cocked one more (9); on 60 calibrated trays tilted 30 degrees, 244 to
-248 and 4. Of the 106 cocked dice the readers give a face on that tray, the least share was 0.097."""
+the readers' "unreadable" share goes back to its faces (:func:`_unreadable_cleared`). Far from the
+point below the camera a flat die shows the camera its sides, which the readers take for a die
+that may lean. On the demo's tray (400 rolls, every other one with a cocked d6: 722 flat dice, 198
+cocked) it took 4 more flat dice (707 to 711 read right and accepted) and no cocked one more (9);
+on 60 calibrated trays tilted 30 degrees, 244 to 248 and 4. Of the 106 cocked dice the readers
+give a face on that tray, the least share was 0.097. Since the tray view reaches past the tray's
+edges (:data:`TRAY_BORDER_MM`), the readers doubt fewer of those dice: of 450 trays with two dice
+in a seat's zone, one is still a question without it and a roll with it."""
 
 
 def _unreadable_cleared(probs: np.ndarray) -> np.ndarray:
@@ -649,6 +651,11 @@ TRAY_PX_PER_MM = 1.8
 MARKER_BORDER_MM = 5.0
 """White border printed around each tray marker, painted over with it."""
 
+TRAY_BORDER_MM = 10.0
+"""How far past the tray's edges the top-down view reaches. A die resting against the tray's edge
+shows its top face a little outside the tray's plane outline (the face is a die's height nearer
+the camera): cut at the tray's edge, the view cut it off, and the die went to the dealer."""
+
 
 KNOWN_SIDE_SPREAD = 1.3
 """How far (a factor) a die's side in the top-down tray view may lie from the calibration's: the
@@ -658,15 +665,31 @@ top face's parallax (a few percent) and a die's blob merging with its shadow or 
 def _read_on_tray(frame: np.ndarray, tray: Calibration) -> list[DieReading]:
     """Warp to the top-down tray view, read there with the die side the calibration fixes, map
     centres and boxes back to the frame."""
-    top = _without_markers(tray.top_down(frame, TRAY_PX_PER_MM), tray)
-    return [_to_frame(reading, tray) for reading in _read_frame(top, tray_die_px(tray), _below_on_tray(frame, tray))]
+    return [_to_frame(reading, tray) for reading in _read_frame(tray_view(frame, tray), tray_die_px(tray),
+                                                                _below_on_tray(frame, tray))]
+
+
+def tray_view(frame: np.ndarray, tray: Calibration) -> np.ndarray:
+    """The top-down view of the tray the reader reads: :data:`TRAY_PX_PER_MM`, :data:`TRAY_BORDER_MM`
+    past its edges, its corner markers painted over (:func:`_without_markers`)."""
+    return _without_markers(tray.top_down(frame, TRAY_PX_PER_MM, TRAY_BORDER_MM), tray)
+
+
+def _view_px(points_mm: np.ndarray) -> np.ndarray:
+    """Tray points (mm) in the pixels of :func:`tray_view`."""
+    return (points_mm + TRAY_BORDER_MM) * TRAY_PX_PER_MM
+
+
+def _view_mm(points_px: np.ndarray) -> np.ndarray:
+    """Pixels of :func:`tray_view` as tray points (mm)."""
+    return points_px / TRAY_PX_PER_MM - TRAY_BORDER_MM
 
 
 def _below_on_tray(frame: np.ndarray, tray: Calibration) -> tuple[float, float]:
     """The point of the top-down tray view straight below the camera: where the calibration puts
     it when it knows the camera's pose, else under the frame's centre (a camera looking straight down)."""
     point = tray.below_camera() or frame_centre(frame.shape)
-    x, y = tray.to_tray(np.array([point], dtype=np.float64))[0] * TRAY_PX_PER_MM
+    x, y = _view_px(tray.to_tray(np.array([point], dtype=np.float64)))[0]
     return float(x), float(y)
 
 
@@ -692,8 +715,8 @@ def _without_markers(top: np.ndarray, tray: Calibration) -> np.ndarray:
     colour = tuple(int(c) for c in np.median(top.reshape(-1, 3), axis=0))
     for marker in CORNER_IDS:
         corners = tray.layout.marker_corners_mm(marker)
-        lo = (corners.min(axis=0) - MARKER_BORDER_MM) * TRAY_PX_PER_MM
-        hi = (corners.max(axis=0) + MARKER_BORDER_MM) * TRAY_PX_PER_MM
+        lo = _view_px(corners.min(axis=0) - MARKER_BORDER_MM)
+        hi = _view_px(corners.max(axis=0) + MARKER_BORDER_MM)
         cv2.rectangle(out, (int(lo[0]), int(lo[1])), (int(np.ceil(hi[0])), int(np.ceil(hi[1]))), colour, -1)
     return out
 
@@ -701,8 +724,7 @@ def _without_markers(top: np.ndarray, tray: Calibration) -> np.ndarray:
 def _to_frame(reading: DieReading, tray: Calibration) -> DieReading:
     """A reading made in the top-down view, in frame pixels (the box bounds the mapped box)."""
     x, y, w, h = reading.box
-    corners = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h], list(reading.center)]) / TRAY_PX_PER_MM
-    pixels = tray.to_image(corners)
+    pixels = tray.to_image(_view_mm(np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h], list(reading.center)])))
     lo, hi = pixels[:4].min(axis=0), pixels[:4].max(axis=0)
     box = (float(lo[0]), float(lo[1]), float(hi[0] - lo[0]), float(hi[1] - lo[1]))
     return replace(reading, center=(float(pixels[4][0]), float(pixels[4][1])), box=box)

@@ -26,7 +26,7 @@ def test_the_tray_fixes_the_die_size_when_the_photo_alone_would_guess_twice_it()
     import numpy as np
 
     from vision.detect import propose
-    from vision.read import TRAY_PX_PER_MM, _without_markers, tray_die_px
+    from vision.read import tray_die_px, tray_view
 
     scene = render_scene(random.Random(12), SceneSpec(markers=True, perspective=0.6, die_px=(40, 40)),
                          values=[1, 3, 5, 2, 6])
@@ -38,7 +38,7 @@ def test_the_tray_fixes_the_die_size_when_the_photo_alone_would_guess_twice_it()
         corners = tray.to_image(np.array([[x - half, y - half], [x + half, y - half], [x + half, y + half],
                                           [x - half, y + half]]))
         cv2.fillConvexPoly(image, np.round(corners).astype(np.int32), (40, 40, 180) if k % 2 else (200, 120, 30))
-    top = _without_markers(tray.top_down(image, TRAY_PX_PER_MM), tray)
+    top = tray_view(image, tray)
     assert propose(top).side > 1.8 * tray_die_px(tray)  # the photo alone: the chips' size
     observation = read_dice(image, tray=tray)
     assert len(observation.dice) == len(scene.dice)
