@@ -8,7 +8,8 @@ Prints:
   acceptance 6: every die read by camera, no dealer entries), and the throws in which a die
   landed cocked (``controller.table.build.COCKED_THROWS``: the table must ask about each); with
   ``--every-zone``, the simulated camera draws the dice lying in every zone (a hand revealed before,
-  the community dice at a reveal), as a real tray shows them;
+  the community dice at a reveal, Tao Dice's d12s in the centre while the hands are revealed), as
+  a real tray shows them;
 - inputs per second through the whole simulated table (bots pressing buttons and laying stones,
   camera frames rendered and read, every input durable in SQLite before it is shown), and the
   camera-read inputs among them;

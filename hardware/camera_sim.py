@@ -92,18 +92,31 @@ class SimCamera:
 
     def roll(self, values: Sequence[int], frames: int = 8, zones: Sequence[str] | None = None,
              positions_mm: Sequence[tuple[float, float]] | None = None,
-             bodies: Sequence[tuple[int, int, int]] | None = None, lying: int = 0, **spec: Any) -> None:
+             bodies: Sequence[tuple[int, int, int]] | None = None, lying: int = 0,
+             lying_kinds: Sequence[str] | None = None, **spec: Any) -> None:
         """Like :meth:`show`, but the next ``frames`` frames show the dice tumbling in (rendered
         now), and the frames after them the dice at rest.
 
         The first ``lying`` dice lie on the tray from the last roll, as on a real table: when the
-        last roll's settled scene shows dice of this kind with those values in the same zones, they
-        stay where they lay, as they looked, and only the others are thrown in beside them (the
-        tray, light and camera stay too); otherwise all are drawn anew."""
+        last roll's settled scene shows dice of their kinds (``lying_kinds``, default this roll's
+        kind: Tao Dice's d12s lie in the centre while the d6 are thrown) with those values in the
+        same zones, they stay where they lay, as they looked, and only the others are thrown in
+        beside them (the tray, light and camera stay too); otherwise the dice of this kind are
+        all drawn anew, and those of another kind are not drawn (a fresh scene is of one kind)."""
+        kind = spec.get("kind", "d6")
+        kinds = [kind] * lying if lying_kinds is None else list(lying_kinds)
+        if len(kinds) != lying:
+            raise InvalidInput(f"{self._name}: {len(kinds)} kinds for {lying} dice lying")
         before = self._scene
+        staying = _staying(before, values[:lying], kinds, zones, self.tray)
+        if staying is None and kinds.count(kind) < lying:
+            drawn = [i for i in range(len(values)) if i >= lying or kinds[i] == kind]
+            values, lying = [values[i] for i in drawn], kinds.count(kind)
+            zones = None if zones is None else [zones[i] for i in drawn]
+            positions_mm = None if positions_mm is None else [positions_mm[i] for i in drawn]
+            bodies = None if bodies is None else [bodies[i] for i in drawn]
         self.show(values, zones, positions_mm, bodies, **spec)
         render = importlib.import_module("vision.render")
-        staying = _staying(before, self._values[:lying], spec.get("kind", "d6"), zones, self.tray)
         if staying is None:
             scenes = render_painted(render, self._rng, self._spec(render), list(self._values), self._bodies,
                                     frames=frames + 1)
@@ -198,16 +211,16 @@ class SimCamera:
         """Nothing to release."""
 
 
-def _staying(before: Any, values: Sequence[int], kind: str, zones: Sequence[str] | None,
+def _staying(before: Any, values: Sequence[int], kinds: Sequence[str], zones: Sequence[str] | None,
              tray: Any) -> list[int] | None:
     """Which dice of the scene ``before`` (by number) are the dice still lying there with
-    ``values``, in order, each in its zone of ``zones`` (of the ``tray``, a TrayConfig); None
-    when they are not all there."""
+    ``values`` of ``kinds``, in order, each in its zone of ``zones`` (of the ``tray``, a
+    TrayConfig); None when they are not all there."""
     if not values or before is None or before.moving or zones is None or tray is None:
         return None
     free = list(range(len(before.dice)))
     staying = []
-    for value, zone in zip(values, zones):
+    for value, kind, zone in zip(values, kinds, zones):
         found = [i for i in free if before.dice[i].kind == kind and before.dice[i].value == value
                  and before.dice[i].tray_mm is not None and tray.zones.zone_of(before.dice[i].tray_mm) == zone]
         if not found:

@@ -191,7 +191,9 @@ def render_roll(rng: random.Random, spec: SceneSpec, frames: int, settle_at: int
 
     ``after`` continues an earlier scene of this renderer on its tray, under its camera and light:
     its dice numbered in ``staying`` lie still where they lay, as they looked, first in the new
-    scenes' dice, and the thrown dice (``values``, placed clear of them) tumble in beside them.
+    scenes' dice, and the thrown dice (``values``, placed clear of them) tumble in beside them. A die
+    staying may be of another kind than ``spec.kind`` (Tao Dice's d12s while the d6 are thrown):
+    each die's truth is of its own kind.
     """
     settle = frames * 2 // 3 if settle_at is None else settle_at
     stage = _stage(rng, spec) if after is None or after.layout is None else after.layout
@@ -329,7 +331,7 @@ def _truth(die: _Die, hull: np.ndarray, camera: Camera, spec: SceneSpec, moving:
     top = camera.project(die.pose.world(die.pose.solid.centres[TOP:TOP + 1]))[0]
     unreadable = die.cocked or moving or visible < READABLE
     position = die.pose.position
-    return DieTruth(kind=spec.kind, value=None if unreadable else die.faces.values[TOP],
+    return DieTruth(kind=die.faces.kind.value, value=None if unreadable else die.faces.values[TOP],
                     face=None if unreadable else die.faces.label(TOP),
                     center=(float(top[0]), float(top[1])), box=(x0, y0, x1 - x0, y1 - y0),
                     cocked=die.cocked, cut_off=cut, colour=die.style.body,

@@ -291,19 +291,19 @@ def cocked_throw(key: str) -> int:
 
 DRAW_OTHER_ZONES = False
 """Whether the simulated camera draws the dice lying in other zones than the throw's (a hand
-revealed before, the community dice at a reveal), as a real tray shows them. Off in the demo: the
-simulated camera keeps where dice lay only in memory, so a demo killed and resumed would draw
-them anew elsewhere, and the faces of the next throw, read left to right, could come in another
-order than in an uninterrupted run (``tests/table/test_crash.py``). The table expects them
-either way (:func:`lying`); ``tests/table/test_lying_dice.py`` draws them."""
+revealed before, the community dice at a reveal, Tao Dice's d12s in the centre while the hands
+are revealed), as a real tray shows them. Off in the demo: the simulated camera keeps where dice
+lay only in memory, so a demo killed and resumed would draw them anew elsewhere, and the faces of
+the next throw, read left to right, could come in another order than in an uninterrupted run
+(``tests/table/test_crash.py``). The table expects them either way (:func:`lying`);
+``tests/table/test_lying_dice.py`` draws them."""
 
 
 def _show(parts: DemoParts, table: Table) -> Callable[[Throw, str], None]:
-    """The simulated camera's throw: the dice of its kind lying on the tray (:func:`lying`: every
-    seat's own die in the centre, each in its seat's colour; else those in the throw's zone, or
-    with :data:`DRAW_OTHER_ZONES` every zone's), still where they lay, and the thrown ones, drawn
-    as their kind, now and then one of them cocked (:func:`cocked_throw`). Dice of another kind
-    are not drawn: the renderer draws one kind a frame."""
+    """The simulated camera's throw: the dice lying on the tray (:func:`lying`: every seat's own
+    die in the centre, each in its seat's colour; else those of the throw's kind in the throw's
+    zone, or with :data:`DRAW_OTHER_ZONES` every zone's, of every kind), still where they lay, and
+    the thrown ones, drawn as their kind, now and then one of them cocked (:func:`cocked_throw`)."""
     from controller.table.camera import OWN_KINDS
     from vision.colour import parse_hex
     camera = parts.devices.camera
@@ -313,13 +313,13 @@ def _show(parts: DemoParts, table: Table) -> Callable[[Throw, str], None]:
         assert ledger is not None
         need = ledger.game.pending().dice[0]
         owned = need.kind in OWN_KINDS
-        here = [die for die in lying(table) if (die.owner is not None) == owned
-                and (owned or DRAW_OTHER_ZONES or die.zone == throw.zone)]
-        faces = (*(die.face for die in here), *throw.faces)
+        here = [die for die in lying(table) if (die.kind is need.kind and (owned or die.zone == throw.zone))
+                or (DRAW_OTHER_ZONES and not owned)]
+        values = [die.kind.faces.index(die.face) + 1 for die in here] + throw_values(throw, need.kind)
         owners = [*(die.owner for die in here), *([need.seat] * len(throw.faces))]
         bodies = [parse_hex(table.colours[seat]) for seat in owners if seat is not None] if owned else None
         zones = [throw.zone if owned else die.zone for die in here] + [throw.zone] * len(throw.faces)
         camera._rng = random.Random(key)
-        camera.roll(throw_values(Throw(faces, throw.zone), need.kind), zones=zones,
-                    bodies=bodies, lying=len(here), kind=need.kind.value, cocked=cocked_throw(key))
+        camera.roll(values, zones=zones, bodies=bodies, lying=len(here), lying_kinds=[die.kind.value for die in here],
+                    kind=need.kind.value, cocked=cocked_throw(key))
     return show

@@ -36,7 +36,7 @@ from controller.games.base import DiceNeeded
 from controller.games.dice import DieKind
 from controller.games.errors import ConfigError, DeviceDisconnected, DeviceError, DeviceTimeout, InvalidInput
 from controller.games.rolls import Roll
-from controller.games.view import TableView
+from controller.games.view import DieView, TableView
 from controller.table.records import DieSeen, Question
 from controller.table.table import Sighting
 from hardware.devices import Camera, DeviceStatus, Frame
@@ -350,29 +350,42 @@ def match(needed: DiceNeeded, seen: TrayReading, zones: ZoneMap,
 @dataclass(frozen=True)
 class Lying:
     """A die that stays on the tray from an earlier roll: its face, the zone the camera puts it in
-    (its owner's, for an owned kind), and its owner (None: not an owned die)."""
+    (its owner's, for an owned kind it waits for), its kind, and its owner (None: not an owned die)."""
 
     face: str
     zone: str
+    kind: DieKind
     owner: int | None = None
 
 
 def lying(view: TableView, need: DiceNeeded | None) -> list[Lying]:
     """The dice that stay on the tray from earlier rolls while the table waits for ``need``: the
     community's; while it waits for an owned kind (Tao Dice's d12s, all in the centre), every
-    seat's die of that kind; else every other seat's shown dice of the kind it waits for, in that
-    seat's zone (a hand revealed at the showdown, or before an all-in's last community dice, stays
-    where it was thrown). A die marked for a reroll (``reroll``, ``reroll-due``) is picked up to be
-    thrown again, and a seat's other open dice lying in its zone are picked up before its reveal:
-    neither stays."""
-    dice = [Lying(die.face, COMMUNITY_ZONE) for die in view.community
-            if die.face is not None and not die.state.startswith("reroll")]
+    seat's die of that kind, in its owner's zone (the camera gives them their owners by colour);
+    else every other seat's shown dice of the kind it waits for, in that seat's zone (a hand
+    revealed at the showdown, or before an all-in's last community dice, stays where it was
+    thrown). A seat's shown dice of another kind lie where they were thrown: an owned kind's in the
+    centre (Tao Dice's d12s while the hands are revealed), others in the seat's zone. A die marked
+    for a reroll (``reroll``, ``reroll-due``) is picked up to be thrown again, and a seat's other
+    open dice of the kind awaited lying in its zone are picked up before its reveal: neither stays."""
+    dice = [Lying(face, COMMUNITY_ZONE, die.kind) for die in view.community if (face := _lies(die))]
     if need is None:
         return dice
-    owned = need.kind in OWN_KINDS
-    return dice + [Lying(die.face, zone_for(seat.seat), seat.seat if owned else None)
-                   for seat in view.seats if owned or seat.seat != need.seat for die in seat.dice
-                   if die.kind is need.kind and die.face is not None and not die.state.startswith("reroll")]
+    return dice + [_lying_die(face, die.kind, seat.seat, need) for seat in view.seats for die in seat.dice
+                   if (face := _lies(die)) and (die.kind is not need.kind or die.kind in OWN_KINDS or seat.seat != need.seat)]
+
+
+def _lies(die: DieView) -> str | None:
+    """The face of a die of the view that lies on the tray (shown, and not marked to be thrown
+    again), else None."""
+    return None if die.state.startswith("reroll") else die.face
+
+
+def _lying_die(face: str, kind: DieKind, seat: int, need: DiceNeeded) -> Lying:
+    """A seat's shown die as it lies on the tray while the table waits for ``need``."""
+    if kind in OWN_KINDS and kind is not need.kind:
+        return Lying(face, COMMUNITY_ZONE, kind, seat)
+    return Lying(face, zone_for(seat), kind, seat if kind in OWN_KINDS else None)
 
 
 def dice_on_table(view: TableView, need: DiceNeeded | None) -> dict[str, tuple[str, ...]]:

@@ -136,3 +136,17 @@ def test_dice_on_table_are_the_shown_faces_by_zone_without_those_to_be_rerolled(
         assert dice_on_table(view, waits_for) == {"community": ("3", "1"), "seat0": ("4", "2")}
     # a seat's own open dice are picked up before its reveal
     assert dice_on_table(view, DiceNeeded(0, d6, 2, False, "reveal")) == {"community": ("3", "1")}
+
+
+def test_tao_dice_d12s_lie_in_the_centre_while_the_hands_are_revealed() -> None:
+    d6, d12 = DieKind.D6, DieKind.D12
+    seats = (SeatView(0, "Ana", SeatStatus.ACTIVE, (), dice=(DieView(d6, "4"), DieView(d6, "2"), DieView(d12, "9"))),
+             SeatView(1, "Ben", SeatStatus.ACTIVE, (), dice=(DieView(d6, None), DieView(d6, None), DieView(d12, "11"))))
+    view = TableView("tao", "Tao Dice", 1, "showdown", seats)
+    # thrown into the centre, they lie there, whoever reveals; a revealed hand stays in its zone
+    assert dice_on_table(view, DiceNeeded(1, d6, 2, False, "reveal")) == {"community": ("9", "11"), "seat0": ("4", "2")}
+    # while a d12 is thrown again (the hands still hidden), the camera gives each its owner's zone by colour
+    hidden = TableView("tao", "Tao Dice", 1, "part two", tuple(
+        SeatView(seat.seat, seat.name, seat.status, (), dice=tuple(DieView(d.kind, None if d.kind is d6 else d.face)
+                                                                   for d in seat.dice)) for seat in seats))
+    assert dice_on_table(hidden, DiceNeeded(1, d12, 1, False, "reroll")) == {"seat0": ("9",), "seat1": ("11",)}

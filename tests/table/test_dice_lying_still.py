@@ -89,6 +89,21 @@ def test_the_simulated_camera_keeps_the_dice_that_lie_still() -> None:
                    for a in flop.dice for b in camera.scene.dice)
 
 
+
+def test_the_simulated_camera_keeps_dice_of_another_kind_lying_in_the_centre() -> None:
+    # Tao Dice: the d12s lie in the centre while a seat's d6 are thrown into its zone
+    camera = table_camera(9)
+    camera.roll([9, 11], frames=3, zones=["community"] * 2, kind="d12")
+    d12s = [(d.center, d.value) for d in camera.scene.dice]
+    camera.roll([9, 11, 4, 2], frames=3, zones=["community", "community", "seat0", "seat0"], lying=2,
+                lying_kinds=["d12", "d12"], kind="d6")
+    assert [(d.kind, d.value) for d in camera.scene.dice] == [("d12", 9), ("d12", 11), ("d6", 4), ("d6", 2)]
+    assert [(d.center, d.value) for d in camera.scene.dice[:2]] == d12s
+    fresh = table_camera(9)  # nothing lay there before (a demo resumed): a new scene is of one kind
+    fresh.roll([9, 11, 4, 2], frames=3, zones=["community", "community", "seat0", "seat0"], lying=2,
+               lying_kinds=["d12", "d12"], kind="d6")
+    assert [(d.kind, d.value) for d in fresh.scene.dice] == [("d6", 4), ("d6", 2)]
+
 def test_the_table_asks_about_a_doubtful_flop_die_once_not_again_at_the_turn(store: Store) -> None:
     camera = table_camera(394)  # its flop's 2 (an E standing in) is read at 0.51, and at 0.53 at the turn
     table, _ = table_at_first_visible_roll(store, "diceholdem", camera)
