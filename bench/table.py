@@ -86,14 +86,16 @@ def whole_path(game: str, hands: int, folder: Path) -> None:
               f"{percentile(latencies, 0.95) * 1000:.0f} ms, slowest {max(latencies) * 1000:.0f} ms")
 
 
-def camera_games(count: int, folder: Path) -> None:
-    """Play ``count`` short demo games of each game; print how many camera rolls went to the dealer."""
+def camera_games(count: int, folder: Path, every_zone: bool = False) -> None:
+    """Play ``count`` short demo games of each game; print how many camera rolls went to the dealer.
+    ``every_zone``: the simulated camera draws the dice lying in every zone (``build.DRAW_OTHER_ZONES``,
+    for these games only: the kills' crash-resume check needs it off)."""
     from controller.table import build
     from controller.table.sim_seats import MISREAD
     from tests.table.test_every_die import GAMES
 
     cocked_keys: list[str] = []
-    cocked_throw = build.cocked_throw
+    cocked_throw, every_zone_before = build.cocked_throw, build.DRAW_OTHER_ZONES
 
     def counted(key: str) -> int:
         cocked = cocked_throw(key)
@@ -102,6 +104,7 @@ def camera_games(count: int, folder: Path) -> None:
         return cocked
 
     build.cocked_throw = counted
+    build.DRAW_OTHER_ZONES = every_zone
     for game, (options, _) in sorted(GAMES.items()):
         taken, asked, misread, why = 0, 0, 0, Counter[str]()
         cocked, cocked_taken = 0, 0
@@ -124,6 +127,7 @@ def camera_games(count: int, folder: Path) -> None:
               f"misread but taken (the simulated dealer corrected them): {misread}; throws with a cocked die "
               f"(build.COCKED_THROWS): {cocked}, taken by the camera with a value for it: {cocked_taken}", flush=True)
     build.cocked_throw = cocked_throw
+    build.DRAW_OTHER_ZONES = every_zone_before
 
 
 def _taken_by_camera(ledger: Any, key: str) -> bool:
@@ -179,9 +183,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         if args.camera_games:
-            from controller.table import build
-            build.DRAW_OTHER_ZONES = args.every_zone
-            camera_games(args.camera_games, Path(folder))
+            camera_games(args.camera_games, Path(folder), args.every_zone)
         if args.hands:
             whole_path(args.game, args.hands, Path(folder))
         if args.kills:
