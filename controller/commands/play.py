@@ -11,7 +11,7 @@ from typing import Any, Protocol, TextIO
 from controller.commands.showdown import showdown
 from controller.commands.simulate import add_option_argument, bot_list, parse_options
 from controller.games.base import Game, Input
-from controller.games.engine import Engine
+from controller.games.engine import Engine, and_list
 from controller.games.errors import DiceTableError, IllegalAction, InvalidInput
 from controller.games.records import SeatInput, field_names
 from controller.games.registry import GAMES
@@ -230,7 +230,7 @@ def _round_won(last: dict[str, Any], viewer: int) -> str:
     scores = {row["seat"]: row["score"] for row in last["reveal"]}
     winners = last["winners"]
     if len(winners) > 1:
-        names = " and ".join(who(seat, viewer) for seat in winners)
+        names = and_list([who(seat, viewer) for seat in winners])
         return f"{_capital(names)} tie on a score of {scores.get(winners[0], '?')}: a tiebreak"
     winner = winners[0]
     verb = "win" if winner == viewer else "wins"

@@ -182,6 +182,15 @@ class Engine(ABC):
         return seat
 
 
+def and_list(words: Sequence[str]) -> str:
+    """Words as a sentence lists them.
+
+    >>> and_list(["Ana"]), and_list(["Ana", "Ben"]), and_list(["Ana", "Ben", "Cleo"])
+    ('Ana', 'Ana and Ben', 'Ana, Ben and Cleo')
+    """
+    return " and ".join(filter(None, (", ".join(words[:-1]), *words[-1:])))
+
+
 def seat_words(seats: Sequence[int], names: Sequence[str] | None = None) -> str:
     """The seats as a sentence names them: by ``names`` when given, else by number.
 

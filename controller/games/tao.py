@@ -25,7 +25,7 @@ from typing import Any, Mapping, Sequence
 
 from controller.games.base import REVEAL, DiceNeeded, Input, Pending
 from controller.games.dice import DieKind
-from controller.games.engine import Engine, Handler, seat_words
+from controller.games.engine import Engine, Handler, and_list, seat_words
 from controller.games.errors import IllegalAction, InvalidInput
 from controller.games.records import SeatInput, parse_record
 from controller.games.rolls import Roll
@@ -833,7 +833,7 @@ def _round_result(last: dict[str, Any] | None, names: list[str]) -> Result | Non
                   for row in last["reveal"])
     stones = f"{last['pot']} stone{'s' * (last['pot'] != 1)}"
     if len(winners) > 1:
-        text = (f"{' and '.join(names[s] for s in winners)} tie: they play a tiebreak "
+        text = (f"{and_list([names[s] for s in winners])} tie: they play a tiebreak "
                 f"for the {stones}")
     elif last["folded_out"]:
         text = f"{names[winners[0]]} wins {stones}: everyone else folded"

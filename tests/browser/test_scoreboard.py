@@ -104,6 +104,8 @@ def test_the_scoreboard_draws_sealed_dice_and_the_showdown(browser: Any, served:
     winner = table.state().view.result
     assert table.state().view.seats[winner.winners[0]].name in banner.locator("h2").inner_text()
     assert banner.locator(".hand").first.inner_text().startswith("Score")
+    assert page.evaluate("[['Ann'], ['Ann', 'Bo'], ['Ann', 'Bo', 'Cy']].map(andList)") == [
+        "Ann", "Ann and Bo", "Ann, Bo and Cy"]  # how a split's winners are named
     shot(page, "scoreboard-large-tao-showdown")
 
 

@@ -78,6 +78,11 @@ function renderOdds(state, odds) {
     `<span class="num">${(100 * o.win).toFixed(1)}%${o.tie > 0.0005 ? ` <small>tie ${(100 * o.tie).toFixed(1)}%</small>` : ""}</span></li>`).join("");
 }
 
+function andList(words) {
+  // "Ana", "Ana and Ben", "Ana, Ben and Cleo"
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}` : words.join("");
+}
+
 function renderShowdown(state) {
   const result = state.view.result;
   const key = result ? `${state.game_no}/${result.number}` : null;
@@ -85,7 +90,7 @@ function renderShowdown(state) {
   const first = shownResult === null && live.renders === 1;
   shownResult = key;
   if (first) return; // a result already over when the page opened is not news
-  const winners = result.winners.map((seat) => seatName(state, seat)).join(" and ");
+  const winners = andList(result.winners.map((seat) => seatName(state, seat)));
   const hands = (result.shown || []).map((shown) =>
     `<div class="shown${result.winners.includes(shown.seat) ? " winner" : ""}">` +
     `<div class="who">${esc(seatName(state, shown.seat))}</div><div>${dice(shown.dice, 72)}</div>` +
