@@ -1,15 +1,14 @@
 """Figures of the table (not a test): the whole path from camera frame to durable record.
 
-    .venv/bin/python bench/table.py [--hands 6] [--kills 1000] [--game tao] [--camera-games N [--every-zone]]
+    .venv/bin/python bench/table.py [--hands 6] [--kills 1000] [--game tao] [--camera-games N]
 
 Prints:
 - with ``--camera-games N``, for each game: N whole demo games (2 players, seeds 1..N), the rolls
   the camera read whole and those it sent to the dealer, by what the question said (issue 18,
   acceptance 6: every die read by camera, no dealer entries), and the throws in which a die
-  landed cocked (``controller.table.build.COCKED_THROWS``: the table must ask about each); with
-  ``--every-zone``, the simulated camera draws the dice lying in every zone (a hand revealed before,
-  the community dice at a reveal, Tao Dice's d12s in the centre while the hands are revealed), as
-  a real tray shows them;
+  landed cocked (``controller.table.build.COCKED_THROWS``: the table must ask about each); the
+  simulated camera draws the dice lying in every zone (a hand revealed before, the community dice
+  at a reveal, Tao Dice's d12s in the centre while the hands are revealed), as a real tray shows them;
 - inputs per second through the whole simulated table (bots pressing buttons and laying stones,
   camera frames rendered and read, every input durable in SQLite before it is shown), and the
   camera-read inputs among them;
@@ -86,16 +85,14 @@ def whole_path(game: str, hands: int, folder: Path) -> None:
               f"{percentile(latencies, 0.95) * 1000:.0f} ms, slowest {max(latencies) * 1000:.0f} ms")
 
 
-def camera_games(count: int, folder: Path, every_zone: bool = False) -> None:
-    """Play ``count`` short demo games of each game; print how many camera rolls went to the dealer.
-    ``every_zone``: the simulated camera draws the dice lying in every zone (``build.DRAW_OTHER_ZONES``,
-    for these games only: the kills' crash-resume check needs it off)."""
+def camera_games(count: int, folder: Path) -> None:
+    """Play ``count`` short demo games of each game; print how many camera rolls went to the dealer."""
     from controller.table import build
     from controller.table.sim_seats import MISREAD
     from tests.table.test_every_die import GAMES
 
     cocked_keys: list[str] = []
-    cocked_throw, every_zone_before = build.cocked_throw, build.DRAW_OTHER_ZONES
+    cocked_throw = build.cocked_throw
 
     def counted(key: str) -> int:
         cocked = cocked_throw(key)
@@ -104,7 +101,6 @@ def camera_games(count: int, folder: Path, every_zone: bool = False) -> None:
         return cocked
 
     build.cocked_throw = counted
-    build.DRAW_OTHER_ZONES = every_zone
     for game, (options, _) in sorted(GAMES.items()):
         taken, asked, misread, why = 0, 0, 0, Counter[str]()
         cocked, cocked_taken = 0, 0
@@ -127,7 +123,6 @@ def camera_games(count: int, folder: Path, every_zone: bool = False) -> None:
               f"misread but taken (the simulated dealer corrected them): {misread}; throws with a cocked die "
               f"(build.COCKED_THROWS): {cocked}, taken by the camera with a value for it: {cocked_taken}", flush=True)
     build.cocked_throw = cocked_throw
-    build.DRAW_OTHER_ZONES = every_zone_before
 
 
 def _taken_by_camera(ledger: Any, key: str) -> bool:
@@ -177,13 +172,10 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=1000)
     parser.add_argument("--camera-games", type=int, default=0, metavar="N",
                         help="also play N demo games of each game and count the camera's dealer questions")
-    parser.add_argument("--every-zone", action="store_true",
-                        help="with --camera-games: the simulated camera draws the dice lying in every zone, as a "
-                             "real tray shows them (build.DRAW_OTHER_ZONES), not only in the throw's")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         if args.camera_games:
-            camera_games(args.camera_games, Path(folder), args.every_zone)
+            camera_games(args.camera_games, Path(folder))
         if args.hands:
             whole_path(args.game, args.hands, Path(folder))
         if args.kills:

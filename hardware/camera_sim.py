@@ -11,9 +11,14 @@ dice in named zones or at tray positions; :meth:`SimCamera.roll` shows them tumb
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import os
+import pickle
 import random
+import zlib
 from enum import Enum
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -62,6 +67,9 @@ class SimCamera:
         self.slow_s = 0.0
         self.before_frame: Callable[[], None] | None = None
         self.tray: Any = None  # a vision.calibrate.TrayConfig: frames show that tray and its zones
+        self.kept: Path | None = None
+        """Where the tray's dice are kept between runs (:meth:`roll` with a ``key``): a real tray's
+        dice lie where they lay when the controller restarts, and so do these."""
 
     @property
     def name(self) -> str:
@@ -93,9 +101,15 @@ class SimCamera:
     def roll(self, values: Sequence[int], frames: int = 8, zones: Sequence[str] | None = None,
              positions_mm: Sequence[tuple[float, float]] | None = None,
              bodies: Sequence[tuple[int, int, int]] | None = None, lying: int = 0,
-             lying_kinds: Sequence[str] | None = None, **spec: Any) -> None:
+             lying_kinds: Sequence[str] | None = None, key: str | None = None, **spec: Any) -> None:
         """Like :meth:`show`, but the next ``frames`` frames show the dice tumbling in (rendered
         now), and the frames after them the dice at rest.
+
+        ``key`` names the throw: it seeds the rendering, and with :attr:`kept` the tray is read
+        from that file before the throw and written there after it (the throw's key, the scene it
+        was thrown onto, the scene it made). A throw made again with the same key (the controller
+        stopped before it took the dice) lands on the scene it was first thrown onto, so a run
+        restarted at any moment draws what an uninterrupted one draws.
 
         The first ``lying`` dice lie on the tray from the last roll, as on a real table: when the
         last roll's settled scene shows dice of their kinds (``lying_kinds``, default this roll's
@@ -107,7 +121,9 @@ class SimCamera:
         kinds = [kind] * lying if lying_kinds is None else list(lying_kinds)
         if len(kinds) != lying:
             raise InvalidInput(f"{self._name}: {len(kinds)} kinds for {lying} dice lying")
-        before = self._scene
+        if key is not None:
+            self._rng = random.Random(key)
+        before = self._last(key)
         staying = _staying(before, values[:lying], kinds, zones, self.tray)
         if staying is None and kinds.count(kind) < lying:
             drawn = [i for i in range(len(values)) if i >= lying or kinds[i] == kind]
@@ -126,6 +142,28 @@ class SimCamera:
                                         bodies=None if self._bodies is None else self._bodies[lying:],
                                         after=before, staying=staying)
         self._rolling, self._scene = scenes[:-1], scenes[-1]
+        self._keep(key, before)
+
+    def _last(self, key: str | None) -> Any:
+        """The scene a throw named ``key`` lands on: the last one, or with :attr:`kept` the kept
+        one (the one the same throw was thrown onto before, else the last throw's)."""
+        if self.kept is None or key is None:
+            return self._scene
+        try:
+            kept = pickle.loads(zlib.decompress(self.kept.read_bytes()))
+        except FileNotFoundError:
+            return None  # nothing thrown on this tray yet
+        return kept["before"] if kept["key"] == key else kept["after"]
+
+    def _keep(self, key: str | None, before: Any) -> None:
+        """Write the tray to :attr:`kept` (whole or not at all: written aside, then renamed)."""
+        if self.kept is None or key is None:
+            return
+        bare = [None if scene is None else dataclasses.replace(scene, image=np.zeros((0, 0, 3), np.uint8))
+                for scene in (before, self._scene)]
+        aside = self.kept.with_name(self.kept.name + ".new")
+        aside.write_bytes(zlib.compress(pickle.dumps({"key": key, "before": bare[0], "after": bare[1]}), 1))
+        os.replace(aside, self.kept)
 
     def _places(self, zones: Sequence[str] | None, positions_mm: Sequence[tuple[float, float]] | None) -> dict[str, Any]:
         """The ``SceneSpec`` fields that put the dice in ``zones`` or at ``positions_mm``."""

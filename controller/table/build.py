@@ -118,6 +118,7 @@ def build_demo(game: str, players: int, seed: int | None, db: Path, speed: float
             setup = DemoSetup(game, players, seed, tuple(bots))
         parts, table = _assemble(store, setup, db, seat_nodes)
         if current is None:
+            tray_file(db).unlink(missing_ok=True)  # a tray left by an earlier record of that name
             names, colours = NAMES[:setup.players], demo_colours(setup.players)
             table.new_game(setup.game, names, dict(options or {}), colours)
             table._record("note", setup.line(), "demo", "demo")
@@ -185,6 +186,11 @@ def _recorded_setup(store: Any, current: Any) -> DemoSetup:
                        "give another --db (or run the table with `dicetable run`)")
 
 
+def tray_file(db: Path) -> Path:
+    """Where the demo on the record ``db`` keeps its simulated tray's dice between runs."""
+    return db.with_name(db.name + ".tray")
+
+
 def _assemble(store: Any, setup: DemoSetup, db: Path,
               seat_nodes: bool = False) -> tuple[DemoParts, Table]:
     from controller.table.camera import OWN_KINDS, TableEyes, TrayWatcher
@@ -203,6 +209,7 @@ def _assemble(store: Any, setup: DemoSetup, db: Path,
     assert devices.sim is not None
     camera = devices.sim.camera
     camera.tray = tray
+    camera.kept = tray_file(db)
     parts = DemoParts(store, devices, registry, controls)
     watcher = TrayWatcher(camera, tray, owned=OWN_KINDS)
     table = Table(store, devices=devices, controls_for=lambda name: controls, registry=registry,
@@ -289,21 +296,13 @@ def cocked_throw(key: str) -> int:
     return int(random.Random(f"{key}/cocked").random() < COCKED_THROWS)
 
 
-DRAW_OTHER_ZONES = False
-"""Whether the simulated camera draws the dice lying in other zones than the throw's (a hand
-revealed before, the community dice at a reveal, Tao Dice's d12s in the centre while the hands
-are revealed), as a real tray shows them. Off in the demo: the simulated camera keeps where dice
-lay only in memory, so a demo killed and resumed would draw them anew elsewhere, and the faces of
-the next throw, read left to right, could come in another order than in an uninterrupted run
-(``tests/table/test_crash.py``). The table expects them either way (:func:`lying`);
-``tests/table/test_lying_dice.py`` draws them."""
-
-
 def _show(parts: DemoParts, table: Table) -> Callable[[Throw, str], None]:
-    """The simulated camera's throw: the dice lying on the tray (:func:`lying`: every seat's own
-    die in the centre, each in its seat's colour; else those of the throw's kind in the throw's
-    zone, or with :data:`DRAW_OTHER_ZONES` every zone's, of every kind), still where they lay, and
-    the thrown ones, drawn as their kind, now and then one of them cocked (:func:`cocked_throw`)."""
+    """The simulated camera's throw: the dice lying on the tray (:func:`lying`: at a throw of
+    every seat's own die, those dice in the centre, each in its seat's colour; else every zone's,
+    of every kind: a hand revealed before, the community dice, Tao Dice's d12s while the hands are
+    revealed), still where they lay, and the thrown ones, drawn as their kind, now and then one of
+    them cocked (:func:`cocked_throw`). The tray is kept beside the record (:func:`tray_file`), so
+    a demo killed and resumed draws what an uninterrupted one draws."""
     from controller.table.camera import OWN_KINDS
     from vision.colour import parse_hex
     camera = parts.devices.camera
@@ -313,13 +312,11 @@ def _show(parts: DemoParts, table: Table) -> Callable[[Throw, str], None]:
         assert ledger is not None
         need = ledger.game.pending().dice[0]
         owned = need.kind in OWN_KINDS
-        here = [die for die in lying(table) if (die.kind is need.kind and (owned or die.zone == throw.zone))
-                or (DRAW_OTHER_ZONES and not owned)]
+        here = [die for die in lying(table) if not owned or die.kind is need.kind]
         values = [die.kind.faces.index(die.face) + 1 for die in here] + throw_values(throw, need.kind)
         owners = [*(die.owner for die in here), *([need.seat] * len(throw.faces))]
         bodies = [parse_hex(table.colours[seat]) for seat in owners if seat is not None] if owned else None
         zones = [throw.zone if owned else die.zone for die in here] + [throw.zone] * len(throw.faces)
-        camera._rng = random.Random(key)
         camera.roll(values, zones=zones, bodies=bodies, lying=len(here), lying_kinds=[die.kind.value for die in here],
-                    kind=need.kind.value, cocked=cocked_throw(key))
+                    kind=need.kind.value, cocked=cocked_throw(key), key=key)
     return show

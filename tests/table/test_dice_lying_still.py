@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
 
 from controller.games.base import DiceNeeded
 from controller.games.dice import DieKind
@@ -103,6 +106,36 @@ def test_the_simulated_camera_keeps_dice_of_another_kind_lying_in_the_centre() -
     fresh.roll([9, 11, 4, 2], frames=3, zones=["community", "community", "seat0", "seat0"], lying=2,
                lying_kinds=["d12", "d12"], kind="d6")
     assert [(d.kind, d.value) for d in fresh.scene.dice] == [("d6", 4), ("d6", 2)]
+
+
+def test_the_simulated_tray_kept_on_disk_lies_as_it_lay_when_the_controller_restarts(tmp_path: Path) -> None:
+    flop = dict(zones=["community"] * 3, frames=3, key="flop")
+    turn = dict(zones=["community"] * 4, frames=3, lying=3, key="turn")
+    calm = table_camera(9)
+    calm.roll([2, 5, 3], **flop)
+    calm.roll([2, 5, 3, 6], **turn)
+    seen = calm.frame()
+    for seed in (1, 2):  # a controller killed after the flop, or during the turn's throw
+        killed = table_camera(seed)
+        killed.kept = tmp_path / f"tray-{seed}"
+        killed.roll([2, 5, 3], **flop)
+        if seed == 2:
+            killed.roll([2, 5, 3, 6], **turn)  # thrown, but the dice not taken: it is thrown again
+        restarted = table_camera(7)
+        restarted.kept = killed.kept
+        restarted.roll([2, 5, 3, 6], **turn)
+        assert np.array_equal(restarted.frame(), seen)
+    forgetful = table_camera(7)  # the tray not kept: the flop is drawn anew, elsewhere
+    forgetful.roll([2, 5, 3, 6], **turn)
+    fresh = forgetful.frame()
+    assert not np.array_equal(fresh, seen)
+    again = table_camera(1)  # that throw, killed before its dice were taken, is thrown again: the
+    again.kept = tmp_path / "tray-fresh"  # flop it drew stays not, it is drawn anew as it was
+    again.roll([2, 5, 3, 6], **turn)
+    restarted = table_camera(7)
+    restarted.kept = again.kept
+    restarted.roll([2, 5, 3, 6], **turn)
+    assert np.array_equal(restarted.frame(), fresh)
 
 def test_the_table_asks_about_a_doubtful_flop_die_once_not_again_at_the_turn(store: Store) -> None:
     camera = table_camera(394)  # its flop's 2 (an E standing in) is read at 0.51, and at 0.53 at the turn

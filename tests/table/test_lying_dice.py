@@ -1,10 +1,8 @@
 """Dice that stay on a real tray: a hand revealed at the showdown (or before an all-in's last
 community dice) lies in its seat's zone while the next seat reveals, the community dice lie in
 the centre, and so do Tao Dice's d12s while the hands are revealed. The table expects them
-(``build.lying``) and does not ask the dealer about them.
-
-The demo's simulated camera draws only the throw's zone (``build.DRAW_OTHER_ZONES``, for its
-crash-resume determinism); here it draws every zone's dice, as a real tray shows them."""
+(``build.lying``) and does not ask the dealer about them; the demo's simulated camera draws them
+there, as a real tray shows them."""
 
 from __future__ import annotations
 
@@ -21,7 +19,6 @@ from tests.table.test_every_die import GAMES
 @pytest.mark.parametrize("game", ["diceholdem", "tauren", "tao"])
 def test_a_hand_left_lying_on_the_tray_is_no_question_at_the_next_reveal(
         game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(build, "DRAW_OTHER_ZONES", True)
     demo, _ = build.build_demo(game, 2, 3, tmp_path / "t.db", None, ["heuristic"], GAMES[game][0])
     camera = demo.parts.devices.camera
     roll = camera.roll
