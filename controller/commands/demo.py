@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
                                parse_options(args.option))
     out = sys.stdout
     _introduce(demo, resumed, db, out)
-    server = None if args.no_web else _serve(demo.table, args.port, out)
+    server = None if args.no_web else _serve(demo.table, args.port, out, speed)
     narrator = Narrator(demo.table, out)
     try:
         play_out(demo, args.hands, narrator.tell)
@@ -106,9 +106,31 @@ def _introduce(demo: Any, resumed: bool, db: Path, out: TextIO) -> None:
     print(f"record: {db} (the same --db resumes)", file=out, flush=True)
 
 
-def _serve(table: Any, port: int, out: TextIO) -> Any:
-    from web import create_app, serve_in_background
-    server = serve_in_background(create_app(table), "127.0.0.1", port)
+SHOWDOWN_LEAST_S = 1.0
+"""The shortest time the demo's scoreboard holds a showdown on screen (at ``--speed max`` too)."""
+
+
+def showdown_seconds(speed: float | None) -> float:
+    """How long the demo's scoreboard holds a showdown: the table's time at the demo's ``speed``
+    (None: as fast as it goes), so that the banner is gone before the next hand has gone far.
+
+    >>> showdown_seconds(1), showdown_seconds(8), showdown_seconds(None)
+    (6.0, 1.0, 1.0)
+    """
+    from web import DEFAULTS
+    table_s = float(DEFAULTS["showdown_seconds"])
+    return max(SHOWDOWN_LEAST_S, table_s / speed) if speed else SHOWDOWN_LEAST_S
+
+
+def demo_app(table: Any, speed: float | None) -> Any:
+    """The scoreboard's web app for a demo at ``speed``."""
+    from web import create_app
+    return create_app(table, {"showdown_seconds": showdown_seconds(speed)})
+
+
+def _serve(table: Any, port: int, out: TextIO, speed: float | None) -> Any:
+    from web import serve_in_background
+    server = serve_in_background(demo_app(table, speed), "127.0.0.1", port)
     print(f"scoreboard: http://127.0.0.1:{port}/  (dealer console: /dealer)", file=out, flush=True)
     return server
 

@@ -75,3 +75,16 @@ def test_bad_options_are_one_line_and_exit_2(tmp_path: Path, args: list[str], cu
     assert len(err) == 1 and culprit in err[0]
     assert not (tmp_path / "t.db").exists()
 
+
+@pytest.mark.parametrize("speed, held_ms", [(1.0, 6000), (4.0, 1500), (None, 1000)])
+def test_the_demo_scoreboard_holds_a_showdown_for_the_table_time_at_the_demo_speed(
+        tmp_path: Path, speed: float | None, held_ms: int) -> None:
+    # at --speed 8 the next hand's reveals came and went under a 6 s banner
+    from controller.commands.demo import demo_app
+    from controller.table.build import build_demo
+    demo, _ = build_demo("tao", 2, 3, tmp_path / "t.db", speed, ["heuristic"])
+    try:
+        page = demo_app(demo.table, speed).test_client().get("/").get_data(as_text=True)
+    finally:
+        demo.close()
+    assert f'data-showdown-ms="{held_ms}"' in page
