@@ -65,6 +65,11 @@ flat (the photos in ``data/``, the held-out ones excepted, under the issue 17 ch
 the d6 finder sees them: :func:`vision.train_faces.cocked_d6_crops`), which the shared one, taught on
 rendered dice only, took for leaning too often (:data:`vision.read.D6_LEANS`)."""
 
+KIND_D6_PATH = MODEL_PATH.with_name("kind_d6.onnx")
+"""The pip d6 dice's kind network: whether a whole die the d6 readers give a face is a pip d6 or a
+die of another kind (:func:`vision.train_faces.kind_d6_crops`: real d6 dice lying flat and rendered
+dice of every kind); looked at as :data:`COCKED_D6_PATH` is."""
+
 UPRIGHT_TURNS = tuple(float(a) for a in range(0, 360, 15))
 """The turns (degrees) each die's top face is cropped in for the upright reader: one of them is
 always within 7.5 degrees of the face's upright (the reader was taught +-22.5)."""

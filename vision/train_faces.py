@@ -31,7 +31,7 @@ from vision.detect import shrink, working_view, working_scale
 from vision.face_art import marks
 from vision.face_classes import (CLASSES, FACE_CROP, FACE_PX, NOT_A_DIE, NUMERAL_CROP, TURNED, UNREADABLE, UPRIGHT_CLASSES,
                                   UPRIGHT_CROP, face_class)
-from vision.faces import COCKED_D6_PATH, COCKED_PATH, MODEL_PATH, NUMERALS_PATH, UPRIGHT_PATH
+from vision.faces import COCKED_D6_PATH, COCKED_PATH, KIND_D6_PATH, MODEL_PATH, NUMERALS_PATH, UPRIGHT_PATH
 from vision.render import DieTruth, Scene, SceneSpec, render_scene
 from vision.render_die import fill
 from vision.train import jitter, load_weights
@@ -266,12 +266,33 @@ def _in_boxes(seen: list[tuple[float, float, float]],
     return kept
 
 
-def _cocked_scene(scene: Scene, rng: np.random.Generator, per_die: int) -> tuple[list[np.ndarray], list[int]]:
+def kind_d6_crops(frames: int, seed: int, per_die: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """The pip d6 dice's kind network's crops (:data:`vision.faces.KIND_D6_PATH`), whole dice as
+    the cocked network sees them: real dice lying flat (class 0, a pip d6:
+    :func:`_flat_photo_crops`), then ``frames`` rendered frames (:data:`KIND_D6_SHARE`), class 1
+    for a die of another kind (letter dice are cubes too), flat or cocked."""
+    real_x, real_y = _flat_photo_crops(seed, per_die)
+    x, y = _frames_crops(frames, seed, lambda scene, kind, rng: _cocked_scene(scene, rng, per_die, _other_kind),
+                         shares=KIND_D6_SHARE)
+    return np.concatenate([real_x, x]), np.concatenate([real_y, y])
+
+
+KIND_D6_SHARE = {DieKind.D6: 0.4, DieKind.LETTERS: 0.4, DieKind.D12: 0.1, DieKind.D8_TAUREN: 0.1}
+"""Share of the kind network's rendered frames of each kind: most of them letter dice, the cubes
+the d6 readers take for pip dice (41 of 112 on the demo's tray, against no d12 or Tauren die)."""
+
+
+def _other_kind(die: DieTruth) -> int:
+    return int(die.kind != DieKind.D6.value)
+
+
+def _cocked_scene(scene: Scene, rng: np.random.Generator, per_die: int,
+                  label: Callable[[DieTruth], int] = lambda die: int(die.cocked)) -> tuple[list[np.ndarray], list[int]]:
     """``per_die`` crops of each die wholly in view and still, placed and sized as the finder's
     hits are (off the die's centre by :data:`HIT_OFFSET`, :data:`HIT_SIZES` of the die), turned to face the point
     straight below the camera (:func:`vision.crops.facing`, give or take :data:`FACING_SLACK`; the
     frame's centre for a scene without a camera), as the reader of a calibrated tray turns them,
-    and mirrored half the time."""
+    and mirrored half the time; each of class ``label(die)`` (by default 1 for a cocked die)."""
     patches, labels = [], []
     below = frame_centre(scene.image.shape) if scene.camera is None else scene.camera.below()
     for die in scene.dice:
@@ -282,7 +303,7 @@ def _cocked_scene(scene: Scene, rng: np.random.Generator, per_die: int) -> tuple
             turn = facing(at, below) + rng.normal(0, FACING_SLACK)
             patches.append(crop(scene.image, at, die.side * FACE_CROP * rng.uniform(*HIT_SIZES), turn,
                                 bool(rng.random() < 0.5), FACE_PX))
-            labels.append(int(die.cocked))
+            labels.append(label(die))
     return patches, labels
 
 
@@ -313,12 +334,12 @@ neither flat nor cocked to the eye)."""
 
 def _frames_crops(frames: int, seed: int, crops_of: Callable[[Scene, DieKind, np.random.Generator],
                                                              tuple[list[np.ndarray], list[int]]],
-                  spec_of: Callable[[random.Random, DieKind], SceneSpec] = training_spec) -> tuple[np.ndarray, np.ndarray]:
-    """The crops ``crops_of`` takes from ``frames`` rendered frames of every kind (in the shares of
-    :data:`KIND_SHARE`, scenes as ``spec_of`` draws them), and their classes: seeded, the same data
-    every run."""
+                  spec_of: Callable[[random.Random, DieKind], SceneSpec] = training_spec,
+                  shares: dict[DieKind, float] = KIND_SHARE) -> tuple[np.ndarray, np.ndarray]:
+    """The crops ``crops_of`` takes from ``frames`` rendered frames of every kind (in ``shares``,
+    scenes as ``spec_of`` draws them), and their classes: seeded, the same data every run."""
     rng, generator = random.Random(seed), np.random.default_rng(seed)
-    kinds, weights = list(KIND_SHARE), list(KIND_SHARE.values())
+    kinds, weights = list(shares), list(shares.values())
     patches: list[np.ndarray] = []
     labels: list[int] = []
     for n in range(frames):
@@ -447,7 +468,7 @@ def export(net: Any, path: Path) -> None:
 
 NETS = {"faces": (render_crops, len(CLASSES), MODEL_PATH), "numerals": (numeral_crops, 12, NUMERALS_PATH),
         "upright": (upright_crops, len(UPRIGHT_CLASSES), UPRIGHT_PATH), "cocked": (cocked_crops, 2, COCKED_PATH),
-        "cocked-d6": (cocked_d6_crops, 2, COCKED_D6_PATH)}
+        "cocked-d6": (cocked_d6_crops, 2, COCKED_D6_PATH), "kind-d6": (kind_d6_crops, 2, KIND_D6_PATH)}
 """Each network: how its crops are made, its number of classes, where it is shipped."""
 
 
@@ -474,7 +495,8 @@ def main(argv: list[str] | None = None) -> int:
                              "from a close crop; upright: every face standing upright, or turned (the reader); "
                              "cocked: whether a whole die leans on another or a wall; cocked-d6: the same for pip "
                              "d6 dice, also taught on the real photos' flat dice (start it from the cocked network: "
-                             "--start vision/models/cocked.onnx)")
+                             "--start vision/models/cocked.onnx); kind-d6: whether a whole die is a pip d6 or "
+                             "another kind (start it from the d6 cocked network)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--start", type=Path, help="go on from the weights of this exported network (ONNX)")
     parser.add_argument("--crops", type=Path, nargs="+", default=[],

@@ -63,6 +63,20 @@ def test_the_cocked_network_is_taught_on_dice_turned_to_face_the_point_below_the
         assert abs(off) < 4 * train_faces.FACING_SLACK
 
 
+def test_the_d6_kind_networks_crops_are_class_1_for_every_die_of_another_kind() -> None:
+    import random
+
+    from vision import train_faces
+    from vision.render import SceneSpec, render_scene
+
+    scene = render_scene(random.Random(3), SceneSpec(size=(960, 540), n_dice=5, kind="letters", cocked=1))
+    _, labels = train_faces._cocked_scene(scene, np.random.default_rng(0), 2, train_faces._other_kind)
+    assert len(labels) >= 8 and all(labels)  # a cocked letter die too
+    d6 = render_scene(random.Random(3), SceneSpec(size=(960, 540), n_dice=5, kind="d6", cocked=1))
+    _, labels = train_faces._cocked_scene(d6, np.random.default_rng(0), 2, train_faces._other_kind)
+    assert len(labels) >= 8 and not any(labels)
+
+
 def test_finder_samples_stay_small() -> None:
     photo = synthetic_photos(1, seed=5)[0]
     x, y = epoch_samples([photo], np.random.default_rng(0), per_die=1, negatives_per_photo=2)
