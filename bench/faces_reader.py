@@ -2,7 +2,7 @@
 tuned on, and the read time of a 1536x864 frame on one core.
 
 Usage: ``python bench/faces_reader.py [--frames N] [--kinds KIND...] [--speed-rounds R] [--lean-frames N]
-[--tilted-frames N] [--error-sheet PNG]``.
+[--tilted-frames N] [--tray-frames N] [--error-sheet PNG]``.
 
 Per kind, N frames (default 1,000) rendered with seeds the trainer never uses (from
 :data:`SEED_BASE`), die bodies and inks from :data:`BENCH_PALETTE` (none within
@@ -15,7 +15,8 @@ wrong but accepted above ``vision.read.UNCERTAIN`` (goal: none; in brackets, how
 dice that show no face, cocked or hidden, given a value). Then, per kind, the CPU time of
 reading a 1536x864 frame with seven dice: median and slowest. With ``--lean-frames N``, first the
 cocked network's calls on dice at their true centres (:func:`leans`); with ``--tilted-frames N``,
-calibrated trays seen by a tilted camera (:func:`tilted`).
+calibrated trays seen by a tilted camera (:func:`tilted`); with ``--tray-frames N``, per kind,
+calibrated trays seen from straight above, the table's own path (:func:`trays`).
 """
 
 from __future__ import annotations
@@ -170,6 +171,37 @@ def tilted(frames: int) -> None:
           f"flat dice flagged cocked {flagged}", flush=True)
 
 
+def trays(kind: str, frames: int, sheet: Path | None = None) -> None:
+    """The table's own path: ``frames`` calibrated trays of ``kind`` dice seen from straight above at
+    the Pi camera's 1536x864, the dice 15-17 mm as on the demo's tray (38-46 px), in the bench's
+    colours and light (:func:`bench_frame`'s), one tray in four with a cocked die, read with the
+    tray's calibration: the figures of :func:`accuracy` (``sheet`` as there, named ``-trays``)."""
+    from vision.calibrate import calibrate
+
+    total, accepted = Tally(), 0
+    tiles: list[np.ndarray] = []
+    for n in range(frames):
+        rng = random.Random(SEED_BASE + 700_000 + 1000 * n + sum(map(ord, kind)))
+        spec = SceneSpec(size=(1536, 864), markers=True, kind=kind, n_dice=rng.randint(3, 8),
+                         cocked=int(rng.random() < 0.25), die_px=(38, 46), palette=BENCH_PALETTE,
+                         lettering=n % 2 == 1, background="random", noise=rng.choice([0, 3, 6]))
+        scene = render_scene(random.Random(rng.getrandbits(32)), spec)
+        assert scene.tray is not None  # drawn with markers
+        light, warm = rng.uniform(0.6, 1.4), rng.uniform(-0.12, 0.12)
+        image = gain(scene.image, (light * (1 - warm), light, light * (1 + warm)))
+        truths = [Truth(d.value, d.box) for d in scene.dice]
+        readings = read_faces(image, kind, tray=calibrate(image, scene.tray)).dice
+        total += score(readings, truths)
+        accepted += _accepted_right(readings, truths)
+        if sheet is not None:
+            tiles += error_tiles(image, truths, match(readings, truths)[0], f"tray {n}", accepted=True)
+    if sheet is not None:
+        write_sheet(named_sheet(sheet.with_name(sheet.stem + "-trays" + sheet.suffix), kind), tiles,
+                    what="dice not read right and accepted")
+    print(f"{kind} on calibrated trays: {total.line(f'{frames} trays')}; read right and accepted "
+          f"{accepted}/{total.labelled} ({100 * accepted / max(total.labelled, 1):.1f}%)", flush=True)
+
+
 def speed(kind: str, rounds: int) -> None:
     """Median and slowest CPU time of reading 1536x864 frames of seven ``kind`` dice on one core."""
     cv2.setNumThreads(1)
@@ -197,6 +229,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="also count the cocked network's calls on this many frames with cocked dice (0: none)")
     parser.add_argument("--tilted-frames", type=int, default=0,
                         help="also read this many calibrated trays seen by a camera tilted 18-30 degrees (0: none)")
+    parser.add_argument("--tray-frames", type=int, default=0,
+                        help="also read this many calibrated trays per kind seen from straight above, as the "
+                             "table reads them (0: none)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     print(f"bench colours: least distance to a training colour {colour_distance():.0f}", flush=True)
@@ -204,6 +239,8 @@ def main(argv: list[str] | None = None) -> int:
         leans(args.lean_frames)
     if args.tilted_frames:
         tilted(args.tilted_frames)
+    for kind in args.kinds if args.tray_frames > 0 else ():
+        trays(kind, args.tray_frames, args.error_sheet)
     for kind in args.kinds if args.frames > 0 else ():  # 0: the other figures only
         accuracy(kind, args.frames, args.error_sheet)
     for kind in args.kinds if args.speed_rounds > 0 else ():  # 0: accuracy only
