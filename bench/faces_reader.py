@@ -175,11 +175,13 @@ def trays(kind: str, frames: int, sheet: Path | None = None) -> None:
     """The table's own path: ``frames`` calibrated trays of ``kind`` dice seen from straight above at
     the Pi camera's 1536x864, the dice 15-17 mm as on the demo's tray (38-46 px), in the bench's
     colours and light (:func:`bench_frame`'s), one tray in four with a cocked die, read with the
-    tray's calibration: the figures of :func:`accuracy` (``sheet`` as there, named ``-trays``)."""
+    tray's calibration: the figures of :func:`accuracy` (``sheet`` as there, named ``-trays``), and the read
+    time of a tray on one core (CPU: median, slowest)."""
     from vision.calibrate import calibrate
 
     total, accepted = Tally(), 0
     tiles: list[np.ndarray] = []
+    times: list[float] = []
     for n in range(frames):
         rng = random.Random(SEED_BASE + 700_000 + 1000 * n + sum(map(ord, kind)))
         spec = SceneSpec(size=(1536, 864), markers=True, kind=kind, n_dice=rng.randint(3, 8),
@@ -190,7 +192,10 @@ def trays(kind: str, frames: int, sheet: Path | None = None) -> None:
         light, warm = rng.uniform(0.6, 1.4), rng.uniform(-0.12, 0.12)
         image = gain(scene.image, (light * (1 - warm), light, light * (1 + warm)))
         truths = [Truth(d.value, d.box) for d in scene.dice]
-        readings = read_faces(image, kind, tray=calibrate(image, scene.tray)).dice
+        tray = calibrate(image, scene.tray)
+        start = time.process_time()
+        readings = read_faces(image, kind, tray=tray).dice
+        times.append((time.process_time() - start) * 1000)
         total += score(readings, truths)
         accepted += _accepted_right(readings, truths)
         if sheet is not None:
@@ -199,7 +204,8 @@ def trays(kind: str, frames: int, sheet: Path | None = None) -> None:
         write_sheet(named_sheet(sheet.with_name(sheet.stem + "-trays" + sheet.suffix), kind), tiles,
                     what="dice not read right and accepted")
     print(f"{kind} on calibrated trays: {total.line(f'{frames} trays')}; read right and accepted "
-          f"{accepted}/{total.labelled} ({100 * accepted / max(total.labelled, 1):.1f}%)", flush=True)
+          f"{accepted}/{total.labelled} ({100 * accepted / max(total.labelled, 1):.1f}%); read time (CPU) median "
+          f"{statistics.median(times) if times else 0:.0f} ms, slowest {max(times, default=0):.0f} ms", flush=True)
 
 
 def speed(kind: str, rounds: int) -> None:

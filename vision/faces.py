@@ -35,7 +35,7 @@ import numpy as np
 from controller.games.dice import DieKind
 from controller.games.errors import ConfigError, InvalidInput
 from vision.crops import crop, facing, frame_centre, normalise, sharpest_channel
-from vision.detect import Candidate, View, closer_view, propose, shrink, working_views
+from vision.detect import TRAY_CANDIDATES, Candidate, View, closer_view, propose, shrink, working_views
 from vision.face_classes import (CLASSES, FACE_CROP, FACE_PX, KINDS, NOT_A_DIE, NUMERAL_CROP, TURNED, UNREADABLE,
                                  UPRIGHT_CROP, face_class, face_slice)
 
@@ -261,7 +261,7 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, die_
     if die_px:
         scale = min(1.0, TRAY_LOOK_PX / die_px)
         work = shrink(frame, scale) if scale < 1 else frame
-        view = View(scale, work, propose(work, die_px * scale, KNOWN_SIDE_SPREAD))
+        view = View(scale, work, propose(work, die_px * scale, KNOWN_SIDE_SPREAD, TRAY_CANDIDATES))
         hits = find(view)
     else:
         view, hits = best_view(frame, TAUGHT_SIZES if taught is not None else OTHER_SIZES)

@@ -25,7 +25,7 @@ from controller.games.errors import InvalidInput
 from vision.classify import NOT_A_DIE, UNREADABLE, FaceClassifier, classifier, readers
 from vision.crops import (CROP_SCALE, READ_PX, aligned_crop, crop, dark_body, dominant_angle, frame_centre, red_channel,
                           sharpest_channel)
-from vision.detect import Candidate, View, closer_view, propose, shrink, uncovered, working_views
+from vision.detect import TRAY_CANDIDATES, Candidate, View, closer_view, propose, shrink, uncovered, working_views
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -193,7 +193,7 @@ def _read_frame(frame: np.ndarray, die_px: float | None = None,
     ``die_px`` is known (a calibrated tray's top-down view), at the frame's own size for that side.
     ``below`` is the point of ``frame`` straight below the camera, known on a calibrated tray: only
     there does the d6 cocked network look for dice that lean (:func:`_leaning`)."""
-    known = [View(1.0, frame, propose(frame, die_px, KNOWN_SIDE_SPREAD))] if die_px else None
+    known = [View(1.0, frame, propose(frame, die_px, KNOWN_SIDE_SPREAD, TRAY_CANDIDATES))] if die_px else None
     view, hits = _found(frame, known)
     hits = _second_look(frame, view.scale, view.work, hits + _passed_over(view, hits))
     hits = _one_per_die(_split_between(frame, view, hits))
