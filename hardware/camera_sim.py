@@ -151,9 +151,9 @@ class SimCamera:
             return self._scene
         try:
             kept = pickle.loads(zlib.decompress(self.kept.read_bytes()))
-        except FileNotFoundError:
-            return None  # nothing thrown on this tray yet
-        return kept["before"] if kept["key"] == key else kept["after"]
+            return kept["before"] if kept["key"] == key else kept["after"]
+        except Exception:  # noqa: BLE001 (none there yet, or not one this renderer can read back)
+            return None  # a tray swept clean: the throw is drawn on a fresh one
 
     def _keep(self, key: str | None, before: Any) -> None:
         """Write the tray to :attr:`kept` (whole or not at all: written aside, then renamed)."""
