@@ -156,14 +156,18 @@ class SimCamera:
             return None  # a tray swept clean: the throw is drawn on a fresh one
 
     def _keep(self, key: str | None, before: Any) -> None:
-        """Write the tray to :attr:`kept` (whole or not at all: written aside, then renamed)."""
+        """Write the tray to :attr:`kept` (whole or not at all: written aside, then renamed); a
+        tray that cannot be written is not kept, and the throw goes on."""
         if self.kept is None or key is None:
             return
         bare = [None if scene is None else dataclasses.replace(scene, image=np.zeros((0, 0, 3), np.uint8))
                 for scene in (before, self._scene)]
         aside = self.kept.with_name(self.kept.name + ".new")
-        aside.write_bytes(zlib.compress(pickle.dumps({"key": key, "before": bare[0], "after": bare[1]}), 1))
-        os.replace(aside, self.kept)
+        try:
+            aside.write_bytes(zlib.compress(pickle.dumps({"key": key, "before": bare[0], "after": bare[1]}), 1))
+            os.replace(aside, self.kept)
+        except OSError:
+            pass  # a full disk, a folder gone: the tray is not kept, and is drawn anew after a restart
 
     def _places(self, zones: Sequence[str] | None, positions_mm: Sequence[tuple[float, float]] | None) -> dict[str, Any]:
         """The ``SceneSpec`` fields that put the dice in ``zones`` or at ``positions_mm``."""

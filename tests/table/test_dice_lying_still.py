@@ -139,6 +139,9 @@ def test_the_simulated_tray_kept_on_disk_lies_as_it_lay_when_the_controller_rest
     again.kept.write_bytes(b"not a tray")  # a file it cannot read back: a tray swept clean
     restarted.roll([2, 5, 3, 6], **turn)
     assert np.array_equal(restarted.frame(), fresh)
+    restarted.kept = tmp_path / "gone" / "tray"  # a file it cannot write: the throw goes on, not kept
+    restarted.roll([2, 5, 3, 6], **turn)
+    assert np.array_equal(restarted.frame(), fresh) and not restarted.kept.parent.exists()
 
 def test_the_table_asks_about_a_doubtful_flop_die_once_not_again_at_the_turn(store: Store) -> None:
     camera = table_camera(394)  # its flop's 2 (an E standing in) is read at 0.51, and at 0.53 at the turn
