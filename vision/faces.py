@@ -70,6 +70,30 @@ KIND_D6_PATH = MODEL_PATH.with_name("kind_d6.onnx")
 die of another kind (:func:`vision.train_faces.kind_d6_crops`: real d6 dice lying flat and rendered
 dice of every kind); looked at as :data:`COCKED_D6_PATH` is."""
 
+COCKED_LETTERS_PATH = MODEL_PATH.with_name("cocked_letters.onnx")
+"""Letter dice's own cocked network (:data:`COCKED_PATH` taught on, in addition, rendered frames of
+letter dice only, one to three of them cocked: ``vision/README.md``), asked on a calibrated tray
+seen from about straight above (:func:`_cocked_network`). A letter die is a cube, like a d6, and
+the shared network let the most of them through leaning."""
+
+STRAIGHT_ABOVE = 0.05
+"""Largest distance (a share of the frame's diagonal) from the frame's centre to the point straight
+below the camera for the camera to count as straight above the tray."""
+
+
+def _cocked_network(kind: DieKind, on_tray: bool, below: tuple[float, float] | None,
+                    shape: tuple[int, ...]) -> Path:
+    """The cocked network that looks at ``kind`` dice: letters' own on a calibrated tray seen from
+    about straight above (the point ``below`` the camera unknown, or within :data:`STRAIGHT_ABOVE`
+    of the centre of a frame of ``shape``); on trays seen by a camera tilted 18-30 degrees it took
+    22 more of about 180 flat letter dice for leaning than the shared one (90 tilted trays)."""
+    straight = below is None or float(np.hypot(below[0] - (shape[1] - 1) / 2, below[1] - (shape[0] - 1) / 2)) \
+        <= STRAIGHT_ABOVE * float(np.hypot(shape[0], shape[1]))
+    if kind is DieKind.LETTERS and on_tray and straight and COCKED_LETTERS_PATH.is_file():
+        return COCKED_LETTERS_PATH
+    return COCKED_PATH
+
+
 UPRIGHT_TURNS = tuple(float(a) for a in range(0, 360, 15))
 """The turns (degrees) each die's top face is cropped in for the upright reader: one of them is
 always within 7.5 degrees of the face's upright (the reader was taught +-22.5)."""
@@ -267,7 +291,7 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, die_
         view, hits = best_view(frame, TAUGHT_SIZES if taught is not None else OTHER_SIZES)
     if taught is not None:
         hits = taught.placed(frame, view.scale, hits)
-    hits = _one_per_die(second_look(frame, view.scale, hits, below))
+    hits = _one_per_die(second_look(frame, view.scale, hits, below, _cocked_network(kind, bool(die_px), below, frame.shape)))
     if UPRIGHT_PATH.is_file():
         hits = _one_per_die(read_upright(frame, view.scale, hits), same_kind=False)
     elif kind is DieKind.D12 and NUMERALS_PATH.is_file():
@@ -357,7 +381,7 @@ def _candidate_crops(work: np.ndarray, candidates: tuple[Candidate, ...]) -> np.
 
 
 def second_look(frame: np.ndarray, scale: float, hits: list[Hit],
-                below: tuple[float, float] | None = None) -> list[Hit]:
+                below: tuple[float, float] | None = None, network: Path = COCKED_PATH) -> list[Hit]:
     """Read each hit again in sharp crops of the full ``frame`` in the four :data:`TURNS`, averaged
     (and blended with the first look), and see whether it leans (:func:`cocked_shares`, with the
     point straight below the camera, ``below``); keep those still a die."""
@@ -368,7 +392,7 @@ def second_look(frame: np.ndarray, scale: float, hits: list[Hit],
     views = len(TURNS)
     probs = probs.reshape(len(hits), views, -1).mean(axis=1)
     per_hit = embeddings.reshape(len(hits), views, -1)
-    leaning = cocked_shares(frame, scale, hits, below)
+    leaning = cocked_shares(frame, scale, hits, below, network)
     looked = [replace(h, probs=SECOND_WEIGHT * p + (1 - SECOND_WEIGHT) * h.probs, embeddings=e,
                       sharpness=sharpest_channel(patches[k * views], h.side / scale * FACE_CROP), leaning=float(leaning[k]))
               for k, (h, p, e) in enumerate(zip(hits, probs, per_hit))]
