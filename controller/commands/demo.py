@@ -41,7 +41,9 @@ def register(subparsers: Any) -> None:
                         help="how fast the table's time runs: 1 is a spectator's pace, 4 four "
                              "times faster, max as fast as the machine goes (default 1)")
     parser.add_argument("--db", type=Path, help="the table's record (SQLite); the same file "
-                                                "resumes a stopped demo (default: a new file)")
+                                                "resumes a stopped demo (default: a new file). Beside it "
+                                                "DB.stones keeps the enrolled stones and DB.tray the "
+                                                "simulated tray's dice")
     parser.add_argument("--no-web", action="store_true", help="no scoreboard")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help=f"the scoreboard's port on 127.0.0.1 (default {DEFAULT_PORT})")
