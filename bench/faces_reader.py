@@ -78,10 +78,14 @@ def bench_frame(kind: str, n: int, size: tuple[int, int] = (960, 540)) -> tuple[
                      perspective=rng.choice([0, 0, 0.3]), cocked=int(rng.random() < 0.1), background="random",
                      clutter=rng.choice([0, 2]), tint=rng.choice([0.0, 1.0]), jpeg_quality=rng.choice([None, 60, 85]))
     scene = render_scene(random.Random(rng.getrandbits(32)), spec)
+    return bench_light(scene.image, rng), [Truth(d.value, d.box) for d in scene.dice]
+
+
+def bench_light(image: np.ndarray, rng: random.Random) -> np.ndarray:
+    """``image`` lit x0.6 to x1.4, warmer or cooler, as ``rng`` draws it."""
     light = rng.uniform(0.6, 1.4)
     warm = rng.uniform(-0.12, 0.12)
-    image = gain(scene.image, (light * (1 - warm), light, light * (1 + warm)))
-    return image, [Truth(d.value, d.box) for d in scene.dice]
+    return gain(image, (light * (1 - warm), light, light * (1 + warm)))
 
 
 def accuracy(kind: str, frames: int, sheet: Path | None = None) -> None:
@@ -174,7 +178,7 @@ def tilted(frames: int) -> None:
 def trays(kind: str, frames: int, sheet: Path | None = None) -> None:
     """The table's own path: ``frames`` calibrated trays of ``kind`` dice seen from straight above at
     the Pi camera's 1536x864, the dice 15-17 mm as on the demo's tray (38-46 px), in the bench's
-    colours and light (:func:`bench_frame`'s), one tray in four with a cocked die, read with the
+    colours and light (:func:`bench_light`), one tray in four with a cocked die, read with the
     tray's calibration: the figures of :func:`accuracy` (``sheet`` as there, named ``-trays``), and the read
     time of a tray on one core (CPU: median, slowest)."""
     from vision.calibrate import calibrate
@@ -189,8 +193,7 @@ def trays(kind: str, frames: int, sheet: Path | None = None) -> None:
                          lettering=n % 2 == 1, background="random", noise=rng.choice([0, 3, 6]))
         scene = render_scene(random.Random(rng.getrandbits(32)), spec)
         assert scene.tray is not None  # drawn with markers
-        light, warm = rng.uniform(0.6, 1.4), rng.uniform(-0.12, 0.12)
-        image = gain(scene.image, (light * (1 - warm), light, light * (1 + warm)))
+        image = bench_light(scene.image, rng)
         truths = [Truth(d.value, d.box) for d in scene.dice]
         tray = calibrate(image, scene.tray)
         start = time.process_time()

@@ -87,7 +87,8 @@ def _cocked_network(kind: DieKind, on_tray: bool, below: tuple[float, float] | N
     about straight above (the point ``below`` the camera unknown, or within :data:`STRAIGHT_ABOVE`
     of the centre of a frame of ``shape``); on trays seen by a camera tilted 18-30 degrees it took
     22 more of about 180 flat letter dice for leaning than the shared one (90 tilted trays)."""
-    straight = below is None or float(np.hypot(below[0] - (shape[1] - 1) / 2, below[1] - (shape[0] - 1) / 2)) \
+    centre = frame_centre(shape)
+    straight = below is None or float(np.hypot(below[0] - centre[0], below[1] - centre[1])) \
         <= STRAIGHT_ABOVE * float(np.hypot(shape[0], shape[1]))
     if kind is DieKind.LETTERS and on_tray and straight and COCKED_LETTERS_PATH.is_file():
         return COCKED_LETTERS_PATH
@@ -238,6 +239,8 @@ def _load(kind: DieKind) -> None:
     face_net()
     if COCKED_PATH.is_file():
         face_net(COCKED_PATH)
+    if kind is DieKind.LETTERS and COCKED_LETTERS_PATH.is_file():
+        face_net(COCKED_LETTERS_PATH)
     if UPRIGHT_PATH.is_file():
         face_net(UPRIGHT_PATH)
     elif kind is DieKind.D12 and NUMERALS_PATH.is_file():
@@ -383,8 +386,8 @@ def _candidate_crops(work: np.ndarray, candidates: tuple[Candidate, ...]) -> np.
 def second_look(frame: np.ndarray, scale: float, hits: list[Hit],
                 below: tuple[float, float] | None = None, network: Path = COCKED_PATH) -> list[Hit]:
     """Read each hit again in sharp crops of the full ``frame`` in the four :data:`TURNS`, averaged
-    (and blended with the first look), and see whether it leans (:func:`cocked_shares`, with the
-    point straight below the camera, ``below``); keep those still a die."""
+    (and blended with the first look), and see whether it leans (:func:`cocked_shares`, by the cocked
+    ``network``, with the point straight below the camera, ``below``); keep those still a die."""
     if not hits:
         return hits
     patches = hit_crops(frame, scale, hits)

@@ -222,12 +222,10 @@ def _leaning(frame: np.ndarray, scale: float, shape: tuple[int, ...], hits: list
     shows its sides as a leaning one does (of 218 dice read right in rendered frames tilted 30
     degrees, 152 were over :data:`D6_LEANS` when taken to be seen from straight above). A die it
     is sure lies flat (under :data:`D6_FLAT`) loses the readers' doubt that it may lean."""
-    from vision.faces import COCKED_D6_PATH, Hit, cocked_shares
+    from vision.faces import COCKED_D6_PATH
 
     asked = [i for i, h in enumerate(hits) if _face(h.probs) is not None and not cut_off(h.center, h.side, shape)]
-    shares = cocked_shares(frame, scale, [Hit(hits[i].center, hits[i].side, hits[i].probs) for i in asked],
-                           below, COCKED_D6_PATH)
-    leaning = dict(zip(asked, shares))
+    leaning = _whole_die_shares(frame, scale, hits, asked, below, COCKED_D6_PATH)
     return [replace(h, leaning=float(leaning.get(i, 0.0)),
                     probs=_unreadable_cleared(h.probs) if leaning.get(i, 1.0) < D6_FLAT else h.probs)
             for i, h in enumerate(hits)]
@@ -238,13 +236,22 @@ def _other_kinds(frame: np.ndarray, scale: float, hits: list[_Hit], below: tuple
     for each that the readers give a face and do not see leaning, looked at as :func:`_leaning`
     looks: the d6 readers take a letter die, a cube too, for a pip die (41 of 112 on the demo's
     tray, above the threshold)."""
-    from vision.faces import KIND_D6_PATH, Hit, cocked_shares
+    from vision.faces import KIND_D6_PATH
 
     asked = [i for i, h in enumerate(hits) if _face(h.probs) is not None and h.leaning <= D6_LEANS]
+    other = _whole_die_shares(frame, scale, hits, asked, below, KIND_D6_PATH)
+    return [replace(h, other=other.get(i, 0.0)) for i, h in enumerate(hits)]
+
+
+def _whole_die_shares(frame: np.ndarray, scale: float, hits: list[_Hit], asked: list[int],
+                      below: tuple[float, float], network: Path) -> dict[int, float]:
+    """The class-1 share of a two-class whole-die ``network`` (the d6 cocked or kind network) for
+    each of the ``hits`` numbered in ``asked``, looked at as :func:`vision.faces.cocked_shares` looks."""
+    from vision.faces import Hit, cocked_shares
+
     shares = cocked_shares(frame, scale, [Hit(hits[i].center, hits[i].side, hits[i].probs) for i in asked],
-                           below, KIND_D6_PATH)
-    other = dict(zip(asked, shares))
-    return [replace(h, other=float(other.get(i, 0.0))) for i, h in enumerate(hits)]
+                           below, network)
+    return {i: float(share) for i, share in zip(asked, shares)}
 
 
 D6_OTHER_KIND = 0.75

@@ -188,7 +188,7 @@ def and_list(words: Sequence[str]) -> str:
     >>> and_list(["Ana"]), and_list(["Ana", "Ben"]), and_list(["Ana", "Ben", "Cleo"])
     ('Ana', 'Ana and Ben', 'Ana, Ben and Cleo')
     """
-    return " and ".join(filter(None, (", ".join(words[:-1]), *words[-1:])))
+    return f"{', '.join(words[:-1])} and {words[-1]}" if len(words) > 1 else "".join(words)
 
 
 def seat_words(seats: Sequence[int], names: Sequence[str] | None = None) -> str:
