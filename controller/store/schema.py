@@ -7,6 +7,7 @@ Migrations are only ever appended: a released one is never edited (old files alr
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 from urllib.parse import quote
@@ -129,7 +130,7 @@ def check_place(path: Path, readonly: bool) -> None:
 
 def _open(path: Path, readonly: bool) -> sqlite3.Connection:
     mode = "ro" if readonly else "rwc"
-    uri = f"file:{quote(str(path.absolute()))}?mode={mode}"
+    uri = f"file:{quote(os.fsencode(path.absolute()))}?mode={mode}"  # the name's own bytes, UTF-8 or not
     # the table serialises its calls under its own lock, from whichever thread (the loop, a web
     # request) holds it, so the connection may be used from more than the thread that made it
     conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10.0,

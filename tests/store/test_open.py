@@ -53,6 +53,16 @@ def test_a_new_file_gets_the_last_schema_in_wal_with_full_sync(tmp_path):
         assert conn.execute("PRAGMA foreign_keys").fetchone() == (1,)
 
 
+def test_a_file_name_that_is_not_utf8_is_the_file_opened(tmp_path):
+    # a name in the bytes of another encoding (Latin-1 "tablé.db"): it crashed building the URI
+    path = Path(os.fsdecode(bytes(tmp_path) + b"/tabl\xe9.db"))
+    with Store(path) as store:
+        store.start_game("tao", 2, {}, ["Ann", "Bob"])
+    assert os.listdir(bytes(tmp_path)).count(b"tabl\xe9.db") == 1
+    with Store.open_readonly(path) as reader:
+        assert [game.game for game in reader.games()] == ["tao"]
+
+
 def test_a_version_1_file_is_migrated_and_keeps_its_records(tmp_path):
     path = tmp_path / "old.db"
     _version_1_file(path)
