@@ -4,9 +4,10 @@
 
 Prints:
 - with ``--camera-games N``, for each game: N whole demo games (2 players, seeds 1..N), the rolls
-  the camera read whole and those it sent to the dealer, by what the question said (issue 18,
-  acceptance 6: every die read by camera, no dealer entries), and the throws in which a die
-  landed cocked (``controller.table.build.COCKED_THROWS``: the table must ask about each); the
+  the camera read whole and those the dealer entered, by what the question said (issue 18,
+  acceptance 6: every die read by camera, no dealer entries), the questions about a die lying
+  cocked that the players settled themselves (thrown again, or laid flat, as the table said), and
+  the throws in which a die landed cocked (``controller.table.build.COCKED_THROWS``); the
   simulated camera draws the dice lying in every zone (a hand revealed before, the community dice
   at a reveal, Tao Dice's d12s in the centre while the hands are revealed), as a real tray shows them;
 - inputs per second through the whole simulated table (bots pressing buttons and laying stones,
@@ -88,54 +89,82 @@ def whole_path(game: str, hands: int, folder: Path) -> None:
 def camera_games(count: int, folder: Path) -> None:
     """Play ``count`` short demo games of each game; print how many camera rolls went to the dealer."""
     from controller.table import build
-    from controller.table.sim_seats import MISREAD
+    from controller.table.sim_seats import AGAIN, MISREAD
     from tests.table.test_every_die import GAMES
 
     cocked_keys: list[str] = []
+    thrown_keys: set[str] = set()
     cocked_throw = build.cocked_throw
 
     def counted(key: str) -> int:
         cocked = cocked_throw(key)
+        thrown_keys.add(key)
         if cocked:
             cocked_keys.append(key)
         return cocked
 
     build.cocked_throw = counted
     for game, (options, _) in sorted(GAMES.items()):
-        taken, asked, misread, why = 0, 0, 0, Counter[str]()
+        taken, entered, settled, misread, why = 0, 0, 0, 0, Counter[str]()
         cocked, cocked_taken = 0, 0
         for seed in range(1, count + 1):
             cocked_keys.clear()
+            thrown_keys.clear()
             demo, _ = build_demo(game, 2, seed, folder / f"{game}-{seed}.db", None, ["heuristic"], options)
             play_out(demo, None)
             records = demo.table.store.records(demo.table.game_no)
-            cocked_taken += sum(_taken_by_camera(demo.table.ledger, key) for key in cocked_keys)
+            cocked_taken += sum(_taken_by_camera(demo.table.ledger, key) for key in cocked_keys
+                                if key + AGAIN not in thrown_keys)  # not thrown again: taken from this throw
             cocked += len(cocked_keys)
             demo.close()
             taken += sum(r.origin == "camera" and r.kind == "input" and r.line.startswith("roll") for r in records)
-            questions = [r.line for r in records if r.kind == "question" and r.origin == "camera"]
-            asked += len(questions)
-            why.update(_said(line) for line in questions)
+            answered = _answered(records)
+            entered += len(answered)
+            why.update(_said(line) for line in answered)
+            settled += sum(r.kind == "question" and COCKED_SAID in r.line for r in records) \
+                - sum(COCKED_SAID in line for line in answered)
             misread += sum(r.why == MISREAD for r in records)
         reasons = ", ".join(f"{n} {what}" for what, n in why.most_common())
-        print(f"{game}: {count} games, {taken + asked} rolls seen by the camera: {taken} read whole, "
-              f"{asked} to the dealer ({100 * asked / max(taken + asked, 1):.1f}%){': ' + reasons if asked else ''}; "
-              f"misread but taken (the simulated dealer corrected them): {misread}; throws with a cocked die "
-              f"(build.COCKED_THROWS): {cocked}, taken by the camera with a value for it: {cocked_taken}", flush=True)
+        print(f"{game}: {count} games, {taken + entered} rolls seen by the camera: {taken} read whole, "
+              f"{entered} entered by the dealer ({100 * entered / max(taken + entered, 1):.1f}%)"
+              f"{': ' + reasons if entered else ''}; questions of a die lying cocked that the players settled "
+              f"(thrown again or laid flat): {settled}; misread but taken (the simulated dealer corrected them): "
+              f"{misread}; throws with a cocked die (build.COCKED_THROWS): {cocked}, taken by the camera with a "
+              f"value for it: {cocked_taken}", flush=True)
     build.cocked_throw = cocked_throw
 
 
 def _taken_by_camera(ledger: Any, key: str) -> bool:
-    """Whether the throw rendered from ``key`` (``seed/game/index/render``: the ledger's
-    ``index``-th input answers it) was taken from the camera, not answered by the dealer."""
+    """Whether the roll the throw rendered from ``key`` answers (``seed/game/index/render``: the
+    ledger's ``index``-th input) was taken from the camera, not answered by the dealer."""
     index = int(key.split("/")[2])
     return index < len(ledger.played) and ledger.played[index].origin == "camera"
+
+
+COCKED_SAID = "lies cocked"
+"""How a question about a die lying cocked says it (``controller.table.camera._cocked``)."""
+
+
+def _answered(records: list[Any]) -> list[str]:
+    """The camera's questions that the dealer answered (each answer follows its question)."""
+    answered, open_question = [], None
+    for record in records:
+        if record.kind == "question" and record.origin == "camera":
+            open_question = record.line
+        elif record.kind == "answer" and open_question is not None:
+            answered.append(open_question)
+            open_question = None
+        elif record.kind == "input":
+            open_question = None
+    return answered
 
 
 def _said(question: str) -> str:
     """What a camera question says of its die, in a few words."""
     if question.endswith(" confidence"):
         return "read below the threshold"
+    if COCKED_SAID in question:
+        return "flagged cocked"
     found = re.search(r"cannot be read \(([^)]*)\)", question)
     return f"flagged {found.group(1)}" if found else question.split(": ", 1)[-1]
 

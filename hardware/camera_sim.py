@@ -62,6 +62,7 @@ class SimCamera:
         self._scene: Any = None
         self._frames = 0
         self._rolling: list[Any] = []
+        self._key: str | None = None
         self._clock = clock or SimClock()
         self.fault = CameraFault.NONE
         self.slow_s = 0.0
@@ -124,6 +125,7 @@ class SimCamera:
         if key is not None:
             self._rng = random.Random(key)
         before = self._last(key)
+        self._key = key
         staying = _staying(before, values[:lying], kinds, zones, self.tray)
         if staying is None and kinds.count(kind) < lying:
             drawn = [i for i in range(len(values)) if i >= lying or kinds[i] == kind]
@@ -149,11 +151,28 @@ class SimCamera:
         one (the one the same throw was thrown onto before, else the last throw's)."""
         if self.kept is None or key is None:
             return self._scene
+        kept = self._kept()
+        if kept is None:
+            return None  # a tray swept clean: the throw is drawn on a fresh one
+        return kept["before"] if kept["key"] == key else kept["after"]
+
+    def _kept(self) -> dict[str, Any] | None:
+        """The kept tray (:meth:`_keep`), or None: none there yet, or not one this renderer can read back."""
+        if self.kept is None:
+            return None
         try:
             kept = pickle.loads(zlib.decompress(self.kept.read_bytes()))
-            return kept["before"] if kept["key"] == key else kept["after"]
-        except Exception:  # noqa: BLE001 (none there yet, or not one this renderer can read back)
-            return None  # a tray swept clean: the throw is drawn on a fresh one
+        except Exception:  # noqa: BLE001
+            return None
+        return kept if isinstance(kept, dict) and {"key", "before", "after"} <= kept.keys() else None
+
+    def last_key(self) -> str | None:
+        """The key of the last throw (:meth:`roll`), the one whose dice lie on the tray now: kept
+        with the tray (:attr:`kept`), so a restarted run knows it; None before any."""
+        if self.kept is None:
+            return self._key
+        kept = self._kept()
+        return None if kept is None else str(kept["key"])
 
     def _keep(self, key: str | None, before: Any) -> None:
         """Write the tray to :attr:`kept` (whole or not at all: written aside, then renamed); a

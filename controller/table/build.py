@@ -19,7 +19,7 @@ from controller.games.base import DiceNeeded
 from controller.games.dice import DieKind
 from controller.games.errors import InvalidInput
 from controller.table.records import seat_colours
-from controller.table.sim_seats import SimSeats, Throw
+from controller.table.sim_seats import AGAIN, SimSeats, Throw
 from controller.table.table import Table
 
 if TYPE_CHECKING:
@@ -296,6 +296,24 @@ def cocked_throw(key: str) -> int:
     return int(random.Random(f"{key}/cocked").random() < COCKED_THROWS)
 
 
+def _chained(last: str | None, key: str) -> str:
+    """The render key of a throw named ``key``. The players throw again after a cocked die
+    (``key`` ends in :data:`AGAIN`), perhaps again and again: each throw chains on the last one
+    the camera drew for that roll (``last``, kept with the tray), and a throw made again after a
+    restart is that last one, drawn as it was.
+
+    >>> _chained("7/1/4/render/again", "7/1/4/render/again")
+    '7/1/4/render/again/again'
+    >>> _chained("7/1/4/render/again", "7/1/4/render"), _chained("7/1/3/render", "7/1/4/render")
+    ('7/1/4/render/again', '7/1/4/render')
+    """
+    again = key.endswith(AGAIN)
+    roll = key.removesuffix(AGAIN)
+    if last is not None and (last == roll or last.startswith(roll + AGAIN)):
+        return last + AGAIN if again else last
+    return key
+
+
 def _show(parts: DemoParts, table: Table) -> Callable[[Throw, str], None]:
     """The simulated camera's throw: the dice lying on the tray (:func:`lying`: at a throw of
     every seat's own die, those dice in the centre, each in its seat's colour; else every zone's,
@@ -308,6 +326,7 @@ def _show(parts: DemoParts, table: Table) -> Callable[[Throw, str], None]:
     camera = parts.devices.camera
 
     def show(throw: Throw, key: str) -> None:
+        key = _chained(camera.last_key(), key)
         ledger = table.ledger
         assert ledger is not None
         need = ledger.game.pending().dice[0]

@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 
 from controller.commands.vision import annotate
-from controller.games.base import DiceNeeded
+from controller.games.base import REVEAL, DiceNeeded
 from controller.games.dice import DieKind
 from controller.games.errors import ConfigError, DeviceDisconnected, DeviceError, DeviceTimeout, InvalidInput
 from controller.games.rolls import Roll
@@ -337,14 +337,14 @@ def match(needed: DiceNeeded, seen: TrayReading, zones: ZoneMap,
     still = _lying_still(seen, zone, before, lay)
     reason = (_unreadable(needed, seen) or _no_zone(zone, zones) or _ownerless(needed, seen)
               or _astray(needed, seen, earlier)
-              or _miscount(needed, seen, zone, earlier) or _doubtful(seen, zone, still)
-              or _moved(seen, zone, before, still))
+              or _miscount(needed, seen, zone, earlier) or _cocked(needed, seen, zone, still)
+              or _doubtful(seen, zone, still) or _moved(seen, zone, before, still))
     if reason is None:
         if still is not None:
             return Roll(needed.seat, needed.kind, tuple(d.face for d in _in_zone(seen, zone) if d not in still and d.face))
         return Roll(needed.seat, needed.kind, _new_faces(_faces_in(seen, zone), before))
     code, text = reason
-    return Question(0, needed.seat, needed.kind, needed.count, code, text, seen.dice)
+    return Question(0, needed.seat, needed.kind, needed.count, code, text, seen.dice, code=code)
 
 
 @dataclass(frozen=True)
@@ -398,8 +398,14 @@ def dice_on_table(view: TableView, need: DiceNeeded | None) -> dict[str, tuple[s
 
 Reason = tuple[str, str]
 """Why the camera's reading is not taken: a short code (``unreadable``, ``no_zone``, ``owner``,
-``outside``, ``other_zone``, ``count``, ``flagged``, ``confidence``, ``moved``) and the dealer's
-sentence."""
+``outside``, ``other_zone``, ``count``, :data:`COCKED`, ``flagged``, ``confidence``, ``moved``) and
+the dealer's sentence."""
+
+COCKED = "cocked"
+"""The code of a question about a new die lying cocked (leaning on another die or the tray's wall):
+no camera can tell which face is up, and the players can settle it themselves, so the sentence
+tells them how (a thrown die: throw the dice again; a revealed one: lay it flat on the face most
+up) and the table takes the tray once they have; the dealer may still enter the faces by hand."""
 
 
 def _whose(seat: int | None) -> str:
@@ -484,6 +490,16 @@ def _lying_still(seen: TrayReading, zone: str, before: Sequence[str], lay: Seque
 
 def _sure(die: DieSeen) -> bool:
     return die.face is not None and die.confidence >= CONFIDENCE_THRESHOLD and not die.flag
+
+
+def _cocked(needed: DiceNeeded, seen: TrayReading, zone: str, still: Sequence[DieSeen] | None) -> Reason | None:
+    """The first new die of the zone flagged cocked, with what the players do about it."""
+    for n, die in enumerate(_in_zone(seen, zone), 1):
+        if die.flag == COCKED and (still is None or die not in still):
+            fix = ("lay it flat on the face most up" if needed.reason == REVEAL
+                   else f"throw the {'die' if needed.count == 1 else 'dice'} again")
+            return COCKED, f"die {n} in the {zone} zone lies cocked: {fix}"
+    return None
 
 
 def _doubtful(seen: TrayReading, zone: str, still: Sequence[DieSeen] | None = None) -> Reason | None:
@@ -593,7 +609,7 @@ class TableEyes:
         result = match(need, step.reading, self.watcher.tray.zones, earlier, lay)
         if isinstance(result, Roll):
             return Sighting(result, seen=step.reading.dice, jpeg=step.reading.jpeg)
-        return Sighting(None, result.text, result.seen, step.reading.jpeg)
+        return Sighting(None, result.text, result.seen, step.reading.jpeg, code=result.code, thrown=moved)
 
 
 def _thrown(needed: DiceNeeded, seen: TrayReading, earlier: Mapping[str, Sequence[str]]) -> bool:

@@ -68,7 +68,9 @@ class DieSeen:
 @dataclass(frozen=True)
 class Question:
     """What the table asks the dealer before it goes on: the dice it needs (``seat`` None:
-    community), why it could not take the camera's reading, what it saw, and the evidence frame."""
+    community), why it could not take the camera's reading, what it saw, the evidence frame, and
+    the doubt's short code (``code``; :data:`controller.table.camera.COCKED`: the players can
+    settle it themselves, as the sentence says)."""
 
     id: int
     seat: int | None
@@ -78,6 +80,7 @@ class Question:
     text: str
     seen: tuple[DieSeen, ...] = ()
     evidence: int | None = None  # the evidence picture's id (see TableHandle.evidence)
+    code: str = ""
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from controller.games.dice import DieKind
 from controller.games.errors import DiceTableError
 from controller.games.registry import create_game
 from controller.games.rolls import Roll
+from controller.table.camera import COCKED
 from controller.table.ledger import Played
 from controller.table.records import ReplaceDice, TableStatus
 from controller.table.table import SEALED, Table
@@ -33,6 +34,18 @@ DEALER = "dealer (simulated)"
 
 MISREAD = "the camera misread a die"
 """Why the simulated dealer replaces the dice of a roll the camera took (the record's ``why``)."""
+
+AGAIN = "/again"
+"""What a throw's render key gains when the players throw the dice again (or lay a revealed die
+flat) because the table said one lies cocked: a new rendering, which may land cocked again."""
+
+SETTLE_TRIES = 3
+"""How often the players settle a cocked die for one roll before the simulated dealer enters the
+faces instead (a die the camera keeps seeing cocked)."""
+
+SETTLE_WAIT = 100
+"""How many of its turns to act the simulated dealer waits, after the players settled a cocked die,
+for the camera to take the tray or ask anew, before entering the faces (a camera that stopped)."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +78,9 @@ class SimSeats:
         self._shadow: Game | None = None
         self._shadowed: list[int] = []  # record seqs the shadow game has taken, in order
         self._shown: tuple[int, DiceNeeded] | None = None  # the need last thrown for
+        self._settling: int | None = None  # the cocked-die question the players last settled
+        self._settled = 0  # how often the players settled a cocked die for the need last thrown for
+        self._waited = 0  # turns to act since they last did
 
     # -- what the people do ------------------------------------------------------------------
     def act(self) -> bool:
@@ -100,10 +116,13 @@ class SimSeats:
         here = (len(self._ledger().played), need)
         if throw is None or here == self._shown:
             return False  # hidden dice: the table seals them; or already lying there
-        key = f"{self.seed}/{self.table.game_no}/{here[0]}/render"
-        self._show(throw, key)
-        self._shown = here
+        self._show(throw, self._render_key())
+        self._shown, self._settled = here, 0
         return True
+
+    def _render_key(self) -> str:
+        """The key the next roll's throw is rendered from (``show``): its place in the game."""
+        return f"{self.seed}/{self.table.game_no}/{len(self._ledger().played)}/render"
 
     def _answer(self) -> bool:
         question = self.table.question
@@ -113,7 +132,21 @@ class SimSeats:
         throw = self.throw_for(need)
         if throw is None:
             return False
+        if question.code == COCKED and self._settled < SETTLE_TRIES:
+            if question.id != self._settling:
+                return self._settle(question.id, throw)
+            self._waited += 1
+            if self._waited < SETTLE_WAIT:
+                return False  # settled: the camera has not taken the tray yet
         self.table.answer(question.id, throw.faces, DEALER)
+        return True
+
+    def _settle(self, question: int, throw: Throw) -> bool:
+        """What the table asks of the players for a die lying cocked: the same dice thrown again
+        (or laid flat), rendered from the throw's key made :data:`AGAIN`; once per question (the
+        camera asks anew if they land cocked again)."""
+        self._settling, self._settled, self._waited = question, self._settled + 1, 0
+        self._show(throw, self._render_key() + AGAIN)
         return True
 
     def _fix_misread(self) -> bool:

@@ -63,12 +63,17 @@ class Eyes(Protocol):
 
 @dataclass(frozen=True)
 class Sighting:
-    """What a settled frame gave for a need: the roll, or the reason the dealer must decide."""
+    """What a settled frame gave for a need: the roll, or the reason the dealer must decide (its
+    sentence, and a short code saying which kind of doubt it is: see
+    :data:`controller.table.camera.Reason`). ``thrown``: the tray moved since the last sighting,
+    so a doubt worded as the last one is about dice thrown anew, and asked again."""
 
     roll: Roll | None
     reason: str = ""
     seen: tuple[Any, ...] = ()
     jpeg: bytes | None = None
+    code: str = ""
+    thrown: bool = False
 
 
 
@@ -354,13 +359,13 @@ class Table:
         return True
 
     def _ask(self, need: DiceNeeded, sight: Sighting) -> None:
-        if self.question is not None and self.question.text == sight.reason:
-            return  # the same doubt again: the dealer already has it
+        if self.question is not None and self.question.text == sight.reason and not sight.thrown:
+            return  # the same doubt again, of the same tray: the dealer already has it
         self._questions += 1
         whose = "the community" if need.seat is None else self._name(need.seat)
         text = f"{need.count} {need.kind.value} for {whose} ({need.reason}): {sight.reason}"
         self.question = Question(self._questions, need.seat, need.kind, need.count, need.reason,
-                                 sight.reason, tuple(sight.seen))
+                                 sight.reason, tuple(sight.seen), code=sight.code)
         ack = self._record("question", text, "camera", "camera", evidence=sight.jpeg)
         self.question = replace(self.question, evidence=self._picture(ack))
 
@@ -580,7 +585,7 @@ def sentence(row: Any, name: Callable[[int | None], str], ledger: Ledger | None)
              if row.line else "Dealer corrected dice",
              "pause": "Table paused", "resume": "Table resumed",
              "fault": f"Fault: {row.line}", "clear": f"Fixed: {row.line}",
-             "question": f"Dealer asked: {row.line}",
+             "question": f"Camera asked: {row.line}",
              "note": row.line}
     text = words.get(row.kind, row.line)
     why = f" ({row.why})" if row.why and row.kind not in ("fault",) else ""

@@ -8,6 +8,8 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable
 
+import pytest
+
 from controller.games.dice import DieKind
 from vision.face_art import svg_path
 
@@ -222,6 +224,21 @@ def test_a_pause_shows_its_reason_on_the_scoreboard_and_the_console(browser: Any
     board.locator("#status").wait_for(state="visible", timeout=WAIT_MS)
     assert board.locator("#status").inner_text() == "Paused a player went to the bar"
     shot(board, "scoreboard-large-paused")
+
+
+@pytest.mark.parametrize("cocked, head", [(True, "Look at the tray"), (False, "The dealer is checking the dice")])
+def test_a_question_shows_on_the_scoreboard_saying_who_acts(browser: Any, served: Any, cocked: bool,
+                                                            head: str) -> None:
+    table = web_conftest.new_table("tauren", 3, 7)
+    live = served(table)
+    text = "die 1 in the community zone lies cocked: throw the dice again" if cocked else "die 1 read W at 0.42 confidence"
+    table.ask(text, cocked=cocked)
+    board = open_board(browser, live)
+    board.locator("#status").wait_for(state="visible", timeout=WAIT_MS)
+    assert board.locator("#status strong").inner_text() == head
+    assert text in board.locator("#status").inner_text()
+    if cocked:
+        shot(board, "scoreboard-large-cocked")
 
 
 def test_the_fairness_page_flags_a_loaded_die(browser: Any, served: Any) -> None:

@@ -22,7 +22,7 @@ from controller.games.base import DiceNeeded
 from controller.games.dice import DieKind
 from controller.games.errors import DeviceTimeout, InvalidInput
 from controller.games.rolls import Roll
-from controller.table.camera import RETRY_FRAMES, TIMEOUTS_FOR_FAULT, CameraStep, TrayReading, TrayWatcher, match
+from controller.table.camera import COCKED, RETRY_FRAMES, TIMEOUTS_FOR_FAULT, CameraStep, TrayReading, TrayWatcher, match
 from controller.table.records import Question
 from hardware.camera_sim import CameraFault, SimCamera
 from hardware.devices import DeviceStatus, Frame
@@ -135,11 +135,13 @@ def test_a_die_knocked_off_the_tray_is_a_question_until_it_is_put_back() -> None
     assert match(FLOP, read_once(steps), TRAY.zones) == Roll(None, DieKind.D6, ("6", "4", "2"))
 
 
-def test_a_cocked_die_is_a_question_not_a_guess() -> None:
+@pytest.mark.parametrize("reason, fix", [("reveal", "lay it flat on the face most up"),
+                                         ("roll", "throw the dice again")])
+def test_a_cocked_die_is_a_question_not_a_guess_saying_what_the_players_do(reason: str, fix: str) -> None:
     camera = table_camera(6)
     camera.show([3, 5], zones=["seat0", "seat0"], cocked=1)
-    asked = question(match(DiceNeeded(0, DieKind.D6, 2, False, "reveal"), read_once(watch(camera)[1]), TRAY.zones))
-    assert (asked.reason, asked.text) == ("flagged", "die 1 in the seat0 zone cannot be read (cocked)")
+    asked = question(match(DiceNeeded(0, DieKind.D6, 2, False, reason), read_once(watch(camera)[1]), TRAY.zones))
+    assert (asked.reason, asked.code, asked.text) == (COCKED, COCKED, f"die 1 in the seat0 zone lies cocked: {fix}")
 
 
 @pytest.mark.parametrize("seed, values, die", [(4, [2, 3], 1), (16, [3, 4], 2), (33, [5, 2], 1)])
@@ -158,7 +160,7 @@ def test_a_cocked_d6_the_readers_give_its_top_face_is_still_a_question(
         results.append(match(need, read_once(watch(camera)[1]), TRAY.zones))
     assert isinstance(results[0], Roll)
     asked = question(results[1])
-    assert (asked.reason, asked.text) == ("flagged", f"die {die} in the seat0 zone cannot be read (cocked)")
+    assert (asked.code, asked.text) == (COCKED, f"die {die} in the seat0 zone lies cocked: lay it flat on the face most up")
 
 
 @pytest.mark.parametrize("seed, values", [(57, [4, 2])])

@@ -83,14 +83,25 @@ def test_a_reading_just_below_the_threshold_is_asked_about_and_one_at_it_is_take
     assert match(REVEAL_2, at, ZONES) == Roll(2, DieKind.D6, ("6", "5"))
 
 
-@pytest.mark.parametrize("face, flag, text", [
-    (None, "cocked", "die 1 in the seat2 zone cannot be read (cocked)"),
-    (None, "cut_off", "die 1 in the seat2 zone cannot be read (cut off)"),
-    ("4", "uncertain", "die 1 in the seat2 zone read 4 but is uncertain"),
+@pytest.mark.parametrize("face, flag, code, text", [
+    (None, "cocked", "cocked", "die 1 in the seat2 zone lies cocked: lay it flat on the face most up"),
+    ("4", "cocked", "cocked", "die 1 in the seat2 zone lies cocked: lay it flat on the face most up"),
+    (None, "cut_off", "flagged", "die 1 in the seat2 zone cannot be read (cut off)"),
+    ("4", "uncertain", "flagged", "die 1 in the seat2 zone read 4 but is uncertain"),
 ])
-def test_a_flagged_die_is_asked_about_even_when_sure(face: str | None, flag: str, text: str) -> None:
+def test_a_flagged_die_is_asked_about_even_when_sure(face: str | None, flag: str, code: str, text: str) -> None:
     asked = question(match(REVEAL_2, reading(die(face, "seat2", 0.99, flag), die("2", "seat2")), ZONES))
-    assert (asked.reason, asked.text) == ("flagged", text)
+    assert (asked.reason, asked.code, asked.text) == (code, code, text)
+
+
+def test_a_cocked_die_thrown_is_thrown_again_and_one_lying_from_before_is_no_question() -> None:
+    need = DiceNeeded(2, DieKind.D6, 1, False, "reroll")
+    thrown = reading(die("6", "seat2"), die(None, "seat2", 0.99, "cocked", x=200))
+    assert question(match(need, thrown, ZONES, {"seat2": ("6",)})).text == \
+        "die 2 in the seat2 zone lies cocked: throw the die again"
+    lay = (die("6", "seat2"),)
+    still = reading(die("6", "seat2", 0.99, "cocked"), die("3", "seat2", x=200))
+    assert match(need, still, ZONES, {"seat2": ("6",)}, lay) == Roll(2, DieKind.D6, ("3",))
 
 
 def test_a_sighting_of_another_kind_is_not_taken() -> None:

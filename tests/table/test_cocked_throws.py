@@ -1,16 +1,21 @@
 """The demo's simulated throws now and then land a die cocked, as real dice do
-(``controller.table.build.COCKED_THROWS``): the table asks the dealer about it, the simulated dealer
-answers, and the game goes on."""
+(``controller.table.build.COCKED_THROWS``): the table says so, and what the players do about it (a
+thrown die: throw again; a revealed one: lay it flat); the simulated players do it, and the camera
+reads the dice. A die that keeps landing cocked is entered by the simulated dealer, and the game
+goes on."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from controller.table import build
 from controller.table.build import build_demo, cocked_throw
+from controller.table.sim_seats import AGAIN, SETTLE_TRIES
 from controller.table.demo import play_out
+from tests.table.crashes import outcome
 from tests.table.test_every_die import GAMES
 
 
@@ -21,17 +26,64 @@ def test_one_throw_in_thirty_lands_a_die_cocked_and_the_same_key_throws_the_same
     assert throws == [cocked_throw(f"7/1/{index}/render") for index in range(6000)]
 
 
-def test_a_cocked_die_in_every_throw_is_asked_about_and_the_game_still_ends(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(build, "COCKED_THROWS", 1.0)
+def _play_tao(tmp_path: Path) -> list[Any]:
     demo, _ = build_demo("tao", 2, 2, tmp_path / "t.db", None, ["heuristic"], GAMES["tao"][0])
     try:
         play_out(demo, None)
         assert demo.table.ledger is not None and demo.table.ledger.game.pending().over
-        records = demo.table.store.records(demo.table.game_no)
+        return demo.table.store.records(demo.table.game_no)
     finally:
         demo.close()
-    questions = [r.line for r in records if r.kind == "question"]
-    assert len(questions) >= 4 and all("(cocked)" in line for line in questions)
-    assert sum(r.kind == "answer" for r in records) == len(questions)
+
+
+def test_a_die_cocked_in_every_throw_is_thrown_again_a_few_times_then_the_dealer_enters_it(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(build, "COCKED_THROWS", 1.0)
+    records = _play_tao(tmp_path)
+    cocked = [r.line for r in records if r.kind == "question" and "lies cocked: " in r.line]
+    assert any(line.endswith("throw the die again") for line in cocked)
+    assert any(line.endswith("lay it flat on the face most up") for line in cocked)
+    asked_before = [0]
+    for record in records:
+        if record.kind == "question":
+            asked_before[-1] += 1
+        elif record.kind == "answer":
+            asked_before.append(0)
+    assert asked_before[:-1] and max(asked_before) <= SETTLE_TRIES and asked_before.count(SETTLE_TRIES) >= 3
     assert not [r.line for r in records if r.origin == "camera" and r.kind == "input"]
+
+
+def test_a_die_thrown_cocked_twice_is_thrown_again_twice_by_the_players_and_read_by_the_camera(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(build, "cocked_throw", lambda key: int(key.count(AGAIN) < 2))
+    records = _play_tao(tmp_path)
+    cocked = [r for r in records if r.kind == "question" and "lies cocked: " in r.line]
+    taken = [r for r in records if r.origin == "camera" and r.kind == "input"]
+    assert len(cocked) >= 12 and len(taken) > len(cocked) // 2
+    assert any(q.line.endswith("throw the die again") for q in cocked)
+    assert any(q.line.endswith("lay it flat on the face most up") for q in cocked)
+    assert not [r.line for r in records if r.kind == "answer"]  # the dealer entered none
+
+
+@pytest.mark.parametrize("stop", ["asked", "thrown again"])
+def test_a_demo_stopped_while_the_players_settle_a_cocked_die_ends_as_an_uninterrupted_one(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, stop: str) -> None:
+    # every first throw lands cocked, and every throw made again lands flat
+    monkeypatch.setattr(build, "cocked_throw", lambda key: int(not key.endswith(AGAIN)))
+    _play_tao(tmp_path)
+    calm = outcome(tmp_path / "t.db")[:2]
+    db = tmp_path / "stopped.db"
+    demo, _ = build_demo("tao", 2, 2, db, None, ["heuristic"], GAMES["tao"][0])
+    camera = demo.parts.devices.camera
+    try:
+        while not (demo.table.question is not None and
+                   (stop == "asked" or (camera.last_key() or "").endswith(AGAIN))):
+            assert demo.step()
+    finally:
+        demo.close()  # stopped there; the tray stays as it lies
+    resumed, _ = build_demo("tao", 2, None, db, None, ["heuristic"])
+    try:
+        play_out(resumed, None)
+    finally:
+        resumed.close()
+    assert outcome(db)[:2] == calm

@@ -123,6 +123,7 @@ def test_the_simulated_tray_kept_on_disk_lies_as_it_lay_when_the_controller_rest
             killed.roll([2, 5, 3, 6], **turn)  # thrown, but the dice not taken: it is thrown again
         restarted = table_camera(7)
         restarted.kept = killed.kept
+        assert restarted.last_key() == ("turn" if seed == 2 else "flop")  # the throw lying there
         restarted.roll([2, 5, 3, 6], **turn)
         assert np.array_equal(restarted.frame(), seen)
     forgetful = table_camera(7)  # the tray not kept: the flop is drawn anew, elsewhere
@@ -137,6 +138,7 @@ def test_the_simulated_tray_kept_on_disk_lies_as_it_lay_when_the_controller_rest
     restarted.roll([2, 5, 3, 6], **turn)
     assert np.array_equal(restarted.frame(), fresh)
     again.kept.write_bytes(b"not a tray")  # a file it cannot read back: a tray swept clean
+    assert restarted.last_key() is None and forgetful.last_key() == "turn"
     restarted.roll([2, 5, 3, 6], **turn)
     assert np.array_equal(restarted.frame(), fresh)
     restarted.kept = tmp_path / "gone" / "tray"  # a file it cannot write: the throw goes on, not kept

@@ -120,7 +120,7 @@ class DrivenTable:
                              0.42 if i == 0 else 0.97, (120.0 + 160 * i, 200.0),
                              (70.0 + 160 * i, 150.0, 100.0, 100.0), "community",
                              ("cocked" if cocked else "low confidence") if i == 0 else None) for i in range(need.count))
-        self.eyes.doubt = Sighting(None, reason, seen, evidence_picture(seen))
+        self.eyes.doubt = Sighting(None, reason, seen, evidence_picture(seen), code="cocked" if cocked else "confidence")
         self.table.tick()
         question = self.table.state().question
         assert question is not None, "the table did not ask"

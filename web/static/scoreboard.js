@@ -50,7 +50,8 @@ function renderStatus(state) {
   const words = {
     paused: ["Paused", state.problem],
     fault: ["Table fault", `${state.problem}${state.fix ? " — " + state.fix : ""}`],
-    question: ["The dealer is checking the dice", state.question ? state.question.text : ""],
+    question: [state.question && state.question.code === "cocked" ? "Look at the tray"
+      : "The dealer is checking the dice", state.question ? state.question.text : ""],
     over: ["Game over", ""],
   }[state.status];
   box.hidden = !words;
