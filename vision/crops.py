@@ -44,6 +44,25 @@ def frame_centre(shape: tuple[int, ...]) -> tuple[float, float]:
     return (shape[1] - 1) / 2, (shape[0] - 1) / 2
 
 
+STRAIGHT_ABOVE = 0.05
+"""Largest distance (a share of the frame's diagonal) from the frame's centre to the point straight
+below the camera for the camera to count as straight above the tray."""
+
+
+def straight_above(below: tuple[float, float] | None, shape: tuple[int, ...]) -> bool:
+    """Whether the camera is about straight above a frame of ``shape``: the point ``below`` it
+    unknown, or within :data:`STRAIGHT_ABOVE` of the frame's centre.
+
+    >>> straight_above(None, (864, 1536)), straight_above((800.0, 450.0), (864, 1536, 3))
+    (True, True)
+    >>> straight_above((800.0, 700.0), (864, 1536, 3))
+    False
+    """
+    centre = frame_centre(shape)
+    return below is None or float(np.hypot(below[0] - centre[0], below[1] - centre[1])) \
+        <= STRAIGHT_ABOVE * float(np.hypot(shape[0], shape[1]))
+
+
 def crop(image: np.ndarray, center: tuple[float, float], side: float, angle_deg: float = 0.0,
          flip: bool = False, size: int = CROP_PX) -> np.ndarray:
     """A ``size`` x ``size`` BGR patch of ``image`` centred on ``center``, ``side`` pixels across."""

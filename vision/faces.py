@@ -34,7 +34,7 @@ import numpy as np
 
 from controller.games.dice import DieKind
 from controller.games.errors import ConfigError, InvalidInput
-from vision.crops import crop, facing, frame_centre, normalise, sharpest_channel
+from vision.crops import crop, facing, frame_centre, normalise, sharpest_channel, straight_above
 from vision.detect import TRAY_CANDIDATES, Candidate, View, closer_view, propose, shrink, working_views
 from vision.face_classes import (CLASSES, FACE_CROP, FACE_PX, KINDS, NOT_A_DIE, NUMERAL_CROP, TURNED, UNREADABLE,
                                  UPRIGHT_CROP, face_class, face_slice)
@@ -76,32 +76,20 @@ letter dice only, one to three of them cocked: ``vision/README.md``), asked on a
 seen from about straight above (:func:`_cocked_network`). A letter die is a cube, like a d6, and
 the shared network let the most of them through leaning."""
 
-STRAIGHT_ABOVE = 0.05
-"""Largest distance (a share of the frame's diagonal) from the frame's centre to the point straight
-below the camera for the camera to count as straight above the tray."""
-
 
 def _cocked_network(kind: DieKind, on_tray: bool, below: tuple[float, float] | None,
                     shape: tuple[int, ...]) -> Path:
     """The cocked network that looks at ``kind`` dice: letters' own on a calibrated tray seen from
-    about straight above (the point ``below`` the camera unknown, or within :data:`STRAIGHT_ABOVE`
-    of the centre of a frame of ``shape``); on trays seen by a camera tilted 18-30 degrees it took
+    about straight above (:func:`vision.crops.straight_above`, by the point ``below`` the camera in
+    a frame of ``shape``); on trays seen by a camera tilted 18-30 degrees it took
     22 more of about 180 flat letter dice for leaning than the shared one (90 tilted trays)."""
-    if kind is DieKind.LETTERS and on_tray and _straight_above(below, shape) and COCKED_LETTERS_PATH.is_file():
+    if kind is DieKind.LETTERS and on_tray and straight_above(below, shape) and COCKED_LETTERS_PATH.is_file():
         return COCKED_LETTERS_PATH
     return COCKED_PATH
 
 
-def _straight_above(below: tuple[float, float] | None, shape: tuple[int, ...]) -> bool:
-    """Whether the camera is about straight above: the point ``below`` it unknown, or within
-    :data:`STRAIGHT_ABOVE` of the centre of a frame of ``shape``."""
-    centre = frame_centre(shape)
-    return below is None or float(np.hypot(below[0] - centre[0], below[1] - centre[1])) \
-        <= STRAIGHT_ABOVE * float(np.hypot(shape[0], shape[1]))
-
-
 LEAST_SIDE = 1.1
-"""On a calibrated tray seen from about straight above (:func:`_straight_above`), the least side of a
+"""On a calibrated tray seen from about straight above (:func:`vision.crops.straight_above`), the least side of a
 hit, in the die side the calibration gives there (``die_px``). The finder's sides for the dice read
 right on such trays are 1.1 to 1.4 of it (5th to 95th percentile, 40 trays per kind), but on a die
 whose body is hard to tell from the felt a hit can shrink to the face's mark, and the reader then
@@ -158,6 +146,16 @@ at crops turned to face the frame's centre: at the dice's true centres (``bench/
 earlier one put 254 and 8; where the reader's hits put those dice, it leaves 19 of the 300 cocked
 dice a value and flags none of the flat ones (42 and 4 before it was taught crops placed as the
 hits are: ``vision.train_faces.HIT_OFFSET``)."""
+
+TRAY_LEANS = 0.3
+""":data:`LEANS` on a calibrated tray seen from about straight above (:func:`vision.crops.straight_above`), where
+the cocked network sees each die turned to face the point below the camera, as it was taught. There
+a cocked die given a value is the only wrong reading the table would take, while a flat die taken
+for leaning costs the players a throw again (:data:`controller.table.camera.COCKED`), not the dealer
+an entry. On 300 trays per kind (``bench/faces_reader.py --tray-frames 300``) the cocked dice the
+reader gave a value and accepted were at 0.24-0.46 (d12 0.24 and 0.39, d8-tauren 0.35, letters 0.32,
+0.39 and 0.46), and the flat dice read right and accepted over 0.3 were 5 of 1494, 5 of 1589 and 2
+of 1533 (99th percentile 0.17-0.19)."""
 
 LEAN_SIZES = (0.9, 1.0, 1.1)
 """The sizes (in the hit's) of the cocked network's crops of a die, averaged: its share can jump
@@ -305,7 +303,7 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, die_
         work = shrink(frame, scale) if scale < 1 else frame
         view = View(scale, work, propose(work, die_px * scale, KNOWN_SIDE_SPREAD, TRAY_CANDIDATES))
         hits = find(view)
-        if _straight_above(below, frame.shape):
+        if straight_above(below, frame.shape):
             least = LEAST_SIDE * die_px * scale
             hits = [replace(h, side=max(h.side, least)) for h in hits]
     else:
@@ -317,7 +315,8 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, die_
         hits = _one_per_die(read_upright(frame, view.scale, hits), same_kind=False)
     elif kind is DieKind.D12 and NUMERALS_PATH.is_file():
         hits = read_numerals(frame, view.scale, hits)
-    return [_reading(hit, kind, taught, view.scale, view.work.shape) for hit in hits]
+    leans = TRAY_LEANS if die_px and straight_above(below, frame.shape) else LEANS
+    return [_reading(hit, kind, taught, view.scale, view.work.shape, leans) for hit in hits]
 
 
 OTHER_SIZES = (2.0,)
@@ -556,11 +555,13 @@ def _kind_of_class(index: int) -> str:
     return CLASSES[index].split(":")[0]
 
 
-def _reading(hit: Hit, kind: DieKind, taught: TaughtSet | None, scale: float, shape: tuple[int, ...]) -> DieReading:
-    """The reading of one hit as a ``kind`` die, in frame pixels, flagged as :mod:`vision.read` flags."""
+def _reading(hit: Hit, kind: DieKind, taught: TaughtSet | None, scale: float, shape: tuple[int, ...],
+             leans: float = LEANS) -> DieReading:
+    """The reading of one hit as a ``kind`` die, in frame pixels, flagged as :mod:`vision.read` flags
+    (``cocked`` over the cocked network's share ``leans``)."""
     from vision.read import BLURRED, SURE_THOUGH_BLURRED, UNCERTAIN, DieReading, cut_off, seen_well
 
-    value, confidence, flag = _value(hit, kind, taught)
+    value, confidence, flag = _value(hit, kind, taught, leans)
     blurred = value is not None and confidence < SURE_THOUGH_BLURRED and hit.sharpness < BLURRED
     if value is not None:
         confidence *= seen_well(hit.sharpness, hit.side / scale)
@@ -576,7 +577,7 @@ def _reading(hit: Hit, kind: DieKind, taught: TaughtSet | None, scale: float, sh
     return DieReading(kind.value, value, (cx / scale, cy / scale), box, round(confidence, 4), flag)
 
 
-def _value(hit: Hit, kind: DieKind, taught: TaughtSet | None) -> tuple[int | None, float, str | None]:
+def _value(hit: Hit, kind: DieKind, taught: TaughtSet | None, leans: float = LEANS) -> tuple[int | None, float, str | None]:
     """Face number (1-based), confidence and flag of a hit read as ``kind``: ``cocked`` when the
     unreadable class outweighs the best face, ``other_kind`` when another kind's faces outweigh
     this kind's (both with no value)."""
@@ -586,7 +587,7 @@ def _value(hit: Hit, kind: DieKind, taught: TaughtSet | None) -> tuple[int | Non
     others = float(probs[1:UNREADABLE].sum() - faces.sum())
     if probs[UNREADABLE] > probs[1:UNREADABLE].max():
         return None, float(probs[UNREADABLE]) / die, "cocked"
-    if hit.leaning > LEANS:
+    if hit.leaning > leans:
         return None, hit.leaning, "cocked"
     if taught is not None and hit.embeddings is not None:
         return taught.value(hit.embeddings, die)

@@ -6,15 +6,18 @@ goes on."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import vision.read
+from controller.games.dice import DieKind
 from controller.table import build
 from controller.table.build import build_demo, cocked_throw
-from controller.table.sim_seats import AGAIN, SETTLE_TRIES
 from controller.table.demo import play_out
+from controller.table.sim_seats import AGAIN, SETTLE_TRIES
 from tests.table.crashes import outcome
 from tests.table.test_every_die import GAMES
 
@@ -87,3 +90,26 @@ def test_a_demo_stopped_while_the_players_settle_a_cocked_die_ends_as_an_uninter
     finally:
         resumed.close()
     assert outcome(db)[:2] == calm
+
+
+@pytest.mark.parametrize("seed, values, zone", [(1073, [1, 5, 4, 5], "seat0"), (1352, [2, 6, 1, 6], "seat1")])
+def test_a_d6_the_cocked_network_doubts_on_the_demos_tray_is_flagged_not_given_a_value(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, seed: int, values: list[int], zone: str) -> None:
+    # the d6 cocked network sees these leaning dice at 0.49 and 0.32, under D6_LEANS: they were
+    # read 5 and 6 surely. On the demo's tray, seen from above, D6_TRAY_LEANS flags them
+    demo, _ = build_demo("tao", 3, 1, tmp_path / "t.db", None, ["heuristic"], GAMES["tao"][0])
+    camera, watcher = demo.parts.devices.camera, demo.table.eyes.watcher
+    try:
+        read, on_tray, anywhere = {}, vision.read.D6_TRAY_LEANS, vision.read.D6_LEANS
+        for leans in (on_tray, anywhere):
+            monkeypatch.setattr(vision.read, "D6_TRAY_LEANS", leans)
+            camera._rng = random.Random(seed)
+            camera.show(values, zones=[zone] * len(values), cocked=1, kind="d6")
+            frame = camera.frame()
+            x, y, w, h = next(d for d in camera.scene.dice if d.cocked).box
+            read[leans] = [(d.face, d.flag) for d in watcher.read(frame, DieKind.D6).dice
+                           if x <= d.center[0] <= x + w and y <= d.center[1] <= y + h]
+    finally:
+        demo.close()
+    assert read[on_tray] == [(None, "cocked")]
+    assert len(read[anywhere]) == 1 and read[anywhere][0][0] is not None and read[anywhere][0][1] is None

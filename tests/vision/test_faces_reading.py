@@ -120,6 +120,27 @@ def test_a_hit_shrunk_to_a_dies_mark_on_a_tray_is_read_at_the_calibrated_die_sid
     assert read[0.0].count([(2, "uncertain")]) == 2  # without: three dice to the dealer
 
 
+@pytest.mark.parametrize("kind, seed", [("letters", 43), ("d8-tauren", 49), ("d12", 42)])
+def test_a_die_the_cocked_network_doubts_on_a_tray_seen_from_above_is_flagged_not_given_a_value(
+        monkeypatch: pytest.MonkeyPatch, kind: str, seed: int) -> None:
+    # the cocked network sees these leaning dice at 0.41-0.46, under LEANS: they were read 2, 2 and
+    # 1 surely. On a tray from above TRAY_LEANS flags them (the players throw again)
+    import vision.faces
+
+    scene = render_scene(random.Random(seed), SceneSpec(size=(1536, 864), markers=True, kind=kind, n_dice=5,
+                                                        die_px=(38, 46), cocked=1, background="felt"))
+    assert scene.tray is not None
+    read, on_tray, anywhere = {}, vision.faces.TRAY_LEANS, vision.faces.LEANS
+    for leans in (on_tray, anywhere):
+        monkeypatch.setattr(vision.faces, "TRAY_LEANS", leans)
+        dice = read_faces(scene.image, kind, tray=calibrate(scene.image, scene.tray)).dice
+        read[leans] = [[(d.value, d.flag) for d in found(truth.box, dice)] for truth in scene.dice]
+    cocked = [truth.cocked for truth in scene.dice].index(True)
+    assert read[on_tray][cocked] == [(None, "cocked")]
+    assert read[anywhere][cocked][0][0] is not None  # given a value at LEANS
+    assert all(read[on_tray][n] == [(truth.value, None)] for n, truth in enumerate(scene.dice) if not truth.cocked)
+
+
 def test_letters_own_cocked_network_is_asked_only_on_a_tray_seen_from_about_straight_above() -> None:
     from controller.games.dice import DieKind
     from vision.faces import COCKED_LETTERS_PATH, COCKED_PATH, _cocked_network
