@@ -1,15 +1,16 @@
 """Figures of the table (not a test): the whole path from camera frame to durable record.
 
-    .venv/bin/python bench/table.py [--hands 6] [--kills 1000] [--game tao] [--camera-games N]
+    .venv/bin/python bench/table.py [--hands 6] [--kills 1000] [--game tao] [--camera-games N] [--players P]
 
 Prints:
-- with ``--camera-games N``, for each game: N whole demo games (2 players, seeds 1..N), the rolls
-  the camera read whole and those the dealer entered, by what the question said (issue 18,
-  acceptance 6: every die read by camera, no dealer entries), the questions about a die lying
-  cocked that the players settled themselves (thrown again, or laid flat, as the table said), and
-  the throws in which a die landed cocked (``controller.table.build.COCKED_THROWS``); the
-  simulated camera draws the dice lying in every zone (a hand revealed before, the community dice
-  at a reveal, Tao Dice's d12s in the centre while the hands are revealed), as a real tray shows them;
+- with ``--camera-games N``, for each game: N whole demo games (``--players``, default 4 as the
+  demo's; seeds 1..N), the rolls the camera read whole and those the dealer entered, by what the
+  question said (issue 18, acceptance 6: every die read by camera, no dealer entries), the
+  questions about a die lying cocked that the players settled themselves (thrown again, or laid
+  flat, as the table said), and the throws in which a die landed cocked
+  (``controller.table.build.COCKED_THROWS``); the simulated camera draws the dice lying in every
+  zone (a hand revealed before, the community dice at a reveal, Tao Dice's d12s in the centre while
+  the hands are revealed), as a real tray shows them;
 - inputs per second through the whole simulated table (bots pressing buttons and laying stones,
   camera frames rendered and read, every input durable in SQLite before it is shown), and the
   camera-read inputs among them;
@@ -86,8 +87,8 @@ def whole_path(game: str, hands: int, folder: Path) -> None:
               f"{percentile(latencies, 0.95) * 1000:.0f} ms, slowest {max(latencies) * 1000:.0f} ms")
 
 
-def camera_games(count: int, folder: Path) -> None:
-    """Play ``count`` short demo games of each game; print how many camera rolls went to the dealer."""
+def camera_games(count: int, folder: Path, players: int = 4) -> None:
+    """Play ``count`` demo games of each game with ``players`` bots; print how many camera rolls went to the dealer."""
     from controller.table import build
     from controller.table.sim_seats import AGAIN, MISREAD
     from tests.table.test_every_die import GAMES
@@ -110,7 +111,7 @@ def camera_games(count: int, folder: Path) -> None:
         for seed in range(1, count + 1):
             cocked_keys.clear()
             thrown_keys.clear()
-            demo, _ = build_demo(game, 2, seed, folder / f"{game}-{seed}.db", None, ["heuristic"], options)
+            demo, _ = build_demo(game, players, seed, folder / f"{game}-{seed}.db", None, ["heuristic"], options)
             play_out(demo, None)
             records = demo.table.store.records(demo.table.game_no)
             cocked_taken += sum(_taken_by_camera(demo.table.ledger, key) for key in cocked_keys
@@ -125,7 +126,7 @@ def camera_games(count: int, folder: Path) -> None:
                 - sum(COCKED_SAID in line for line in answered)
             misread += sum(r.why == MISREAD for r in records)
         reasons = ", ".join(f"{n} {what}" for what, n in why.most_common())
-        print(f"{game}: {count} games, {taken + entered} rolls seen by the camera: {taken} read whole, "
+        print(f"{game}: {count} games of {players} players, {taken + entered} rolls seen by the camera: {taken} read whole, "
               f"{entered} entered by the dealer ({100 * entered / max(taken + entered, 1):.1f}%)"
               f"{': ' + reasons if entered else ''}; questions of a die lying cocked that the players settled "
               f"(thrown again or laid flat): {settled}; misread but taken (the simulated dealer corrected them): "
@@ -201,10 +202,12 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=1000)
     parser.add_argument("--camera-games", type=int, default=0, metavar="N",
                         help="also play N demo games of each game and count the camera's dealer questions")
+    parser.add_argument("--players", type=int, default=4, metavar="P",
+                        help="bots in each of those games (default 4, as dicetable demo)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         if args.camera_games:
-            camera_games(args.camera_games, Path(folder))
+            camera_games(args.camera_games, Path(folder), args.players)
         if args.hands:
             whole_path(args.game, args.hands, Path(folder))
         if args.kills:

@@ -126,7 +126,7 @@ class SimCamera:
             self._rng = random.Random(key)
         before = self._last(key)
         self._key = key
-        staying = _staying(before, values[:lying], kinds, zones, self.tray)
+        staying = _staying(before, values[:lying], kinds, zones, self.tray, None if bodies is None else bodies[:lying])
         if staying is None and kinds.count(kind) < lying:
             drawn = [i for i in range(len(values)) if i >= lying or kinds[i] == kind]
             values, lying = [values[i] for i in drawn], kinds.count(kind)
@@ -273,16 +273,19 @@ class SimCamera:
 
 
 def _staying(before: Any, values: Sequence[int], kinds: Sequence[str], zones: Sequence[str] | None,
-             tray: Any) -> list[int] | None:
+             tray: Any, bodies: Sequence[tuple[int, int, int]] | None = None) -> list[int] | None:
     """Which dice of the scene ``before`` (by number) are the dice still lying there with
     ``values`` of ``kinds``, in order, each in its zone of ``zones`` (of the ``tray``, a
-    TrayConfig); None when they are not all there."""
+    TrayConfig) and, with ``bodies``, of its body colour (a seat's own die: two seats' d12s may
+    show the same face in the centre, and only one of them still lies there); None when they are
+    not all there."""
     if not values or before is None or before.moving or zones is None or tray is None:
         return None
     free = list(range(len(before.dice)))
     staying = []
-    for value, kind, zone in zip(values, kinds, zones):
+    for n, (value, kind, zone) in enumerate(zip(values, kinds, zones)):
         found = [i for i in free if before.dice[i].kind == kind and before.dice[i].value == value
+                 and (bodies is None or tuple(before.dice[i].colour) == tuple(bodies[n]))
                  and before.dice[i].tray_mm is not None and tray.zones.zone_of(before.dice[i].tray_mm) == zone]
         if not found:
             return None

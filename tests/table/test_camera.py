@@ -153,8 +153,8 @@ def test_a_cocked_d6_the_readers_give_its_top_face_is_still_a_question(
 
     need = DiceNeeded(0, DieKind.D6, 2, False, "reveal")
     results = []
-    for leans in (2.0, vision.read.D6_LEANS):
-        monkeypatch.setattr(vision.read, "D6_LEANS", leans)
+    for leans in (2.0, vision.read.D6_TRAY_LEANS):
+        monkeypatch.setattr(vision.read, "D6_TRAY_LEANS", leans)
         camera = table_camera(seed)
         camera.show(values, zones=["seat0", "seat0"], cocked=1)
         results.append(match(need, read_once(watch(camera)[1]), TRAY.zones))
