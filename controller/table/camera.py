@@ -495,7 +495,7 @@ def _sure(die: DieSeen) -> bool:
 def _cocked(needed: DiceNeeded, seen: TrayReading, zone: str, still: Sequence[DieSeen] | None) -> Reason | None:
     """The first new die of the zone flagged cocked, with what the players do about it."""
     for n, die in enumerate(_in_zone(seen, zone), 1):
-        if die.flag == COCKED and (still is None or die not in still):
+        if die.flag == "cocked" and (still is None or die not in still):  # the reader's flag (vision.read)
             fix = ("lay it flat on the face most up" if needed.reason == REVEAL
                    else f"throw the {'die' if needed.count == 1 else 'dice'} again")
             return COCKED, f"die {n} in the {zone} zone lies cocked: {fix}"
