@@ -7,7 +7,7 @@ import json
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import Any, Literal, Sequence, TextIO
 
 import cv2
 import numpy as np
@@ -328,10 +328,19 @@ def label_spots(observation: Any, shape: tuple[int, ...]) -> list[Rect]:
         around = [(x, y - lh - 1), (x, y + h + 1), (x + w + 1, y), (x - lw - 1, y)]
         inside = [(min(max(0, ax), max(0, shape[1] - lw)), min(max(0, ay), max(0, shape[0] - lh))) for ax, ay in around]
         others = spots + [b for i, b in enumerate(boxes) if i != k]
-        covered = [sum(_overlap((ax, ay, lw, lh), o) for o in others) for ax, ay in inside]
-        ax, ay = inside[covered.index(min(covered))]  # the first of the least covered
-        spots.append((ax, ay, lw, lh))
+        spots.append(free_spot([(ax, ay, lw, lh) for ax, ay in inside], others))
     return spots
+
+
+def free_spot(candidates: Sequence[Rect], taken: Sequence[Rect]) -> Rect:
+    """The first of ``candidates`` that covers none of ``taken`` (rectangles x, y, width, height),
+    else the first of the least covered.
+
+    >>> free_spot([(0, 0, 10, 10), (20, 0, 10, 10)], [(5, 5, 10, 10)])
+    (20, 0, 10, 10)
+    """
+    covered = [sum(_overlap(spot, other) for other in taken) for spot in candidates]
+    return candidates[covered.index(min(covered))]
 
 
 def _overlap(a: Rect, b: Rect) -> int:

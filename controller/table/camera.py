@@ -31,7 +31,7 @@ from typing import Callable, Collection, Mapping, Sequence
 import cv2
 import numpy as np
 
-from controller.commands.vision import annotate
+from controller.commands.vision import Rect, annotate, free_spot, label_spots
 from controller.games.base import REVEAL, DiceNeeded
 from controller.games.dice import DieKind
 from controller.games.errors import ConfigError, DeviceDisconnected, DeviceError, DeviceTimeout, InvalidInput
@@ -295,11 +295,14 @@ def evidence(frame: Frame, observation: Observation, calibration: Calibration, z
     that colour and the seat's zone, so the dealer sees whose the camera took it for."""
     out = annotate(frame, observation)
     scale = max(1.0, frame.shape[1] / 1000)
+    taken: list[Rect] = [*label_spots(observation, frame.shape),
+                         *((round(x), round(y), round(w), round(h)) for x, y, w, h in (d.box for d in observation.dice))]
     for zone in zones.zones:
         corners = np.round(calibration.to_image(np.array(zone.polygon, np.float64))).astype(np.int32)
         cv2.polylines(out, [corners], True, (255, 255, 0), max(1, round(scale)), cv2.LINE_AA)
-        x, y = corners.min(axis=0)
-        cv2.putText(out, zone.name, (int(x) + 6, int(y) + round(18 * scale)), cv2.FONT_HERSHEY_SIMPLEX,
+        spot = _zone_name_spot(zone.name, corners, scale, taken)
+        taken.append(spot)
+        cv2.putText(out, zone.name, (spot[0], spot[1] + spot[3]), cv2.FONT_HERSHEY_SIMPLEX,
                     0.5 * scale, (255, 255, 0), max(1, round(scale)), cv2.LINE_AA)
     for die, colour in owners:
         x, y, w, _ = die.box
@@ -312,6 +315,16 @@ def evidence(frame: Frame, observation: Observation, calibration: Calibration, z
     if not ok:
         raise InvalidInput("the evidence frame cannot be encoded as JPEG")
     return bytes(data.tobytes())
+
+
+def _zone_name_spot(name: str, corners: np.ndarray, scale: float, taken: list[Rect]) -> Rect:
+    """Where a zone's name goes in the evidence picture (x, y, width, height): inside the zone's
+    top left corner, or its bottom left when a die or a die's label lies there (:func:`free_spot`)."""
+    (tw, th), _ = cv2.getTextSize(name, cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale, max(1, round(scale)))
+    (left, top), bottom = corners.min(axis=0), int(corners[:, 1].max())
+    margin = round(6 * scale)
+    return free_spot([(int(left) + margin, int(top) + margin, tw, th),
+                      (int(left) + margin, bottom - margin - th, tw, th)], taken)
 
 
 def match(needed: DiceNeeded, seen: TrayReading, zones: ZoneMap,

@@ -415,3 +415,14 @@ def test_dice_against_the_trays_edges_are_read_not_cut_off(monkeypatch: pytest.M
     assert cut[0] > 0  # the view cut at the tray's edge cuts them off
     assert cut[1] == 0 and len(seen.dice) == 4
     assert sorted(d.face for d in seen.dice if d.flag is None) == ["2", "3", "5", "6"]
+
+
+def test_a_zones_name_in_the_evidence_goes_to_its_bottom_corner_when_a_die_lies_at_its_top() -> None:
+    from controller.table.camera import _zone_name_spot
+
+    corners = np.array([[100, 50], [500, 50], [500, 250], [100, 250]], np.int32)
+    top = _zone_name_spot("seat3", corners, 1.0, [])
+    assert top[:2] == (106, 56)
+    label_of_a_die = (100, 50, 160, 20)  # a die lying in the zone's top left corner, labelled there
+    x, y, w, h = _zone_name_spot("seat3", corners, 1.0, [label_of_a_die])
+    assert (x, y + h) == (106, 244) and (w, h) == top[2:]
