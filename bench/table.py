@@ -135,6 +135,19 @@ def camera_games(count: int, folder: Path, players: int = 4) -> None:
     build.cocked_throw = cocked_throw
 
 
+def _check_players(parser: argparse.ArgumentParser, players: int) -> None:
+    """Refuse, before any game is played, a count of players one of the games cannot seat."""
+    from controller.games.errors import DiceTableError
+    from controller.games.registry import create_game
+    from tests.table.test_every_die import GAMES
+
+    for game, (options, _) in sorted(GAMES.items()):
+        try:
+            create_game(game, players, dict(options))
+        except DiceTableError as err:
+            parser.error(f"--players {players}: {err}")
+
+
 def _taken_by_camera(ledger: Any, key: str) -> bool:
     """Whether the roll the throw rendered from ``key`` answers (``seed/game/index/render``: the
     ledger's ``index``-th input) was taken from the camera, not answered by the dealer."""
@@ -205,6 +218,8 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4, metavar="P",
                         help="bots in each of those games (default 4, as dicetable demo)")
     args = parser.parse_args()
+    if args.camera_games:
+        _check_players(parser, args.players)
     with tempfile.TemporaryDirectory() as folder:
         if args.camera_games:
             camera_games(args.camera_games, Path(folder), args.players)

@@ -298,12 +298,13 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, die_
     the point straight below the camera, when a calibration knows it), read once."""
     from vision.read import KNOWN_SIDE_SPREAD
 
+    from_above = bool(die_px) and straight_above(below, frame.shape)  # a calibrated tray, seen from above
     if die_px:
         scale = min(1.0, TRAY_LOOK_PX / die_px)
         work = shrink(frame, scale) if scale < 1 else frame
         view = View(scale, work, propose(work, die_px * scale, KNOWN_SIDE_SPREAD, TRAY_CANDIDATES))
         hits = find(view)
-        if straight_above(below, frame.shape):
+        if from_above:
             least = LEAST_SIDE * die_px * scale
             hits = [replace(h, side=max(h.side, least)) for h in hits]
     else:
@@ -315,7 +316,7 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, die_
         hits = _one_per_die(read_upright(frame, view.scale, hits), same_kind=False)
     elif kind is DieKind.D12 and NUMERALS_PATH.is_file():
         hits = read_numerals(frame, view.scale, hits)
-    leans = TRAY_LEANS if die_px and straight_above(below, frame.shape) else LEANS
+    leans = TRAY_LEANS if from_above else LEANS
     return [_reading(hit, kind, taught, view.scale, view.work.shape, leans) for hit in hits]
 
 

@@ -198,9 +198,9 @@ def _read_frame(frame: np.ndarray, die_px: float | None = None,
     view, hits = _found(frame, known)
     hits = _second_look(frame, view.scale, view.work, hits + _passed_over(view, hits))
     hits = _one_per_die(_split_between(frame, view, hits))
-    if below is not None:
-        hits = _other_kinds(frame, view.scale, _leaning(frame, view.scale, view.work.shape, hits, below), below)
     leans = D6_TRAY_LEANS if below is not None and straight_above(below, frame.shape) else D6_LEANS
+    if below is not None:
+        hits = _other_kinds(frame, view.scale, _leaning(frame, view.scale, view.work.shape, hits, below), below, leans)
     return [_reading(hit, view.scale, view.work.shape, leans) for hit in hits]
 
 
@@ -232,14 +232,15 @@ def _leaning(frame: np.ndarray, scale: float, shape: tuple[int, ...], hits: list
             for i, h in enumerate(hits)]
 
 
-def _other_kinds(frame: np.ndarray, scale: float, hits: list[_Hit], below: tuple[float, float]) -> list[_Hit]:
+def _other_kinds(frame: np.ndarray, scale: float, hits: list[_Hit], below: tuple[float, float],
+                 leans: float = D6_LEANS) -> list[_Hit]:
     """``hits`` with the kind network's share of another kind than a pip d6 (:data:`vision.faces.KIND_D6_PATH`)
-    for each that the readers give a face and do not see leaning, looked at as :func:`_leaning`
-    looks: the d6 readers take a letter die, a cube too, for a pip die (41 of 112 on the demo's
-    tray, above the threshold)."""
+    for each that the readers give a face and do not see leaning (up to ``leans``: a die over it is
+    flagged cocked whatever its kind), looked at as :func:`_leaning` looks: the d6 readers take a
+    letter die, a cube too, for a pip die (41 of 112 on the demo's tray, above the threshold)."""
     from vision.faces import KIND_D6_PATH
 
-    asked = [i for i, h in enumerate(hits) if _face(h.probs) is not None and h.leaning <= D6_LEANS]
+    asked = [i for i, h in enumerate(hits) if _face(h.probs) is not None and h.leaning <= leans]
     other = _whole_die_shares(frame, scale, hits, asked, below, KIND_D6_PATH)
     return [replace(h, other=other.get(i, 0.0)) for i, h in enumerate(hits)]
 
