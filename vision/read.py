@@ -194,7 +194,7 @@ def _read_frame(frame: np.ndarray, die_px: float | None = None,
     ``below`` is the point of ``frame`` straight below the camera, known on a calibrated tray: only
     there does the d6 cocked network look for dice that lean (:func:`_leaning`), and the kind
     network for dice of another kind (:func:`_other_kinds`)."""
-    known = [View(1.0, frame, propose(frame, die_px, KNOWN_SIDE_SPREAD, TRAY_CANDIDATES))] if die_px else None
+    known = [View(1.0, frame, propose(frame, die_px, KNOWN_SIDE_SPREAD, TRAY_CANDIDATES, around=True))] if die_px else None
     view, hits = _found(frame, known)
     hits = _second_look(frame, view.scale, view.work, hits + _passed_over(view, hits))
     hits = _one_per_die(_split_between(frame, view, hits))

@@ -92,11 +92,12 @@ def test_a_demo_stopped_while_the_players_settle_a_cocked_die_ends_as_an_uninter
     assert outcome(db)[:2] == calm
 
 
-@pytest.mark.parametrize("seed, values, zone", [(1073, [1, 5, 4, 5], "seat0"), (1352, [2, 6, 1, 6], "seat1")])
+@pytest.mark.parametrize("seed, values, zone", [(1073, [1, 5, 4, 5], "seat0")])
 def test_a_d6_the_cocked_network_doubts_on_the_demos_tray_is_flagged_not_given_a_value(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, seed: int, values: list[int], zone: str) -> None:
-    # the d6 cocked network sees these leaning dice at 0.49 and 0.32, under D6_LEANS: they were
-    # read 5 and 6 surely. On the demo's tray, seen from above, D6_TRAY_LEANS flags them
+    # the d6 cocked network sees this leaning die at 0.49, under D6_LEANS: it was read 5 surely. On
+    # the demo's tray, seen from above, D6_TRAY_LEANS flags it. (A second case, seed 1352, is seen
+    # at 0.54 since the finder looks around faint blobs, flagged under either bar.)
     demo, _ = build_demo("tao", 3, 1, tmp_path / "t.db", None, ["heuristic"], GAMES["tao"][0])
     camera, watcher = demo.parts.devices.camera, demo.table.eyes.watcher
     try:
