@@ -1,0 +1,136 @@
+"""Figures of the dice readers on the demo's own tray (not a test): die by die, every kind.
+
+Each tray is drawn as the demo's simulated camera draws it: the default 400x300 mm tray fitted to
+1536x864, the demo's zones for ``--players`` seats (``controller.table.build.seat_zones``; the
+seat strips run along the tray's long edges), dice of 15-17 mm in the renderer's own colours on
+felt, 2 to 7 dice in zones drawn at random, one tray in ten with a die lying cocked. Each is read
+through its calibration (``vision.read.read_dice``, the table's path), and every die is scored:
+
+- read right and accepted: the camera takes it;
+- read right but withheld (under the threshold, or flagged): the table asks (the players, for a die
+  flagged cocked; else the dealer);
+- read wrong and accepted: a misread the table would take (goal: none);
+- read wrong, flagged: a question;
+- not found: the table sees fewer dice than thrown, a question;
+- false dice accepted: a reading where no die lies (goal: none);
+- cocked dice taken with a value (goal: none).
+
+The figures are per die, not per roll: a roll of four dice is taken whole only when all four are.
+``bench/table.py --camera-games`` counts whole demo games' rolls.
+
+Run: ``.venv/bin/python bench/demo_tray.py [--kinds d6 d12 d8-tauren letters] [--trays 200] [--seed 1] [--players 4]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections import Counter
+from typing import Any
+
+import numpy as np
+
+from controller.games.dice import DieKind
+from controller.table.build import seat_zones
+from hardware.camera_sim import TRAY_DIE_MM, TRAY_FILL
+from vision.calibrate import TrayLayout, calibrate
+from vision.read import DieReading, read_dice
+from vision.render import SceneSpec, render_scene
+
+SIZE = (1536, 864)
+"""The simulated camera's frame (the Pi camera's working size)."""
+
+NEAR = 0.6
+"""A reading belongs to a die when its centre lies within this share of the die's size of the die's."""
+
+
+def tray_scene(kind: str, players: int, seed: int, index: int) -> Any:
+    """Tray ``index`` of ``seed``: drawn as the demo draws a throw (see the module's text)."""
+    layout = TrayLayout()
+    zones = seat_zones(players, layout.width_mm, layout.height_mm)
+    px_per_mm = TRAY_FILL * min(SIZE[0] / layout.width_mm, SIZE[1] / layout.height_mm)
+    rng = random.Random(seed * 100_000 + index)
+    count = rng.randint(2, 7)
+    areas = tuple(tuple(map(tuple, zones[rng.choice(sorted(zones))])) for _ in range(count))
+    spec = SceneSpec(size=SIZE, tray=layout, markers=True, px_per_mm=px_per_mm, kind=kind,
+                     die_px=(TRAY_DIE_MM[0] * px_per_mm, TRAY_DIE_MM[1] * px_per_mm), n_dice=count,
+                     areas_mm=areas, cocked=int(rng.random() < 0.1))
+    return render_scene(random.Random(rng.getrandbits(32)), spec)
+
+
+def score_tray(scene: Any, dice: tuple[DieReading, ...]) -> Counter[str]:
+    """Each die of ``scene`` scored against the readings ``dice`` (the module's list)."""
+    tally: Counter[str] = Counter()
+    sizes = [(np.array(d.center), (d.box[2] + d.box[3]) / 2) for d in scene.dice]
+    for reading in dice:
+        where = np.array(reading.center)
+        alone = not any(np.hypot(*(where - centre)) < NEAR * size for centre, size in sizes)
+        tally["false dice accepted"] += alone and reading.value is not None and reading.flag is None
+    for truth, (centre, size) in zip(scene.dice, sizes):
+        near = [r for r in dice if np.hypot(*(np.array(r.center) - centre)) < NEAR * size]
+        taken = [r for r in near if r.value is not None and r.flag is None]
+        if truth.value is None:
+            tally["cocked"] += 1
+            tally["cocked dice taken with a value"] += bool(taken)
+            continue
+        tally["dice"] += 1
+        if not near:
+            tally["not found"] += 1
+            continue
+        reading = min(near, key=lambda r: float(np.hypot(*(np.array(r.center) - centre))))
+        right, accepted = reading.value == truth.value, reading.flag is None
+        tally[{(True, True): "read right and accepted", (True, False): "read right but withheld",
+               (False, True): "read wrong and accepted", (False, False): "read wrong, flagged"}[right, accepted]] += 1
+    return tally
+
+
+ORDER = ("read right and accepted", "read right but withheld", "read wrong and accepted", "read wrong, flagged",
+         "not found", "false dice accepted")
+
+
+def bench(kind: str, trays: int, seed: int, players: int) -> None:
+    """Read ``trays`` trays of ``kind`` and print the kind's figures (progress every 100 trays)."""
+    total: Counter[str] = Counter()
+    times: list[float] = []
+    for index in range(trays):
+        scene = tray_scene(kind, players, seed, index)
+        tray = calibrate(scene.image, scene.tray)
+        start = time.process_time()
+        dice = read_dice(scene.image, kind, tray=tray).dice
+        times.append((time.process_time() - start) * 1000)
+        total += score_tray(scene, dice)
+        if (index + 1) % 100 == 0 and index + 1 < trays:
+            print(f"  {kind}: {index + 1} of {trays} trays read", flush=True)
+    figures = ", ".join(f"{what} {total[what]}" for what in ORDER)
+    print(f"{kind}: {trays} trays, {total['dice']} flat dice: {figures}; cocked dice {total['cocked']}, taken with "
+          f"a value {total['cocked dice taken with a value']}; read time (CPU) median {statistics.median(times):.0f} ms, "
+          f"slowest {max(times):.0f} ms", flush=True)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return value
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kinds", nargs="+", default=[k.value for k in DieKind], choices=[k.value for k in DieKind],
+                        help="the kinds to read (default: every kind)")
+    parser.add_argument("--trays", type=_positive, default=200, help="trays per kind (default 200)")
+    parser.add_argument("--seed", type=int, default=1, help="which trays (default 1)")
+    parser.add_argument("--players", type=int, default=4, choices=range(2, 9), metavar="2-8",
+                        help="seats whose zones the tray has (default 4, as dicetable demo)")
+    args = parser.parse_args()
+    for kind in args.kinds:
+        bench(kind, args.trays, args.seed, args.players)
+
+
+if __name__ == "__main__":
+    main()
