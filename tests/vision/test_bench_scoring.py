@@ -150,3 +150,21 @@ def test_the_face_bench_s_help_says_its_whole_first_sentence(capsys: pytest.Capt
     with pytest.raises(SystemExit) as shown:
         faces.main(["--help"])  # it once ended "accuracy on rendered frames it was not"
     assert shown.value.code == 0 and "it was not tuned on, and the read time" in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_demo_tray_bench_scores_each_die_once_and_counts_false_and_cocked_dice_apart() -> None:
+    from types import SimpleNamespace
+
+    from tests.vision.conftest import bench_script
+
+    demo_tray = bench_script("demo_tray.py", "bench_demo_tray")
+    scene = SimpleNamespace(dice=[SimpleNamespace(value=value, center=(x, 10.0), box=(x - 10, 0, 20, 20))
+                                  for value, x in ((3, 10), (5, 50), (2, 90), (6, 130), (None, 170), (4, 210))])
+    readings = (_reading(3, 11, 10), _reading(5, 50, 12, 0.6, "uncertain"), _reading(1, 90, 10),
+                _reading(4, 172, 10), _reading(2, 400, 10), _reading(6, 211, 10, flag="cocked"))
+    tally = demo_tray.score_tray(scene, readings)
+    assert tally["dice"] == 5 and tally["cocked"] == 1
+    assert (tally["read right and accepted"], tally["read right but withheld"], tally["read wrong and accepted"],
+            tally["read wrong, flagged"], tally["not found"]) == (1, 1, 1, 1, 1)
+    assert tally["false dice accepted"] == 1  # the 2 at x=400: no die lies there
+    assert tally["cocked dice taken with a value"] == 1

@@ -73,30 +73,15 @@ def _chip_places(tray: object, dice_px: list[tuple[float, float]], count: int) -
     return placed
 
 
-def _demo_tray(index: int):  # type: ignore[no-untyped-def]
-    """Tray ``index`` of a scratch bench of the demo's tray (4 seats' zones, the simulated camera's
-    1536x864 and die sizes, the renderer's own colours and felt)."""
-    from controller.table.build import seat_zones
-    from hardware.camera_sim import TRAY_DIE_MM, TRAY_FILL
-    from vision.calibrate import TrayLayout
-
-    layout = TrayLayout()
-    zones = seat_zones(4, layout.width_mm, layout.height_mm)
-    px_per_mm = TRAY_FILL * min(1536 / layout.width_mm, 864 / layout.height_mm)
-    rng = random.Random(100000 + index)
-    count = rng.randint(2, 7)
-    areas = tuple(tuple(map(tuple, zones[rng.choice(sorted(zones))])) for _ in range(count))
-    spec = SceneSpec(size=(1536, 864), tray=layout, markers=True, px_per_mm=px_per_mm, n_dice=count, areas_mm=areas,
-                     die_px=(TRAY_DIE_MM[0] * px_per_mm, TRAY_DIE_MM[1] * px_per_mm), cocked=int(rng.random() < 0.1))
-    return render_scene(random.Random(rng.getrandbits(32)), spec)
-
-
 def test_a_die_nearly_the_felts_colour_showing_two_is_found_on_a_calibrated_tray() -> None:
     """A green die on green felt, a dark one on grey felt, a purple one on blue felt: the foreground
     mask keeps one pip or a sliver of each, and nothing proposed the die's centre (three of the 11
-    flat dice not found in 600 such trays; all showed 2)."""
+    flat dice ``bench/demo_tray.py --trays 600`` did not find; all showed 2)."""
+    from tests.vision.conftest import bench_script
+
+    tray_scene = bench_script("demo_tray.py", "bench_demo_tray").tray_scene
     for index in (23, 71, 101):
-        scene = _demo_tray(index)
+        scene = tray_scene("d6", 4, 1, index)
         assert scene.tray is not None
         observation = read_dice(scene.image, tray=calibrate(scene.image, scene.tray))
         twos = [truth for truth in scene.dice if truth.value == 2]
