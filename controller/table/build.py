@@ -174,7 +174,7 @@ def build_real(config_path: Path, state: Path) -> tuple[Table, DemoParts]:
                   registry=registry, exports=state / "exports")
     if devices.camera is not None:
         table.eyes = TableEyes(TrayWatcher(devices.camera, tray, data=state), lambda: on_table(table),
-                               lambda: table.colours)
+                               lambda: table.colours, lambda: table.names)
     return table, DemoParts(store, devices, registry)
 
 
@@ -214,7 +214,7 @@ def _assemble(store: Any, setup: DemoSetup, db: Path,
     watcher = TrayWatcher(camera, tray, owned=OWN_KINDS)
     table = Table(store, devices=devices, controls_for=lambda name: controls, registry=registry,
                   exports=db.with_name(db.name + ".exports"))
-    table.eyes = TableEyes(watcher, lambda: on_table(table), lambda: table.colours)
+    table.eyes = TableEyes(watcher, lambda: on_table(table), lambda: table.colours, lambda: table.names)
     return parts, table
 
 

@@ -328,7 +328,8 @@ def _zone_name_spot(name: str, corners: np.ndarray, scale: float, taken: list[Re
 
 
 def match(needed: DiceNeeded, seen: TrayReading, zones: ZoneMap,
-          on_table: Mapping[str, Sequence[str]] | None = None, lay: Sequence[DieSeen] = ()) -> Roll | Question:
+          on_table: Mapping[str, Sequence[str]] | None = None, lay: Sequence[DieSeen] = (),
+          names: Sequence[str] = ()) -> Roll | Question:
     """The roll ``needed`` asks for, if the camera saw exactly that; else a question to the dealer.
 
     The dice must lie in the need's zone (:func:`zone_for`), be exactly ``needed.count`` of them,
@@ -342,16 +343,18 @@ def match(needed: DiceNeeded, seen: TrayReading, zones: ZoneMap,
     ``lay`` are the dice the camera saw on the tray before this throw. When exactly the zone's
     earlier dice still lie where dice lay then (:func:`_lying_still`), they are those dice, whose
     faces the table knows: only the others, the new roll, must be read surely, and a die lying
-    still that is read surely must show one of the earlier faces (else it was turned).
+    still that is read surely must show one of the earlier faces (else it was turned). ``names``
+    (the seats' names, when known) name the zones and dice in the question (:class:`Words`).
     """
+    words = Words(tuple(names))
     earlier = on_table or {}
     zone = zone_for(needed.seat)
     before = tuple(earlier.get(zone, ()))
     still = _lying_still(seen, zone, before, lay)
-    reason = (_unreadable(needed, seen) or _no_zone(zone, zones) or _ownerless(needed, seen)
-              or _astray(needed, seen, earlier)
-              or _miscount(needed, seen, zone, earlier) or _cocked(needed, seen, zone, still)
-              or _doubtful(seen, zone, still) or _moved(seen, zone, before, still))
+    reason = (_unreadable(needed, seen) or _no_zone(zone, zones) or _ownerless(needed, seen, words)
+              or _astray(needed, seen, earlier, words)
+              or _miscount(needed, seen, zone, earlier, words) or _cocked(needed, seen, zone, still, words)
+              or _doubtful(seen, zone, still, words) or _moved(seen, zone, before, still, words))
     if reason is None:
         if still is not None:
             return Roll(needed.seat, needed.kind, tuple(d.face for d in _in_zone(seen, zone) if d not in still and d.face))
@@ -421,8 +424,24 @@ tells them how (a thrown die: throw the dice again; a revealed one: lay it flat 
 up) and the table takes the tray once they have; the dealer may still enter the faces by hand."""
 
 
-def _whose(seat: int | None) -> str:
-    return "the community dice" if seat is None else f"seat {seat}'s dice"
+@dataclass(frozen=True)
+class Words:
+    """How the camera's questions name the zones and the seats' dice: by the seats' ``names``
+    when the table gives them ("Ana's zone", "Ana's dice"), else by the zones' own names ("the
+    seat0 zone", "seat 0's dice"). The community zone is "the community zone" either way."""
+
+    names: Sequence[str] = ()
+
+    def zone(self, zone: str) -> str:
+        """``zone`` as a question names it."""
+        seat = next((n for n in range(len(self.names)) if zone_for(n) == zone), None)
+        return f"the {zone} zone" if seat is None else f"{self.names[seat]}'s zone"
+
+    def whose(self, seat: int | None) -> str:
+        """The dice a need for ``seat`` (None: the community's) waits for."""
+        if seat is None:
+            return "the community dice"
+        return f"{self.names[seat]}'s dice" if seat < len(self.names) else f"seat {seat}'s dice"
 
 
 def _dice(n: int) -> str:
@@ -435,18 +454,18 @@ def _unreadable(needed: DiceNeeded, seen: TrayReading) -> Reason | None:
     return None
 
 
-def _ownerless(needed: DiceNeeded, seen: TrayReading) -> Reason | None:
+def _ownerless(needed: DiceNeeded, seen: TrayReading, words: Words = Words()) -> Reason | None:
     """Dice of an owned kind that could not be given to a seat by their colour."""
     if seen.colour_problem:
         return "owner", f"{seen.colour_problem}; enter the {_dice(needed.count)} by hand"
     strangers = [d for d in seen.dice if d.flag == NO_OWNER]
-    if not strangers:
+    where = next((d.zone for d in strangers if d.zone is not None), None)  # (each lies in a zone)
+    if where is None:
         return None
-    where = strangers[0].zone
     return "owner", (f"{'a' if len(strangers) == 1 else len(strangers)} {needed.kind.value} "
-                     f"{'die' if len(strangers) == 1 else 'dice'} in the {where} zone "
+                     f"{'die' if len(strangers) == 1 else 'dice'} in {words.zone(where)} "
                      f"{'is' if len(strangers) == 1 else 'are'} of no seat's colour: whose? "
-                     f"enter {_whose(needed.seat)} by hand")
+                     f"enter {words.whose(needed.seat)} by hand")
 
 
 def _no_zone(zone: str, zones: ZoneMap) -> Reason | None:
@@ -455,29 +474,31 @@ def _no_zone(zone: str, zones: ZoneMap) -> Reason | None:
     return "no_zone", f"the tray has no {zone} zone (add it to [zones]): enter the dice by hand"
 
 
-def _astray(needed: DiceNeeded, seen: TrayReading, earlier: Mapping[str, Sequence[str]]) -> Reason | None:
+def _astray(needed: DiceNeeded, seen: TrayReading, earlier: Mapping[str, Sequence[str]],
+            words: Words = Words()) -> Reason | None:
     """Dice outside every zone, or more dice in another zone than lay there before."""
     outside = sum(d.zone is None for d in seen.dice)
     if outside:
         return "outside", (f"{'a die lies' if outside == 1 else f'{outside} dice lie'} outside every zone "
-                           f"while the table waits for {_whose(needed.seat)}")
+                           f"while the table waits for {words.whose(needed.seat)}")
     zone = zone_for(needed.seat)
     counts = Counter(d.zone for d in seen.dice if d.zone != zone)
     for other, count in sorted((z, c) for z, c in counts.items() if z is not None):
         extra = count - len(earlier.get(other, ()))
         if extra > 0:
-            return "other_zone", (f"{'a die' if extra == 1 else f'{extra} dice'} in the {other} zone "
-                                  f"while the table waits for {_whose(needed.seat)}")
+            return "other_zone", (f"{'a die' if extra == 1 else f'{extra} dice'} in {words.zone(other)} "
+                                  f"while the table waits for {words.whose(needed.seat)}")
     return None
 
 
-def _miscount(needed: DiceNeeded, seen: TrayReading, zone: str, earlier: Mapping[str, Sequence[str]]) -> Reason | None:
+def _miscount(needed: DiceNeeded, seen: TrayReading, zone: str, earlier: Mapping[str, Sequence[str]],
+              words: Words = Words()) -> Reason | None:
     before = len(earlier.get(zone, ()))
     mine = sum(d.zone == zone for d in seen.dice)
     if mine == before + needed.count:
         return None
     earlier_too = f" ({before} there before and {needed.count} new)" if before else ""
-    return "count", f"{_dice(before + needed.count)} expected in the {zone} zone{earlier_too}, {mine} seen"
+    return "count", f"{_dice(before + needed.count)} expected in {words.zone(zone)}{earlier_too}, {mine} seen"
 
 
 STILL_SIDES = 0.25
@@ -505,17 +526,19 @@ def _sure(die: DieSeen) -> bool:
     return die.face is not None and die.confidence >= CONFIDENCE_THRESHOLD and not die.flag
 
 
-def _cocked(needed: DiceNeeded, seen: TrayReading, zone: str, still: Sequence[DieSeen] | None) -> Reason | None:
+def _cocked(needed: DiceNeeded, seen: TrayReading, zone: str, still: Sequence[DieSeen] | None,
+            words: Words = Words()) -> Reason | None:
     """The first new die of the zone flagged cocked, with what the players do about it."""
     for n, die in enumerate(_in_zone(seen, zone), 1):
         if die.flag == "cocked" and (still is None or die not in still):  # the reader's flag (vision.read)
             fix = ("lay it flat on the face most up" if needed.reason == REVEAL
                    else f"throw the {'die' if needed.count == 1 else 'dice'} again")
-            return COCKED, f"die {n} in the {zone} zone lies cocked: {fix}"
+            return COCKED, f"die {n} in {words.zone(zone)} lies cocked: {fix}"
     return None
 
 
-def _doubtful(seen: TrayReading, zone: str, still: Sequence[DieSeen] | None = None) -> Reason | None:
+def _doubtful(seen: TrayReading, zone: str, still: Sequence[DieSeen] | None = None,
+              words: Words = Words()) -> Reason | None:
     """The first die of the zone that is flagged or read below the confidence threshold, but for
     the dice lying ``still`` since before the throw (their faces are known)."""
     for n, die in enumerate(_in_zone(seen, zone), 1):
@@ -523,12 +546,12 @@ def _doubtful(seen: TrayReading, zone: str, still: Sequence[DieSeen] | None = No
             continue
         if die.face is None:
             why = die.flag.replace("_", " ") if die.flag else "no face"
-            return "flagged", f"die {n} in the {zone} zone cannot be read ({why})"
+            return "flagged", f"die {n} in {words.zone(zone)} cannot be read ({why})"
         if die.confidence < CONFIDENCE_THRESHOLD:
             shown = math.floor(die.confidence * 100) / 100  # 0.596 is not shown as the threshold, 0.60
-            return "confidence", f"die {n} in the {zone} zone read {die.face} at {shown:.2f} confidence"
+            return "confidence", f"die {n} in {words.zone(zone)} read {die.face} at {shown:.2f} confidence"
         if die.flag:
-            return "flagged", f"die {n} in the {zone} zone read {die.face} but is {die.flag.replace('_', ' ')}"
+            return "flagged", f"die {n} in {words.zone(zone)} read {die.face} but is {die.flag.replace('_', ' ')}"
     return None
 
 
@@ -536,7 +559,8 @@ def _faces_in(seen: TrayReading, zone: str) -> list[str]:
     return [d.face for d in _in_zone(seen, zone) if d.face is not None]
 
 
-def _moved(seen: TrayReading, zone: str, before: Sequence[str], still: Sequence[DieSeen] | None = None) -> Reason | None:
+def _moved(seen: TrayReading, zone: str, before: Sequence[str], still: Sequence[DieSeen] | None = None,
+           words: Words = Words()) -> Reason | None:
     """The zone's dice no longer show every face that lay there ``before``; with the dice lying
     ``still`` known, those of them read surely show faces that are not all among ``before``."""
     faces = _faces_in(seen, zone)
@@ -545,7 +569,7 @@ def _moved(seen: TrayReading, zone: str, before: Sequence[str], still: Sequence[
             return None
     elif not Counter(before) - Counter(faces):
         return None
-    return "moved", (f"the {zone} zone shows {' '.join(faces)}, but {' '.join(before)} lay there before: "
+    return "moved", (f"{words.zone(zone)} shows {' '.join(faces)}, but {' '.join(before)} lay there before: "
                      "was a die moved or turned?")
 
 
@@ -577,15 +601,19 @@ class TableEyes:
     ``on_table`` (optional) says which faces lie in each zone from earlier rolls of the hand
     (see :func:`match`); without it the table clears the tray before each roll. ``colours``
     (optional) gives the seats' colours, by which dice of an owned kind go to their owners; and
-    :meth:`check_colours` refuses, at setup, colours the camera could not tell apart.
+    :meth:`check_colours` refuses, at setup, colours the camera could not tell apart. ``names``
+    (optional) gives the seats' names, by which the questions name the seats' zones and dice
+    ("die 1 in Ana's zone lies cocked": the room reads them on the scoreboard).
     """
 
     def __init__(self, watcher: TrayWatcher,
                  on_table: Callable[[], Mapping[str, Sequence[str]]] | None = None,
-                 colours: Callable[[], Sequence[str]] | None = None) -> None:
+                 colours: Callable[[], Sequence[str]] | None = None,
+                 names: Callable[[], Sequence[str]] | None = None) -> None:
         self.watcher = watcher
         self._on_table = on_table
         self._colours = colours
+        self._names = names
         self._moved = False  # the tray moved since its last reading (something was thrown)
         self._lay: tuple[DieSeen, ...] = ()  # the dice of the last reading: how they lay before a throw
 
@@ -619,7 +647,8 @@ class TableEyes:
         moved, self._moved = self._moved, False
         if not moved and not _thrown(need, step.reading, earlier or {}):
             return None  # a still tray with nothing new on it: not thrown yet, nothing to ask
-        result = match(need, step.reading, self.watcher.tray.zones, earlier, lay)
+        names = tuple(self._names()) if self._names is not None else ()
+        result = match(need, step.reading, self.watcher.tray.zones, earlier, lay, names)
         if isinstance(result, Roll):
             return Sighting(result, seen=step.reading.dice, jpeg=step.reading.jpeg)
         return Sighting(None, result.text, result.seen, step.reading.jpeg, code=result.code, thrown=moved)

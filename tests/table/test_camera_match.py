@@ -161,3 +161,20 @@ def test_tao_dice_d12s_lie_in_the_centre_while_the_hands_are_revealed() -> None:
         SeatView(seat.seat, seat.name, seat.status, (), dice=tuple(DieView(d.kind, None if d.kind is d6 else d.face)
                                                                    for d in seat.dice)) for seat in seats))
     assert dice_on_table(hidden, DiceNeeded(1, d12, 1, False, "reroll")) == {"seat0": ("9",), "seat1": ("11",)}
+
+
+def test_the_questions_name_the_seats_zones_and_dice_by_the_players_names_when_given() -> None:
+    names = ("Ana", "Ben", "Cleo")
+    cocked = reading(die(None, "seat2", 0.99, "cocked"), die("2", "seat2"))
+    assert question(match(REVEAL_2, cocked, ZONES, names=names)).text == \
+        "die 1 in Cleo's zone lies cocked: lay it flat on the face most up"
+    astray = reading(die("4", "seat1"), die("2", "seat2"))
+    assert question(match(REVEAL_2, astray, ZONES, names=names)).text == \
+        "a die in Ben's zone while the table waits for Cleo's dice"
+    low = reading(die("4", "seat2", 0.5), die("2", "seat2", x=50))
+    assert question(match(REVEAL_2, low, ZONES, names=names)).text == "die 1 in Cleo's zone read 4 at 0.50 confidence"
+    flop = reading(die("4", "community"), die("2", "community"))
+    assert question(match(FLOP, flop, ZONES, names=names)).text == "3 dice expected in the community zone, 2 seen"
+    # a seat the names do not reach (and the table's own words without names) keep the zone's name
+    assert question(match(REVEAL_2, cocked, ZONES, names=names[:2])).text.startswith("die 1 in the seat2 zone")
+    assert question(match(REVEAL_2, astray, ZONES)).text == "a die in the seat1 zone while the table waits for seat 2's dice"
