@@ -62,7 +62,7 @@ def test_a_die_thrown_cocked_twice_is_thrown_again_twice_by_the_players_and_read
     records = _play_tao(tmp_path)
     cocked = [r for r in records if r.kind == "question" and "lies cocked: " in r.line]
     taken = [r for r in records if r.origin == "camera" and r.kind == "input"]
-    assert len(cocked) >= 12 and len(taken) > len(cocked) // 2
+    assert len(cocked) >= 12 and len(cocked) <= 2 * len(taken)  # at most two questions per roll taken
     assert any(q.line.endswith("throw the die again") for q in cocked)
     assert any(q.line.endswith("lay it flat on the face most up") for q in cocked)
     assert not [r.line for r in records if r.kind == "answer"]  # the dealer entered none
