@@ -16,9 +16,12 @@ through its calibration (``vision.read.read_dice``, the table's path), and every
 - cocked dice taken with a value (goal: none).
 
 The figures are per die, not per roll: a roll of four dice is taken whole only when all four are.
-``bench/table.py --camera-games`` counts whole demo games' rolls.
+``bench/table.py --camera-games`` counts whole demo games' rolls. With ``--error-sheet PNG``, every
+die not read right and accepted (and every cocked die taken) is drawn with its surroundings, its
+label and its reading, one sheet per kind (``PNG``'s name with the kind's).
 
-Run: ``.venv/bin/python bench/demo_tray.py [--kinds d6 d12 d8-tauren letters] [--trays 200] [--seed 1] [--players 4]``
+Run: ``.venv/bin/python bench/demo_tray.py [--kinds d6 d12 d8-tauren letters] [--trays 200] [--seed 1]
+[--players 4] [--error-sheet out/demo-tray.png]``
 """
 
 from __future__ import annotations
@@ -26,10 +29,13 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from controller.games.dice import DieKind
@@ -38,6 +44,9 @@ from hardware.camera_sim import TRAY_DIE_MM, TRAY_FILL
 from vision.calibrate import TrayLayout, calibrate
 from vision.read import DieReading, read_dice
 from vision.render import SceneSpec, render_scene
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from dice_reader import Truth, error_tiles, named_sheet, write_sheet  # noqa: E402  (the d6 bench's error pictures)
 
 SIZE = (1536, 864)
 """The simulated camera's frame (the Pi camera's working size)."""
@@ -60,16 +69,24 @@ def tray_scene(kind: str, players: int, seed: int, index: int) -> Any:
     return render_scene(random.Random(rng.getrandbits(32)), spec)
 
 
+def _near(scene: Any, dice: tuple[DieReading, ...]) -> list[list[DieReading]]:
+    """For each die of ``scene``, the readings of ``dice`` that belong to it (:data:`NEAR`), nearest first."""
+    out = []
+    for truth in scene.dice:
+        centre, size = np.array(truth.center), (truth.box[2] + truth.box[3]) / 2
+        near = [(float(np.hypot(*(np.array(r.center) - centre))), k) for k, r in enumerate(dice)]
+        out.append([dice[k] for distance, k in sorted(near) if distance < NEAR * size])
+    return out
+
+
 def score_tray(scene: Any, dice: tuple[DieReading, ...]) -> Counter[str]:
     """Each die of ``scene`` scored against the readings ``dice`` (the module's list)."""
     tally: Counter[str] = Counter()
-    sizes = [(np.array(d.center), (d.box[2] + d.box[3]) / 2) for d in scene.dice]
+    belong = _near(scene, dice)
     for reading in dice:
-        where = np.array(reading.center)
-        alone = not any(np.hypot(*(where - centre)) < NEAR * size for centre, size in sizes)
+        alone = not any(reading in near for near in belong)
         tally["false dice accepted"] += alone and reading.value is not None and reading.flag is None
-    for truth, (centre, size) in zip(scene.dice, sizes):
-        near = [r for r in dice if np.hypot(*(np.array(r.center) - centre)) < NEAR * size]
+    for truth, near in zip(scene.dice, belong):
         taken = [r for r in near if r.value is not None and r.flag is None]
         if truth.value is None:
             tally["cocked"] += 1
@@ -79,7 +96,7 @@ def score_tray(scene: Any, dice: tuple[DieReading, ...]) -> Counter[str]:
         if not near:
             tally["not found"] += 1
             continue
-        reading = min(near, key=lambda r: float(np.hypot(*(np.array(r.center) - centre))))
+        reading = near[0]
         right, accepted = reading.value == truth.value, reading.flag is None
         tally[{(True, True): "read right and accepted", (True, False): "read right but withheld",
                (False, True): "read wrong and accepted", (False, False): "read wrong, flagged"}[right, accepted]] += 1
@@ -90,10 +107,20 @@ ORDER = ("read right and accepted", "read right but withheld", "read wrong and a
          "not found", "false dice accepted")
 
 
-def bench(kind: str, trays: int, seed: int, players: int) -> None:
-    """Read ``trays`` trays of ``kind`` and print the kind's figures (progress every 100 trays)."""
+def error_pictures(scene: Any, dice: tuple[DieReading, ...], name: str) -> list[np.ndarray]:
+    """A picture of each die of ``scene`` not read right and accepted, and of each cocked die
+    given a value (``dice_reader.error_tiles``, the readings matched as :func:`score_tray` matches them)."""
+    truths = [Truth(d.value, d.box) for d in scene.dice]
+    found = {i: near[0] for i, near in enumerate(_near(scene, dice)) if near}
+    return error_tiles(scene.image, truths, found, name, accepted=True)
+
+
+def bench(kind: str, trays: int, seed: int, players: int, sheet: Path | None = None) -> None:
+    """Read ``trays`` trays of ``kind`` and print the kind's figures (progress every 100 trays);
+    with ``sheet``, draw the dice it got wrong there (:func:`error_pictures`, named for the kind)."""
     total: Counter[str] = Counter()
     times: list[float] = []
+    tiles: list[np.ndarray] = []
     for index in range(trays):
         scene = tray_scene(kind, players, seed, index)
         tray = calibrate(scene.image, scene.tray)
@@ -101,12 +128,16 @@ def bench(kind: str, trays: int, seed: int, players: int) -> None:
         dice = read_dice(scene.image, kind, tray=tray).dice
         times.append((time.process_time() - start) * 1000)
         total += score_tray(scene, dice)
+        if sheet is not None:
+            tiles += error_pictures(scene, dice, f"tray {index}")
         if (index + 1) % 100 == 0 and index + 1 < trays:
             print(f"  {kind}: {index + 1} of {trays} trays read", flush=True)
     figures = ", ".join(f"{what} {total[what]}" for what in ORDER)
     print(f"{kind}: {trays} trays, {total['dice']} flat dice: {figures}; cocked dice {total['cocked']}, taken with "
           f"a value {total['cocked dice taken with a value']}; read time (CPU) median {statistics.median(times):.0f} ms, "
           f"slowest {max(times):.0f} ms", flush=True)
+    if sheet is not None:
+        write_sheet(named_sheet(sheet, kind), tiles, what="dice not read right and accepted, and cocked dice taken")
 
 
 def _positive(text: str) -> int:
@@ -127,9 +158,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="which trays (default 1)")
     parser.add_argument("--players", type=int, default=4, choices=range(2, 9), metavar="2-8",
                         help="seats whose zones the tray has (default 4, as dicetable demo)")
+    parser.add_argument("--error-sheet", type=Path, metavar="PNG",
+                        help="draw every die not read right and accepted, one sheet per kind (PNG's name with the kind's)")
     args = parser.parse_args()
+    if args.error_sheet is not None and not cv2.haveImageWriter(str(args.error_sheet)):
+        parser.error(f"--error-sheet {args.error_sheet}: not a picture OpenCV can write (give a .png)")  # before any work
     for kind in args.kinds:
-        bench(kind, args.trays, args.seed, args.players)
+        bench(kind, args.trays, args.seed, args.players, args.error_sheet)
 
 
 if __name__ == "__main__":

@@ -168,3 +168,18 @@ def test_the_demo_tray_bench_scores_each_die_once_and_counts_false_and_cocked_di
             tally["read wrong, flagged"], tally["not found"]) == (1, 1, 1, 1, 1)
     assert tally["false dice accepted"] == 1  # the 2 at x=400: no die lies there
     assert tally["cocked dice taken with a value"] == 1
+
+
+def test_the_demo_tray_bench_draws_the_dice_it_got_wrong_and_the_cocked_dice_it_took() -> None:
+    from types import SimpleNamespace
+
+    from tests.vision.conftest import bench_script
+
+    demo_tray = bench_script("demo_tray.py", "bench_demo_tray")
+    scene = SimpleNamespace(image=np.full((120, 300, 3), 90, np.uint8),
+                            dice=[SimpleNamespace(value=value, center=(x, 60.0), box=(x - 10, 50, 20, 20))
+                                  for value, x in ((3, 30), (5, 90), (None, 150), (2, 210), (None, 270))])
+    readings = (_reading(3, 30, 60), _reading(6, 90, 60), _reading(4, 150, 60), _reading(2, 210, 60, flag="uncertain"),
+                _reading(None, 270, 60, flag="cocked"))
+    tiles = demo_tray.error_pictures(scene, readings, "tray 0")
+    assert len(tiles) == 3  # the 5 read 6, the cocked die taken as 4, the 2 withheld; not the right 3 nor the flagged cocked die
