@@ -233,7 +233,7 @@ def _leaning(frame: np.ndarray, scale: float, shape: tuple[int, ...], hits: list
 
 
 def _other_kinds(frame: np.ndarray, scale: float, hits: list[_Hit], below: tuple[float, float],
-                 leans: float = D6_LEANS) -> list[_Hit]:
+                 leans: float) -> list[_Hit]:
     """``hits`` with the kind network's share of another kind than a pip d6 (:data:`vision.faces.KIND_D6_PATH`)
     for each that the readers give a face and do not see leaning (up to ``leans``: a die over it is
     flagged cocked whatever its kind), looked at as :func:`_leaning` looks: the d6 readers take a

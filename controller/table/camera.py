@@ -454,7 +454,7 @@ def _unreadable(needed: DiceNeeded, seen: TrayReading) -> Reason | None:
     return None
 
 
-def _ownerless(needed: DiceNeeded, seen: TrayReading, words: Words = Words()) -> Reason | None:
+def _ownerless(needed: DiceNeeded, seen: TrayReading, words: Words) -> Reason | None:
     """Dice of an owned kind that could not be given to a seat by their colour."""
     if seen.colour_problem:
         return "owner", f"{seen.colour_problem}; enter the {_dice(needed.count)} by hand"
@@ -474,8 +474,7 @@ def _no_zone(zone: str, zones: ZoneMap) -> Reason | None:
     return "no_zone", f"the tray has no {zone} zone (add it to [zones]): enter the dice by hand"
 
 
-def _astray(needed: DiceNeeded, seen: TrayReading, earlier: Mapping[str, Sequence[str]],
-            words: Words = Words()) -> Reason | None:
+def _astray(needed: DiceNeeded, seen: TrayReading, earlier: Mapping[str, Sequence[str]], words: Words) -> Reason | None:
     """Dice outside every zone, or more dice in another zone than lay there before."""
     outside = sum(d.zone is None for d in seen.dice)
     if outside:
@@ -492,7 +491,7 @@ def _astray(needed: DiceNeeded, seen: TrayReading, earlier: Mapping[str, Sequenc
 
 
 def _miscount(needed: DiceNeeded, seen: TrayReading, zone: str, earlier: Mapping[str, Sequence[str]],
-              words: Words = Words()) -> Reason | None:
+              words: Words) -> Reason | None:
     before = len(earlier.get(zone, ()))
     mine = sum(d.zone == zone for d in seen.dice)
     if mine == before + needed.count:
@@ -527,7 +526,7 @@ def _sure(die: DieSeen) -> bool:
 
 
 def _cocked(needed: DiceNeeded, seen: TrayReading, zone: str, still: Sequence[DieSeen] | None,
-            words: Words = Words()) -> Reason | None:
+            words: Words) -> Reason | None:
     """The first new die of the zone flagged cocked, with what the players do about it."""
     for n, die in enumerate(_in_zone(seen, zone), 1):
         if die.flag == "cocked" and (still is None or die not in still):  # the reader's flag (vision.read)
@@ -537,8 +536,7 @@ def _cocked(needed: DiceNeeded, seen: TrayReading, zone: str, still: Sequence[Di
     return None
 
 
-def _doubtful(seen: TrayReading, zone: str, still: Sequence[DieSeen] | None = None,
-              words: Words = Words()) -> Reason | None:
+def _doubtful(seen: TrayReading, zone: str, still: Sequence[DieSeen] | None, words: Words) -> Reason | None:
     """The first die of the zone that is flagged or read below the confidence threshold, but for
     the dice lying ``still`` since before the throw (their faces are known)."""
     for n, die in enumerate(_in_zone(seen, zone), 1):
@@ -559,8 +557,8 @@ def _faces_in(seen: TrayReading, zone: str) -> list[str]:
     return [d.face for d in _in_zone(seen, zone) if d.face is not None]
 
 
-def _moved(seen: TrayReading, zone: str, before: Sequence[str], still: Sequence[DieSeen] | None = None,
-           words: Words = Words()) -> Reason | None:
+def _moved(seen: TrayReading, zone: str, before: Sequence[str], still: Sequence[DieSeen] | None,
+           words: Words) -> Reason | None:
     """The zone's dice no longer show every face that lay there ``before``; with the dice lying
     ``still`` known, those of them read surely show faces that are not all among ``before``."""
     faces = _faces_in(seen, zone)
