@@ -27,6 +27,7 @@ Run: ``.venv/bin/python bench/demo_tray.py [--kinds d6 d12 d8-tauren letters] [-
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -35,7 +36,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from controller.games.dice import DieKind
@@ -150,6 +150,23 @@ def _positive(text: str) -> int:
     return value
 
 
+def _check_sheet(parser: argparse.ArgumentParser, sheet: Path) -> None:
+    """Refuse, before any tray is read, an error sheet that could not be written: a name that is not
+    UTF-8 or not a picture's (.png, .jpg), or a folder that cannot be made or written to."""
+    try:
+        str(sheet).encode()
+    except UnicodeEncodeError:
+        parser.error(f"--error-sheet {os.fsencode(sheet)!r}: the path is not UTF-8")
+    if sheet.suffix.lower() not in (".png", ".jpg", ".jpeg"):
+        parser.error(f"--error-sheet {sheet}: give a .png (or .jpg) file")
+    try:
+        sheet.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        parser.error(f"--error-sheet {sheet}: cannot make its folder ({err.strerror})")
+    if not os.access(sheet.parent, os.W_OK):
+        parser.error(f"--error-sheet {sheet}: its folder {sheet.parent} is not writable")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--kinds", nargs="+", default=[k.value for k in DieKind], choices=[k.value for k in DieKind],
@@ -161,8 +178,8 @@ def main() -> None:
     parser.add_argument("--error-sheet", type=Path, metavar="PNG",
                         help="draw every die not read right and accepted, one sheet per kind (PNG's name with the kind's)")
     args = parser.parse_args()
-    if args.error_sheet is not None and not cv2.haveImageWriter(str(args.error_sheet)):
-        parser.error(f"--error-sheet {args.error_sheet}: not a picture OpenCV can write (give a .png)")  # before any work
+    if args.error_sheet is not None:
+        _check_sheet(parser, args.error_sheet)
     for kind in args.kinds:
         bench(kind, args.trays, args.seed, args.players, args.error_sheet)
 
