@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import time
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -91,6 +92,45 @@ def zone_for(seat: int | None) -> str:
 
 
 @dataclass(frozen=True)
+class Words:
+    """How the camera's questions name the zones and the seats' dice: by the seats' ``names``
+    when the table gives them ("Ana's zone", "Ana's dice"), else by the zones' own names ("the
+    seat0 zone", "seat 0's dice"). The community zone is "the community zone" either way. The
+    evidence picture labels a seat's zone, and the dice given to the seat, by the name alone."""
+
+    names: Sequence[str] = ()
+
+    def zone(self, zone: str) -> str:
+        """``zone`` as a question names it."""
+        seat = self._seat(zone)
+        return f"the {zone} zone" if seat is None else f"{self.names[seat]}'s zone"
+
+    def label(self, zone: str) -> str:
+        """``zone`` as the evidence picture labels it: the seat's name, else the zone's own. The
+        picture's font draws ASCII only (OpenCV 4's Hershey fonts): a name's accents are dropped
+        ("Zoë": "Zoe"), and a name that has other letters left (Cyrillic, CJK) keeps the zone's.
+
+        >>> [Words(("Ana", "Zoë", "Юля")).label(z) for z in ("seat0", "seat1", "seat2", "seat3", "community")]
+        ['Ana', 'Zoe', 'seat2', 'seat3', 'community']
+        """
+        seat = self._seat(zone)
+        if seat is None:
+            return zone
+        bare = "".join(c for c in unicodedata.normalize("NFKD", self.names[seat]) if not unicodedata.combining(c))
+        return bare if bare.isascii() and bare.isprintable() else zone
+
+    def _seat(self, zone: str) -> int | None:
+        """The seat whose zone ``zone`` is, among those the names reach."""
+        return next((n for n in range(len(self.names)) if zone_for(n) == zone), None)
+
+    def whose(self, seat: int | None) -> str:
+        """The dice a need for ``seat`` (None: the community's) waits for."""
+        if seat is None:
+            return "the community dice"
+        return f"{self.names[seat]}'s dice" if seat < len(self.names) else f"seat {seat}'s dice"
+
+
+@dataclass(frozen=True)
 class TrayReading:
     """What the camera saw on a settled tray: the dice in tray order (left to right), the evidence
     frame as JPEG bytes (annotated: each die's box, face and confidence, and the zones' outlines
@@ -153,11 +193,11 @@ class TrayWatcher:
         """What fails now (the camera, or the tray's markers), or None."""
         return self._blind or self._lost
 
-    def step(self, kind: DieKind | None, colours: Sequence[str] = ()) -> CameraStep:
+    def step(self, kind: DieKind | None, colours: Sequence[str] = (), names: Sequence[str] = ()) -> CameraStep:
         """Take one frame; read the tray for dice of ``kind`` when it has just come to rest (or is
         at rest and unread). ``kind`` None: the table waits for no dice; the motion is tracked.
         ``colours`` are the seats' colours (``#rrggbb``), which give dice of an owned kind to
-        their owners.
+        their owners; ``names`` the seats' names, by which the evidence picture names their zones.
 
         Never raises for a camera fault: a stopped camera, or :data:`TIMEOUTS_FOR_FAULT` dropped
         frames in a row, give a step with a ``fault``; the first frame after it ``recovered``.
@@ -175,14 +215,14 @@ class TrayWatcher:
             self._unread, self._next_try = True, self._frames
         if kind is None or not self._unread or motion.state is not Motion.SETTLED or self._frames < self._next_try:
             return CameraStep(motion.state, fault=self.fault, recovered=recovered)
-        return self._read_step(frame, kind, motion.state, recovered, colours)
+        return self._read_step(frame, kind, motion.state, recovered, colours, names)
 
     def _read_step(self, frame: Frame, kind: DieKind, state: Motion, recovered: bool,
-                   colours: Sequence[str]) -> CameraStep:
+                   colours: Sequence[str], names: Sequence[str]) -> CameraStep:
         """Read a settled frame; a tray whose markers cannot be found, or a reader that cannot read
         (a taught set in the data folder that is damaged), is a fault, tried again later."""
         try:
-            reading = self.read(frame, kind, colours)
+            reading = self.read(frame, kind, colours, names)
         except (CalibrationError, ConfigError) as err:
             self._next_try = self._frames + RETRY_FRAMES
             problem, fix = ((f"the camera cannot find the tray: {err}", TRAY_FIX) if isinstance(err, CalibrationError)
@@ -209,9 +249,10 @@ class TrayWatcher:
         self._timeouts = 0
         return frame
 
-    def read(self, frame: Frame, kind: DieKind, colours: Sequence[str] = ()) -> TrayReading:
+    def read(self, frame: Frame, kind: DieKind, colours: Sequence[str] = (), names: Sequence[str] = ()) -> TrayReading:
         """Read dice of ``kind`` in ``frame`` now, calibrating first if needed; dice of an owned
-        kind go to the zone of the seat whose colour (of ``colours``) they are.
+        kind go to the zone of the seat whose colour (of ``colours``) they are. The evidence
+        picture names the seats' zones by the seats' ``names`` when given (:meth:`Words.label`).
 
         :raises CalibrationError: the tray's markers cannot be found in the frame.
         """
@@ -227,7 +268,7 @@ class TrayWatcher:
             dice, problem = _owned(frame, self.light, dice, colours)
         owners = [(d, colours[seat]) for seat in range(len(colours)) for d in dice
                   if kind in self.owned and d.zone == zone_for(seat)]
-        jpeg = evidence(frame, observation, calibration, self.tray.zones, owners)
+        jpeg = evidence(frame, observation, calibration, self.tray.zones, owners, Words(tuple(names)))
         return TrayReading(kind, dice, jpeg, (time.perf_counter() - start) * 1000.0, problem)
 
     def _calibrated(self, frame: Frame) -> Calibration:
@@ -288,11 +329,12 @@ def _die_seen(reading: DieReading, kind: DieKind, zone: str | None) -> DieSeen:
 
 
 def evidence(frame: Frame, observation: Observation, calibration: Calibration, zones: ZoneMap,
-             owners: Sequence[tuple[DieSeen, str]] = ()) -> bytes:
+             owners: Sequence[tuple[DieSeen, str]] = (), words: Words = Words()) -> bytes:
     """The evidence JPEG: the frame with every die's box, value and confidence
     (:func:`controller.commands.vision.annotate`), each zone's outline and name, and beside each
     die given to a seat by its colour (``owners``: the die and the seat's ``#rrggbb``) a dot of
-    that colour and the seat's zone, so the dealer sees whose the camera took it for."""
+    that colour and the seat's zone, so the dealer sees whose the camera took it for. ``words``
+    label the zones (:meth:`Words.label`: the seats' names, as the questions name them)."""
     out = annotate(frame, observation)
     scale = max(1.0, frame.shape[1] / 1000)
     taken: list[Rect] = [*label_spots(observation, frame.shape),
@@ -300,16 +342,17 @@ def evidence(frame: Frame, observation: Observation, calibration: Calibration, z
     for zone in zones.zones:
         corners = np.round(calibration.to_image(np.array(zone.polygon, np.float64))).astype(np.int32)
         cv2.polylines(out, [corners], True, (255, 255, 0), max(1, round(scale)), cv2.LINE_AA)
-        spot = _zone_name_spot(zone.name, corners, scale, taken)
+        label = words.label(zone.name)
+        spot = _zone_name_spot(label, corners, scale, taken)
         taken.append(spot)
-        cv2.putText(out, zone.name, (spot[0], spot[1] + spot[3]), cv2.FONT_HERSHEY_SIMPLEX,
+        cv2.putText(out, label, (spot[0], spot[1] + spot[3]), cv2.FONT_HERSHEY_SIMPLEX,
                     0.5 * scale, (255, 255, 0), max(1, round(scale)), cv2.LINE_AA)
     for die, colour in owners:
         x, y, w, _ = die.box
         dot = (int(x + w) + round(8 * scale), int(y) + round(8 * scale))
         cv2.circle(out, dot, round(6 * scale), (255, 255, 255), -1, cv2.LINE_AA)
         cv2.circle(out, dot, round(5 * scale), parse_hex(colour), -1, cv2.LINE_AA)
-        cv2.putText(out, str(die.zone), (dot[0] + round(9 * scale), dot[1] + round(5 * scale)),
+        cv2.putText(out, words.label(str(die.zone)), (dot[0] + round(9 * scale), dot[1] + round(5 * scale)),
                     cv2.FONT_HERSHEY_SIMPLEX, 0.45 * scale, (255, 255, 255), max(1, round(scale)), cv2.LINE_AA)
     ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, EVIDENCE_QUALITY])
     if not ok:
@@ -422,26 +465,6 @@ COCKED = "cocked"
 no camera can tell which face is up, and the players can settle it themselves, so the sentence
 tells them how (a thrown die: throw the dice again; a revealed one: lay it flat on the face most
 up) and the table takes the tray once they have; the dealer may still enter the faces by hand."""
-
-
-@dataclass(frozen=True)
-class Words:
-    """How the camera's questions name the zones and the seats' dice: by the seats' ``names``
-    when the table gives them ("Ana's zone", "Ana's dice"), else by the zones' own names ("the
-    seat0 zone", "seat 0's dice"). The community zone is "the community zone" either way."""
-
-    names: Sequence[str] = ()
-
-    def zone(self, zone: str) -> str:
-        """``zone`` as a question names it."""
-        seat = next((n for n in range(len(self.names)) if zone_for(n) == zone), None)
-        return f"the {zone} zone" if seat is None else f"{self.names[seat]}'s zone"
-
-    def whose(self, seat: int | None) -> str:
-        """The dice a need for ``seat`` (None: the community's) waits for."""
-        if seat is None:
-            return "the community dice"
-        return f"{self.names[seat]}'s dice" if seat < len(self.names) else f"seat {seat}'s dice"
 
 
 def _dice(n: int) -> str:
@@ -632,7 +655,8 @@ class TableEyes:
         :raises CameraFailing: while the camera gives no frames or the tray's markers are not found.
         """
         colours = tuple(self._colours()) if self._colours is not None else ()
-        step = self.watcher.step(None if need is None else need.kind, colours)
+        names = tuple(self._names()) if self._names is not None else ()
+        step = self.watcher.step(None if need is None else need.kind, colours, names)
         if step.fault is not None:
             raise CameraFailing(step.fault)
         self._moved = self._moved or step.motion is Motion.MOVING
@@ -645,7 +669,6 @@ class TableEyes:
         moved, self._moved = self._moved, False
         if not moved and not _thrown(need, step.reading, earlier or {}):
             return None  # a still tray with nothing new on it: not thrown yet, nothing to ask
-        names = tuple(self._names()) if self._names is not None else ()
         result = match(need, step.reading, self.watcher.tray.zones, earlier, lay, names)
         if isinstance(result, Roll):
             return Sighting(result, seen=step.reading.dice, jpeg=step.reading.jpeg)

@@ -57,6 +57,24 @@ def test_six_seats_d12s_in_the_centre_go_to_their_owners_zones(seed: int) -> Non
             assert np.abs(picture[y, x].astype(int) - parse_hex(COLOURS[int(str(die.zone)[4:])])).max() < 40
 
 
+def test_the_evidence_names_each_seats_zone_and_dice_by_the_players_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    names = ("Ana", "Ben", "Zoë", "Юля", "Eli", "Fay")
+    camera = centre_of_d12s(1, list(COLOURS))
+    drawn: list[str] = []
+    put_text = cv2.putText
+    monkeypatch.setattr(cv2, "putText", lambda image, text, *rest: drawn.append(text) or put_text(image, text, *rest))
+    eyes = TableEyes(TrayWatcher(camera, TRAY), colours=lambda: COLOURS, names=lambda: names)
+    need = DiceNeeded(0, D12, 1, False, "d12 into the centre")
+    sighting = next(filter(None, (eyes.look(need) for _ in range(20))))  # the table's path, as it asks
+    assert sighting.jpeg and len(sighting.seen) == 6
+    # each seat's zone, and beside each of the six dice its owner: by name, accents dropped for the
+    # picture's font; a name it cannot draw at all keeps the zone's name
+    assert sorted(text for text in drawn if text in {"Ana", "Ben", "Zoe", "seat3", "Eli", "Fay"}) == sorted(
+        ["Ana", "Ben", "Zoe", "seat3", "Eli", "Fay"] * 2)
+    assert not {"seat0", "seat1", "seat2", "seat4", "seat5", "Zoë", "Юля"} & set(drawn)
+    assert "community" in drawn
+
+
 def test_without_seat_colours_the_dice_stay_where_they_lie() -> None:
     camera = centre_of_d12s(3, list(COLOURS[:3]))
     seen = TrayWatcher(camera, TRAY).read(camera.frame(), D12)
