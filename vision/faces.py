@@ -299,7 +299,7 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, die_
     """Every die in ``frame`` read as ``kind``: found in the best view (or at the known die side
     ``die_px``, shrunk so that it is at most :data:`TRAY_LOOK_PX`), looked at again (``below``:
     the point straight below the camera, when a calibration knows it), read once."""
-    from vision.read import KNOWN_SIDE_SPREAD
+    from vision.read import KNOWN_SIDE_SPREAD, in_one_focus
 
     from_above = bool(die_px) and straight_above(below, frame.shape)  # a calibrated tray, seen from above
     if die_px:
@@ -320,6 +320,8 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, die_
     elif kind is DieKind.D12 and NUMERALS_PATH.is_file():
         hits = read_numerals(frame, view.scale, hits)
     leans = TRAY_LEANS if from_above else LEANS
+    if from_above:
+        hits = in_one_focus(hits)
     return [_reading(hit, kind, taught, view.scale, view.work.shape, leans) for hit in hits]
 
 

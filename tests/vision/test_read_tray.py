@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from vision.calibrate import calibrate
 from vision.read import read_dice
 from vision.render import SceneSpec, render_scene
@@ -90,3 +92,33 @@ def test_a_die_nearly_the_felts_colour_showing_two_is_found_on_a_calibrated_tray
             x, y, w, h = truth.box
             inside = [d for d in observation.dice if x <= d.center[0] <= x + w and y <= d.center[1] <= y + h]
             assert [d.value for d in inside] == [2], (index, truth.center)
+
+
+def test_on_a_still_tray_seen_from_above_every_die_counts_as_sharp_as_the_sharpest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dice lie on one plane, in the camera's one focus: a die measured softer than the others
+    has faint marks (a white symbol on a pink die), not blur, and its confidence is not lowered for
+    it (``read.seen_well``). A photo's dice may lie at any distance: each keeps its own."""
+    import cv2
+
+    from vision import read
+    from vision.faces import read_faces
+
+    measured: list[float] = []
+    seen_well = read.seen_well
+    monkeypatch.setattr(read, "seen_well", lambda sharp, side: measured.append(sharp) or seen_well(sharp, side))
+    for kind in ("d6", "d8-tauren"):
+        scene = render_scene(random.Random(2), SceneSpec(size=(1536, 864), markers=True, kind=kind, n_dice=4,
+                                                         die_px=(40, 46)))
+        assert scene.tray is not None
+        image = scene.image.copy()
+        x, y, w, h = (int(v) for v in scene.dice[0].box)
+        image[y:y + h, x:x + w] = cv2.GaussianBlur(image[y:y + h, x:x + w], (0, 0), 1.5)  # one die soft
+        measured.clear()
+        tray = calibrate(image, scene.tray)
+        dice = (read_dice(image, tray=tray) if kind == "d6" else read_faces(image, kind, tray=tray)).dice
+        assert len([d for d in dice if d.value is not None]) == 4 and len(measured) == 4
+        assert set(measured) == {max(measured)}, kind  # each as sharp as the sharpest
+        if kind == "d6":  # the same frame as a photo: the blurred die is measured soft
+            measured.clear()
+            assert len([d for d in read_dice(image).dice if d.value is not None]) >= 4
+            assert min(measured) < 0.6 * max(measured)
