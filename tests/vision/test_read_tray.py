@@ -105,7 +105,12 @@ def test_on_a_still_tray_seen_from_above_every_die_counts_as_sharp_as_the_sharpe
 
     measured: list[float] = []
     seen_well = read.seen_well
-    monkeypatch.setattr(read, "seen_well", lambda sharp, side: measured.append(sharp) or seen_well(sharp, side))
+
+    def measuring(sharp: float, side: float) -> float:
+        measured.append(sharp)
+        return seen_well(sharp, side)
+
+    monkeypatch.setattr(read, "seen_well", measuring)
     for kind in ("d6", "d8-tauren"):
         scene = render_scene(random.Random(2), SceneSpec(size=(1536, 864), markers=True, kind=kind, n_dice=4,
                                                          die_px=(40, 46)))
