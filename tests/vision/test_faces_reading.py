@@ -279,3 +279,13 @@ def test_a_doubtful_ten_eleven_or_twelve_is_read_again_closer(monkeypatch: pytes
     without = sure()
     assert closer[1] == without[1] == 0  # no wrong reading accepted
     assert closer[0] >= 15 and without[0] <= closer[0] - 4  # 16 of 18 against 10 when it came in
+
+
+def test_a_heap_with_no_lone_die_sized_by_specks_is_looked_at_for_larger_dice() -> None:
+    # letters frame 63 of bench/faces_reader.py: three dice 66 px across in one heap on wood, beside
+    # two specks; the views guessed the dice 7.5 px across and found none of them
+    from tests.vision.conftest import bench_script
+
+    image, truths = bench_script("faces_reader.py", "bench_faces").bench_frame("letters", 63)
+    observation = read_faces(image, "letters")
+    assert all([d.value for d in found(truth.box, observation.dice)] == [truth.value] for truth in truths)
