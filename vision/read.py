@@ -142,7 +142,8 @@ def read_bounded(image: np.ndarray, read_frame: Callable[[np.ndarray], list[DieR
     :raises InvalidInput: for an image that is not a picture.
     """
     scale = _bounding_scale(image)
-    return [scaled(d, 1 / scale) for d in read_frame(without_tray_markers(as_bgr(shrink(image, scale) if scale < 1 else image)))]
+    frame = without_tray_markers(as_bgr(shrink(image, scale) if scale < 1 else image))
+    return [scaled(d, 1 / scale) for d in read_frame(frame)]
 
 
 def without_tray_markers(frame: np.ndarray) -> np.ndarray:

@@ -333,8 +333,8 @@ def evidence(frame: Frame, observation: Observation, calibration: Calibration, z
     """The evidence JPEG: the frame with every die's box, value and confidence
     (:func:`controller.commands.vision.annotate`), each zone's outline and name, and beside each
     die given to a seat by its colour (``owners``: the die and the seat's ``#rrggbb``) a dot of
-    that colour and the seat's zone, so the dealer sees whose the camera took it for. ``words``
-    label the zones (:meth:`Words.label`: the seats' names, as the questions name them)."""
+    that colour and the seat's label, so the dealer sees whose the camera took it for. ``words``
+    label the zones and those dice (:meth:`Words.label`: the seats' names, as the questions name them)."""
     out = annotate(frame, observation)
     scale = max(1.0, frame.shape[1] / 1000)
     taken: list[Rect] = [*label_spots(observation, frame.shape),
