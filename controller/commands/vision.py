@@ -16,6 +16,7 @@ from controller.commands.common import (FileProblem, Progress, check_folder, che
                                         read_bytes, reason, shown, write_file)
 from controller.games.dice import DieKind
 from controller.games.errors import DiceTableError, InvalidInput
+from vision.calibrate import CalibrationError, TrayConfig, calibrate, load_tray_config
 
 
 KINDS = [kind.value for kind in DieKind]
@@ -47,6 +48,10 @@ def register(subparsers: Any) -> None:
                            "NAME.png (NAME-2.png, ... when photos share a name)")
     read.add_argument("--force", action="store_true",
                       help="overwrite annotated pictures already in DIR")
+    read.add_argument("--config", type=Path, metavar="FILE",
+                      help="the table's configuration (table.toml): read each photo as the table reads "
+                           "its tray, calibrated by the tray's markers and its [tray] sizes (the dice's "
+                           "size, whether a die leans); a photo whose markers are not found is reported")
     read.set_defaults(run=run_read)
     _register_teach(actions)
     parser.set_defaults(run=lambda args: (parser.print_help(), 2)[1])
@@ -56,13 +61,14 @@ def run_read(args: argparse.Namespace) -> int:
     """Read every image; report bad files one line each and exit 2 at the end if any failed."""
     images = photo_paths(args.images)
     outputs = annotation_paths(args.annotate, images, args.force) if args.annotate else {}
+    tray = _tray(args.config)
     failures = 0
     progress = Progress("vision read", len(images), "photos", enabled=not args.json)
     for n, path in enumerate(images):
         progress.update(n)
         try:
             photo = load_photo(path)
-            observation = _read(photo.image, args.kind, args.data)
+            observation = _read(photo.image, args.kind, args.data, tray, path)
         except DiceTableError as err:
             failures += 1
             progress.close()
@@ -85,11 +91,30 @@ def in_file_pixels(observation: Any, reduced: int) -> Any:
     return replace(observation, dice=tuple(scaled(d, reduced) for d in observation.dice))
 
 
-def _read(image: np.ndarray, kind: str, data: Path | None) -> Any:
-    """Read ``image`` as ``kind`` dice (a taught set in the data folder ``data`` or the default one)."""
+def _tray(config: Path | None) -> TrayConfig | None:
+    """The tray of the table configuration ``config`` (``--config``), or None without one.
+
+    :raises ConfigError: the file cannot be read, or its ``[tray]`` or ``[zones]`` is wrong.
+    """
+    return None if config is None else load_tray_config(config)
+
+
+def _read(image: np.ndarray, kind: str, data: Path | None, tray: TrayConfig | None = None,
+          path: Path | None = None) -> Any:
+    """Read ``image`` (the photo ``path``) as ``kind`` dice (a taught set in the data folder ``data``
+    or the default one); with ``tray``, as the table reads its tray: calibrated by its markers.
+
+    :raises CalibrationError: with ``tray``, the photo's markers are not found.
+    """
     from vision.read import read_dice
 
-    return read_dice(image, kind, data=data)
+    if tray is None:
+        return read_dice(image, kind, data=data)
+    try:
+        calibration = calibrate(image, tray.layout, tray.focal_px)
+    except CalibrationError as err:
+        raise CalibrationError(f"{path}: {err}") from None
+    return read_dice(image, kind, tray=calibration, data=data)
 
 
 def annotation_paths(folder: Path, images: list[Path], force: bool) -> dict[Path, Path]:

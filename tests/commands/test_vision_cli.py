@@ -1,4 +1,5 @@
-"""``dicetable vision read``: JSON lines, readable summary, annotated copies, bad files reported and skipped."""
+"""``dicetable vision read``: JSON lines, readable summary, annotated copies, bad files reported and skipped;
+with the table's configuration, a frame read as the table reads its tray."""
 
 from __future__ import annotations
 
@@ -190,3 +191,56 @@ def test_a_15000_px_jpeg_is_read_within_500_mb(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     assert int(run.stdout.splitlines()[-1]) < 500 * 1024  # kilobytes
     assert "read at 1/4 of its size (3750x3750)" in run.stderr
+
+
+@pytest.fixture(scope="module")
+def tray_frame(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Scene]:
+    """A 1536x864 frame of a tray with its markers and a cocked d6, and the table configuration of that tray."""
+    scene = render_scene(random.Random(4), SceneSpec(size=(1536, 864), markers=True, n_dice=4, die_px=(40, 46),
+                                                     cocked=1))
+    assert scene.tray is not None
+    folder = tmp_path_factory.mktemp("tray")
+    cv2.imwrite(str(folder / "tray.png"), scene.image)
+    layout = scene.tray
+    (folder / "table.toml").write_text(f"[tray]\nwidth_mm = {float(layout.width_mm)}\nheight_mm = {float(layout.height_mm)}\n"
+                                       f"marker_mm = {float(layout.marker_mm)}\nmargin_mm = {float(layout.margin_mm)}\n")
+    return folder / "tray.png", folder / "table.toml", scene
+
+
+def test_with_the_tables_configuration_a_frame_is_read_as_the_table_reads_its_tray(
+        tray_frame: tuple[Path, Path, Scene], capsys: pytest.CaptureFixture[str]) -> None:
+    frame, config, scene = tray_frame
+    cocked = next(d for d in scene.dice if d.value is None)
+    x, y, w, h = cocked.box
+
+    def the_cocked_die(args: list[str]) -> dict[str, object]:
+        assert main(["vision", "read", str(frame), "--json", *args]) == 0
+        dice = json.loads(capsys.readouterr().out)["dice"]
+        return next(d for d in dice if x <= d["center"][0] <= x + w and y <= d["center"][1] <= y + h)
+
+    assert the_cocked_die([])["value"] is not None  # as a photo: where the camera looked from is unknown
+    as_the_table = the_cocked_die(["--config", str(config)])  # calibrated: the cocked network looks
+    assert (as_the_table["value"], as_the_table["flag"]) == (None, "cocked")
+
+
+def test_with_the_tables_configuration_a_photo_without_the_tray_markers_is_one_error_line(
+        tray_frame: tuple[Path, Path, Scene], photo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    frame, config, _ = tray_frame
+    assert main(["vision", "read", str(photo), str(frame), "--config", str(config)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip().splitlines() == [
+        f"dicetable: {photo}: tray markers [0, 1, 2, 3] not found: is the whole tray in view and lit?"]
+    assert captured.out.splitlines()[0].startswith(f"{frame}: 4 dice")  # the frame is still read
+
+
+@pytest.mark.parametrize(("content", "said"), [
+    (None, "cannot read table configuration"),
+    ("[tray]\nwidth_mm = 'wide'\n", "tray.width_mm: must be a number of millimetres above 0, not 'wide'")])
+def test_a_table_configuration_that_cannot_be_used_is_one_line_before_any_photo_is_read(
+        photo: Path, tmp_path: Path, content: str | None, said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "table.toml"
+    if content is not None:
+        config.write_text(content)
+    assert main(["vision", "read", str(photo), "--config", str(config)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.strip().splitlines()) == 1 and said in captured.err
