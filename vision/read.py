@@ -164,9 +164,10 @@ def without_tray_markers(frame: np.ndarray) -> np.ndarray:
     out = frame.copy()
     for corners in (c / look for c in found.values()):
         centre = corners.mean(axis=0)
-        cover = np.round(centre + (corners - centre) * MARKER_COVER).astype(np.int32)
+        cover, beyond = (np.round(centre + (corners - centre) * grown).astype(np.int32)
+                         for grown in (MARKER_COVER, MARKER_COVER + 0.3))  # the square painted, and a ring past it
         around = np.zeros(frame.shape[:2], np.uint8)
-        cv2.fillConvexPoly(around, np.round(centre + (corners - centre) * (MARKER_COVER + 0.3)).astype(np.int32), 255)
+        cv2.fillConvexPoly(around, beyond, 255)
         cv2.fillConvexPoly(around, cover, 0)
         ring = frame[around > 0]
         colour = np.median(ring if len(ring) else frame.reshape(-1, 3), axis=0)

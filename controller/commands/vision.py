@@ -61,7 +61,7 @@ def run_read(args: argparse.Namespace) -> int:
     """Read every image; report bad files one line each and exit 2 at the end if any failed."""
     images = photo_paths(args.images)
     outputs = annotation_paths(args.annotate, images, args.force) if args.annotate else {}
-    tray = _tray(args.config)
+    tray = None if args.config is None else load_tray_config(args.config)  # a bad one: one line, nothing read
     failures = 0
     progress = Progress("vision read", len(images), "photos", enabled=not args.json)
     for n, path in enumerate(images):
@@ -91,16 +91,7 @@ def in_file_pixels(observation: Any, reduced: int) -> Any:
     return replace(observation, dice=tuple(scaled(d, reduced) for d in observation.dice))
 
 
-def _tray(config: Path | None) -> TrayConfig | None:
-    """The tray of the table configuration ``config`` (``--config``), or None without one.
-
-    :raises ConfigError: the file cannot be read, or its ``[tray]`` or ``[zones]`` is wrong.
-    """
-    return None if config is None else load_tray_config(config)
-
-
-def _read(image: np.ndarray, kind: str, data: Path | None, tray: TrayConfig | None = None,
-          path: Path | None = None) -> Any:
+def _read(image: np.ndarray, kind: str, data: Path | None, tray: TrayConfig | None, path: Path) -> Any:
     """Read ``image`` (the photo ``path``) as ``kind`` dice (a taught set in the data folder ``data``
     or the default one); with ``tray``, as the table reads its tray: calibrated by its markers.
 
