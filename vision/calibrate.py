@@ -17,6 +17,11 @@ MARKER_DICTIONARY = cv2.aruco.DICT_4X4_50
 """The ArUco dictionary of the tray markers: 4x4 bits, big cells, robust at small sizes."""
 
 TRAY_KEYS = ("width_mm", "height_mm", "marker_mm", "margin_mm", "focal_px")
+
+MAX_TRAY_MM = 3000.0
+"""The largest size a ``[tray]`` key may give: the reader warps the tray to a top-down view at
+1.8 px per mm (``vision.read.TRAY_PX_PER_MM``), so a mistyped size (``width_mm = 1e9``, or ``inf``,
+which TOML allows) would ask for an image of that many pixels, or none."""
 """The keys of a configuration's ``[tray]`` table."""
 
 CORNER_IDS = (0, 1, 2, 3)
@@ -56,10 +61,17 @@ class TrayLayout:
                 if not _is_number(value) or value < 0 or (value == 0 and key != "margin_mm"):
                     raise ConfigError(f"tray.{key}: must be a number of millimetres above 0, "
                                       f"not {value!r}")
+                if value > MAX_TRAY_MM:
+                    raise ConfigError(f"tray.{key}: {value!r} mm is larger than any tray "
+                                      f"(at most {MAX_TRAY_MM:.0f} mm)")
                 values[key] = float(value)
         return cls(**values)
 
     def __post_init__(self) -> None:
+        sizes = (self.width_mm, self.height_mm, self.marker_mm, self.margin_mm, self.die_mm)
+        if not all(math.isfinite(size) for size in sizes) or max(sizes) > MAX_TRAY_MM:
+            raise ConfigError(f"tray {self.width_mm}x{self.height_mm} mm, markers {self.marker_mm} mm: every size "
+                              f"must be a number of millimetres, at most {MAX_TRAY_MM:.0f}")
         inner = min(self.width_mm, self.height_mm) - 2 * (self.margin_mm + self.marker_mm)
         if self.die_mm <= 0:
             raise ConfigError(f"tray die_mm must be a positive edge in millimetres, not {self.die_mm!r}")
@@ -122,8 +134,8 @@ class ZoneMap:
 
 
 def _is_number(value: Any) -> bool:
-    """An int or a float (a TOML ``true`` is neither), and not nan."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value
+    """An int or a float (a TOML ``true`` is neither), and finite (not nan or inf)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _zone(name: str, value: Any) -> Zone:

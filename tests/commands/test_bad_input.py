@@ -177,6 +177,8 @@ CONFIGS = [
     ("[[seatnodes]]\nseat = -1\nurl = \"/dev/ttyACM0\"\n", "seatnodes[0].seat: -1 is not a seat"),
     ("[tray]\nwidht_mm = 400\n", "unknown configuration key: tray.widht_mm"),
     ("[tray]\nwidth_mm = -400\n", "tray.width_mm: must be a number of millimetres above 0, not -400"),
+    ("[tray]\nwidth_mm = inf\n", "tray.width_mm: must be a number of millimetres above 0, not inf"),
+    ("[tray]\nheight_mm = 1e9\n", "tray.height_mm: 1000000000.0 mm is larger than any tray (at most 3000 mm)"),
     ("[tray]\nfocal_px = true\n", "tray.focal_px: must be a positive number of pixels, not True"),
     ("[zones]\ncommunity = [[0, 0], [1, 1]]\n", "zones.community: needs at least 3 points, got 2"),
     ("[zones]\ncommunity = [[0, 0], [1, \"a\"], [2, 2]]\n", "zones.community: must be a list of [x, y] points"),

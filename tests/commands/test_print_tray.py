@@ -117,6 +117,14 @@ def test_markers_too_big_for_the_tray_are_refused(tmp_path: Path, capsys: pytest
     assert "cannot hold" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("options", [["--size", "infx300"], ["--size", "1e9x300"], ["--marker-mm", "nan"]])
+def test_a_size_no_tray_has_is_refused_and_nothing_written(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                           options: list[str]) -> None:
+    out = tmp_path / "t.svg"
+    assert main(["print-tray", "--out", str(out), *options]) == 2
+    assert "at most 3000" in capsys.readouterr().err and not out.exists()
+
+
 def test_existing_file_is_not_overwritten_without_force(tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     out = write(tmp_path, "tray.svg")
