@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
 
 from controller.games.dice import DieKind
 from vision.face_classes import CLASSES, NOT_A_DIE, UNREADABLE, face_class, face_slice
-from vision.faces import SAME_DIE, Hit, _one_per_die, _reading
+from vision.faces import DIE_SCORE, LEANS, SAME_DIE, Hit, _one_per_die, _reading
 from vision.read import UNCERTAIN
 
 
@@ -44,6 +46,21 @@ def test_a_die_read_twice_is_kept_once_whatever_the_second_reading_says() -> Non
     assert _one_per_die([near, die], same_kind=False) == [die]
     assert len(_one_per_die([apart, die], same_kind=False)) == 2
     assert len(_one_per_die([near, die])) == 2  # the finder's hits: other kinds are kept
+
+
+def test_two_close_hits_are_two_dice_when_no_die_lies_halfway_and_neither_leans() -> None:
+    surer, other = np.zeros(len(CLASSES), np.float32), np.zeros(len(CLASSES), np.float32)
+    surer[face_class(DieKind.LETTERS, 2)], surer[NOT_A_DIE] = 0.9, 0.1
+    other[face_class(DieKind.LETTERS, 5)], other[face_class(DieKind.LETTERS, 4)], other[NOT_A_DIE] = 0.5, 0.2, 0.3
+    a = Hit((100.0, 100.0), 40.0, surer)
+    b = Hit((100.0 + 0.8 * SAME_DIE * 40.0, 100.0), 40.0, other)
+    assert _one_per_die([b, a]) == [a]  # no look between them: one die seen twice
+    assert _one_per_die([b, a], between=lambda x, y: DIE_SCORE + 0.1) == [a]  # a die halfway: one die
+    assert _one_per_die([b, a], between=lambda x, y: DIE_SCORE - 0.1) == [b, a]  # an edge halfway: two dice
+    leaning = replace(b, leaning=LEANS + 0.1)  # a leaning die's top and side, the edge between them
+    assert _one_per_die([leaning, a], between=lambda x, y: DIE_SCORE - 0.1) == [a]
+    assert _one_per_die([leaning, a], same_kind=False, between=lambda x, y: DIE_SCORE - 0.1) == [a]
+    assert _one_per_die([b, a], same_kind=False, between=lambda x, y: DIE_SCORE - 0.1) == [b, a]
 
 
 def test_a_die_seen_soft_is_read_less_surely() -> None:
