@@ -204,6 +204,11 @@ def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     return {int(i): c.reshape(4, 2).astype(np.float64) for i, c in zip(ids.ravel(), corners) if i in CORNER_IDS}
 
 
+TOP_FACE_MM = 16.0
+"""Height of a resting die's top face above the tray (a standard d6's edge), to undo its parallax
+when the lens's focal length is known; a few millimetres off for other kinds, well inside a zone."""
+
+
 @dataclass(frozen=True, eq=False)
 class Calibration:
     """The mapping between a camera's pixels and the tray plane, in millimetres.
@@ -255,6 +260,15 @@ class Calibration:
         if self.focal_px is None:
             return None
         x, y = self.to_image(self.camera_mm()[None, :2])[0]
+        return float(x), float(y)
+
+    def die_on_tray(self, center_px: tuple[float, float], height_mm: float = TOP_FACE_MM) -> tuple[float, float]:
+        """Where on the tray a die lies (mm), from the pixel of its top face's centre: the parallax
+        of its top face, ``height_mm`` above the tray, undone when the focal length is known
+        (:meth:`die_tray_mm`), else the point of the tray plane under that pixel."""
+        if self.focal_px is not None:
+            return self.die_tray_mm(center_px, height_mm)
+        x, y = self.to_tray(np.array([center_px], np.float64))[0]
         return float(x), float(y)
 
     def die_tray_mm(self, center_px: tuple[float, float], height_mm: float) -> tuple[float, float]:

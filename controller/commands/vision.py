@@ -51,7 +51,9 @@ def register(subparsers: Any) -> None:
     read.add_argument("--config", type=Path, metavar="FILE",
                       help="the table's configuration (table.toml): read each photo as the table reads "
                            "its tray, calibrated by the tray's markers and its [tray] sizes (the dice's "
-                           "size, whether a die leans); a photo whose markers are not found is reported")
+                           "size, whether a die leans), and say which of its [zones] each die lies in "
+                           "(JSON: each die's \"zone\", null off every zone); a photo whose markers are "
+                           "not found is reported")
     read.set_defaults(run=run_read)
     _register_teach(actions)
     parser.set_defaults(run=lambda args: (parser.print_help(), 2)[1])
@@ -68,7 +70,7 @@ def run_read(args: argparse.Namespace) -> int:
         progress.update(n)
         try:
             photo = load_photo(path)
-            observation = _read(photo.image, args.kind, args.data, tray, path)
+            observation, zones = _read(photo.image, args.kind, args.data, tray, path)
         except DiceTableError as err:
             failures += 1
             progress.close()
@@ -78,7 +80,7 @@ def run_read(args: argparse.Namespace) -> int:
         note = photo.note(path)
         if note:
             print(note, file=sys.stderr)
-        print_observation(path, in_file_pixels(observation, photo.reduced), args.json, sys.stdout)
+        print_observation(path, in_file_pixels(observation, photo.reduced), args.json, sys.stdout, zones)
         if path in outputs:  # once, for a photo named twice
             write_png(outputs.pop(path), annotate(photo.image, observation), args.force)
     return 2 if failures else 0
@@ -91,21 +93,24 @@ def in_file_pixels(observation: Any, reduced: int) -> Any:
     return replace(observation, dice=tuple(scaled(d, reduced) for d in observation.dice))
 
 
-def _read(image: np.ndarray, kind: str, data: Path | None, tray: TrayConfig | None, path: Path) -> Any:
+def _read(image: np.ndarray, kind: str, data: Path | None, tray: TrayConfig | None,
+          path: Path) -> tuple[Any, tuple[str | None, ...] | None]:
     """Read ``image`` (the photo ``path``) as ``kind`` dice (a taught set in the data folder ``data``
-    or the default one); with ``tray``, as the table reads its tray: calibrated by its markers.
+    or the default one); with ``tray``, as the table reads its tray: calibrated by its markers, and
+    each die's zone as the table places it (None off every zone; no zones without ``tray``).
 
     :raises CalibrationError: with ``tray``, the photo's markers are not found.
     """
     from vision.read import read_dice
 
     if tray is None:
-        return read_dice(image, kind, data=data)
+        return read_dice(image, kind, data=data), None
     try:
         calibration = calibrate(image, tray.layout, tray.focal_px)
     except CalibrationError as err:
         raise CalibrationError(f"{path}: {err}") from None
-    return read_dice(image, kind, tray=calibration, data=data)
+    observation = read_dice(image, kind, tray=calibration, data=data)
+    return observation, tuple(tray.zones.zone_of(calibration.die_on_tray(d.center)) for d in observation.dice)
 
 
 def annotation_paths(folder: Path, images: list[Path], force: bool) -> dict[Path, Path]:
@@ -292,16 +297,28 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
-def print_observation(path: Path, observation: Any, as_json: bool, out: TextIO) -> None:
-    """One line for one image: JSON, or the values, count and time."""
+def print_observation(path: Path, observation: Any, as_json: bool, out: TextIO,
+                      zones: Sequence[str | None] | None = None) -> None:
+    """One line for one image: JSON, or the values, count and time; with ``zones`` (each die's,
+    None off every zone), each die's zone too: JSON ``zone``, or the faces in each zone."""
     if as_json:
-        out.write(json.dumps({"image": _text(path), "ms": round(observation.ms, 2),
-                              "dice": [d.to_json() for d in observation.dice]}) + "\n")
+        dice = [d.to_json() if zones is None else {**d.to_json(), "zone": zone}
+                for d, zone in zip(observation.dice, zones or [None] * len(observation.dice))]
+        out.write(json.dumps({"image": _text(path), "ms": round(observation.ms, 2), "dice": dice}) + "\n")
         return
     faces = " ".join(face_label(d) for d in observation.dice)
     flagged = sum(1 for d in observation.dice if d.flag)
     note = f", {flagged} flagged" if flagged else ""
-    out.write(f"{_text(path)}: {len(observation.dice)} dice [{faces}]{note} ({observation.ms:.0f} ms)\n")
+    where = "" if zones is None else "; " + by_zone(observation.dice, zones)
+    out.write(f"{_text(path)}: {len(observation.dice)} dice [{faces}]{note} ({observation.ms:.0f} ms){where}\n")
+
+
+def by_zone(dice: Sequence[Any], zones: Sequence[str | None]) -> str:
+    """The dice's faces zone by zone, the zones by name, dice off every zone last:
+    ``community: 3 5; seat0: ?; off every zone: 6`` (``no dice`` when there are none)."""
+    names = sorted(set(zones), key=lambda z: (z is None, z or ""))
+    return "; ".join(f"{name or 'off every zone'}: " + " ".join(face_label(d) for d, z in zip(dice, zones) if z == name)
+                     for name in names) or "no dice"
 
 
 def annotate(image: np.ndarray, observation: Any) -> np.ndarray:

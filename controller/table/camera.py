@@ -50,10 +50,6 @@ from vision.settle import Motion, SettleConfig, SettleDetector
 COMMUNITY_ZONE = "community"
 """The zone community dice are read in."""
 
-TOP_FACE_MM = 16.0
-"""Height of a resting die's top face above the tray (a standard d6's edge), to undo its parallax
-when the lens's focal length is known; a few millimetres off for other kinds, well inside a zone."""
-
 MARKERS_MOVED_PX = 4.0
 """A marker found this many pixels (mean corner distance) from where the calibration puts it means
 the camera or the tray moved: calibrate again."""
@@ -260,7 +256,7 @@ class TrayWatcher:
         calibration = self._calibrated(frame)
         as_kind = DieKind.D6 if kind in self.pip_stand_ins else kind
         observation = read_dice(frame, as_kind.value, tray=calibration, data=self.data)
-        placed = sorted(((self._tray_mm(r, calibration), r) for r in observation.dice), key=lambda p: p[0])
+        placed = sorted(((calibration.die_on_tray(r.center), r) for r in observation.dice), key=lambda p: p[0])
         dice = tuple(_die_seen(r, kind, self.tray.zones.zone_of(mm)) for mm, r in placed)
         problem = ""
         if kind in self.owned and colours:
@@ -279,15 +275,6 @@ class TrayWatcher:
             return self.calibration
         self.calibration = calibrate(frame, self.tray.layout, self.tray.focal_px)
         return self.calibration
-
-    @staticmethod
-    def _tray_mm(reading: DieReading, calibration: Calibration) -> tuple[float, float]:
-        """Where on the tray a die lies: its top face's centre brought down to the tray when the
-        focal length is known (parallax), else the point of the tray plane under that pixel."""
-        if calibration.focal_px is not None:
-            return calibration.die_tray_mm(reading.center, TOP_FACE_MM)
-        x, y = calibration.to_tray(np.array([reading.center], np.float64))[0]
-        return float(x), float(y)
 
 
 def _owned(frame: Frame, light: Light, dice: tuple[DieSeen, ...],

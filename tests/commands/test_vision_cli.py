@@ -233,6 +233,38 @@ def test_with_the_tables_configuration_a_photo_without_the_tray_markers_is_one_e
     assert captured.out.splitlines()[0].startswith(f"{frame}: 4 dice")  # the frame is still read
 
 
+def test_with_the_tables_configuration_each_die_is_said_to_lie_in_its_zone(
+        tray_frame: tuple[Path, Path, Scene], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    frame, config, scene = tray_frame
+    across = sorted(d.tray_mm[0] for d in scene.dice if d.tray_mm is not None)
+    middle = (across[1] + across[2]) / 2  # the tray cut in two zones between its second and third dice (45 mm apart)
+    left, right = [[0, 0], [middle, 0], [middle, 1000], [0, 1000]], [[middle, 0], [2000, 0], [2000, 1000], [middle, 1000]]
+    zoned = tmp_path / "zoned.toml"
+    zoned.write_text(config.read_text() + f"[zones]\ncommunity = {json.dumps(left)}\nseat0 = {json.dumps(right)}\n")
+
+    assert main(["vision", "read", str(frame), "--json", "--config", str(zoned)]) == 0
+    dice = json.loads(capsys.readouterr().out)["dice"]
+    for truth in scene.dice:
+        assert truth.tray_mm is not None
+        x, y, w, h = truth.box
+        read = [d for d in dice if x <= d["center"][0] <= x + w and y <= d["center"][1] <= y + h]
+        assert [d["zone"] for d in read] == ["community" if truth.tray_mm[0] < middle else "seat0"]
+    assert {d["zone"] for d in dice} == {"community", "seat0"}  # the frame has dice on both sides
+
+    assert main(["vision", "read", str(frame), "--config", str(zoned)]) == 0
+    line = capsys.readouterr().out
+    faces = {zone: [face_label_of(d) for d in dice if d["zone"] == zone] for zone in ("community", "seat0")}
+    assert all(f"{zone}: {' '.join(shown)}" in line for zone, shown in faces.items())
+
+    assert main(["vision", "read", str(frame), "--json"]) == 0  # no configuration: no zones
+    assert all("zone" not in d for d in json.loads(capsys.readouterr().out)["dice"])
+
+
+def face_label_of(die: dict[str, object]) -> str:
+    """A JSON die's face as the summary line prints it."""
+    return "?" if die["value"] is None else str(die["value"])
+
+
 @pytest.mark.parametrize(("content", "said"), [
     (None, "cannot read table configuration"),
     ("[tray]\nwidth_mm = 'wide'\n", "tray.width_mm: must be a number of millimetres above 0, not 'wide'")])
