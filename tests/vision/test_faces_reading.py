@@ -301,3 +301,34 @@ def test_touching_dice_whose_hits_lie_closer_than_a_die_are_both_read(frame: int
     image, truths = bench_script("faces_reader.py", "bench_faces").bench_frame("letters", frame)
     observation = read_faces(image, "letters")
     assert all([d.value for d in found(truth.box, observation.dice)] == [truth.value] for truth in truths)
+
+
+def test_a_heap_sized_by_its_numerals_is_looked_at_for_larger_dice() -> None:
+    # d12 frame 194 of bench/faces_reader.py: six multicoloured d12s 60 px across in a heap in a
+    # corner of a bare frame; the views took their numerals for dice 12 px across and read them in
+    # pieces, every piece flagged. Looked at for dice four times as large, each die is read surely.
+    from tests.vision.conftest import bench_script
+
+    image, truths = bench_script("faces_reader.py", "bench_faces").bench_frame("d12", 194)
+    observation = read_faces(image, "d12")
+    assert all([(d.value, d.flag) for d in found(truth.box, observation.dice)] == [(truth.value, None)]
+               for truth in truths)
+    assert len(observation.dice) == len(truths)
+
+
+def test_a_farther_look_that_reads_few_dice_surely_is_not_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the first look read nothing surely; farther looks reading one die of one surely, or two of
+    # five, are not taken (d8-tauren bench frames 295 and 169: such looks gave a wrong or a false
+    # die a value); one reading two of three surely is
+    from controller.games.dice import DieKind
+    from vision import faces
+
+    def reading(value: int | None, flag: str | None) -> DieReading:
+        return DieReading("d12", value, (10.0, 10.0), (0.0, 0.0, 20.0, 20.0), 0.9, flag)
+
+    sure, doubtful = reading(5, None), reading(5, "uncertain")
+    looks = iter([[sure], [sure, sure, doubtful, doubtful, doubtful], [sure, sure, doubtful]])
+    monkeypatch.setattr(faces, "_read_hits", lambda *args, **kwargs: next(looks))
+    assert faces._farther_look(np.zeros((90, 160, 3), np.uint8), DieKind.D12, None) == [sure, sure, doubtful]
+    looks = iter([[sure], [sure, sure, doubtful, doubtful, doubtful], [sure, doubtful]])
+    assert faces._farther_look(np.zeros((90, 160, 3), np.uint8), DieKind.D12, None) is None
