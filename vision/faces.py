@@ -511,31 +511,40 @@ def read_upright(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:
     """``hits`` with their faces read by the upright reader: each top face cropped in every one of
     :data:`UPRIGHT_TURNS`, read where :data:`UPRIGHT_WINDOW` neighbouring turns agree best on one
     face (or on "unreadable"); the die score is the lower of the two networks', and hits under
-    :data:`DIE_SCORE` are dropped. A doubtful 10, 11 or 12 is read closer (:func:`_closer_tens`)."""
-    read = _closer_tens(frame, scale, _upright(frame, scale, hits, UPRIGHT_CROP))
+    :data:`DIE_SCORE` are dropped. A doubtful 10, 11 or 12 (3, 5 or 8) is read closer
+    (:func:`_closer_numerals`)."""
+    read = _closer_numerals(frame, scale, _upright(frame, scale, hits, UPRIGHT_CROP))
     return [h for h in read if 1.0 - h.probs[NOT_A_DIE] >= DIE_SCORE]
 
 
-TENS = tuple(face_class(DieKind.D12, value) for value in (10, 11, 12))
-"""The d12 faces that differ in their second digit only."""
+NEAR_NUMERALS = tuple(face_class(DieKind.D12, value) for value in (3, 5, 8, 10, 11, 12))
+"""The d12 faces told apart by a small stroke: 10, 11 and 12 by their second digit, 3, 5 and 8 by
+the left half of their curves."""
 
 CLOSER_CROP = 0.72
-"""The crop (a multiple of the die's side) in which a doubtful 10, 11 or 12 is read again: its
-numeral larger, still within the upright reader's training crops (``train_faces.HIT_SIZES``)."""
+"""The crop (a multiple of the die's side) in which a doubtful numeral of :data:`NEAR_NUMERALS` is
+read again: larger, still within the upright reader's training crops (``train_faces.HIT_SIZES``)."""
 
-SURE_TENS = 0.9
-"""Least face share of a 10, 11 or 12 that is not read again closer."""
+SURE_NUMERAL = 0.9
+"""Least face share of a numeral of :data:`NEAR_NUMERALS` that is not read again closer."""
 
 
-def _closer_tens(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:
-    """``hits`` whose upright reading is a 10, 11 or 12 under :data:`SURE_TENS` read again in the
-    :data:`CLOSER_CROP` instead (their faces; the die score stays the whole face's, since a closer
-    crop shows less of the die). In the 48 px crop of the whole face the second digit is small:
-    12 at 0.49 against 11 at 0.48 was the d12's commonest doubt. On ``bench/faces_reader.py
-    --kinds d12 --frames 300`` the d12s read right and accepted went from 1445 to 1468 of 1629
-    (read right 1577 to 1579, one wrong reading accepted either way); a crop of 0.6, 0.65, 0.75 or
-    0.8, or averaging with the first reading, did about as well or less."""
-    doubtful = [i for i, h in enumerate(hits) if int(np.argmax(h.probs)) in TENS and _best_share(h.probs) < SURE_TENS]
+def _closer_numerals(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:
+    """``hits`` whose upright reading is one of :data:`NEAR_NUMERALS` under :data:`SURE_NUMERAL`
+    read again in the :data:`CLOSER_CROP` instead (their faces; the die score stays the whole
+    face's, since a closer crop shows less of the die). In the 48 px crop of the whole face the
+    second digit is small: 12 at 0.49 against 11 at 0.48 was the d12's commonest doubt. On
+    ``bench/faces_reader.py --kinds d12 --frames 300`` the d12s read right and accepted went from
+    1445 to 1468 of 1629 (read right 1577 to 1579, one wrong reading accepted either way); a crop
+    of 0.6, 0.65, 0.75 or 0.8, or averaging with the first reading, did about as well or less.
+    On the table's calibrated trays, where a d12 is about 45 px across, 5 read against 3 or 8
+    was the commonest doubt left (9 of the 25 d12s read right under the threshold over 200 trays
+    of ``--tray-frames``); with 3, 5 and 8 read closer too: those trays 988 -> 994 of 1073 dice
+    read right and accepted, the first 300 bench frames 1493 -> 1510, 150 frames drawn as the
+    trainer draws them 526 -> 537, no wrong reading accepted more. Every face read closer gave
+    two more wrong readings accepted on the trainer's frames."""
+    doubtful = [i for i, h in enumerate(hits) if int(np.argmax(h.probs)) in NEAR_NUMERALS
+                and _best_share(h.probs) < SURE_NUMERAL]
     closer = _upright(frame, scale, [hits[i] for i in doubtful], CLOSER_CROP)
     read = list(hits)
     for i, again in zip(doubtful, closer):
