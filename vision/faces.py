@@ -350,7 +350,7 @@ def _farther_look(frame: np.ndarray, kind: DieKind, below: tuple[float, float] |
     """``frame`` read again as if its dice were two to four times the size guess (:data:`FARTHER_SIZES`),
     for a frame none of whose dice was read surely: the look that reads the most dice surely, when
     it reads at least two and :data:`FARTHER_SURE` of its readings so; else None. A heap with no
-    lone die can be sized by the numerals on its faces: five multicoloured d12s 60 px across, in a
+    lone die can be sized by the numerals on its faces: six multicoloured d12s 60 px across, in a
     heap in a corner of a bare 960x540 frame (``bench/faces_reader.py`` d12 frame 194), were looked
     for at 12 px and read in pieces, all flagged; at four times that, all six dice read right and
     surely. Over 300 bench frames and 150 frames drawn as the trainer draws them per kind, it took
