@@ -16,7 +16,7 @@ from controller.commands.common import (FileProblem, Progress, check_folder, che
                                         read_bytes, reason, shown, write_file)
 from controller.games.dice import DieKind
 from controller.games.errors import DiceTableError, InvalidInput
-from vision.calibrate import CalibrationError, TrayConfig, calibrate, load_tray_config
+from vision.calibrate import Calibration, CalibrationError, TrayConfig, calibrate, load_tray_config
 
 
 KINDS = [kind.value for kind in DieKind]
@@ -52,8 +52,8 @@ def register(subparsers: Any) -> None:
                       help="the table's configuration (table.toml): read each photo as the table reads "
                            "its tray, calibrated by the tray's markers and its [tray] sizes (the dice's "
                            "size, whether a die leans), and say which of its [zones] each die lies in "
-                           "(JSON: each die's \"zone\", null off every zone); a photo whose markers are "
-                           "not found is reported")
+                           "(JSON: each die's \"zone\", null off every zone; --annotate draws the zones); "
+                           "a photo whose markers are not found is reported")
     read.set_defaults(run=run_read)
     _register_teach(actions)
     parser.set_defaults(run=lambda args: (parser.print_help(), 2)[1])
@@ -70,7 +70,7 @@ def run_read(args: argparse.Namespace) -> int:
         progress.update(n)
         try:
             photo = load_photo(path)
-            observation, zones = _read(photo.image, args.kind, args.data, tray, path)
+            observation, calibration = _read(photo.image, args.kind, args.data, tray, path)
         except DiceTableError as err:
             failures += 1
             progress.close()
@@ -80,9 +80,10 @@ def run_read(args: argparse.Namespace) -> int:
         note = photo.note(path)
         if note:
             print(note, file=sys.stderr)
+        zones = None if tray is None or calibration is None else zones_of(observation, calibration, tray)
         print_observation(path, in_file_pixels(observation, photo.reduced), args.json, sys.stdout, zones)
         if path in outputs:  # once, for a photo named twice
-            write_png(outputs.pop(path), annotate(photo.image, observation), args.force)
+            write_png(outputs.pop(path), _picture(photo.image, observation, calibration, tray), args.force)
     return 2 if failures else 0
 
 
@@ -94,10 +95,10 @@ def in_file_pixels(observation: Any, reduced: int) -> Any:
 
 
 def _read(image: np.ndarray, kind: str, data: Path | None, tray: TrayConfig | None,
-          path: Path) -> tuple[Any, tuple[str | None, ...] | None]:
+          path: Path) -> tuple[Any, Calibration | None]:
     """Read ``image`` (the photo ``path``) as ``kind`` dice (a taught set in the data folder ``data``
-    or the default one); with ``tray``, as the table reads its tray: calibrated by its markers, and
-    each die's zone as the table places it (None off every zone; no zones without ``tray``).
+    or the default one); with ``tray``, as the table reads its tray: calibrated by its markers (the
+    calibration is returned too; None without ``tray``).
 
     :raises CalibrationError: with ``tray``, the photo's markers are not found.
     """
@@ -109,8 +110,23 @@ def _read(image: np.ndarray, kind: str, data: Path | None, tray: TrayConfig | No
         calibration = calibrate(image, tray.layout, tray.focal_px)
     except CalibrationError as err:
         raise CalibrationError(f"{path}: {err}") from None
-    observation = read_dice(image, kind, tray=calibration, data=data)
-    return observation, tuple(tray.zones.zone_of(calibration.die_on_tray(d.center)) for d in observation.dice)
+    return read_dice(image, kind, tray=calibration, data=data), calibration
+
+
+def zones_of(observation: Any, calibration: Calibration, tray: TrayConfig) -> tuple[str | None, ...]:
+    """Each die's zone as the table places it (None off every zone)."""
+    return tuple(tray.zones.zone_of(calibration.die_on_tray(d.center)) for d in observation.dice)
+
+
+def _picture(image: np.ndarray, observation: Any, calibration: Calibration | None,
+             tray: TrayConfig | None) -> np.ndarray:
+    """The annotated picture: with a calibration, as the table's evidence picture (the zones'
+    outlines and names too)."""
+    if calibration is None or tray is None:
+        return annotate(image, observation)
+    from controller.table.camera import evidence_picture  # it draws with this module's annotate
+
+    return evidence_picture(image, observation, calibration, tray.zones)
 
 
 def annotation_paths(folder: Path, images: list[Path], force: bool) -> dict[Path, Path]:

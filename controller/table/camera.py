@@ -317,7 +317,17 @@ def _die_seen(reading: DieReading, kind: DieKind, zone: str | None) -> DieSeen:
 
 def evidence(frame: Frame, observation: Observation, calibration: Calibration, zones: ZoneMap,
              owners: Sequence[tuple[DieSeen, str]] = (), words: Words = Words()) -> bytes:
-    """The evidence JPEG: the frame with every die's box, value and confidence
+    """The evidence JPEG: :func:`evidence_picture`, encoded."""
+    ok, data = cv2.imencode(".jpg", evidence_picture(frame, observation, calibration, zones, owners, words),
+                            [cv2.IMWRITE_JPEG_QUALITY, EVIDENCE_QUALITY])
+    if not ok:
+        raise InvalidInput("the evidence frame cannot be encoded as JPEG")
+    return bytes(data.tobytes())
+
+
+def evidence_picture(frame: Frame, observation: Observation, calibration: Calibration, zones: ZoneMap,
+                     owners: Sequence[tuple[DieSeen, str]] = (), words: Words = Words()) -> np.ndarray:
+    """The frame with every die's box, value and confidence
     (:func:`controller.commands.vision.annotate`), each zone's outline and name, and beside each
     die given to a seat by its colour (``owners``: the die and the seat's ``#rrggbb``) a dot of
     that colour and the seat's label, so the dealer sees whose the camera took it for. ``words``
@@ -341,10 +351,7 @@ def evidence(frame: Frame, observation: Observation, calibration: Calibration, z
         cv2.circle(out, dot, round(5 * scale), parse_hex(colour), -1, cv2.LINE_AA)
         cv2.putText(out, words.label(str(die.zone)), (dot[0] + round(9 * scale), dot[1] + round(5 * scale)),
                     cv2.FONT_HERSHEY_SIMPLEX, 0.45 * scale, (255, 255, 255), max(1, round(scale)), cv2.LINE_AA)
-    ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, EVIDENCE_QUALITY])
-    if not ok:
-        raise InvalidInput("the evidence frame cannot be encoded as JPEG")
-    return bytes(data.tobytes())
+    return out
 
 
 def _zone_name_spot(name: str, corners: np.ndarray, scale: float, taken: list[Rect]) -> Rect:

@@ -259,6 +259,14 @@ def test_with_the_tables_configuration_each_die_is_said_to_lie_in_its_zone(
     assert main(["vision", "read", str(frame), "--json"]) == 0  # no configuration: no zones
     assert all("zone" not in d for d in json.loads(capsys.readouterr().out)["dice"])
 
+    def outline_pixels(args: list[str], folder: Path) -> int:  # the zones' outlines: cyan, as on the evidence picture
+        assert main(["vision", "read", str(frame), "--annotate", str(folder), *args]) == 0
+        picture = cv2.imread(str(folder / "tray.png"))
+        return int(np.all(picture == (255, 255, 0), axis=2).sum())
+
+    assert outline_pixels([], tmp_path / "plain") == 0
+    assert outline_pixels(["--config", str(zoned)], tmp_path / "zoned") > 2 * 864  # two zones' sides, top to bottom
+
 
 def face_label_of(die: dict[str, object]) -> str:
     """A JSON die's face as the summary line prints it."""
