@@ -17,12 +17,12 @@ MARKER_DICTIONARY = cv2.aruco.DICT_4X4_50
 """The ArUco dictionary of the tray markers: 4x4 bits, big cells, robust at small sizes."""
 
 TRAY_KEYS = ("width_mm", "height_mm", "marker_mm", "margin_mm", "focal_px")
+"""The keys of a configuration's ``[tray]`` table."""
 
 MAX_TRAY_MM = 3000.0
 """The largest size a ``[tray]`` key may give: the reader warps the tray to a top-down view at
 1.8 px per mm (``vision.read.TRAY_PX_PER_MM``), so a mistyped size (``width_mm = 1e9``, or ``inf``,
 which TOML allows) would ask for an image of that many pixels, or none."""
-"""The keys of a configuration's ``[tray]`` table."""
 
 CORNER_IDS = (0, 1, 2, 3)
 """Marker ids at the tray corners: top-left, top-right, bottom-right, bottom-left."""

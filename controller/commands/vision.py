@@ -318,8 +318,9 @@ def print_observation(path: Path, observation: Any, as_json: bool, out: TextIO,
     """One line for one image: JSON, or the values, count and time; with ``zones`` (each die's,
     None off every zone), each die's zone too: JSON ``zone``, or the faces in each zone."""
     if as_json:
-        dice = [d.to_json() if zones is None else {**d.to_json(), "zone": zone}
-                for d, zone in zip(observation.dice, zones or [None] * len(observation.dice))]
+        dice = [d.to_json() for d in observation.dice]
+        if zones is not None:
+            dice = [{**die, "zone": zone} for die, zone in zip(dice, zones)]
         out.write(json.dumps({"image": _text(path), "ms": round(observation.ms, 2), "dice": dice}) + "\n")
         return
     faces = " ".join(face_label(d) for d in observation.dice)
