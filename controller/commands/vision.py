@@ -81,7 +81,8 @@ def run_read(args: argparse.Namespace) -> int:
         if note:
             print(note, file=sys.stderr)
         zones = None if tray is None or calibration is None else zones_of(observation, calibration, tray)
-        print_observation(path, in_file_pixels(observation, photo.reduced), args.json, sys.stdout, zones)
+        order = () if tray is None else tuple(zone.name for zone in tray.zones.zones)
+        print_observation(path, in_file_pixels(observation, photo.reduced), args.json, sys.stdout, zones, order)
         if path in outputs:  # once, for a photo named twice
             write_png(outputs.pop(path), _picture(photo.image, observation, calibration, tray), args.force)
     return 2 if failures else 0
@@ -314,9 +315,10 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
 
 
 def print_observation(path: Path, observation: Any, as_json: bool, out: TextIO,
-                      zones: Sequence[str | None] | None = None) -> None:
+                      zones: Sequence[str | None] | None = None, order: Sequence[str] = ()) -> None:
     """One line for one image: JSON, or the values, count and time; with ``zones`` (each die's,
-    None off every zone), each die's zone too: JSON ``zone``, or the faces in each zone."""
+    None off every zone), each die's zone too: JSON ``zone``, or the faces in each zone, the zones
+    in ``order`` (:func:`by_zone`)."""
     if as_json:
         dice = [d.to_json() for d in observation.dice]
         if zones is not None:
@@ -326,14 +328,16 @@ def print_observation(path: Path, observation: Any, as_json: bool, out: TextIO,
     faces = " ".join(face_label(d) for d in observation.dice)
     flagged = sum(1 for d in observation.dice if d.flag)
     note = f", {flagged} flagged" if flagged else ""
-    where = "" if zones is None else "; " + by_zone(observation.dice, zones)
+    where = "" if zones is None else "; " + by_zone(observation.dice, zones, order)
     out.write(f"{_text(path)}: {len(observation.dice)} dice [{faces}]{note} ({observation.ms:.0f} ms){where}\n")
 
 
-def by_zone(dice: Sequence[Any], zones: Sequence[str | None]) -> str:
-    """The dice's faces zone by zone, the zones by name, dice off every zone last:
+def by_zone(dice: Sequence[Any], zones: Sequence[str | None], order: Sequence[str] = ()) -> str:
+    """The dice's faces zone by zone, the zones as ``order`` lists them (the tray's configuration:
+    seat2 before seat10), any other by name, dice off every zone last:
     ``community: 3 5; seat0: ?; off every zone: 6`` (``no dice`` when there are none)."""
-    names = sorted(set(zones), key=lambda z: (z is None, z or ""))
+    rank = {name: i for i, name in enumerate(order)}
+    names = sorted(set(zones), key=lambda z: (z is None, rank.get(z or "", len(rank)), z or ""))
     return "; ".join(f"{name or 'off every zone'}: " + " ".join(face_label(d) for d, z in zip(dice, zones) if z == name)
                      for name in names) or "no dice"
 

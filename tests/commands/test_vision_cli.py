@@ -284,3 +284,16 @@ def test_a_table_configuration_that_cannot_be_used_is_one_line_before_any_photo_
     assert main(["vision", "read", str(photo), "--config", str(config)]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and len(captured.err.strip().splitlines()) == 1 and said in captured.err
+
+
+def test_the_summary_line_gives_the_zones_in_the_configurations_order_and_dice_off_every_zone_last() -> None:
+    from types import SimpleNamespace
+
+    from controller.commands.vision import by_zone
+
+    dice = [SimpleNamespace(value=v, kind="d6") for v in (3, 5, None, 6, 2)]
+    zones = ["seat10", "seat2", "seat2", None, "community"]
+    order = ("community", "seat2", "seat10")  # as the tray's configuration lists them
+    assert by_zone(dice, zones, order) == "community: 2; seat2: 5 ?; seat10: 3; off every zone: 6"
+    assert by_zone(dice, zones) == "community: 2; seat10: 3; seat2: 5 ?; off every zone: 6"  # no order: by name
+    assert by_zone([], []) == "no dice"
