@@ -178,3 +178,12 @@ def test_the_questions_name_the_seats_zones_and_dice_by_the_players_names_when_g
     # a seat the names do not reach (and the table's own words without names) keep the zone's name
     assert question(match(REVEAL_2, cocked, ZONES, names=names[:2])).text.startswith("die 1 in the seat2 zone")
     assert question(match(REVEAL_2, astray, ZONES)).text == "a die in the seat1 zone while the table waits for seat 2's dice"
+
+
+def test_a_cocked_die_is_asked_about_before_the_dice_are_counted() -> None:
+    # a leaning die's top and side read as two cocked dice: the players lay it flat, no dealer entry
+    seen = reading(die("6", "seat2"), die(None, "seat2", 0.6, "cocked", x=100), die(None, "seat2", 0.7, "cocked", x=130))
+    asked = question(match(REVEAL_2, seen, ZONES))
+    assert (asked.reason, asked.text) == ("cocked", "die 2 in the seat2 zone lies cocked: lay it flat on the face most up")
+    counted = question(match(REVEAL_2, reading(die("6", "seat2"), die("4", "seat2", x=100), die("1", "seat2", x=130)), ZONES))
+    assert counted.reason == "count"

@@ -10,7 +10,7 @@ import pytest
 
 from controller.games.dice import DieKind
 from vision.face_classes import CLASSES, NOT_A_DIE, UNREADABLE, face_class, face_slice
-from vision.faces import DIE_SCORE, LEANS, SAME_DIE, Hit, _one_per_die, _reading
+from vision.faces import DIE_SCORE, LEANING_SAME_DIE, LEANS, SAME_DIE, TRAY_LEANS, Hit, _one_per_die, _reading
 from vision.read import UNCERTAIN
 
 
@@ -61,6 +61,21 @@ def test_two_close_hits_are_two_dice_when_no_die_lies_halfway_and_neither_leans(
     assert _one_per_die([leaning, a], between=lambda x, y: DIE_SCORE - 0.1) == [a]
     assert _one_per_die([leaning, a], same_kind=False, between=lambda x, y: DIE_SCORE - 0.1) == [a]
     assert _one_per_die([b, a], same_kind=False, between=lambda x, y: DIE_SCORE - 0.1) == [b, a]
+
+
+def test_a_leaning_dies_top_and_side_are_one_die_where_flat_dice_as_far_apart_are_two() -> None:
+    top, side = np.zeros(len(CLASSES), np.float32), np.zeros(len(CLASSES), np.float32)
+    top[face_class(DieKind.LETTERS, 2)], top[NOT_A_DIE] = 0.9, 0.1
+    side[face_class(DieKind.LETTERS, 5)], side[face_class(DieKind.LETTERS, 4)], side[NOT_A_DIE] = 0.6, 0.2, 0.2
+    gap = (SAME_DIE + LEANING_SAME_DIE) / 2 * 40.0  # beyond SAME_DIE, within LEANING_SAME_DIE
+    a = Hit((100.0, 100.0), 40.0, top, leaning=TRAY_LEANS + 0.1)
+    b = Hit((100.0 + gap, 100.0), 40.0, side, leaning=TRAY_LEANS + 0.2)
+    assert _one_per_die([b, a], same_kind=False, leans=TRAY_LEANS) == [a]
+    assert _one_per_die([b, a], leans=TRAY_LEANS) == [a]  # the finder's hits too
+    assert _one_per_die([b, a], same_kind=False, leans=LEANS) == [b, a]  # neither leans over LEANS
+    assert _one_per_die([b, replace(a, leaning=0.0)], same_kind=False, leans=TRAY_LEANS) == [b, replace(a, leaning=0.0)]
+    far = replace(b, center=(100.0 + 1.05 * LEANING_SAME_DIE * 40.0, 100.0))
+    assert _one_per_die([far, a], same_kind=False, leans=TRAY_LEANS) == [far, a]
 
 
 def test_a_die_seen_soft_is_read_less_surely() -> None:

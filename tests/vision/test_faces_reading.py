@@ -99,6 +99,23 @@ def test_a_leaning_letter_die_on_a_tray_seen_from_above_is_flagged_cocked(seed: 
                                                                        (truth.value, None)]
 
 
+@pytest.mark.parametrize("seed", [45, 86])
+def test_a_leaning_letter_die_whose_top_and_side_were_two_dice_is_one(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    import vision.faces
+
+    scene = render_scene(random.Random(seed), SceneSpec(size=(1536, 864), markers=True, kind="letters", n_dice=5,
+                                                        die_px=(38, 46), cocked=1, background="felt"))
+    assert scene.tray is not None
+    calibration = calibrate(scene.image, scene.tray)
+    cocked = [truth.cocked for truth in scene.dice].index(True)
+    seen, shipped = {}, vision.faces.LEANING_SAME_DIE
+    for apart in (shipped, 0.0):
+        monkeypatch.setattr(vision.faces, "LEANING_SAME_DIE", apart)
+        seen[apart] = found(scene.dice[cocked].box, read_faces(scene.image, "letters", tray=calibration).dice)
+    assert [(d.value, d.flag) for d in seen[shipped]] == [(None, "cocked")]
+    assert len(seen[0.0]) == 2  # without: its top and its side, two cocked dice in the count
+
+
 def test_a_hit_shrunk_to_a_dies_mark_on_a_tray_is_read_at_the_calibrated_die_side(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # on a die whose body is hard to tell from the felt the finder's hit can shrink to the face's
