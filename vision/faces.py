@@ -35,7 +35,8 @@ import numpy as np
 from controller.games.dice import DieKind
 from controller.games.errors import ConfigError, InvalidInput
 from vision.crops import crop, facing, frame_centre, normalise, sharpest_channel, straight_above
-from vision.detect import TRAY_CANDIDATES, Candidate, View, closer_view, propose, shrink, working_view, working_views
+from vision.detect import (SPECK, TRAY_CANDIDATES, Candidate, View, closer_view, marks_span, propose, shrink, working_view,
+                           working_views)
 from vision.face_classes import (CLASSES, FACE_CROP, FACE_PX, KINDS, NOT_A_DIE, NUMERAL_CROP, TURNED, UNREADABLE,
                                  UPRIGHT_CROP, face_class, face_slice)
 
@@ -307,7 +308,7 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, die_
         scale = min(1.0, TRAY_LOOK_PX / die_px)
         work = shrink(frame, scale) if scale < 1 else frame
         view = View(scale, work, propose(work, die_px * scale, KNOWN_SIDE_SPREAD, TRAY_CANDIDATES))
-        hits = find(view)
+        hits = [h for h in find(view) if marks_span(frame, (h.center[0] / scale, h.center[1] / scale), die_px) >= SPECK]
         if straight_above(below, frame.shape):
             least = LEAST_SIDE * die_px * scale
             hits = [replace(h, side=max(h.side, least)) for h in hits]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from vision.calibrate import calibrate
@@ -145,3 +146,64 @@ def test_a_frame_of_the_tray_read_without_its_calibration_takes_no_marker_for_a_
         for truth in scene.dice:
             x, y, w, h = truth.box
             assert [d.value for d in dice if x <= d.center[0] <= x + w and y <= d.center[1] <= y + h] == [truth.value]
+
+
+def crumbs_on(scene_image: np.ndarray, boxes: list[tuple[float, float, float, float]], seed: int, count: int = 12) -> np.ndarray:
+    """The frame with ``count`` crumbs (round, 4-10 px, dark, grey or brown) strewn on the tray, away from the dice."""
+    import cv2
+
+    image, rng, strewn = scene_image.copy(), random.Random(seed), 0
+    while strewn < count:
+        x, y = rng.uniform(250, 1286), rng.uniform(150, 714)
+        if any(bx - 20 <= x <= bx + bw + 20 and by - 20 <= y <= by + bh + 20 for bx, by, bw, bh in boxes):
+            continue
+        colour = rng.choice([(20, 20, 20), (30, 40, 60), (200, 200, 200), (60, 90, 140)])
+        cv2.circle(image, (int(x), int(y)), int(rng.uniform(2, 5)), colour, -1, cv2.LINE_AA)
+        strewn += 1
+    return image
+
+
+@pytest.mark.parametrize("kind, seed", [("d6", 6), ("letters", 1), ("d12", 4), ("d8-tauren", 9)])
+def test_crumbs_on_a_calibrated_tray_are_no_dice_and_every_die_is_still_read(
+        monkeypatch: pytest.MonkeyPatch, kind: str, seed: int) -> None:
+    import vision.detect
+    import vision.faces
+    import vision.read
+
+    scene = render_scene(random.Random(seed), SceneSpec(size=(1536, 864), markers=True, kind=kind, n_dice=4,
+                                                        die_px=(38, 46), background="felt"))
+    assert scene.tray is not None
+    image = crumbs_on(scene.image, [truth.box for truth in scene.dice], seed)
+    calibration = calibrate(image, scene.tray)
+
+    def read() -> tuple[int, int]:  # dice read as their truth, readings elsewhere (crumbs)
+        dice = read_dice(image, kind, tray=calibration).dice
+        def on(truth_box: tuple[float, float, float, float], die: object) -> bool:
+            x, y, w, h = truth_box
+            return bool(x <= die.center[0] <= x + w and y <= die.center[1] <= y + h)  # type: ignore[attr-defined]
+        right = sum([d.value for d in dice if on(t.box, d)] == [t.value] for t in scene.dice)
+        return right, sum(not any(on(t.box, d) for t in scene.dice) for d in dice)
+
+    assert read() == (len(scene.dice), 0)
+    for module in (vision.read, vision.faces):
+        monkeypatch.setattr(module, "SPECK", 0.0)
+    assert read()[1] >= 1  # without: crumbs read as dice (the d6 readers gave two of them a sure 1)
+
+
+def test_the_marks_span_of_a_die_is_its_side_and_of_a_crumb_its_few_pixels() -> None:
+    import cv2
+
+    from vision.detect import SPECK, marks_span
+
+    rng = np.random.default_rng(3)
+    felt = np.clip(rng.normal((40, 110, 40), 4, (200, 300, 3)), 0, 255).astype(np.uint8)
+    cv2.rectangle(felt, (50, 80), (89, 119), (50, 120, 50), -1)  # a die barely the felt's colour...
+    cv2.circle(felt, (60, 90), 4, (240, 240, 240), -1)           # ...showing two
+    cv2.circle(felt, (79, 109), 4, (240, 240, 240), -1)
+    cv2.circle(felt, (200, 100), 4, (20, 20, 20), -1)            # a crumb
+    assert marks_span(felt, (70.0, 100.0), 40.0) >= 0.5 > SPECK
+    assert marks_span(felt, (200.0, 100.0), 40.0) < SPECK
+    heap = felt.copy()
+    heap[60:140, 170:230] = (200, 60, 200)  # dice all around it: not judged
+    cv2.circle(heap, (200, 100), 4, (20, 20, 20), -1)
+    assert marks_span(heap, (200.0, 100.0), 40.0) == 1.0
