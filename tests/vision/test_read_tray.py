@@ -207,3 +207,22 @@ def test_the_marks_span_of_a_die_is_its_side_and_of_a_crumb_its_few_pixels() -> 
     heap[60:140, 170:230] = (200, 60, 200)  # dice all around it: not judged
     cv2.circle(heap, (200, 100), 4, (20, 20, 20), -1)
     assert marks_span(heap, (200.0, 100.0), 40.0) == 1.0
+
+
+@pytest.mark.parametrize("kind, seed", [("letters", 1), ("d12", 1), ("d8-tauren", 1)])
+def test_crumbs_on_a_frame_read_without_a_calibration_are_no_dice_of_the_face_kinds(
+        monkeypatch: pytest.MonkeyPatch, kind: str, seed: int) -> None:
+    import vision.faces
+
+    scene = render_scene(random.Random(seed), SceneSpec(size=(1536, 864), markers=True, kind=kind, n_dice=4,
+                                                        die_px=(38, 46), background="felt"))
+    image = crumbs_on(scene.image, [truth.box for truth in scene.dice], seed)
+
+    def elsewhere() -> int:  # readings on no die: crumbs
+        dice = read_dice(image, kind).dice
+        return sum(not any(t.box[0] <= d.center[0] <= t.box[0] + t.box[2] and t.box[1] <= d.center[1] <= t.box[1] + t.box[3]
+                           for t in scene.dice) for d in dice)
+
+    assert elsewhere() == 0
+    monkeypatch.setattr(vision.faces, "SPECK", 0.0)
+    assert elsewhere() >= 3
