@@ -526,7 +526,6 @@ SPECK_NOISE = 6.0
 """A mark differs from the tray by more than this many of the tray's own spreads (its texture, the
 camera's noise: 1.4826 times the median absolute deviation around the die)."""
 
-
 PLAIN_TRAY = 15.0
 """The most the ring around a hit may differ from its own median (its median difference plus its
 spread) for :func:`marks_span` to judge it: beyond, dice or a pattern lie around it."""

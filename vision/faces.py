@@ -308,14 +308,14 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, die_
         scale = min(1.0, TRAY_LOOK_PX / die_px)
         work = shrink(frame, scale) if scale < 1 else frame
         view = View(scale, work, propose(work, die_px * scale, KNOWN_SIDE_SPREAD, TRAY_CANDIDATES))
-        hits = [h for h in find(view) if marks_span(frame, (h.center[0] / scale, h.center[1] / scale), die_px) >= SPECK]
+        hits = [h for h in find(view) if not _speck(frame, scale, h, die_px)]
         if straight_above(below, frame.shape):
             least = LEAST_SIDE * die_px * scale
             hits = [replace(h, side=max(h.side, least)) for h in hits]
         return _read_hits(frame, kind, taught, view, hits, below, on_tray=True)
     view, hits = best_view(frame, TAUGHT_SIZES if taught is not None else OTHER_SIZES)
     if taught is None:
-        hits = [h for h in hits if not _speck(frame, view.scale, h, kind)]
+        hits = [h for h in hits if not _speck(frame, view.scale, h, h.side / view.scale * BOX_PER_SIDE[kind])]
     readings = _read_hits(frame, kind, taught, view, hits, below, on_tray=False)
     if taught is not None or not readings or _sure_readings(readings):
         return readings
@@ -344,14 +344,14 @@ def _read_hits(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, view:
     return [_reading(hit, kind, taught, view.scale, view.work.shape, leans) for hit in hits]
 
 
-def _speck(frame: np.ndarray, scale: float, hit: Hit, kind: DieKind) -> bool:
-    """Whether a hit of a frame read without a calibration is a crumb (:data:`vision.detect.SPECK`),
-    the die's side taken from the hit's (its box, :data:`BOX_PER_SIDE`). With twelve crumbs strewn on
-    each of 20 felt frames beside four letter dice, 111 false dice -> 18; on the bench's 1,000 free
-    frames per kind (``bench/faces_reader.py``) false dice letters 524 -> 504, d12 591 -> 579,
-    d8-tauren 515 -> 495, every other figure the same (none of their dice lost)."""
-    side = hit.side / scale * BOX_PER_SIDE[kind]
-    return marks_span(frame, (hit.center[0] / scale, hit.center[1] / scale), side) < SPECK
+def _speck(frame: np.ndarray, scale: float, hit: Hit, die_px: float) -> bool:
+    """Whether a hit (of a view of ``frame`` at ``scale``) is a crumb (:data:`vision.detect.SPECK`) for
+    dice ``die_px`` across in ``frame``: the calibration's side on a tray; without one, the hit's box
+    (:data:`BOX_PER_SIDE`). There, with twelve crumbs strewn on each of 20 felt frames beside four
+    letter dice, 111 false dice -> 18; on the bench's 1,000 free frames per kind
+    (``bench/faces_reader.py``) false dice letters 524 -> 504, d12 591 -> 579, d8-tauren 515 -> 495,
+    every other figure the same (none of their dice lost)."""
+    return marks_span(frame, (hit.center[0] / scale, hit.center[1] / scale), die_px) < SPECK
 
 
 FARTHER_SURE = 0.5
