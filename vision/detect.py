@@ -526,6 +526,10 @@ SPECK_NOISE = 6.0
 """A mark differs from the tray by more than this many of the tray's own spreads (its texture, the
 camera's noise: 1.4826 times the median absolute deviation around the die)."""
 
+SPECK_STEP = 1 / 40
+"""The finest :func:`marks_span` looks, in die sides: every pixel of a die up to 80 px across, every
+other pixel up to 120, and so on."""
+
 PLAIN_TRAY = 15.0
 """The most the ring around a hit may differ from its own median (its median difference plus its
 spread) for :func:`marks_span` to judge it: beyond, dice or a pattern lie around it."""
@@ -536,12 +540,14 @@ def marks_span(frame: np.ndarray, centre: tuple[float, float], die_px: float) ->
     sides of it that differ from the tray (the median of a ring 0.85-1 die sides out, which a
     neighbouring die may half cover), the larger side of their bounding box. A die spans its whole
     side (its outline, its face's marks, its shading, even on a tray of its body's colour); a crumb
-    its own few pixels."""
+    its own few pixels. Looked at every :data:`SPECK_STEP`-th of a die's side at most (a die 400 px
+    across took 57 ms a hit at every pixel)."""
     h, w = frame.shape[:2]
     cx, cy, reach = int(round(centre[0])), int(round(centre[1])), max(2, int(round(die_px)))
     x0, y0, x1, y1 = max(0, cx - reach), max(0, cy - reach), min(w, cx + reach + 1), min(h, cy + reach + 1)
-    window = frame[y0:y1, x0:x1].astype(np.int16)
-    ys, xs = np.mgrid[y0:y1, x0:x1]
+    step = max(1, int(die_px * SPECK_STEP))
+    window = frame[y0:y1:step, x0:x1:step].astype(np.int16)
+    ys, xs = np.mgrid[y0:y1:step, x0:x1:step]
     far = np.maximum(np.abs(xs - cx), np.abs(ys - cy))
     ring = window[far >= 0.85 * die_px]
     if len(ring) < 16:
@@ -557,4 +563,4 @@ def marks_span(frame: np.ndarray, centre: tuple[float, float], die_px: float) ->
     if not marked.any():
         return 0.0
     my, mx = ys[marked], xs[marked]
-    return float(max(mx.max() - mx.min(), my.max() - my.min()) + 1) / die_px
+    return float(max(mx.max() - mx.min(), my.max() - my.min()) + step) / die_px

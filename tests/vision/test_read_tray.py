@@ -203,6 +203,9 @@ def test_the_marks_span_of_a_die_is_its_side_and_of_a_crumb_its_few_pixels() -> 
     cv2.circle(felt, (200, 100), 4, (20, 20, 20), -1)            # a crumb
     assert marks_span(felt, (70.0, 100.0), 40.0) >= 0.5 > SPECK
     assert marks_span(felt, (200.0, 100.0), 40.0) < SPECK
+    large = cv2.resize(felt, None, fx=8, fy=8, interpolation=cv2.INTER_NEAREST)  # a photo's dice, looked at sparsely
+    assert marks_span(large, (560.0, 800.0), 320.0) >= 0.5 > SPECK
+    assert marks_span(large, (1600.0, 800.0), 320.0) < SPECK
     heap = felt.copy()
     heap[60:140, 170:230] = (200, 60, 200)  # dice all around it: not judged
     cv2.circle(heap, (200, 100), 4, (20, 20, 20), -1)
