@@ -564,3 +564,9 @@ def marks_span(frame: np.ndarray, centre: tuple[float, float], die_px: float) ->
         return 0.0
     my, mx = ys[marked], xs[marked]
     return float(max(mx.max() - mx.min(), my.max() - my.min()) + step) / die_px
+
+
+def is_crumb(frame: np.ndarray, centre: tuple[float, float], die_px: float) -> bool:
+    """Whether what lies at ``centre`` of ``frame`` is a crumb, not a die ``die_px`` across: its marks
+    span under :data:`SPECK` of that side (:func:`marks_span`)."""
+    return marks_span(frame, centre, die_px) < SPECK

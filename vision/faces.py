@@ -35,7 +35,7 @@ import numpy as np
 from controller.games.dice import DieKind
 from controller.games.errors import ConfigError, InvalidInput
 from vision.crops import crop, facing, frame_centre, normalise, sharpest_channel, straight_above
-from vision.detect import (SPECK, TRAY_CANDIDATES, Candidate, View, closer_view, marks_span, propose, shrink, working_view,
+from vision.detect import (TRAY_CANDIDATES, Candidate, View, closer_view, is_crumb, propose, shrink, working_view,
                            working_views)
 from vision.face_classes import (CLASSES, FACE_CROP, FACE_PX, KINDS, NOT_A_DIE, NUMERAL_CROP, TURNED, UNREADABLE,
                                  UPRIGHT_CROP, face_class, face_slice)
@@ -300,7 +300,7 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, die_
     """Every die in ``frame`` read as ``kind``: found in the best view (or at the known die side
     ``die_px``, shrunk so that it is at most :data:`TRAY_LOOK_PX`), looked at again (``below``:
     the point straight below the camera, when a calibration knows it), read once, crumbs left out
-    (:func:`vision.detect.marks_span`, :func:`_speck`); a frame of the shipped kinds none of whose
+    (:func:`vision.detect.is_crumb`, :func:`_speck`); a frame of the shipped kinds none of whose
     dice is read surely, looked at again for larger dice (:func:`_farther_look`)."""
     from vision.read import KNOWN_SIDE_SPREAD
 
@@ -351,7 +351,7 @@ def _speck(frame: np.ndarray, scale: float, hit: Hit, die_px: float) -> bool:
     letter dice, 111 false dice -> 18; on the bench's 1,000 free frames per kind
     (``bench/faces_reader.py``) false dice letters 524 -> 504, d12 591 -> 579, d8-tauren 515 -> 495,
     every other figure the same (none of their dice lost)."""
-    return marks_span(frame, (hit.center[0] / scale, hit.center[1] / scale), die_px) < SPECK
+    return is_crumb(frame, (hit.center[0] / scale, hit.center[1] / scale), die_px)
 
 
 FARTHER_SURE = 0.5

@@ -25,7 +25,7 @@ from controller.games.errors import InvalidInput
 from vision.classify import NOT_A_DIE, UNREADABLE, FaceClassifier, classifier, readers
 from vision.crops import (CROP_SCALE, READ_PX, aligned_crop, crop, dark_body, dominant_angle, frame_centre, red_channel,
                           sharpest_channel, straight_above)
-from vision.detect import (SPECK, TRAY_CANDIDATES, Candidate, View, closer_view, marks_span, propose, shrink, uncovered,
+from vision.detect import (TRAY_CANDIDATES, Candidate, View, closer_view, is_crumb, propose, shrink, uncovered,
                            working_views)
 
 if TYPE_CHECKING:
@@ -239,7 +239,7 @@ def _read_frame(frame: np.ndarray, die_px: float | None = None,
     view, hits = _found(frame, known)
     hits = hits + _passed_over(view, hits)
     if die_px:  # a calibrated tray: a crumb there is no die
-        hits = [h for h in hits if marks_span(frame, (h.center[0] / view.scale, h.center[1] / view.scale), die_px) >= SPECK]
+        hits = [h for h in hits if not is_crumb(frame, (h.center[0] / view.scale, h.center[1] / view.scale), die_px)]
     hits = _second_look(frame, view.scale, view.work, hits)
     hits = _one_per_die(_split_between(frame, view, hits))
     from_above = below is not None and straight_above(below, frame.shape)

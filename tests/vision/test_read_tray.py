@@ -167,8 +167,6 @@ def crumbs_on(scene_image: np.ndarray, boxes: list[tuple[float, float, float, fl
 def test_crumbs_on_a_calibrated_tray_are_no_dice_and_every_die_is_still_read(
         monkeypatch: pytest.MonkeyPatch, kind: str, seed: int) -> None:
     import vision.detect
-    import vision.faces
-    import vision.read
 
     scene = render_scene(random.Random(seed), SceneSpec(size=(1536, 864), markers=True, kind=kind, n_dice=4,
                                                         die_px=(38, 46), background="felt"))
@@ -185,8 +183,7 @@ def test_crumbs_on_a_calibrated_tray_are_no_dice_and_every_die_is_still_read(
         return right, sum(not any(on(t.box, d) for t in scene.dice) for d in dice)
 
     assert read() == (len(scene.dice), 0)
-    for module in (vision.read, vision.faces):
-        monkeypatch.setattr(module, "SPECK", 0.0)
+    monkeypatch.setattr(vision.detect, "SPECK", 0.0)
     assert read()[1] >= 1  # without: crumbs read as dice (the d6 readers gave two of them a sure 1)
 
 
@@ -215,7 +212,7 @@ def test_the_marks_span_of_a_die_is_its_side_and_of_a_crumb_its_few_pixels() -> 
 @pytest.mark.parametrize("kind, seed", [("letters", 1), ("d12", 1), ("d8-tauren", 1)])
 def test_crumbs_on_a_frame_read_without_a_calibration_are_no_dice_of_the_face_kinds(
         monkeypatch: pytest.MonkeyPatch, kind: str, seed: int) -> None:
-    import vision.faces
+    import vision.detect
 
     scene = render_scene(random.Random(seed), SceneSpec(size=(1536, 864), markers=True, kind=kind, n_dice=4,
                                                         die_px=(38, 46), background="felt"))
@@ -227,5 +224,5 @@ def test_crumbs_on_a_frame_read_without_a_calibration_are_no_dice_of_the_face_ki
                            for t in scene.dice) for d in dice)
 
     assert elsewhere() == 0
-    monkeypatch.setattr(vision.faces, "SPECK", 0.0)
+    monkeypatch.setattr(vision.detect, "SPECK", 0.0)
     assert elsewhere() >= 3
