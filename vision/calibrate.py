@@ -192,16 +192,28 @@ def tray_config_of(config: Mapping[str, Any]) -> TrayConfig:
                       None if focal is None else float(focal))
 
 
+def corner_dictionary() -> cv2.aruco.Dictionary:
+    """The tray's four corner markers (:data:`CORNER_IDS`) of :data:`MARKER_DICTIONARY`, and no other:
+    what the detector looks for. With all 50 markers of the dictionary, OpenCV 4.10 (the Pi's,
+    ``hardware/pi-constraints.txt``) took the outline of marker 0's white quiet zone on green felt for
+    a marker 17, and then dropped marker 0 inside it as too close (1 of 400 bench trays; OpenCV 5.1
+    found it); the tray then had three markers, and the camera's point below was guessed from them
+    (:func:`estimate_focal_px`). A marker of the dictionary's other 46 lies at least 4 bits from
+    these four (in any turn), so the one bit the detector corrects never makes it one of them."""
+    whole = cv2.aruco.getPredefinedDictionary(MARKER_DICTIONARY)
+    return cv2.aruco.Dictionary(whole.bytesList[list(CORNER_IDS)].copy(), whole.markerSize, whole.maxCorrectionBits)
+
+
 def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     """The tray markers found in a frame: id -> its four corners in pixels (ArUco order)."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     parameters = cv2.aruco.DetectorParameters()
     parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(MARKER_DICTIONARY), parameters)
+    detector = cv2.aruco.ArucoDetector(corner_dictionary(), parameters)
     corners, ids, _ = detector.detectMarkers(grey)
     if ids is None:
         return {}
-    return {int(i): c.reshape(4, 2).astype(np.float64) for i, c in zip(ids.ravel(), corners) if i in CORNER_IDS}
+    return {CORNER_IDS[int(i)]: c.reshape(4, 2).astype(np.float64) for i, c in zip(ids.ravel(), corners)}
 
 
 TOP_FACE_MM = 16.0
@@ -317,7 +329,17 @@ def estimate_focal_px(homography: np.ndarray, image_size: tuple[int, int]) -> fl
     if inverse_square <= 0:
         return None
     focal = 1 / math.sqrt(inverse_square)
-    return focal if focal < 20 * max(image_size) else None
+    return focal if focal < LONGEST_FOCAL * max(image_size) else None
+
+
+LONGEST_FOCAL = 8.0
+"""The longest focal length :func:`estimate_focal_px` believes, in frame widths (a field of view of
+7 degrees: no table camera sees a whole tray through that). Longer ones come from a view within a
+few degrees of straight down, whose homography's slight perspective is noise, not tilt: with one of
+four markers covered, 144 of 800 calibrations of bench trays seen straight down guessed 24,000 to
+30,700 px (16-20 widths, under the 20 allowed before) for a lens of 2,100, put the point below the
+camera a frame's width away, and the reader then took the camera for tilted (another cocked
+network and bar: :func:`vision.crops.straight_above`). Tilted 2-30 degrees, the guesses are 1,475-4,410 px."""
 
 
 def _intrinsics(focal_px: float, image_size: tuple[int, int]) -> np.ndarray:

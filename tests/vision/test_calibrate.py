@@ -175,3 +175,61 @@ def test_three_markers_are_enough_when_a_hand_covers_the_fourth() -> None:
     lo, hi = corners.min(axis=0).astype(int) - 10, corners.max(axis=0).astype(int) + 10
     covered[max(0, lo[1]):hi[1], max(0, lo[0]):hi[0]] = (60, 80, 120)
     assert_dice_placed_within(calibrate(covered, scene.tray), scene, 2.0)
+
+
+def covered(image: np.ndarray, marker: int) -> np.ndarray:
+    """``image`` with ``marker`` and its white zone painted in the felt's colour (a hand, a die on it)."""
+    import cv2
+
+    corners = detect_markers(image)[marker]
+    centre = corners.mean(axis=0)
+    out = image.copy()
+    cv2.fillPoly(out, [(centre + (corners - centre) * 1.7).astype(np.int32)],
+                 tuple(int(v) for v in np.median(image.reshape(-1, 3), axis=0)))
+    return out
+
+
+@pytest.mark.parametrize("seed, marker", [(2, 0), (9, 3), (28, 0)])
+def test_a_tray_seen_straight_down_with_a_marker_covered_is_still_seen_from_straight_above(seed: int, marker: int) -> None:
+    # three markers' slight perspective is noise: the focal length guessed from it was ~30,000 px
+    # (lens 2,100), which put the point below the camera a frame's width away, off the frame
+    from vision.crops import straight_above
+
+    scene = render_scene(random.Random(seed), SceneSpec(size=(1536, 864), markers=True, n_dice=4, noise=6,
+                                                        die_px=(38, 46)))
+    assert scene.tray is not None
+    image = covered(scene.image, marker)
+    calibration = calibrate(image, scene.tray)
+    assert sorted(detect_markers(image)) == sorted({0, 1, 2, 3} - {marker})
+    assert calibration.focal_px is None
+    assert straight_above(calibration.below_camera(), image.shape)
+
+
+def test_a_tilted_tray_with_a_marker_covered_still_gives_the_point_below() -> None:
+    scene = tray_scene(9, 1.0)
+    assert scene.tray is not None and scene.camera is not None
+    below = calibrate(covered(scene.image, 2), scene.tray).below_camera()
+    centre = scene.camera.centre
+    truth = scene.camera.project(np.array([[centre[0], centre[1], 0.0]]))[0]
+    assert below is not None
+    assert np.hypot(below[0] - truth[0], below[1] - truth[1]) < 0.05 * scene.camera.size[0]
+
+
+def test_markers_of_other_ids_on_the_tray_are_neither_reported_nor_taken_for_its_corners() -> None:
+    import cv2
+
+    from vision.calibrate import MARKER_DICTIONARY
+
+    scene = tray_scene(1, 0.0)
+    image = scene.image.copy()
+    whole = cv2.aruco.getPredefinedDictionary(MARKER_DICTIONARY)
+    for n, marker in enumerate((4, 17, 33, 49)):
+        tile = cv2.aruco.generateImageMarker(whole, marker, 60)
+        x, y = 500 + 130 * n, 300
+        image[y - 15:y + 75, x - 15:x + 75] = 255
+        image[y:y + 60, x:x + 60] = tile[:, :, None]
+    assert {marker for marker in (4, 17, 33, 49)
+            if marker in cv2.aruco.ArucoDetector(whole).detectMarkers(image)[1].ravel()} == {4, 17, 33, 49}
+    found = detect_markers(image)
+    assert sorted(found) == [0, 1, 2, 3]
+    assert all(np.allclose(found[k], corners, atol=0.5) for k, corners in detect_markers(scene.image).items())
