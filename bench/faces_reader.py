@@ -34,6 +34,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dice_reader import TILE, Tally, Truth, error_tiles, match, named_sheet, score, write_sheet  # noqa: E402  (the d6 bench's scoring)
 
+from vision.calibrate import TrayLayout, calibrate  # noqa: E402
 from vision.perturb import gain  # noqa: E402
 from vision.faces import read_faces  # noqa: E402
 from vision.render import PALETTE, SceneSpec, render_scene  # noqa: E402
@@ -156,9 +157,6 @@ def tilted(frames: int) -> None:
     """The face kinds in turn on ``frames`` calibrated trays seen by a camera tilted 18-30 degrees
     (one cocked die each), read with the tray's calibration: the figures of :func:`accuracy`, and
     how many flat dice were flagged cocked."""
-    from dice_reader import match
-    from vision.calibrate import calibrate
-
     total, accepted, flagged = Tally(), 0, 0
     for n in range(frames):
         spec = SceneSpec(size=(1280, 720), markers=True, perspective=1.0, kind=MIXED_KINDS[n % 3], n_dice=6, cocked=1,
@@ -175,27 +173,29 @@ def tilted(frames: int) -> None:
           f"flat dice flagged cocked {flagged}", flush=True)
 
 
+def tray_frame(kind: str, n: int) -> tuple[np.ndarray, TrayLayout, list[Truth]]:
+    """Tray ``n`` of :func:`trays` for ``kind``: the frame, the tray's layout and the dice's truth."""
+    rng = random.Random(SEED_BASE + 700_000 + 1000 * n + sum(map(ord, kind)))
+    spec = SceneSpec(size=(1536, 864), markers=True, kind=kind, n_dice=rng.randint(3, 8),
+                     cocked=int(rng.random() < 0.25), die_px=(38, 46), palette=BENCH_PALETTE,
+                     lettering=n % 2 == 1, background="random", noise=rng.choice([0, 3, 6]))
+    scene = render_scene(random.Random(rng.getrandbits(32)), spec)
+    assert scene.tray is not None  # drawn with markers
+    return bench_light(scene.image, rng), scene.tray, [Truth(d.value, d.box) for d in scene.dice]
+
+
 def trays(kind: str, frames: int, sheet: Path | None = None) -> None:
     """The table's own path: ``frames`` calibrated trays of ``kind`` dice seen from straight above at
     the Pi camera's 1536x864, the dice 15-17 mm as on the demo's tray (38-46 px), in the bench's
     colours and light (:func:`bench_light`), one tray in four with a cocked die, read with the
     tray's calibration: the figures of :func:`accuracy` (``sheet`` as there, named ``-trays``), and the read
     time of a tray on one core (CPU: median, slowest)."""
-    from vision.calibrate import calibrate
-
     total, accepted = Tally(), 0
     tiles: list[np.ndarray] = []
     times: list[float] = []
     for n in range(frames):
-        rng = random.Random(SEED_BASE + 700_000 + 1000 * n + sum(map(ord, kind)))
-        spec = SceneSpec(size=(1536, 864), markers=True, kind=kind, n_dice=rng.randint(3, 8),
-                         cocked=int(rng.random() < 0.25), die_px=(38, 46), palette=BENCH_PALETTE,
-                         lettering=n % 2 == 1, background="random", noise=rng.choice([0, 3, 6]))
-        scene = render_scene(random.Random(rng.getrandbits(32)), spec)
-        assert scene.tray is not None  # drawn with markers
-        image = bench_light(scene.image, rng)
-        truths = [Truth(d.value, d.box) for d in scene.dice]
-        tray = calibrate(image, scene.tray)
+        image, layout, truths = tray_frame(kind, n)
+        tray = calibrate(image, layout)
         start = time.process_time()
         readings = read_faces(image, kind, tray=tray).dice
         times.append((time.process_time() - start) * 1000)

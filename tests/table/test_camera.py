@@ -30,6 +30,8 @@ from vision.calibrate import TrayConfig, load_tray_config
 from vision.read import UNCERTAIN
 from vision.settle import Motion
 
+pytestmark = pytest.mark.pi_stack  # scripts/test-pi runs these on the Pi's OpenCV and numpy too
+
 EXAMPLE = load_tray_config(Path(__file__).parents[2] / "table.example.toml")
 TRAY = replace(EXAMPLE, layout=replace(EXAMPLE.layout, marker_mm=30.0))
 SIZE = (1024, 576)

@@ -21,6 +21,8 @@ from controller.table.records import DieSeen, Question
 from vision.calibrate import load_tray_config
 from vision.read import UNCERTAIN
 
+pytestmark = pytest.mark.pi_stack  # scripts/test-pi runs these on the Pi's OpenCV and numpy too
+
 ZONES = load_tray_config(Path(__file__).parents[2] / "table.example.toml").zones
 FLOP = DiceNeeded(None, DieKind.D6, 3, False, "flop")
 REVEAL_2 = DiceNeeded(2, DieKind.D6, 2, False, "reveal")

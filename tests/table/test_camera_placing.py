@@ -14,6 +14,8 @@ from hardware.camera_sim import SimCamera
 from vision.calibrate import Zone, load_tray_config
 from vision.render import SceneSpec, render_scene
 
+pytestmark = pytest.mark.pi_stack  # scripts/test-pi runs these on the Pi's OpenCV and numpy too
+
 TRAY = load_tray_config(Path(__file__).parents[2] / "table.example.toml")
 ZONES = {zone.name: zone for zone in TRAY.zones.zones}
 

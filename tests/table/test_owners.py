@@ -22,6 +22,8 @@ from hardware.camera_sim import SimCamera
 from vision.calibrate import TrayConfig, TrayLayout, ZoneMap
 from vision.colour import parse_hex
 
+pytestmark = pytest.mark.pi_stack  # scripts/test-pi runs these on the Pi's OpenCV and numpy too
+
 LAYOUT = TrayLayout()
 TRAY = TrayConfig(LAYOUT, ZoneMap.from_config(seat_zones(6, LAYOUT.width_mm, LAYOUT.height_mm)))
 COLOURS = demo_colours(6)

@@ -16,6 +16,8 @@ from vision.calibrate import calibrate
 from vision.colour import (NO_REFERENCE, REFERENCE_WHITE, TELLABLE_COLOURS, Light, body_colour, check_colours,
                            difference, lab_of_hex, owner, parse_hex, separation_needed, tray_light)
 
+pytestmark = pytest.mark.pi_stack  # scripts/test-pi runs these on the Pi's OpenCV and numpy too
+
 SEATS = ("#c8102e", "#1f5fbf", "#2e9e44", "#f2c500", "#8e2fa8", "#f07800")  # not the demo's six
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
 

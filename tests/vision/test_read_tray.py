@@ -12,6 +12,8 @@ from vision.calibrate import calibrate
 from vision.read import read_dice
 from vision.render import SceneSpec, render_scene
 
+pytestmark = pytest.mark.pi_stack  # scripts/test-pi runs these on the Pi's OpenCV and numpy too
+
 
 def test_calibrated_tray_reads_every_die_and_not_the_markers() -> None:
     scene = render_scene(random.Random(12), SceneSpec(markers=True, perspective=0.6), values=[1, 3, 5, 2, 6])
