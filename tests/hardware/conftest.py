@@ -27,7 +27,7 @@ from hardware.camera_opencv import OpenCvCamera
 from hardware.panels import GpioPanel
 from hardware.sim import SimTable
 
-PHOTOS = Path("/work/shared/data/dice-photos/byler-d6-dev/images")
+PHOTOS = Path(__file__).resolve().parents[2] / "data" / "dice-photos" / "byler-d6-dev" / "images"  # the repo's own
 SEATNODE_TABLE = {
     "panel": {"source": "seatnode"}, "rfid": {"source": "seatnode"},
     "seatnodes": [{"seat": 0, "url": "sim://node0", "spot": "seat0"},

@@ -17,7 +17,9 @@ from hardware.camera_picamera2 import Picamera2Camera
 from hardware.camera_sim import CameraFault, SimCamera
 from hardware.config import CameraConfig
 
-PHOTOS = Path("/work/shared/data/dice-photos/byler-d6-dev/images")
+pytestmark = pytest.mark.pi_stack  # scripts/test-pi runs these on the Pi's OpenCV and numpy too
+
+PHOTOS = Path(__file__).resolve().parents[2] / "data" / "dice-photos" / "byler-d6-dev" / "images"  # the repo's own
 
 
 class StandInPicamera2:

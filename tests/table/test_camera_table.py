@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from controller.games.base import DiceNeeded
 from controller.games.dice import DieKind
 from controller.games.rolls import Roll
@@ -18,6 +20,8 @@ from hardware.camera_sim import CameraFault, SimCamera
 
 from tests.table.conftest import next_input
 from tests.table.test_camera import QUIET, TRAY, table_camera, truth_faces
+
+pytestmark = pytest.mark.pi_stack  # scripts/test-pi runs these on the Pi's OpenCV and numpy too
 
 
 def table_at_first_visible_roll(store: Store, game: str, camera: SimCamera) -> tuple[Table, DiceNeeded]:

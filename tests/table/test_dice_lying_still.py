@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from controller.games.base import DiceNeeded
 from controller.games.dice import DieKind
@@ -20,6 +21,8 @@ from controller.table.records import DieSeen, Question, TableStatus
 
 from tests.table.test_camera import TRAY, read_once, table_camera, truth_faces, watch
 from tests.table.test_camera_table import next_visible_roll, table_at_first_visible_roll, tick
+
+pytestmark = pytest.mark.pi_stack  # scripts/test-pi runs these on the Pi's OpenCV and numpy too
 
 TURN = DiceNeeded(None, DieKind.D6, 1, False, "turn")
 

@@ -12,6 +12,8 @@ from controller.games.errors import InvalidInput
 from vision.render import SceneSpec, render_roll, render_scene
 from vision.settle import Motion, SettleConfig, SettleDetector, time_settle
 
+pytestmark = pytest.mark.pi_stack  # scripts/test-pi runs these on the Pi's OpenCV and numpy too
+
 ROLL = SceneSpec(size=(768, 432), die_px=(30, 55), n_dice=6, noise=3.0, glare=0.6, touching=True)
 
 

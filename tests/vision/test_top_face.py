@@ -8,9 +8,12 @@ import random
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.render import SceneSpec, render_scene
 from vision.top_face import DIE_PER_FACE, locate, picture_body, spots
+
+pytestmark = pytest.mark.pi_stack  # scripts/test-pi runs these on the Pi's OpenCV and numpy too
 
 OLIVE = (((70, 150, 95), ((245, 245, 245),)),)
 
