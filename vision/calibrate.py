@@ -316,6 +316,17 @@ def calibrate(image: np.ndarray, layout: TrayLayout, focal_px: float | None = No
     return Calibration(layout, homography, size, focal_px or estimate_focal_px(homography, size))
 
 
+LONGEST_FOCAL = 8.0
+"""The longest focal length :func:`estimate_focal_px` believes, in frame widths (a field of view of
+7 degrees: no table camera sees a whole tray through that). Longer ones come from a view within a
+few degrees of straight down, whose homography's slight perspective is noise, not tilt: with one of
+four markers covered, 144 of 800 calibrations of bench trays seen straight down guessed 24,000 to
+30,700 px (16-20 widths, under the 20 allowed before) for a lens of 2,100, put the point below the
+camera a frame's width away, and the reader then took the camera for tilted (another cocked
+network and bar: :func:`vision.crops.straight_above`). Tilted 2-30 degrees, the guesses are
+1,475-4,410 px."""
+
+
 def estimate_focal_px(homography: np.ndarray, image_size: tuple[int, int]) -> float | None:
     """The focal length a plane's homography implies (square pixels, centred principal point).
 
@@ -330,16 +341,6 @@ def estimate_focal_px(homography: np.ndarray, image_size: tuple[int, int]) -> fl
         return None
     focal = 1 / math.sqrt(inverse_square)
     return focal if focal < LONGEST_FOCAL * max(image_size) else None
-
-
-LONGEST_FOCAL = 8.0
-"""The longest focal length :func:`estimate_focal_px` believes, in frame widths (a field of view of
-7 degrees: no table camera sees a whole tray through that). Longer ones come from a view within a
-few degrees of straight down, whose homography's slight perspective is noise, not tilt: with one of
-four markers covered, 144 of 800 calibrations of bench trays seen straight down guessed 24,000 to
-30,700 px (16-20 widths, under the 20 allowed before) for a lens of 2,100, put the point below the
-camera a frame's width away, and the reader then took the camera for tilted (another cocked
-network and bar: :func:`vision.crops.straight_above`). Tilted 2-30 degrees, the guesses are 1,475-4,410 px."""
 
 
 def _intrinsics(focal_px: float, image_size: tuple[int, int]) -> np.ndarray:
