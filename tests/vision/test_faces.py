@@ -13,6 +13,8 @@ from vision.face_classes import CLASSES, NOT_A_DIE, UNREADABLE, face_class, face
 from vision.faces import DIE_SCORE, LEANING_SAME_DIE, LEANS, SAME_DIE, TRAY_LEANS, Hit, _one_per_die, _reading
 from vision.read import UNCERTAIN
 
+pytestmark = pytest.mark.pi_stack  # scripts/test-pi runs these on the Pi's OpenCV and numpy too
+
 
 def test_a_reading_just_below_the_threshold_is_flagged_uncertain() -> None:
     probs = np.zeros(len(CLASSES), np.float32)
