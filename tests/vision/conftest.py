@@ -7,6 +7,9 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Sequence
+
+from vision.read import DieReading
 
 
 @functools.cache
@@ -25,3 +28,9 @@ def bench_script(file: str, module_name: str) -> ModuleType:
     sys.modules[module_name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
+
+
+def found(truth_box: tuple[float, float, float, float], dice: Sequence[DieReading]) -> list[DieReading]:
+    """The readings whose centre lies in a die's true box."""
+    x, y, w, h = truth_box
+    return [d for d in dice if x <= d.center[0] <= x + w and y <= d.center[1] <= y + h]

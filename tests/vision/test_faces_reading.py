@@ -19,6 +19,8 @@ from vision.faces import Hit, read_faces
 from vision.read import DieReading
 from vision.render import DieTruth, SceneSpec, render_scene
 
+from tests.vision.conftest import found
+
 pytestmark = pytest.mark.pi_stack  # scripts/test-pi runs these on the Pi's OpenCV and numpy too
 
 SMALL = dict(size=(640, 400), n_dice=5, die_px=(48, 64), background="felt")
@@ -35,11 +37,6 @@ def hits_off_centre(dice: list[DieTruth], dx: float, dy: float) -> list[Hit]:
     their centres, :data:`HIT_SIZE` of their size, no class probabilities yet."""
     return [Hit((d.center[0] + dx * d.side, d.center[1] + dy * d.side), HIT_SIZE * d.side, np.zeros(len(CLASSES)))
             for d in dice]
-
-
-def found(truth_box: tuple[float, float, float, float], dice: tuple[DieReading, ...]) -> list[DieReading]:
-    x, y, w, h = truth_box
-    return [d for d in dice if x <= d.center[0] <= x + w and y <= d.center[1] <= y + h]
 
 
 @pytest.mark.parametrize("kind", ["d12", "d8-tauren", "letters"])

@@ -12,6 +12,8 @@ from vision.calibrate import calibrate
 from vision.read import read_dice
 from vision.render import SceneSpec, render_scene
 
+from tests.vision.conftest import found
+
 pytestmark = pytest.mark.pi_stack  # scripts/test-pi runs these on the Pi's OpenCV and numpy too
 
 
@@ -146,8 +148,7 @@ def test_a_frame_of_the_tray_read_without_its_calibration_takes_no_marker_for_a_
         dice = (read_dice(scene.image) if kind == "d6" else read_faces(scene.image, kind)).dice
         assert len(dice) == 5, seed  # no marker read as a die
         for truth in scene.dice:
-            x, y, w, h = truth.box
-            assert [d.value for d in dice if x <= d.center[0] <= x + w and y <= d.center[1] <= y + h] == [truth.value]
+            assert [d.value for d in found(truth.box, dice)] == [truth.value]
 
 
 def crumbs_on(scene_image: np.ndarray, boxes: list[tuple[float, float, float, float]], seed: int, count: int = 12) -> np.ndarray:
@@ -178,11 +179,8 @@ def test_crumbs_on_a_calibrated_tray_are_no_dice_and_every_die_is_still_read(
 
     def read() -> tuple[int, int]:  # dice read as their truth, readings elsewhere (crumbs)
         dice = read_dice(image, kind, tray=calibration).dice
-        def on(truth_box: tuple[float, float, float, float], die: object) -> bool:
-            x, y, w, h = truth_box
-            return bool(x <= die.center[0] <= x + w and y <= die.center[1] <= y + h)  # type: ignore[attr-defined]
-        right = sum([d.value for d in dice if on(t.box, d)] == [t.value] for t in scene.dice)
-        return right, sum(not any(on(t.box, d) for t in scene.dice) for d in dice)
+        right = sum([d.value for d in found(t.box, dice)] == [t.value] for t in scene.dice)
+        return right, sum(not any(found(t.box, [d]) for t in scene.dice) for d in dice)
 
     assert read() == (len(scene.dice), 0)
     monkeypatch.setattr(vision.detect, "SPECK", 0.0)
@@ -222,8 +220,7 @@ def test_crumbs_on_a_frame_read_without_a_calibration_are_no_dice_of_the_face_ki
 
     def elsewhere() -> int:  # readings on no die: crumbs
         dice = read_dice(image, kind).dice
-        return sum(not any(t.box[0] <= d.center[0] <= t.box[0] + t.box[2] and t.box[1] <= d.center[1] <= t.box[1] + t.box[3]
-                           for t in scene.dice) for d in dice)
+        return sum(not any(found(t.box, [d]) for t in scene.dice) for d in dice)
 
     assert elsewhere() == 0
     monkeypatch.setattr(vision.detect, "SPECK", 0.0)
