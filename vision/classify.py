@@ -66,3 +66,14 @@ def readers(paths: tuple[Path, ...] | None = None) -> tuple[FaceClassifier, ...]
 @lru_cache(maxsize=4)
 def _loaded(path: Path, px: int) -> FaceClassifier:
     return FaceClassifier(path, px)
+
+
+def unreadable_cleared(probs: np.ndarray, unreadable: int = UNREADABLE) -> np.ndarray:
+    """``probs`` (class 0 "no die", the faces, then the "unreadable" class at index ``unreadable``:
+    the d6 readers' layout, or :mod:`vision.face_classes`') with the "unreadable" share given to
+    the faces, in their proportions: for a die a cocked network is sure lies flat."""
+    cleared = probs.copy()
+    faces = cleared[NOT_A_DIE + 1:unreadable]
+    cleared[NOT_A_DIE + 1:unreadable] = faces + cleared[unreadable] * faces / max(float(faces.sum()), 1e-6)
+    cleared[unreadable] = 0.0
+    return cleared

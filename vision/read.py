@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from controller.games.errors import InvalidInput
-from vision.classify import NOT_A_DIE, UNREADABLE, FaceClassifier, classifier, readers
+from vision.classify import NOT_A_DIE, UNREADABLE, FaceClassifier, classifier, readers, unreadable_cleared
 from vision.crops import (CROP_SCALE, READ_PX, aligned_crop, crop, dark_body, dominant_angle, frame_centre, red_channel,
                           sharpest_channel, straight_above)
 from vision.detect import (TRAY_CANDIDATES, Candidate, View, closer_view, is_crumb, propose, shrink, uncovered,
@@ -275,7 +275,7 @@ def _leaning(frame: np.ndarray, scale: float, shape: tuple[int, ...], hits: list
     asked = [i for i, h in enumerate(hits) if _face(h.probs) is not None and not cut_off(h.center, h.side, shape)]
     leaning = _whole_die_shares(frame, scale, hits, asked, below, COCKED_D6_PATH)
     return [replace(h, leaning=float(leaning.get(i, 0.0)),
-                    probs=_unreadable_cleared(h.probs) if leaning.get(i, 1.0) < D6_FLAT else h.probs)
+                    probs=unreadable_cleared(h.probs) if leaning.get(i, 1.0) < D6_FLAT else h.probs)
             for i, h in enumerate(hits)]
 
 
@@ -318,7 +318,7 @@ flagged ``other_kind``, with no value: a die of another kind is never read as a 
 
 D6_FLAT = 0.05
 """The d6 cocked network's share under which a die the readers give a face is taken to lie flat:
-the readers' "unreadable" share goes back to its faces (:func:`_unreadable_cleared`). Far from the
+the readers' "unreadable" share goes back to its faces (:func:`vision.classify.unreadable_cleared`). Far from the
 point below the camera a flat die shows the camera its sides, which the readers take for a die
 that may lean. On the demo's tray (400 rolls, every other one with a cocked d6: 722 flat dice, 198
 cocked) it took 4 more flat dice (707 to 711 read right and accepted) and no cocked one more (9);
@@ -326,15 +326,6 @@ on 60 calibrated trays tilted 30 degrees, 244 to 248 and 4. Of the 106 cocked di
 give a face on that tray, the least share was 0.097. Since the tray view reaches past the tray's
 edges (:data:`TRAY_BORDER_MM`), the readers doubt fewer of those dice: of 450 trays with two dice
 in a seat's zone, one is still a question without it and a roll with it."""
-
-
-def _unreadable_cleared(probs: np.ndarray) -> np.ndarray:
-    """``probs`` with the "unreadable" share given to the faces, in their proportions."""
-    cleared = probs.copy()
-    faces = cleared[1:UNREADABLE]
-    cleared[1:UNREADABLE] = faces + cleared[UNREADABLE] * faces / max(float(faces.sum()), 1e-6)
-    cleared[UNREADABLE] = 0.0
-    return cleared
 
 
 def _found(frame: np.ndarray, views: list[View] | None = None) -> tuple[View, list[_Hit]]:

@@ -100,6 +100,33 @@ def test_a_die_nearly_the_felts_colour_showing_two_is_found_on_a_calibrated_tray
             assert [d.value for d in inside] == [2], (index, truth.center)
 
 
+def test_a_flat_face_die_the_upright_reader_doubts_is_taken_when_the_cocked_network_sees_it_flat(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dark blue Tauren Chieftain on the demo's tray: the upright reader gives it 0.73-0.76 and
+    keeps 0.07-0.13 for "unreadable" (a side, a glare), the cocked network is sure it lies flat
+    (0.01-0.03); under :data:`vision.faces.FLAT` that share goes back to its faces, and it is taken."""
+    import vision.faces
+    from tests.vision.conftest import bench_script
+    from vision.read import UNCERTAIN
+
+    tray_scene = bench_script("demo_tray.py", "bench_demo_tray").tray_scene
+    for index in (132, 195):
+        scene = tray_scene("d8-tauren", 4, 1, index)
+        assert scene.tray is not None
+        (chieftain,) = [truth for truth in scene.dice if truth.face == "C"]
+        readings = []
+        for flat in (-1.0, vision.faces.FLAT):
+            monkeypatch.setattr(vision.faces, "FLAT", flat)
+            observation = read_dice(scene.image, "d8-tauren", tray=calibrate(scene.image, scene.tray))
+            (reading,) = found(chieftain.box, observation.dice)
+            assert reading.value == chieftain.value, index
+            readings.append(reading)
+        doubted, taken = readings
+        assert taken.flag is None and taken.confidence >= max(UNCERTAIN, doubted.confidence + 0.02), (index, readings)
+        if index == 132:  # 0.73 without (0.75-0.76 for the other: at the threshold, by the libraries)
+            assert doubted.flag == "uncertain"
+
+
 def test_on_a_still_tray_seen_from_above_every_die_counts_as_sharp_as_the_sharpest(monkeypatch: pytest.MonkeyPatch) -> None:
     """The dice lie on one plane, in the camera's one focus: a die measured softer than the others
     has faint marks (a white symbol on a pink die), not blur, and its confidence is not lowered for
