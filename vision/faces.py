@@ -360,9 +360,12 @@ accepted 1324 -> 1326 of 1335, d12 and letters as before, no cocked die taken; o
 
 
 def _seen_flat(hit: Hit) -> Hit:
-    """``hit`` with the readers' "unreadable" share given to its faces when the cocked network is
-    sure it lies flat (under :data:`FLAT`)."""
-    return replace(hit, probs=unreadable_cleared(hit.probs, UNREADABLE)) if hit.leaning < FLAT else hit
+    """``hit`` with the readers' "unreadable" share given to its faces when they give it a face (its
+    best face outweighs "unreadable", as :data:`vision.read.D6_FLAT` asks) and the cocked network is
+    sure it lies flat (under :data:`FLAT`). A die the readers cannot read stays unread."""
+    probs = hit.probs
+    readable = probs[UNREADABLE] <= probs[NOT_A_DIE + 1:UNREADABLE].max()
+    return replace(hit, probs=unreadable_cleared(probs, UNREADABLE)) if readable and hit.leaning < FLAT else hit
 
 
 def _speck(frame: np.ndarray, scale: float, hit: Hit, die_px: float) -> bool:

@@ -99,6 +99,25 @@ def test_a_die_the_cocked_network_sees_leaning_is_flagged_whatever_its_face_read
     assert (leaning.value, leaning.flag, flat.value, flat.flag) == (None, "cocked", 6, None)
 
 
+def test_a_die_the_cocked_network_sees_flat_loses_the_readers_doubt_unless_they_cannot_read_it() -> None:
+    from vision.faces import FLAT, _seen_flat
+
+    chieftain = face_class(DieKind.D8_TAUREN, 7)
+    glare = np.zeros(len(CLASSES), np.float32)  # read C, with a share kept for "unreadable"
+    glare[chieftain], glare[UNREADABLE], glare[face_class(DieKind.D8_TAUREN, 8)] = 0.73, 0.13, 0.14
+    hidden = np.zeros(len(CLASSES), np.float32)  # the readers cannot read it: "unreadable" wins
+    hidden[UNREADABLE], hidden[chieftain] = 0.6, 0.4
+
+    def read(probs: np.ndarray, leaning: float) -> tuple[int | None, str | None]:
+        reading = _reading(_seen_flat(Hit((100.0, 100.0), 40.0, probs, leaning=leaning)), DieKind.D8_TAUREN,
+                           None, 1.0, (400, 400, 3), TRAY_LEANS)
+        return reading.value, reading.flag
+
+    assert read(glare, FLAT - 0.01) == (7, None)
+    assert read(glare, FLAT + 0.01) == (7, "uncertain")
+    assert read(hidden, 0.0) == (None, "cocked")
+
+
 def test_the_sharpest_channel_measures_ink_that_is_faint_in_grey() -> None:
     from vision.crops import sharpest_channel, sharpness
 
