@@ -341,7 +341,9 @@ def _read_hits(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, view:
     elif kind is DieKind.D12 and NUMERALS_PATH.is_file():
         hits = read_numerals(frame, view.scale, hits)
     if from_above:
-        hits = [_seen_flat(hit) if network.is_file() else hit for hit in in_one_focus(hits)]
+        hits = in_one_focus(hits)
+        if network.is_file():  # without it every share is 0: no die is known to lie flat
+            hits = [_seen_flat(hit) for hit in hits]
     return [_reading(hit, kind, taught, view.scale, view.work.shape, leans) for hit in hits]
 
 

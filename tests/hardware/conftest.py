@@ -26,8 +26,9 @@ from hardware.camera_folder import FolderCamera
 from hardware.camera_opencv import OpenCvCamera
 from hardware.panels import GpioPanel
 from hardware.sim import SimTable
+from vision.photos import DEFAULT_SET
 
-PHOTOS = Path(__file__).resolve().parents[2] / "data" / "dice-photos" / "byler-d6-dev" / "images"  # the repo's own
+PHOTOS = DEFAULT_SET / "images"  # the repo's own photos
 SEATNODE_TABLE = {
     "panel": {"source": "seatnode"}, "rfid": {"source": "seatnode"},
     "seatnodes": [{"seat": 0, "url": "sim://node0", "spot": "seat0"},

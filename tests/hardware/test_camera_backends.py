@@ -3,7 +3,6 @@
 import random
 import threading
 import time
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -16,10 +15,11 @@ from hardware.camera_opencv import OpenCvCamera
 from hardware.camera_picamera2 import Picamera2Camera
 from hardware.camera_sim import CameraFault, SimCamera
 from hardware.config import CameraConfig
+from vision.photos import DEFAULT_SET
 
 pytestmark = pytest.mark.pi_stack  # scripts/test-pi runs these on the Pi's OpenCV and numpy too
 
-PHOTOS = Path(__file__).resolve().parents[2] / "data" / "dice-photos" / "byler-d6-dev" / "images"  # the repo's own
+PHOTOS = DEFAULT_SET / "images"  # the repo's own photos
 
 
 class StandInPicamera2:
