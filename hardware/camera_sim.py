@@ -77,6 +77,14 @@ class SimCamera:
         """The device's name."""
         return self._name
 
+    @property
+    def focal_px(self) -> float:
+        """The simulated lens's focal length in pixels (the renderer's field of view across the
+        frame): what an install measures for its own camera and writes as ``[tray] focal_px``."""
+        render = importlib.import_module("vision.render")
+        fov = self._overrides.get("fov_deg", render.SceneSpec.fov_deg)
+        return float(importlib.import_module("vision.render_ground").focal_length_px(self._size[0], fov))
+
     def show(self, values: Sequence[int], zones: Sequence[str] | None = None,
              positions_mm: Sequence[tuple[float, float]] | None = None,
              bodies: Sequence[tuple[int, int, int]] | None = None, **spec: Any) -> None:

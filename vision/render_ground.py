@@ -50,10 +50,19 @@ class Camera:
         return cv2.perspectiveTransform(points, np.linalg.inv(self.ground_to_image())).reshape(-1, 2)
 
 
+def focal_length_px(width: int, fov_deg: float) -> float:
+    """The focal length, in pixels, of a lens that sees ``fov_deg`` across a frame ``width`` pixels wide.
+
+    >>> round(focal_length_px(1536, 40.0), 1)
+    2110.1
+    """
+    return width / 2 / math.tan(math.radians(fov_deg) / 2)
+
+
 def make_camera(size: tuple[int, int], px_per_mm: float, fov_deg: float, tilt_deg: float,
                 tilt_towards: float, target: tuple[float, float]) -> Camera:
     """A camera seeing ``px_per_mm`` at ``target`` on the tray, tilted ``tilt_deg`` from straight down."""
-    focal = size[0] / 2 / math.tan(math.radians(fov_deg) / 2)
+    focal = focal_length_px(size[0], fov_deg)
     axis = np.array([math.cos(tilt_towards), math.sin(tilt_towards), 0.0]) * math.radians(tilt_deg)
     rotation = cv2.Rodrigues(axis)[0]
     distance = focal / px_per_mm

@@ -200,7 +200,6 @@ def _assemble(store: Any, setup: DemoSetup, db: Path,
     from vision.calibrate import TrayConfig, TrayLayout, ZoneMap
     layout = TrayLayout()
     zones = ZoneMap.from_config(seat_zones(setup.players, layout.width_mm, layout.height_mm))
-    tray = TrayConfig(layout, zones)
     registry = StoneRegistry(db.with_name(db.name + ".stones"))
     purses = _enrol(registry, setup.game, setup.players)
     controls = find_controls(setup.game, purses)
@@ -208,6 +207,7 @@ def _assemble(store: Any, setup: DemoSetup, db: Path,
                             seed=setup.seed)
     assert devices.sim is not None
     camera = devices.sim.camera
+    tray = TrayConfig(layout, zones, camera.focal_px)  # the simulated lens, as an install writes its own
     camera.tray = tray
     camera.kept = tray_file(db)
     parts = DemoParts(store, devices, registry, controls)
