@@ -1,10 +1,11 @@
 """Figures of the dice readers on the demo's own tray (not a test): die by die, every kind.
 
-Each tray is drawn as the demo's simulated camera draws it: the default 400x300 mm tray fitted to
+Each tray is drawn as the demo's simulated camera draws it: the default 400x250 mm tray fitted to
 1536x864, the demo's zones for ``--players`` seats (``controller.table.build.seat_zones``; the
 seat strips run along the tray's long edges), dice of 15-17 mm in the renderer's own colours on
 felt, 2 to 7 dice in zones drawn at random, one tray in ten with a die lying cocked. Each is read
-through its calibration (``vision.read.read_dice``, the table's path), and every die is scored:
+through its calibration with the lens's focal length, as the demo's tray configuration gives it
+(``vision.read.read_dice``, the table's path), and every die is scored:
 
 - read right and accepted: the camera takes it;
 - read right but withheld (under the threshold, or flagged): the table asks (the players, for a die

@@ -244,3 +244,16 @@ def test_exposure_the_sensor_cannot_do_is_an_error():
     camera = Picamera2Camera(CameraConfig(exposure_us=500_000), StandInModule())
     status = camera.check()
     assert not status.ok and "112015" in status.problem
+
+
+def test_sim_camera_knows_its_lens_as_the_renderer_draws_it():
+    """The demo's tray configuration takes the simulated lens's focal length (as an install writes
+    its own): the camera's height follows, and with it the sides of dice the camera sees."""
+    camera = SimCamera(random.Random(3), (1536, 864))
+    camera.show([2])
+    camera.frame()
+    assert camera.focal_px == pytest.approx(camera.scene.camera.focal_px)
+    camera.show([2], fov_deg=60.0)
+    camera.frame()
+    assert camera.focal_px == pytest.approx(camera.scene.camera.focal_px)
+    assert camera.focal_px < 1536  # a wider lens: a shorter focal length

@@ -40,6 +40,9 @@ def test_a_demo_game_reads_every_die_by_camera(game: str, tmp_path: Path) -> Non
     options, kinds = GAMES[game]
     demo, _ = build_demo(game, 2, 5, tmp_path / "t.db", None, ["heuristic"], options)
     try:
+        assert demo.table.eyes is not None
+        watcher = demo.table.eyes.watcher
+        assert watcher.tray.focal_px == watcher.camera.focal_px  # the lens known: the camera's height too
         play_out(demo, None)
         table = demo.table
         assert table.ledger is not None and table.ledger.game.pending().over

@@ -4,6 +4,7 @@ tray's frame read without its calibration, markers ignored too."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -254,7 +255,7 @@ def test_crumbs_on_a_frame_read_without_a_calibration_are_no_dice_of_the_face_ki
     assert elsewhere() >= 3
 
 
-def _demo_tray(kind: str, seed: int, index: int, monkeypatch: pytest.MonkeyPatch, cocked: bool = False) -> object:
+def _demo_tray(kind: str, seed: int, index: int, monkeypatch: pytest.MonkeyPatch, cocked: bool = False) -> Any:
     """Tray ``index`` of ``seed`` as ``bench/demo_tray.py`` draws the demo's throws (with a die
     lying cocked when ``cocked``)."""
     from tests.vision.conftest import bench_script
