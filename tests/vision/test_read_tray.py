@@ -284,11 +284,14 @@ def test_a_flat_d6_whose_sides_the_camera_sees_is_read_again_with_them_painted_o
         dice = read_dice(scene.image, tray=tray).dice
         observations.append([found(truth.box, dice) for truth in scene.dice])
     before, after = observations
-    doubted = [n for n, (reading,) in enumerate(before) if reading.flag == "uncertain"]
-    assert len(doubted) == 1 and before[doubted[0]][0].value == scene.dice[doubted[0]].value == 5
-    assert all(reading.flag is None and reading.value == truth.value and reading.confidence >= UNCERTAIN
-               for (reading,), truth in zip(after, scene.dice))
-    assert [r for n, r in enumerate(after) if n not in doubted] == [r for n, r in enumerate(before) if n not in doubted]
+    fives = [n for n, truth in enumerate(scene.dice) if truth.value == 5]
+    doubted = min(fives, key=lambda n: before[n][0].confidence)  # the 5 the camera sees the sides of
+    assert before[doubted][0].value == 5 and after[doubted][0].value == 5
+    assert after[doubted][0].confidence >= max(UNCERTAIN, before[doubted][0].confidence + 0.1)
+    if index == 196:  # 0.39 without (the other 0.75, at the threshold: by the libraries, either side)
+        assert before[doubted][0].flag == "uncertain"
+    assert all(reading.flag is None and reading.value == truth.value for (reading,), truth in zip(after, scene.dice))
+    assert [r for n, r in enumerate(after) if n != doubted] == [r for n, r in enumerate(before) if n != doubted]
 
 
 def test_a_cocked_d6_is_not_read_again_painted(monkeypatch: pytest.MonkeyPatch) -> None:
