@@ -281,8 +281,14 @@ def _leaning(frame: np.ndarray, scale: float, shape: tuple[int, ...], hits: list
     asked = [i for i, h in enumerate(hits) if _face(h.probs) is not None and not cut_off(h.center, h.side, shape)]
     leaning = _whole_die_shares(frame, scale, hits, asked, below, COCKED_D6_PATH)
     return [replace(h, leaning=float(leaning.get(i, 0.0)),
-                    probs=unreadable_cleared(h.probs) if leaning.get(i, 1.0) < D6_FLAT else h.probs)
+                    probs=_flat_cleared(h.probs, leaning.get(i, 1.0)))
             for i, h in enumerate(hits)]
+
+
+def _flat_cleared(probs: np.ndarray, leaning: float) -> np.ndarray:
+    """``probs`` with the readers' "unreadable" share given to the faces when the d6 cocked network's
+    share ``leaning`` is under :data:`D6_FLAT` (the die lies flat), else as they are."""
+    return unreadable_cleared(probs) if leaning < D6_FLAT else probs
 
 
 def _sides_painted(frame: np.ndarray, scale: float, work: np.ndarray, hits: list[_Hit],
@@ -306,7 +312,7 @@ def _sides_painted(frame: np.ndarray, scale: float, work: np.ndarray, hits: list
     probs = _read_crops(painted, scale, chosen, angles)[0]
     out = list(hits)
     for i, p in zip(again, probs):
-        p = unreadable_cleared(p) if hits[i].leaning < D6_FLAT else p
+        p = _flat_cleared(p, hits[i].leaning)
         if _face(p) == _face(hits[i].probs) and _confidence(p) > _confidence(hits[i].probs):
             out[i] = replace(hits[i], probs=p)
     return out

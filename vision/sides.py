@@ -75,9 +75,9 @@ class SideView:
         """``frame`` with the sides of the flat die that the finder centres at ``center``, its edges
         turned ``angle_deg`` (:func:`vision.crops.dominant_angle`), painted in the tray's colour;
         ``frame`` itself when the camera sees no side of it."""
-        if not self.seen(center):
-            return frame
         shift = self.shift(center)
+        if float(np.hypot(*shift)) < LEAST_SHIFT_PX:
+            return frame
         top = np.asarray(center, np.float64) + TOP_AHEAD * shift
         outline = cv2.convexHull(np.vstack([_square(top, self.top_px, angle_deg),
                                             _square(top - shift, self.foot_px, angle_deg)]).astype(np.float32))
