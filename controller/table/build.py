@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-from controller.games.base import DiceNeeded
+from controller.games.base import REVEAL, DiceNeeded
 from controller.games.dice import DieKind
 from controller.games.errors import InvalidInput
 from controller.table.records import seat_colours
@@ -296,6 +296,14 @@ def cocked_throw(key: str) -> int:
     return int(random.Random(f"{key}/cocked").random() < COCKED_THROWS)
 
 
+def cocked_dice(key: str, need: DiceNeeded) -> int:
+    """How many dice lie cocked once the players have done as asked: a revealed die the table said
+    lies cocked is laid flat by hand (``key`` ends in :data:`AGAIN`) and lies flat; a thrown die,
+    thrown again, lands as any throw does (:func:`cocked_throw`)."""
+    laid_flat = need.reason == REVEAL and key.endswith(AGAIN)
+    return 0 if laid_flat else cocked_throw(key)
+
+
 def _chained(last: str | None, key: str) -> str:
     """The render key of a throw named ``key``. The players throw again after a cocked die
     (``key`` ends in :data:`AGAIN`), perhaps again and again: each throw chains on the last one
@@ -319,7 +327,7 @@ def _show(parts: DemoParts, table: Table) -> Callable[[Throw, str], None]:
     every seat's own die, those dice in the centre, each in its seat's colour; else every zone's,
     of every kind: a hand revealed before, the community dice, Tao Dice's d12s while the hands are
     revealed), still where they lay, and the thrown ones, drawn as their kind, now and then one of
-    them cocked (:func:`cocked_throw`). The tray is kept beside the record (:func:`tray_file`), so
+    them cocked (:func:`cocked_dice`). The tray is kept beside the record (:func:`tray_file`), so
     a demo killed and resumed draws what an uninterrupted one draws."""
     from controller.table.camera import OWN_KINDS
     from vision.colour import parse_hex
@@ -337,5 +345,5 @@ def _show(parts: DemoParts, table: Table) -> Callable[[Throw, str], None]:
         bodies = [parse_hex(table.colours[seat]) for seat in owners if seat is not None] if owned else None
         zones = [throw.zone if owned else die.zone for die in here] + [throw.zone] * len(throw.faces)
         camera.roll(values, zones=zones, bodies=bodies, lying=len(here), lying_kinds=[die.kind.value for die in here],
-                    kind=need.kind.value, cocked=cocked_throw(key), key=key)
+                    kind=need.kind.value, cocked=cocked_dice(key, need), key=key)
     return show

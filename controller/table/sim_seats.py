@@ -37,7 +37,8 @@ MISREAD = "the camera misread a die"
 
 AGAIN = "/again"
 """What a throw's render key gains when the players throw the dice again (or lay a revealed die
-flat) because the table said one lies cocked: a new rendering, which may land cocked again."""
+flat) because the table said one lies cocked: a new rendering, in which dice thrown again may land
+cocked again (a die laid flat by hand lies flat: ``controller.table.build.cocked_dice``)."""
 
 SETTLE_TRIES = 3
 """How often the players settle a cocked die for one roll before the simulated dealer enters the
