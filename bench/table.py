@@ -1,11 +1,12 @@
 """Figures of the table (not a test): the whole path from camera frame to durable record.
 
     .venv/bin/python bench/table.py [--hands 6] [--kills 1000] [--game tao] [--camera-games N] [--players P]
+                                    [--first-seed S]
 
 Prints:
 - with ``--camera-games N``, for each game: N whole demo games (``--players``, default 4 as the
-  demo's; seeds 1..N), the rolls the camera read whole and those the dealer entered, by what the
-  question said (issue 18, acceptance 6: every die read by camera, no dealer entries), the
+  demo's; seeds S..S+N-1, ``--first-seed`` S default 1), the rolls the camera read whole and those
+  the dealer entered, by what the question said (each with its seed) (issue 18, acceptance 6: every die read by camera, no dealer entries), the
   questions about a die lying cocked that the players settled themselves (thrown again, or laid
   flat, as the table said), and the throws in which a die landed cocked
   (``controller.table.build.COCKED_THROWS``); the simulated camera draws the dice lying in every
@@ -87,28 +88,29 @@ def whole_path(game: str, hands: int, folder: Path) -> None:
               f"{percentile(latencies, 0.95) * 1000:.0f} ms, slowest {max(latencies) * 1000:.0f} ms")
 
 
-def camera_games(count: int, folder: Path, players: int = 4) -> None:
-    """Play ``count`` demo games of each game with ``players`` bots; print how many camera rolls went to the dealer."""
+def camera_games(count: int, folder: Path, players: int = 4, first_seed: int = 1) -> None:
+    """Play ``count`` demo games of each game with ``players`` bots (seeds from ``first_seed``); print how
+    many camera rolls went to the dealer, and each such roll's question with its seed."""
     from controller.table import build
     from controller.table.sim_seats import AGAIN, MISREAD
     from tests.table.test_every_die import GAMES
 
     cocked_keys: list[str] = []
     thrown_keys: set[str] = set()
-    cocked_throw = build.cocked_throw
+    cocked_dice = build.cocked_dice
 
-    def counted(key: str) -> int:
-        cocked = cocked_throw(key)
+    def counted(key: str, need: Any) -> int:
+        cocked = cocked_dice(key, need)
         thrown_keys.add(key)
         if cocked:
             cocked_keys.append(key)
         return cocked
 
-    build.cocked_throw = counted
+    build.cocked_dice = counted
     for game, (options, _) in sorted(GAMES.items()):
         taken, entered, settled, misread, why = 0, 0, 0, 0, Counter[str]()
         cocked, cocked_taken = 0, 0
-        for seed in range(1, count + 1):
+        for seed in range(first_seed, first_seed + count):
             cocked_keys.clear()
             thrown_keys.clear()
             demo, _ = build_demo(game, players, seed, folder / f"{game}-{seed}.db", None, ["heuristic"], options)
@@ -121,6 +123,8 @@ def camera_games(count: int, folder: Path, players: int = 4) -> None:
             taken += sum(r.origin == "camera" and r.kind == "input" and r.line.startswith("roll") for r in records)
             answered = _answered(records)
             entered += len(answered)
+            for line in answered:
+                print(f"  {game} seed {seed}: the dealer entered {line}", flush=True)
             why.update(_said(line) for line in answered)
             settled += sum(r.kind == "question" and COCKED_SAID in r.line for r in records) \
                 - sum(COCKED_SAID in line for line in answered)
@@ -132,7 +136,7 @@ def camera_games(count: int, folder: Path, players: int = 4) -> None:
               f"(thrown again or laid flat): {settled}; misread but taken (the simulated dealer corrected them): "
               f"{misread}; throws with a cocked die (build.COCKED_THROWS): {cocked}, taken by the camera with a "
               f"value for it: {cocked_taken}", flush=True)
-    build.cocked_throw = cocked_throw
+    build.cocked_dice = cocked_dice
 
 
 def _check_players(parser: argparse.ArgumentParser, players: int) -> None:
@@ -217,12 +221,14 @@ def main() -> None:
                         help="also play N demo games of each game and count the camera's dealer questions")
     parser.add_argument("--players", type=int, default=4, metavar="P",
                         help="bots in each of those games (default 4, as dicetable demo)")
+    parser.add_argument("--first-seed", type=int, default=1, metavar="S",
+                        help="those games' first seed (default 1: seeds 1..N)")
     args = parser.parse_args()
     if args.camera_games:
         _check_players(parser, args.players)
     with tempfile.TemporaryDirectory() as folder:
         if args.camera_games:
-            camera_games(args.camera_games, Path(folder), args.players)
+            camera_games(args.camera_games, Path(folder), args.players, args.first_seed)
         if args.hands:
             whole_path(args.game, args.hands, Path(folder))
         if args.kills:
