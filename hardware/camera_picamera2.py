@@ -36,6 +36,32 @@ FRAME_US = 33_333           # 30 frames a second unless the exposure needs longe
 FRAME_OVERHEAD_US = 1_000   # readout time a frame needs beyond its exposure
 EXPOSURE_TOLERANCE = 0.05   # sensors set exposure in whole lines: a few per cent off is normal
 
+LENS_FOCAL_PX = {"ov5647": 3.60 / 1.4e-3, "imx219": 3.04 / 1.12e-3, "imx708": 4.74 / 1.4e-3,
+                 "imx708_wide": 2.75 / 1.4e-3}
+"""The official camera modules' fixed lenses, by the sensor model libcamera reports: the focal
+length in pixels of the sensor's full pixel array, the lens's focal length over the pixel size
+(Raspberry Pi's camera hardware specification: Camera Module 1, OV5647, 3.60 mm at 1.4 um; 2,
+IMX219, 3.04 mm at 1.12 um; 3, IMX708, 4.74 mm and 3 Wide 2.75 mm at 1.4 um). The NoIR modules
+(``_noir``) have the same lenses. The HQ and Global Shutter cameras take any lens: not known here,
+so ``[tray] focal_px`` must say it. Camera Module 3's quoted 66-degree field of view would make its
+focal length 4% longer than 4.74 mm does (the lens's distortion, or rounding)."""
+
+
+def lens_focal_px(model: str, crop_width: float, width: int) -> float | None:
+    """The focal length in pixels of frames ``width`` pixels wide made from ``crop_width`` pixels
+    of the sensor's array (its ``ScalerCrop``), for a camera module whose sensor is ``model``;
+    None for a lens not known (:data:`LENS_FOCAL_PX`).
+
+    >>> round(lens_focal_px("imx708", 4608, 1536), 1), lens_focal_px("imx477", 4056, 1536)
+    (1128.6, None)
+    >>> round(lens_focal_px("imx708_wide_noir", 4608, 1536), 1)
+    654.8
+    """
+    full = LENS_FOCAL_PX.get(model.removesuffix("_noir"))
+    if full is None or crop_width <= 0:
+        return None
+    return full * width / crop_width
+
 
 def frame_duration_us(exposure_us: int) -> int:
     """The frame duration that lets an exposure of ``exposure_us`` happen in full.
@@ -82,6 +108,7 @@ class Picamera2Camera:
         self._camera: Any = None
         self._error = ""
         self._hung: Capture | None = None
+        self._focal: float | None = None
         try:
             self._open(module or importlib.import_module("picamera2"))
         except Exception as err:  # ImportError off the Pi, RuntimeError with no camera, ...
@@ -151,6 +178,23 @@ class Picamera2Camera:
             raise DeviceDisconnected(f"{self._name}: capture failed: {capture.error}") \
                 from capture.error
         return capture.result
+
+    @property
+    def focal_px(self) -> float | None:
+        """The lens's focal length in pixels of these frames, for an official camera module
+        (:func:`lens_focal_px`, from the sensor's model and the frames' ``ScalerCrop``): what the
+        table takes when ``[tray] focal_px`` is left out. None for any other lens, or while the
+        camera gives no metadata (asked again next time)."""
+        if self._focal is None and self._camera is not None:
+            model = str(getattr(self._camera, "camera_properties", {}).get("Model", ""))
+            try:
+                metadata = self._bounded(lambda: self._camera.capture_metadata(), "metadata")
+            except DeviceError:
+                return None
+            crop = metadata.get("ScalerCrop")
+            if crop is not None and len(crop) == 4:
+                self._focal = lens_focal_px(model, float(crop[2]), self._config.width)
+        return self._focal
 
     def exposure_problem(self) -> str:
         """What is wrong with the exposure the camera reports ('' when it is as configured)."""

@@ -124,7 +124,10 @@ class Device(Protocol):
 
 @runtime_checkable
 class Camera(Device, Protocol):
-    """A camera looking down at the dice tray."""
+    """A camera looking down at the dice tray.
+
+    A camera that knows its lens also has ``focal_px``, the focal length in pixels of its frames
+    (the Pi camera modules, the simulated camera): see :func:`camera_focal_px`."""
 
     def frame(self) -> Frame:
         """The next frame (BGR uint8).
@@ -133,6 +136,13 @@ class Camera(Device, Protocol):
         :raises DeviceDisconnected: the camera stopped or was unplugged.
         """
         ...
+
+
+def camera_focal_px(camera: Camera) -> float | None:
+    """The focal length in pixels that ``camera`` knows of its own lens, or None (a webcam, a
+    folder of photos, a Pi camera with a lens of its owner's choosing)."""
+    focal = getattr(camera, "focal_px", None)
+    return float(focal) if isinstance(focal, (int, float)) and focal > 0 else None
 
 
 @runtime_checkable

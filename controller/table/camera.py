@@ -40,7 +40,7 @@ from controller.games.rolls import Roll
 from controller.games.view import DieView, TableView
 from controller.table.records import DieSeen, Question
 from controller.table.table import Sighting
-from hardware.devices import Camera, DeviceStatus, Frame
+from hardware.devices import Camera, DeviceStatus, Frame, camera_focal_px
 from vision.calibrate import Calibration, CalibrationError, TrayConfig, ZoneMap, calibrate, detect_markers
 from vision.colour import NO_REFERENCE, Light, body_colour, check_colours, lab_of_hex, owner, parse_hex, tray_light
 from vision.read import UNCERTAIN as CONFIDENCE_THRESHOLD
@@ -269,11 +269,14 @@ class TrayWatcher:
 
     def _calibrated(self, frame: Frame) -> Calibration:
         """The calibration for ``frame``: the last one while the markers stay where it puts them,
-        a new one when they moved or none was made yet."""
+        a new one when they moved or none was made yet; with the lens's focal length that
+        ``[tray] focal_px`` gives, else the one the camera knows of its own lens (a Pi camera
+        module: :func:`hardware.devices.camera_focal_px`)."""
         found = detect_markers(frame)
         if self.calibration is not None and len(found) >= 2 and _markers_agree(found, self.calibration):
             return self.calibration
-        self.calibration = calibrate(frame, self.tray.layout, self.tray.focal_px)
+        focal = self.tray.focal_px or camera_focal_px(self.camera)  # one configured wins over the camera's own
+        self.calibration = calibrate(frame, self.tray.layout, focal)
         return self.calibration
 
 

@@ -25,9 +25,12 @@ PHOTOS = DEFAULT_SET / "images"  # the repo's own photos
 class StandInPicamera2:
     """picamera2.Picamera2's methods as the backend uses them, recording the calls."""
 
-    def __init__(self, shape=(864, 1536, 3), fail_capture=False, clamp_us=None):
+    def __init__(self, shape=(864, 1536, 3), fail_capture=False, clamp_us=None, model="imx708",
+                 scaler_crop=(0, 0, 4608, 2592)):
         self.calls, self.controls, self.shape, self.fail_capture = [], {}, shape, fail_capture
         self.camera_controls = {"ExposureTime": (26, 112_015, 20_000)}  # imx708's range
+        self.camera_properties = {"Model": model, "PixelArraySize": (4608, 2592)}
+        self.scaler_crop = scaler_crop  # the part of the sensor's array the frames show
         self.clamp_us = clamp_us
         self.frames_flow = threading.Event()
         self.frames_flow.set()
@@ -54,8 +57,9 @@ class StandInPicamera2:
         return np.full(self.shape, 7, np.uint8)
 
     def capture_metadata(self):
+        self.frames_flow.wait()
         exposure = self.controls["ExposureTime"]
-        return {"ExposureTime": min(exposure, self.clamp_us or exposure)}
+        return {"ExposureTime": min(exposure, self.clamp_us or exposure), "ScalerCrop": self.scaler_crop}
 
     def stop(self):
         self.calls.append("stop")
@@ -257,3 +261,29 @@ def test_sim_camera_knows_its_lens_as_the_renderer_draws_it():
     camera.frame()
     assert camera.focal_px == pytest.approx(camera.scene.camera.focal_px)
     assert camera.focal_px < 1536  # a wider lens: a shorter focal length
+
+
+@pytest.mark.parametrize("model, crop, width, focal", [
+    ("imx708", (0, 0, 4608, 2592), 1536, 4.74 / 1.4e-3 / 3),         # Camera Module 3, binned to 1536
+    ("imx708_noir", (0, 0, 4608, 2592), 2304, 4.74 / 1.4e-3 / 2),    # the same lens without IR filter
+    ("imx708_wide", (0, 0, 4608, 2592), 1536, 2.75 / 1.4e-3 / 3),    # Camera Module 3 Wide
+    ("imx219", (680, 692, 1920, 1080), 1536, 3.04 / 1.12e-3 * 1536 / 1920),  # Module 2's 1080p crop
+    ("imx477", (0, 0, 4056, 3040), 1536, None),                      # HQ camera: any lens
+])
+def test_a_pi_camera_module_knows_its_lens(model, crop, width, focal):
+    """Its focal length in pixels of the frames, from the module's lens and the part of the
+    sensor the frames show; none for a camera that takes any lens."""
+    module = StandInModule(StandInPicamera2(model=model, scaler_crop=crop))
+    camera = Picamera2Camera(CameraConfig(width=width, height=width * 9 // 16), module)
+    assert camera.focal_px == (None if focal is None else pytest.approx(focal))
+
+
+def test_a_pi_camera_that_gives_no_metadata_knows_no_lens_until_it_does():
+    module = StandInModule()
+    camera = Picamera2Camera(CameraConfig(timeout=0.3), module)
+    module.camera.frames_flow.clear()
+    assert camera.focal_px is None  # a hung capture: asked again later, never a crash
+    module.camera.frames_flow.set()
+    time.sleep(0.05)
+    assert camera.focal_px == pytest.approx(4.74 / 1.4e-3 / 3)
+    camera.close()

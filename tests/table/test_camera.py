@@ -170,9 +170,11 @@ def test_a_flat_d6_the_readers_doubt_is_taken_when_the_cocked_network_sees_it_fl
         monkeypatch: pytest.MonkeyPatch, seed: int, values: list[int]) -> None:
     # far from the point below the camera it sees a flat die's sides, and the readers keep a share
     # for "unreadable" (it may lean): a question. The d6 cocked network, sure it lies flat (under
-    # vision.read.D6_FLAT), gives that share back to its faces
+    # vision.read.D6_FLAT), gives that share back to its faces. (The simulated camera knows its
+    # lens, so the readers would also read it again with its sides painted over: not here.)
     import vision.read
 
+    monkeypatch.setattr(vision.read, "SIDES_FLAT", -1.0)
     need = DiceNeeded(0, DieKind.D6, 2, False, "reveal")
     results = []
     for flat in (-1.0, vision.read.D6_FLAT):
@@ -318,6 +320,26 @@ class Silent:
 
     def close(self) -> None:
         self.inner.close()
+
+
+class Lensless(Silent):
+    """A camera that does not know its lens (a webcam): the simulated camera's frames, no ``focal_px``."""
+
+    def __init__(self, camera: SimCamera) -> None:
+        super().__init__(camera, 0)
+
+
+@pytest.mark.parametrize("configured, knows, focal", [(None, True, "camera's"), (900.0, True, 900.0),
+                                                       (None, False, None)])
+def test_the_tray_is_calibrated_with_the_cameras_own_lens_unless_the_configuration_gives_one(
+        configured: float | None, knows: bool, focal: float | str | None) -> None:
+    camera = table_camera(11)
+    camera.show([4], zones=["seat0"])
+    watcher = TrayWatcher(camera if knows else Lensless(camera), replace(TRAY, focal_px=configured))
+    read_once(watch(camera, watcher=watcher)[1])
+    assert watcher.calibration is not None
+    assert watcher.calibration.focal_px == (camera.focal_px if focal == "camera's" else focal)
+    assert (watcher.calibration.below_camera() is None) == (focal is None)  # straight down: needs the lens
 
 
 def test_dropped_frames_in_a_row_become_a_fault_that_clears_with_the_next_frame() -> None:
