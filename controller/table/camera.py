@@ -177,6 +177,7 @@ class TrayWatcher:
         self.light: Light = NO_REFERENCE  # the tray's light in the last frame owned dice were read in
         self.detector = SettleDetector(settle)
         self.calibration: Calibration | None = None
+        self._calibrated_from = 0  # markers the calibration was made from
         self._blind: DeviceStatus | None = None   # the camera gives no frames
         self._lost: DeviceStatus | None = None    # the tray's markers cannot be found
         self._timeouts = 0
@@ -268,15 +269,18 @@ class TrayWatcher:
         return TrayReading(kind, dice, jpeg, (time.perf_counter() - start) * 1000.0, problem)
 
     def _calibrated(self, frame: Frame) -> Calibration:
-        """The calibration for ``frame``: the last one while the markers stay where it puts them,
-        a new one when they moved or none was made yet; with the lens's focal length that
-        ``[tray] focal_px`` gives, else the one the camera knows of its own lens (a Pi camera
-        module: :func:`hardware.devices.camera_focal_px`)."""
+        """The calibration for ``frame``: the last one while the markers stay where it puts them
+        and no more of them are in view than it was made from (a hand over a marker at the first
+        reading), a new one when they moved, another came into view, or none was made yet; with
+        the lens's focal length that ``[tray] focal_px`` gives, else the one the camera knows of
+        its own lens (a Pi camera module: :func:`hardware.devices.camera_focal_px`)."""
         found = detect_markers(frame)
-        if self.calibration is not None and len(found) >= 2 and _markers_agree(found, self.calibration):
+        if (self.calibration is not None and 2 <= len(found) <= self._calibrated_from
+                and _markers_agree(found, self.calibration)):
             return self.calibration
         focal = self.tray.focal_px or camera_focal_px(self.camera)  # one configured wins over the camera's own
         self.calibration = calibrate(frame, self.tray.layout, focal)
+        self._calibrated_from = len(found)
         return self.calibration
 
 

@@ -26,7 +26,7 @@ from controller.table.camera import COCKED, RETRY_FRAMES, TIMEOUTS_FOR_FAULT, Ca
 from controller.table.records import Question
 from hardware.camera_sim import CameraFault, SimCamera
 from hardware.devices import DeviceStatus, Frame
-from vision.calibrate import TrayConfig, load_tray_config
+from vision.calibrate import TrayConfig, detect_markers, load_tray_config
 from vision.read import UNCERTAIN
 from vision.settle import Motion
 
@@ -261,6 +261,46 @@ def test_the_tray_is_calibrated_once_and_again_when_its_markers_move() -> None:
     _, steps = watch(camera, watcher=watcher)
     assert watcher.calibration is not first
     assert [d.face for d in read_once(steps).dice] == ["3"]
+
+
+class Hand:
+    """A hand over one of the tray's corner markers, or lifted: the simulated camera's frames."""
+
+    def __init__(self, camera: SimCamera, marker: int = 0) -> None:
+        self.inner, self.name, self.over = camera, camera.name, True
+        corners = detect_markers(camera.frame())[marker]
+        centre = corners.mean(axis=0)
+        self.palm = np.round(centre + 1.6 * (corners - centre)).astype(np.int32)  # the marker and its margin
+
+    @property
+    def focal_px(self) -> float:
+        return self.inner.focal_px
+
+    def frame(self) -> Frame:
+        frame = self.inner.frame()
+        if self.over:
+            cv2.fillConvexPoly(frame, self.palm, (120, 150, 200))
+        return frame
+
+    def check(self) -> DeviceStatus:
+        return self.inner.check()
+
+
+def test_a_calibration_made_with_a_hand_over_a_marker_is_made_again_once_the_marker_is_seen() -> None:
+    camera = table_camera(11)
+    camera.show([4], zones=["seat0"])
+    hand = Hand(camera)
+    assert sorted(detect_markers(hand.frame())) == [1, 2, 3]
+    watcher = TrayWatcher(hand, TRAY)
+    read_once(watch(camera, watcher=watcher)[1])
+    covered = watcher.calibration
+    hand.over = False  # the hand is lifted: the tray moved, settles, and is read again
+    read_once(watch(camera, watcher=watcher)[1])
+    assert watcher.calibration is not covered  # made again from all four markers
+    four = watcher.calibration
+    hand.over = True
+    read_once(watch(camera, watcher=watcher)[1])
+    assert watcher.calibration is four  # a hand over a marker again: the four-marker one stays
 
 
 def test_a_tray_without_markers_in_view_is_a_fault_until_they_are_seen() -> None:
