@@ -10,13 +10,13 @@ of a grey frame (a blurred frame has few strong edges), its exposure the share o
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from controller.games.errors import DeviceError, DiceTableError
-from hardware.devices import Camera, Frame, TagReader
+from hardware.devices import Camera, Frame, TagReader, camera_focal_px
 from hardware.mfrc522 import describe_version
 from hardware.rfid import Mfrc522Reader
 
@@ -56,19 +56,29 @@ class AntennaReport:
 
 @dataclass(frozen=True)
 class CameraReport:
-    """The camera on the tray: ``sharpness``, ``clipped`` and ``dark`` shares, markers found."""
+    """The camera on the tray: ``sharpness``, ``clipped`` and ``dark`` shares, markers found, and
+    the focal length in pixels the camera knows of its own lens (``focal_px``, None: not known)."""
 
     sharpness: float
     clipped: float
     dark: float
     markers: tuple[int, ...]
     advice: tuple[str, ...]
+    focal_px: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The report as a JSON object (``doctor --bring-up --json``)."""
         return {"camera": "camera", "sharpness": round(self.sharpness, 1),
                 "clipped_share": round(self.clipped, 4), "dark_share": round(self.dark, 4),
-                "markers_found": list(self.markers), "advice": list(self.advice)}
+                "markers_found": list(self.markers),
+                "focal_px": None if self.focal_px is None else round(self.focal_px, 1),
+                "advice": list(self.advice)}
+
+    def lens(self) -> str:
+        """What the table knows of the lens, in words."""
+        if self.focal_px is None:
+            return "lens not known to the camera (a camera looking straight down needs [tray] focal_px)"
+        return f"lens {self.focal_px:.0f} px (the camera's own, unless [tray] focal_px says otherwise)"
 
 
 def antenna_reports(reader: TagReader, clock: Any) -> list[AntennaReport]:
@@ -120,7 +130,7 @@ def camera_report(camera: Camera) -> CameraReport:
 
     :raises DeviceError: the camera gives no frame.
     """
-    return measure_frame(camera.frame())
+    return replace(measure_frame(camera.frame()), focal_px=camera_focal_px(camera))
 
 
 def measure_frame(frame: Frame) -> CameraReport:

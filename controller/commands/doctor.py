@@ -113,7 +113,7 @@ def _report_line(report: AntennaReport | CameraReport, as_json: bool) -> str:
                 f"{report.scans} with a tag, {report.misses} misses, {report.errors} errors, "
                 f"chip {report.chip}, tags {', '.join(report.tags) or 'none'}: {report.advice}")
     return (f"camera: sharpness {report.sharpness:.0f}, clipped {report.clipped:.2%}, dark "
-            f"{report.dark:.1%}, markers {list(report.markers)}: {'; '.join(report.advice)}")
+            f"{report.dark:.1%}, markers {list(report.markers)}, {report.lens()}: {'; '.join(report.advice)}")
 
 
 def diagnose(devices: Devices, config: HardwareConfig) -> list[DeviceStatus]:

@@ -142,6 +142,7 @@ def test_bring_up_reports_every_antenna_and_the_camera(capsys):
         assert antenna["chip"].startswith("0x92") and antenna["advice"] == "ok"
     assert camera["markers_found"] == [0, 1, 2, 3] and camera["sharpness"] > 60
     assert 0 <= camera["clipped_share"] < 0.02 and camera["advice"] == ["ok"]
+    assert 600 < camera["focal_px"] < 3000  # the simulated camera knows its lens, as a Pi camera module does
 
 
 def test_bring_up_names_the_antenna_that_misses(capsys):
@@ -154,4 +155,4 @@ def test_bring_up_text_report_says_what_to_adjust(capsys):
     assert main(["doctor", "--bring-up", "--inject", "camera:stopped"]) == 1
     out = capsys.readouterr().out
     assert "antenna seat0:" in out and "reads/s" in out and "camera: " in out
-    assert "no frame" in out
+    assert "no frame" in out and "lens not known" in out
