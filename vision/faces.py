@@ -162,6 +162,17 @@ of 1533 (99th percentile 0.17-0.19). At 0.3 two cocked d8-tauren near the demo t
 above; at 0.2 no cocked die of any face kind is taken on either bench, and 7 more flat dice per
 kind of 2,657 on the demo's tray (22 of 7,971) are flagged cocked: a throw again, not a misread."""
 
+LETTERS_TRAY_LEANS = 0.17
+""":data:`TRAY_LEANS` for letter dice, whose own cocked network (:data:`COCKED_LETTERS_PATH`) is surer
+of flat dice than the shared one. On the demo's tray (``bench/demo_tray.py``'s trays, every die's
+share recorded by scratch script: seeds 1, 2, 5, 6 and 7, one cocked die on each tray of the last
+three) 4,553 flat and 582 cocked letter dice: at 0.2 three cocked dice were taken with their top
+face's value (shares 0.145, 0.186 and 0.194), at 0.17 one, for 2 more flat dice flagged cocked;
+checked on seeds 3, 8 and 9 (2,722 flat, 406 cocked): 2 cocked dice taken at 0.2 (0.178, 0.183),
+none at 0.17, for 3 more flat dice flagged. A flat die flagged cocked is thrown again or laid flat;
+a cocked die taken is a misread. The shared network's dice (d12, d8-tauren) stay at 0.2: at 0.17
+it caught 1 of the 3 d8-tauren cocked dice taken there for 13 more flat ones of 2,536."""
+
 LEAN_SIZES = (0.9, 1.0, 1.1)
 """The sizes (in the hit's) of the cocked network's crops of a die, averaged: its share can jump
 at one size (a flat marbled letter die in a table test: 0.29, 0.54 and 0.41 at these three)."""
@@ -346,8 +357,8 @@ def _read_hits(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, view:
     if taught is not None:
         hits = taught.placed(frame, view.scale, hits)
     between = None if taught is not None else die_between(frame, view.scale)
-    leans = TRAY_LEANS if from_above else LEANS
     network = _cocked_network(kind, on_tray, below, frame.shape)
+    leans = (LETTERS_TRAY_LEANS if network == COCKED_LETTERS_PATH else TRAY_LEANS) if from_above else LEANS
     hits = _one_per_die(second_look(frame, view.scale, hits, below, network), between=between, leans=leans)
     if UPRIGHT_PATH.is_file():
         hits = _one_per_die(read_upright(frame, view.scale, hits), same_kind=False, between=between, leans=leans)

@@ -149,6 +149,7 @@ def test_a_die_the_cocked_network_doubts_on_a_tray_seen_from_above_is_flagged_no
     read, on_tray, anywhere = {}, vision.faces.TRAY_LEANS, vision.faces.LEANS
     for leans in (on_tray, anywhere):
         monkeypatch.setattr(vision.faces, "TRAY_LEANS", leans)
+        monkeypatch.setattr(vision.faces, "LETTERS_TRAY_LEANS", leans)  # letters' own bar, lower still
         dice = read_faces(scene.image, kind, tray=calibrate(scene.image, scene.tray)).dice
         read[leans] = [[(d.value, d.flag) for d in found(truth.box, dice)] for truth in scene.dice]
     cocked = [truth.cocked for truth in scene.dice].index(True)

@@ -4,6 +4,7 @@ tray's frame read without its calibration, markers ignored too."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -311,3 +312,27 @@ def test_a_cocked_d6_is_not_read_again_painted(monkeypatch: pytest.MonkeyPatch) 
     kept, painted = readings
     assert kept.flag is not None
     assert painted.flag is None and painted.value is not None  # what the guard keeps from happening
+
+
+@pytest.mark.parametrize("seed, index", [(5, 79), (7, 179)])
+def test_a_cocked_letter_die_the_letters_network_sees_leaning_a_little_is_flagged_not_taken(
+        seed: int, index: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Letter dice leaning on another on the demo's tray, which their own cocked network puts at
+    0.19 (read 3 at 0.92) and 0.19 (4 at 0.77): at the shared bar, 0.2, each was taken with its top
+    face's value; letters' own bar flags them cocked (:data:`vision.faces.LETTERS_TRAY_LEANS`), and
+    the tray's flat dice read as before."""
+    import vision.faces
+    from vision.faces import read_faces
+
+    scene = _demo_tray("letters", seed, index, monkeypatch, cocked=True)
+    tray = calibrate(scene.image, scene.tray, scene.camera.focal_px)
+    observations = []
+    for leans in (vision.faces.TRAY_LEANS, vision.faces.LETTERS_TRAY_LEANS):
+        monkeypatch.setattr(vision.faces, "LETTERS_TRAY_LEANS", leans)
+        dice = read_faces(scene.image, "letters", tray=tray).dice
+        observations.append([found(truth.box, dice) for truth in scene.dice])
+    shared, own = observations
+    (leaning,) = [n for n, truth in enumerate(scene.dice) if truth.value is None]
+    assert shared[leaning][0].value is not None and shared[leaning][0].flag is None  # a misread taken
+    assert own[leaning] == [replace(own[leaning][0], value=None, flag="cocked")]
+    assert [r for n, r in enumerate(own) if n != leaning] == [r for n, r in enumerate(shared) if n != leaning]
