@@ -6,7 +6,8 @@
 Prints:
 - with ``--camera-games N``, for each game: N whole demo games (``--players``, default 4 as the
   demo's; seeds S..S+N-1, ``--first-seed`` S default 1), the rolls the camera read whole and those
-  the dealer entered, by what the question said (each with its seed) (issue 18, acceptance 6: every die read by camera, no dealer entries), the
+  the dealer entered, by what the question said, each printed with its seed (issue 18, acceptance
+  6: every die read by camera, no dealer entries), the
   questions about a die lying cocked that the players settled themselves (thrown again, or laid
   flat, as the table said), and the throws in which a die landed cocked
   (``controller.table.build.COCKED_THROWS``); the simulated camera draws the dice lying in every
