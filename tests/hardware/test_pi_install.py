@@ -30,10 +30,13 @@ def test_on_a_pi_the_venv_sees_debians_packages_and_numpy_stays_1(tmp_path):
     assert "import numpy, cv2, picamera2, simplejpeg" in result.stdout
 
 
-def test_elsewhere_the_venv_is_a_plain_one(tmp_path):
+def test_elsewhere_the_venv_is_a_plain_one_with_the_opencv_the_figures_were_measured_on(tmp_path):
     result = setup(tmp_path, "test")
     assert result.returncode == 0 and "--system-site-packages" not in result.stdout
-    assert "-e .[test]" in result.stdout
+    assert "-c scripts/dev-constraints.txt -e .[test]" in result.stdout
+    pinned = [line for line in (ROOT / "scripts" / "dev-constraints.txt").read_text().splitlines()
+              if line and not line.startswith("#")]
+    assert pinned and all(line.startswith("opencv-python-headless==") for line in pinned)
 
 
 def test_pi_can_be_asked_for(tmp_path):
