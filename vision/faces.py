@@ -79,27 +79,14 @@ seen from about straight above (:func:`_cocked_network`). A letter die is a cube
 the shared network let the most of them through leaning."""
 
 
-COCKED_TAUREN_PATH = MODEL_PATH.with_name("cocked_tauren.onnx")
-"""Tauren dice's own cocked network (:data:`COCKED_PATH` taught on, in addition, rendered frames of
-d8-tauren dice only, one to three of them cocked: ``vision/README.md``), asked as the letters'
-one is. On the demo's trays (six seeds, every die's share recorded) it left 4 of 804 cocked dice
-under :data:`TRAY_LEANS` where the shared one left 10 (4 of them read doubtfully: a question to
-the dealer instead of the players), for 40 flat dice of 5,229 over it (41 with the shared one)."""
-
-OWN_COCKED = {DieKind.LETTERS: COCKED_LETTERS_PATH, DieKind.D8_TAUREN: COCKED_TAUREN_PATH}
-"""The kinds with a cocked network of their own, asked on a calibrated tray seen from about straight above."""
-
-
 def _cocked_network(kind: DieKind, on_tray: bool, below: tuple[float, float] | None,
                     shape: tuple[int, ...]) -> Path:
-    """The cocked network that looks at ``kind`` dice: the kind's own (:data:`OWN_COCKED`) on a
-    calibrated tray seen from about straight above (:func:`vision.crops.straight_above`, by the
-    point ``below`` the camera in a frame of ``shape``); on trays seen by a camera tilted 18-30
-    degrees the letters' one took 22 more of about 180 flat letter dice for leaning than the shared
-    one (90 tilted trays)."""
-    own = OWN_COCKED.get(kind)
-    if own is not None and on_tray and straight_above(below, shape) and own.is_file():
-        return own
+    """The cocked network that looks at ``kind`` dice: letters' own on a calibrated tray seen from
+    about straight above (:func:`vision.crops.straight_above`, by the point ``below`` the camera in
+    a frame of ``shape``); on trays seen by a camera tilted 18-30 degrees it took
+    22 more of about 180 flat letter dice for leaning than the shared one (90 tilted trays)."""
+    if kind is DieKind.LETTERS and on_tray and straight_above(below, shape) and COCKED_LETTERS_PATH.is_file():
+        return COCKED_LETTERS_PATH
     return COCKED_PATH
 
 

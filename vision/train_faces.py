@@ -31,8 +31,8 @@ from vision.detect import shrink, working_view, working_scale
 from vision.face_art import marks
 from vision.face_classes import (CLASSES, FACE_CROP, FACE_PX, NOT_A_DIE, NUMERAL_CROP, TURNED, UNREADABLE, UPRIGHT_CLASSES,
                                   UPRIGHT_CROP, face_class)
-from vision.faces import (COCKED_D6_PATH, COCKED_LETTERS_PATH, COCKED_PATH, COCKED_TAUREN_PATH, KIND_D6_PATH,
-                          MODEL_PATH, NUMERALS_PATH, UPRIGHT_PATH)
+from vision.faces import (COCKED_D6_PATH, COCKED_LETTERS_PATH, COCKED_PATH, KIND_D6_PATH, MODEL_PATH, NUMERALS_PATH,
+                          UPRIGHT_PATH)
 from vision.render import DieTruth, Scene, SceneSpec, render_scene
 from vision.render_die import fill
 from vision.train import jitter, load_weights
@@ -273,12 +273,6 @@ def cocked_letters_crops(frames: int, seed: int) -> tuple[np.ndarray, np.ndarray
     return cocked_crops(frames, seed, only=DieKind.LETTERS)
 
 
-def cocked_tauren_crops(frames: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Tauren dice's own cocked network's crops (:data:`vision.faces.COCKED_TAUREN_PATH`): those of
-    :func:`cocked_crops` from ``frames`` frames of d8-tauren dice only."""
-    return cocked_crops(frames, seed, only=DieKind.D8_TAUREN)
-
-
 def kind_d6_crops(frames: int, seed: int, per_die: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """The pip d6 dice's kind network's crops (:data:`vision.faces.KIND_D6_PATH`), whole dice as
     the cocked network sees them: real dice lying flat (class 0, a pip d6:
@@ -482,8 +476,7 @@ def export(net: Any, path: Path) -> None:
 NETS = {"faces": (render_crops, len(CLASSES), MODEL_PATH), "numerals": (numeral_crops, 12, NUMERALS_PATH),
         "upright": (upright_crops, len(UPRIGHT_CLASSES), UPRIGHT_PATH), "cocked": (cocked_crops, 2, COCKED_PATH),
         "cocked-d6": (cocked_d6_crops, 2, COCKED_D6_PATH), "kind-d6": (kind_d6_crops, 2, KIND_D6_PATH),
-        "cocked-letters": (cocked_letters_crops, 2, COCKED_LETTERS_PATH),
-        "cocked-tauren": (cocked_tauren_crops, 2, COCKED_TAUREN_PATH)}
+        "cocked-letters": (cocked_letters_crops, 2, COCKED_LETTERS_PATH)}
 """Each network: how its crops are made, its number of classes, where it is shipped."""
 
 
@@ -512,8 +505,7 @@ def main(argv: list[str] | None = None) -> int:
                              "d6 dice, also taught on the real photos' flat dice (start it from the cocked network: "
                              "--start vision/models/cocked.onnx); kind-d6: whether a whole die is a pip d6 or "
                              "another kind (start it from the d6 cocked network); cocked-letters: the cocked network for "
-                             "letter dice on a calibrated tray (start it from the cocked network); cocked-tauren: "
-                             "the same for d8-tauren dice")
+                             "letter dice on a calibrated tray (start it from the cocked network)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--start", type=Path, help="go on from the weights of this exported network (ONNX)")
     parser.add_argument("--crops", type=Path, nargs="+", default=[],
