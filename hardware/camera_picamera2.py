@@ -57,10 +57,16 @@ def lens_focal_px(model: str, crop_width: float, width: int) -> float | None:
     >>> round(lens_focal_px("imx708_wide_noir", 4608, 1536), 1)
     654.8
     """
-    full = LENS_FOCAL_PX.get(model.removesuffix("_noir"))
+    full = module_focal_px(model)
     if full is None or crop_width <= 0:
         return None
     return full * width / crop_width
+
+
+def module_focal_px(model: str) -> float | None:
+    """The focal length in pixels of the full pixel array of the camera module whose sensor is
+    ``model`` (a NoIR module as the one with the filter), or None (:data:`LENS_FOCAL_PX`)."""
+    return LENS_FOCAL_PX.get(model.removesuffix("_noir"))
 
 
 def frame_duration_us(exposure_us: int) -> int:
@@ -184,9 +190,11 @@ class Picamera2Camera:
         """The lens's focal length in pixels of these frames, for an official camera module
         (:func:`lens_focal_px`, from the sensor's model and the frames' ``ScalerCrop``): what the
         table takes when ``[tray] focal_px`` is left out. None for any other lens, or while the
-        camera gives no metadata (asked again next time)."""
+        camera gives no metadata (asked again next time). A lens not known costs no metadata call."""
         if self._focal is None and self._camera is not None:
             model = str(getattr(self._camera, "camera_properties", {}).get("Model", ""))
+            if module_focal_px(model) is None:
+                return None
             try:
                 metadata = self._bounded(lambda: self._camera.capture_metadata(), "metadata")
             except DeviceError:

@@ -173,6 +173,13 @@ none at 0.17, for 3 more flat dice flagged. A flat die flagged cocked is thrown 
 a cocked die taken is a misread. The shared network's dice (d12, d8-tauren) stay at 0.2: at 0.17
 it caught 1 of the 3 d8-tauren cocked dice taken there for 13 more flat ones of 2,536."""
 
+def _tray_leans(network: Path) -> float:
+    """The cocked share over which a die is flagged on a calibrated tray seen from about straight
+    above, by the cocked ``network`` that looks at it: :data:`LETTERS_TRAY_LEANS` for the letters'
+    own, else :data:`TRAY_LEANS`."""
+    return LETTERS_TRAY_LEANS if network == COCKED_LETTERS_PATH else TRAY_LEANS
+
+
 LEAN_SIZES = (0.9, 1.0, 1.1)
 """The sizes (in the hit's) of the cocked network's crops of a die, averaged: its share can jump
 at one size (a flat marbled letter die in a table test: 0.29, 0.54 and 0.41 at these three)."""
@@ -358,7 +365,7 @@ def _read_hits(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, view:
         hits = taught.placed(frame, view.scale, hits)
     between = None if taught is not None else die_between(frame, view.scale)
     network = _cocked_network(kind, on_tray, below, frame.shape)
-    leans = (LETTERS_TRAY_LEANS if network == COCKED_LETTERS_PATH else TRAY_LEANS) if from_above else LEANS
+    leans = _tray_leans(network) if from_above else LEANS
     hits = _one_per_die(second_look(frame, view.scale, hits, below, network), between=between, leans=leans)
     if UPRIGHT_PATH.is_file():
         hits = _one_per_die(read_upright(frame, view.scale, hits), same_kind=False, between=between, leans=leans)
