@@ -36,7 +36,7 @@ from controller.games.dice import DieKind
 from controller.games.errors import ConfigError, InvalidInput
 from vision.classify import unreadable_cleared
 from vision.crops import crop, facing, frame_centre, normalise, sharpest_channel, straight_above
-from vision.detect import (TRAY_CANDIDATES, Candidate, View, closer_view, is_crumb, propose, shrink, working_view,
+from vision.detect import (TRAY_CANDIDATES, Candidate, View, closer_view, is_crumb, propose, shrink,
                            working_views)
 from vision.face_classes import (CLASSES, FACE_CROP, FACE_PX, KINDS, NOT_A_DIE, NUMERAL_CROP, TURNED, UNREADABLE,
                                  UPRIGHT_CROP, face_class, face_slice)
@@ -333,7 +333,7 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, die_
     ``die_px``, shrunk so that it is at most :data:`TRAY_LOOK_PX`), looked at again (``below``:
     the point straight below the camera, when a calibration knows it), read once, crumbs left out
     (:func:`vision.detect.is_crumb`, :func:`_speck`); a frame of the shipped kinds none of whose
-    dice is read surely, looked at again for larger dice (:func:`_farther_look`)."""
+    dice is read surely, looked at again in the other working view and for larger dice (:func:`_farther_look`)."""
     from vision.read import KNOWN_SIDE_SPREAD
 
     if die_px:
@@ -351,7 +351,7 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, die_
     readings = _read_hits(frame, kind, taught, view, hits, below, on_tray=False)
     if taught is not None or not readings or _sure_readings(readings):
         return readings
-    return _farther_look(frame, kind, below) or readings
+    return _farther_look(frame, kind, below, view.scale) or readings
 
 
 def _read_hits(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, view: View, hits: list[Hit],
@@ -416,20 +416,27 @@ FARTHER_SURE = 0.5
 no flag) for the look to be taken, with at least two of them."""
 
 
-def _farther_look(frame: np.ndarray, kind: DieKind, below: tuple[float, float] | None) -> list[DieReading] | None:
-    """``frame`` read again as if its dice were two to four times the size guess (:data:`FARTHER_SIZES`),
-    for a frame none of whose dice was read surely: the look that reads the most dice surely, when
-    it reads at least two and :data:`FARTHER_SURE` of its readings so; else None. A heap with no
-    lone die can be sized by the numerals on its faces: six multicoloured d12s 60 px across, in a
-    heap in a corner of a bare 960x540 frame (``bench/faces_reader.py`` d12 frame 194), were looked
-    for at 12 px and read in pieces, all flagged; at four times that, all six dice read right and
-    surely. Over 300 bench frames and 150 frames drawn as the trainer draws them per kind, it took
-    the farther look in 6 frames, gaining 22 dice read right and surely, none wrong; two looks it
-    passed over, reading 1 of 5 and 4 of 15 dice surely, each gave a wrong or false die a value."""
-    first = working_view(frame)
+def _farther_look(frame: np.ndarray, kind: DieKind, below: tuple[float, float] | None,
+                  read_at: float | None = None) -> list[DieReading] | None:
+    """``frame`` read again, for a frame none of whose dice was read surely in the view at scale
+    ``read_at``: in the other working view (:func:`vision.detect.working_views`), then as if its dice
+    were two to four times the size guess (:data:`FARTHER_SIZES`); the look that reads the most
+    dice surely, when it reads at least two and :data:`FARTHER_SURE` of its readings so; else None.
+    A heap with no lone die can be sized by the numerals on its faces: six multicoloured d12s 60 px
+    across, in a heap in a corner of a bare 960x540 frame (``bench/faces_reader.py`` d12 frame 194),
+    were looked for at 12 px and read in pieces, all flagged; at four times that, all six dice read
+    right and surely. Over 300 bench frames and 150 frames drawn as the trainer draws them per kind,
+    it took the farther look in 6 frames, gaining 22 dice read right and surely, none wrong; two
+    looks it passed over, reading 1 of 5 and 4 of 15 dice surely, each gave a wrong or false die a
+    value. The working views are told apart by the finder's first, coarse look, which can prefer the
+    wrong one: eight d12s 58 px across on green felt (d12 frame 114) were looked for at 25 px, one
+    of 32 hits sure against none of 11 at 60 px, and read in pieces; read in the other view, 8 of
+    its 11 readings are sure and right."""
+    first, *more = working_views(frame)
+    views = [v for v in (first, *more) if v.scale != read_at]
+    views += [closer_view(frame, first, factor) for factor in FARTHER_SIZES]
     best, most = None, 1
-    for factor in FARTHER_SIZES:
-        view = closer_view(frame, first, factor)
+    for view in views:
         readings = _read_hits(frame, kind, None, view, find(view), below, on_tray=False)
         sure = _sure_readings(readings)
         if sure > most and sure >= FARTHER_SURE * len(readings):
