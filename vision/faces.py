@@ -774,21 +774,36 @@ def _reading(hit: Hit, kind: DieKind, taught: TaughtSet | None, scale: float, sh
     return DieReading(kind.value, value, (cx / scale, cy / scale), box, round(confidence, 4), flag)
 
 
+SURE_OTHER_KIND = 0.8
+"""Least share of a die on another kind's faces for the die to be flagged ``other_kind`` whatever the
+cocked network says (:func:`_value`). Letters' own cocked network (:data:`COCKED_LETTERS_PATH`) was
+taught on letter dice only and takes most pip d6 for leaning: a d6 on a DiceHoldem tray was flagged
+cocked, 47 of 60 (10 calibrated trays), and the table told the players to throw it again instead of
+saying it cannot read it. On calibrated trays seen from straight above, dice of another kind put
+0.89-1.0 on its faces (336 dice, every pair of kinds among d6, d12, d8-tauren and letters), while
+the cocked dice whose faces lean to another kind put 0.41-0.71 there (8 of 1,000 on the bench's
+trays and free frames, ``bench/faces_reader.py``): those stay ``cocked``, which the players settle."""
+
+
 def _value(hit: Hit, kind: DieKind, taught: TaughtSet | None, leans: float = LEANS) -> tuple[int | None, float, str | None]:
     """Face number (1-based), confidence and flag of a hit read as ``kind``: ``cocked`` when the
     unreadable class outweighs the best face, ``other_kind`` when another kind's faces outweigh
-    this kind's (both with no value)."""
+    this kind's, or ``cocked`` when the cocked network's share is over ``leans`` (all three with no
+    value): a die surely of another kind (:data:`SURE_OTHER_KIND`) is told before the lean."""
     probs = hit.probs
     die = max(1.0 - float(probs[NOT_A_DIE]), 1e-6)
     faces = probs[face_slice(kind)]
     others = float(probs[1:UNREADABLE].sum() - faces.sum())
     if probs[UNREADABLE] > probs[1:UNREADABLE].max():
         return None, float(probs[UNREADABLE]) / die, "cocked"
+    other_kind = taught is None and others > float(faces.sum())
+    if other_kind and others / die >= SURE_OTHER_KIND:
+        return None, others / die, "other_kind"
     if hit.leaning > leans:
         return None, hit.leaning, "cocked"
     if taught is not None and hit.embeddings is not None:
         return taught.value(hit.embeddings, die)
-    if others > float(faces.sum()):
+    if other_kind:
         return None, others / die, "other_kind"
     best = int(np.argmax(faces))
     return best + 1, float(faces[best]) / die * min(1.0, die / DIE_SCORE), None

@@ -66,6 +66,17 @@ def test_a_die_of_another_kind_is_flagged_and_not_read(shown: str, asked: str) -
     assert all(d.value is None and d.flag == "other_kind" for d in observation.dice)
 
 
+def test_a_pip_d6_on_a_letters_tray_is_flagged_another_kind_not_cocked() -> None:
+    # letters' own cocked network, asked on a tray seen from straight above, was taught on letter
+    # dice only and takes most pip d6 for leaning: the table told the players to throw them again
+    scene = render_scene(random.Random(3), SceneSpec(size=(1536, 864), markers=True, kind="d6", n_dice=6,
+                                                     die_px=(38, 46), background="felt"))
+    assert scene.tray is not None
+    observation = read_faces(scene.image, "letters", tray=calibrate(scene.image, scene.tray))
+    assert len(observation.dice) == len(scene.dice)
+    assert all(d.value is None and d.flag == "other_kind" for d in observation.dice)
+
+
 def test_the_tray_calibration_sizes_the_dice() -> None:
     scene = render_scene(random.Random(24), SceneSpec(markers=True, perspective=0.5, kind="d8-tauren"),
                          values=[7, 8, 6, 2, 3])
