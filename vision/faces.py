@@ -75,19 +75,29 @@ dice of every kind); looked at as :data:`COCKED_D6_PATH` is."""
 COCKED_LETTERS_PATH = MODEL_PATH.with_name("cocked_letters.onnx")
 """Letter dice's own cocked network (:data:`COCKED_PATH` taught on, in addition, rendered frames of
 letter dice only, one to three of them cocked: ``vision/README.md``), asked on a calibrated tray
-seen from about straight above (:func:`_cocked_network`). A letter die is a cube, like a d6, and
-the shared network let the most of them through leaning."""
+seen from about straight above, and with the shared one in a frame with no calibration
+(:func:`_cocked_networks`). A letter die is a cube, like a d6, and the shared network let the most
+of them through leaning."""
 
 
-def _cocked_network(kind: DieKind, on_tray: bool, below: tuple[float, float] | None,
-                    shape: tuple[int, ...]) -> Path:
-    """The cocked network that looks at ``kind`` dice: letters' own on a calibrated tray seen from
-    about straight above (:func:`vision.crops.straight_above`, by the point ``below`` the camera in
-    a frame of ``shape``); on trays seen by a camera tilted 18-30 degrees it took
-    22 more of about 180 flat letter dice for leaning than the shared one (90 tilted trays)."""
-    if kind is DieKind.LETTERS and on_tray and straight_above(below, shape) and COCKED_LETTERS_PATH.is_file():
-        return COCKED_LETTERS_PATH
-    return COCKED_PATH
+def _cocked_networks(kind: DieKind, on_tray: bool, below: tuple[float, float] | None,
+                     shape: tuple[int, ...]) -> tuple[Path, ...]:
+    """The cocked networks that look at ``kind`` dice, their shares averaged (:func:`cocked_shares`):
+    for letters, their own on a calibrated tray seen from about straight above
+    (:func:`vision.crops.straight_above`, by the point ``below`` the camera in a frame of ``shape``),
+    the shared one on a tray seen by a tilted camera (letters' own took 22 more of about 180 flat
+    letter dice for leaning there: 90 trays seen by a camera tilted 18-30 degrees), and both in a
+    frame with no calibration: on ``bench/faces_reader.py``'s 1,000 free letters frames (a third
+    of them seen by a camera tilted up to 9 degrees; 98 cocked and 5,309 flat letter dice, every
+    die's shares recorded), the shared one over :data:`LEANS` let 18 cocked dice through with a
+    sure value and flagged 36 flat ones, letters' own 8 and 46, the two averaged 10 and 29 (frames
+    0-499: 10 and 22 against 7 and 15; 500-999: 8 and 14 against 3 and 14). Other kinds: the
+    shared one."""
+    if kind is not DieKind.LETTERS or not COCKED_LETTERS_PATH.is_file():
+        return (COCKED_PATH,)
+    if not on_tray:
+        return COCKED_PATH, COCKED_LETTERS_PATH
+    return (COCKED_LETTERS_PATH,) if straight_above(below, shape) else (COCKED_PATH,)
 
 
 LEAST_SIDE = 1.1
@@ -173,11 +183,11 @@ none at 0.17, for 3 more flat dice flagged. A flat die flagged cocked is thrown 
 a cocked die taken is a misread. The shared network's dice (d12, d8-tauren) stay at 0.2: at 0.17
 it caught 1 of the 3 d8-tauren cocked dice taken there for 13 more flat ones of 2,536."""
 
-def _tray_leans(network: Path) -> float:
+def _tray_leans(networks: tuple[Path, ...]) -> float:
     """The cocked share over which a die is flagged on a calibrated tray seen from about straight
-    above, by the cocked ``network`` that looks at it: :data:`LETTERS_TRAY_LEANS` for the letters'
+    above, by the cocked ``networks`` that look at it: :data:`LETTERS_TRAY_LEANS` for the letters'
     own, else :data:`TRAY_LEANS`."""
-    return LETTERS_TRAY_LEANS if network == COCKED_LETTERS_PATH else TRAY_LEANS
+    return LETTERS_TRAY_LEANS if networks == (COCKED_LETTERS_PATH,) else TRAY_LEANS
 
 
 LEAN_SIZES = (0.9, 1.0, 1.1)
@@ -364,16 +374,16 @@ def _read_hits(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, view:
     if taught is not None:
         hits = taught.placed(frame, view.scale, hits)
     between = None if taught is not None else die_between(frame, view.scale)
-    network = _cocked_network(kind, on_tray, below, frame.shape)
-    leans = _tray_leans(network) if from_above else LEANS
-    hits = _one_per_die(second_look(frame, view.scale, hits, below, network), between=between, leans=leans)
+    networks = _cocked_networks(kind, on_tray, below, frame.shape)
+    leans = _tray_leans(networks) if from_above else LEANS
+    hits = _one_per_die(second_look(frame, view.scale, hits, below, networks), between=between, leans=leans)
     if UPRIGHT_PATH.is_file():
         hits = _one_per_die(read_upright(frame, view.scale, hits), same_kind=False, between=between, leans=leans)
     elif kind is DieKind.D12 and NUMERALS_PATH.is_file():
         hits = read_numerals(frame, view.scale, hits)
     if from_above:
         hits = in_one_focus(hits)
-        if network.is_file():  # without it every share is 0: no die is known to lie flat
+        if any(network.is_file() for network in networks):  # else every share is 0: no die is known flat
             hits = [_seen_flat(hit) for hit in hits]
     return [_reading(hit, kind, taught, view.scale, view.work.shape, leans) for hit in hits]
 
@@ -545,10 +555,10 @@ def _candidate_crops(work: np.ndarray, candidates: tuple[Candidate, ...]) -> np.
 
 
 def second_look(frame: np.ndarray, scale: float, hits: list[Hit],
-                below: tuple[float, float] | None = None, network: Path = COCKED_PATH) -> list[Hit]:
+                below: tuple[float, float] | None = None, networks: tuple[Path, ...] = (COCKED_PATH,)) -> list[Hit]:
     """Read each hit again in sharp crops of the full ``frame`` in the four :data:`TURNS`, averaged
     (and blended with the first look), and see whether it leans (:func:`cocked_shares`, by the cocked
-    ``network``, with the point straight below the camera, ``below``); keep those still a die."""
+    ``networks``, with the point straight below the camera, ``below``); keep those still a die."""
     if not hits:
         return hits
     patches = hit_crops(frame, scale, hits)
@@ -556,7 +566,7 @@ def second_look(frame: np.ndarray, scale: float, hits: list[Hit],
     views = len(TURNS)
     probs = probs.reshape(len(hits), views, -1).mean(axis=1)
     per_hit = embeddings.reshape(len(hits), views, -1)
-    leaning = cocked_shares(frame, scale, hits, below, network)
+    leaning = cocked_shares(frame, scale, hits, below, networks)
     looked = [replace(h, probs=SECOND_WEIGHT * p + (1 - SECOND_WEIGHT) * h.probs, embeddings=e,
                       sharpness=sharpest_channel(patches[k * views], h.side / scale * FACE_CROP), leaning=float(leaning[k]))
               for k, (h, p, e) in enumerate(zip(hits, probs, per_hit))]
@@ -564,15 +574,16 @@ def second_look(frame: np.ndarray, scale: float, hits: list[Hit],
 
 
 def cocked_shares(frame: np.ndarray, scale: float, hits: list[Hit],
-                  below: tuple[float, float] | None = None, network: Path = COCKED_PATH) -> np.ndarray:
+                  below: tuple[float, float] | None = None, networks: tuple[Path, ...] = (COCKED_PATH,)) -> np.ndarray:
     """Each hit's chance of leaning, by the cocked network (:data:`COCKED_PATH`), over two crops
     of the whole die turned to face the point of the tray straight below the camera (``below``,
     in ``frame`` pixels; by default the frame's centre: a camera looking straight down), the
     second mirrored (:func:`vision.crops.facing`): a die lying flat away from that point shows
-    the sides below its top face there, a leaning one shows them anywhere. Zeros when that
-    network is not there. ``network``: the cocked network to ask (pip d6 dice have their own,
-    :data:`COCKED_D6_PATH`)."""
-    if not hits or not network.is_file():
+    the sides below its top face there, a leaning one shows them anywhere. ``networks``: the
+    cocked networks to ask (pip d6 dice have their own, :data:`COCKED_D6_PATH`), their shares
+    averaged; those not there are left out, and with none, zeros."""
+    asked = [network for network in networks if network.is_file()]
+    if not hits or not asked:
         return np.zeros(len(hits))
     below = below or frame_centre(frame.shape)
     patches = []
@@ -581,7 +592,8 @@ def cocked_shares(frame: np.ndarray, scale: float, hits: list[Hit],
         turn = facing(centre, below)
         patches += [crop(frame, centre, side * size, turn, mirrored, FACE_PX)
                     for size in LEAN_SIZES for mirrored in (False, True)]
-    return np.asarray(face_net(network).run(np.stack(patches))[0][:, 1].reshape(len(hits), -1).mean(axis=1))
+    shares = [face_net(network).run(np.stack(patches))[0][:, 1].reshape(len(hits), -1).mean(axis=1) for network in asked]
+    return np.asarray(np.mean(shares, axis=0))
 
 
 def read_upright(frame: np.ndarray, scale: float, hits: list[Hit]) -> list[Hit]:

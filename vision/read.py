@@ -349,7 +349,7 @@ def _whole_die_shares(frame: np.ndarray, scale: float, hits: list[_Hit], asked: 
     from vision.faces import Hit, cocked_shares
 
     shares = cocked_shares(frame, scale, [Hit(hits[i].center, hits[i].side, hits[i].probs) for i in asked],
-                           below, network)
+                           below, (network,))
     return {i: float(share) for i, share in zip(asked, shares)}
 
 
