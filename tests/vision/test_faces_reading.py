@@ -411,10 +411,24 @@ def test_a_frame_read_in_pieces_is_read_again_in_the_other_working_view() -> Non
     assert len(observation.dice) <= len(truths) + 3  # the frame's false dice: three, none on a die
 
 
+def test_dice_whose_size_the_frame_misguesses_are_looked_for_at_fixed_sizes_too() -> None:
+    # d8-tauren frame 670 of bench/faces_reader.py: five dice 108 px across on a textured ground,
+    # guessed 8 px; looked for at two to four times that, none was read. At LADDER_PX all are.
+    from tests.vision.conftest import bench_script
+
+    image, truths = bench_script("faces_reader.py", "bench_faces").bench_frame("d8-tauren", 670)
+    observation = read_faces(image, "d8-tauren")
+    assert all([(d.value, d.flag) for d in found(truth.box, observation.dice)] == [(truth.value, None)]
+               for truth in truths)
+    assert len(observation.dice) == len(truths)
+
+
 def test_a_farther_look_that_reads_few_dice_surely_is_not_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     # the first look read nothing surely; farther looks reading one die of one surely, or two of
     # five, are not taken (d8-tauren bench frames 295 and 169: such looks gave a wrong or a false
-    # die a value); one reading two of three surely is
+    # die a value); one reading two of three surely is. The looks after those (LADDER_PX) read nothing
+    from itertools import chain, repeat
+
     from controller.games.dice import DieKind
     from vision import faces
 
@@ -422,8 +436,8 @@ def test_a_farther_look_that_reads_few_dice_surely_is_not_taken(monkeypatch: pyt
         return DieReading("d12", value, (10.0, 10.0), (0.0, 0.0, 20.0, 20.0), 0.9, flag)
 
     sure, doubtful = reading(5, None), reading(5, "uncertain")
-    looks = iter([[sure], [sure, sure, doubtful, doubtful, doubtful], [sure, sure, doubtful]])
+    looks = chain([[sure], [sure, sure, doubtful, doubtful, doubtful], [sure, sure, doubtful]], repeat([]))
     monkeypatch.setattr(faces, "_read_hits", lambda *args, **kwargs: next(looks))
     assert faces._farther_look(np.zeros((90, 160, 3), np.uint8), DieKind.D12, None, 1.0) == [sure, sure, doubtful]
-    looks = iter([[sure], [sure, sure, doubtful, doubtful, doubtful], [sure, doubtful]])
+    looks = chain([[sure], [sure, sure, doubtful, doubtful, doubtful], [sure, doubtful]], repeat([]))
     assert faces._farther_look(np.zeros((90, 160, 3), np.uint8), DieKind.D12, None, 1.0) is None
