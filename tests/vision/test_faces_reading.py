@@ -423,6 +423,19 @@ def test_dice_whose_size_the_frame_misguesses_are_looked_for_at_fixed_sizes_too(
     assert len(observation.dice) == len(truths)
 
 
+def test_a_heap_read_surely_in_part_is_looked_at_for_other_sizes() -> None:
+    # letters frame 854 of bench/faces_reader.py: eight letter dice 60-79 px across in a heap,
+    # looked for at 95 px; one of four readings was sure, so no other look was taken. At 48 px
+    # every die reads right and surely.
+    from tests.vision.conftest import bench_script
+
+    image, truths = bench_script("faces_reader.py", "bench_faces").bench_frame("letters", 854)
+    observation = read_faces(image, "letters")
+    assert all([(d.value, d.flag) for d in found(truth.box, observation.dice)] == [(truth.value, None)]
+               for truth in truths)
+    assert len(observation.dice) == len(truths)
+
+
 def test_a_farther_look_that_reads_few_dice_surely_is_not_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     # the first look read nothing surely; farther looks reading one die of one surely, or two of
     # five, are not taken (d8-tauren bench frames 295 and 169: such looks gave a wrong or a false
@@ -441,3 +454,5 @@ def test_a_farther_look_that_reads_few_dice_surely_is_not_taken(monkeypatch: pyt
     assert faces._farther_look(np.zeros((90, 160, 3), np.uint8), DieKind.D12, None, 1.0) == [sure, sure, doubtful]
     looks = chain([[sure], [sure, sure, doubtful, doubtful, doubtful], [sure, doubtful]], repeat([]))
     assert faces._farther_look(np.zeros((90, 160, 3), np.uint8), DieKind.D12, None, 1.0) is None
+    looks = chain([[sure, sure, doubtful]], repeat([]))  # no more sure readings than the first look's two
+    assert faces._farther_look(np.zeros((90, 160, 3), np.uint8), DieKind.D12, None, 1.0, 2) is None
