@@ -385,55 +385,32 @@ def test_touching_dice_whose_hits_lie_closer_than_a_die_are_both_read(frame: int
     assert all([d.value for d in found(truth.box, observation.dice)] == [truth.value] for truth in truths)
 
 
-def test_a_heap_sized_by_its_numerals_is_looked_at_for_larger_dice() -> None:
-    # d12 frame 194 of bench/faces_reader.py: six multicoloured d12s 60 px across in a heap in a
-    # corner of a bare frame; the views took their numerals for dice 12 px across and read them in
-    # pieces, every piece flagged. Looked at for dice four times as large, each die is read surely.
+@pytest.mark.parametrize(("kind", "frame", "false_dice"), [
+    # six multicoloured d12s 60 px across in a heap in a corner of a bare frame: the views took
+    # their numerals for dice 12 px across and read them in pieces, every piece flagged; looked at
+    # for dice four times as large (FARTHER_SIZES), each die is read surely
+    ("d12", 194, 0),
+    # eight d12s 58 px across on green felt: the finder's coarse look was sure of one of 32 hits at
+    # 25 px and of none of 11 at 60 px, so the frame was read at 25 px, in pieces; the other working
+    # view reads each die surely (the frame's three false dice lie on none)
+    ("d12", 114, 3),
+    # five d8-tauren 108 px across on a grained ground, guessed 8 px: looked for at two to four
+    # times that, none was read; at a fixed size (LADDER_PX) all are
+    ("d8-tauren", 670, 0),
+    # eight letter dice 60-79 px across in a heap, looked for at 95 px: one of four readings was
+    # sure, so no other look was taken until fewer than FARTHER_SURE of them had to be; at 48 px
+    # every die reads right and surely
+    ("letters", 854, 0),
+])
+def test_a_frame_whose_dice_the_first_look_misjudges_is_looked_at_again(kind: str, frame: int,
+                                                                       false_dice: int) -> None:
     from tests.vision.conftest import bench_script
 
-    image, truths = bench_script("faces_reader.py", "bench_faces").bench_frame("d12", 194)
-    observation = read_faces(image, "d12")
+    image, truths = bench_script("faces_reader.py", "bench_faces").bench_frame(kind, frame)
+    observation = read_faces(image, kind)
     assert all([(d.value, d.flag) for d in found(truth.box, observation.dice)] == [(truth.value, None)]
                for truth in truths)
-    assert len(observation.dice) == len(truths)
-
-
-def test_a_frame_read_in_pieces_is_read_again_in_the_other_working_view() -> None:
-    # d12 frame 114 of bench/faces_reader.py: eight d12s 58 px across on green felt; the finder's
-    # coarse look was sure of one of 32 hits at 25 px and of none of 11 at 60 px, so the frame was
-    # read at 25 px, in pieces, every die flagged. The other working view reads each die surely.
-    from tests.vision.conftest import bench_script
-
-    image, truths = bench_script("faces_reader.py", "bench_faces").bench_frame("d12", 114)
-    observation = read_faces(image, "d12")
-    assert all([(d.value, d.flag) for d in found(truth.box, observation.dice)] == [(truth.value, None)]
-               for truth in truths)
-    assert len(observation.dice) <= len(truths) + 3  # the frame's false dice: three, none on a die
-
-
-def test_dice_whose_size_the_frame_misguesses_are_looked_for_at_fixed_sizes_too() -> None:
-    # d8-tauren frame 670 of bench/faces_reader.py: five dice 108 px across on a textured ground,
-    # guessed 8 px; looked for at two to four times that, none was read. At LADDER_PX all are.
-    from tests.vision.conftest import bench_script
-
-    image, truths = bench_script("faces_reader.py", "bench_faces").bench_frame("d8-tauren", 670)
-    observation = read_faces(image, "d8-tauren")
-    assert all([(d.value, d.flag) for d in found(truth.box, observation.dice)] == [(truth.value, None)]
-               for truth in truths)
-    assert len(observation.dice) == len(truths)
-
-
-def test_a_heap_read_surely_in_part_is_looked_at_for_other_sizes() -> None:
-    # letters frame 854 of bench/faces_reader.py: eight letter dice 60-79 px across in a heap,
-    # looked for at 95 px; one of four readings was sure, so no other look was taken. At 48 px
-    # every die reads right and surely.
-    from tests.vision.conftest import bench_script
-
-    image, truths = bench_script("faces_reader.py", "bench_faces").bench_frame("letters", 854)
-    observation = read_faces(image, "letters")
-    assert all([(d.value, d.flag) for d in found(truth.box, observation.dice)] == [(truth.value, None)]
-               for truth in truths)
-    assert len(observation.dice) == len(truths)
+    assert len(observation.dice) <= len(truths) + false_dice
 
 
 def test_a_farther_look_that_reads_few_dice_surely_is_not_taken(monkeypatch: pytest.MonkeyPatch) -> None:
