@@ -502,7 +502,7 @@ def best_view(frame: np.ndarray, sizes: tuple[float, ...] = OTHER_SIZES) -> tupl
 
 
 LADDER_PX = (34.0, 48.0, 68.0, 96.0)
-"""Die sides (frame pixels) a frame none of whose dice was read surely is looked at for too
+"""Die sides (frame pixels) a frame few of whose dice were read surely is looked at for too
 (:func:`_farther_look`), whatever the size guess: the guess comes from the frame's blobs, and
 felt's grain or a heap can set it far off. Five d8-tauren 108 px across were guessed 8 px
 (``bench/faces_reader.py`` d8-tauren frame 670), where none of the farther looks reached them;
@@ -617,7 +617,8 @@ def cocked_shares(frame: np.ndarray, scale: float, hits: list[Hit],
         turn = facing(centre, below)
         patches += [crop(frame, centre, side * size, turn, mirrored, FACE_PX)
                     for size in LEAN_SIZES for mirrored in (False, True)]
-    shares = [face_net(network).run(np.stack(patches))[0][:, 1].reshape(len(hits), -1).mean(axis=1) for network in asked]
+    batch = np.stack(patches)
+    shares = [face_net(network).run(batch)[0][:, 1].reshape(len(hits), -1).mean(axis=1) for network in asked]
     return np.asarray(np.mean(shares, axis=0))
 
 
