@@ -413,11 +413,13 @@ def test_a_frame_whose_dice_the_first_look_misjudges_is_looked_at_again(kind: st
     assert len(observation.dice) <= len(truths) + false_dice
 
 
-@pytest.mark.parametrize(("kind", "frame"), [("d12", 699), ("d8-tauren", 92)])
-def test_a_die_the_readers_doubt_in_a_frame_with_no_calibration_is_taken_when_it_is_seen_flat(
-        kind: str, frame: int) -> None:
-    # one die of each frame was read right but below the threshold: the upright reader kept a share
-    # for "unreadable", and the cocked network, facing it to the frame's centre, sees it flat
+@pytest.mark.parametrize("frame", [60, 428])
+def test_a_die_the_readers_doubt_in_a_frame_with_no_calibration_is_taken_when_it_is_seen_flat(frame: int) -> None:
+    # one die of each d8-tauren frame was read right but below the threshold: the upright reader
+    # kept a share for "unreadable", and the cocked network, facing it to the frame's centre, sees
+    # it flat (d12 frames 87, 425, 625 and 699 too, but the Pi's OpenCV 4.10 reads them a little
+    # less surely, under the threshold with or without this)
+    kind = "d8-tauren"
     from tests.vision.conftest import bench_script
 
     image, truths = bench_script("faces_reader.py", "bench_faces").bench_frame(kind, frame)
