@@ -356,14 +356,15 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, die_
             least = LEAST_SIDE * die_px * scale
             hits = [replace(h, side=max(h.side, least)) for h in hits]
         return _read_hits(frame, kind, taught, view, hits, below, on_tray=True)
-    view, hits = best_view(frame, TAUGHT_SIZES if taught is not None else OTHER_SIZES)
+    views = working_views(frame)
+    view, hits = best_view(frame, TAUGHT_SIZES if taught is not None else OTHER_SIZES, views)
     if taught is None:
         hits = [h for h in hits if not _speck(frame, view.scale, h, h.side / view.scale * BOX_PER_SIDE[kind])]
     readings = _read_hits(frame, kind, taught, view, hits, below, on_tray=False)
     sure = _sure_readings(readings)
     if taught is not None or not readings or sure >= FARTHER_SURE * len(readings):
         return readings
-    return _farther_look(frame, kind, below, view.scale, sure) or readings
+    return _farther_look(frame, kind, below, view.scale, sure, views) or readings
 
 
 def _read_hits(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, view: View, hits: list[Hit],
@@ -385,7 +386,8 @@ def _read_hits(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, view:
         hits = read_numerals(frame, view.scale, hits)
     if from_above:
         hits = in_one_focus(hits)
-    if (from_above or not on_tray) and any(network.is_file() for network in networks):
+    facing_known = from_above or not on_tray  # not a tray seen by a tilted camera (FLAT)
+    if facing_known and any(network.is_file() for network in networks):  # else every share is 0
         hits = [_seen_flat(hit) for hit in hits]
     return [_reading(hit, kind, taught, view.scale, view.work.shape, leans) for hit in hits]
 
@@ -443,10 +445,11 @@ fewer (letters 3 -> 0)."""
 
 
 def _farther_look(frame: np.ndarray, kind: DieKind, below: tuple[float, float] | None,
-                  read_at: float | None = None, sure_there: int = 0) -> list[DieReading] | None:
+                  read_at: float | None = None, sure_there: int = 0,
+                  views: list[View] | None = None) -> list[DieReading] | None:
     """``frame`` read again, for a frame few of whose dice were read surely (``sure_there``, under
     :data:`FARTHER_SURE` of its readings) in the view at scale ``read_at``: in the other working view
-    (:func:`vision.detect.working_views`), as if its dice were two to four times the size guess
+    (of ``views``, :func:`vision.detect.working_views`, made here when not given), as if its dice were two to four times the size guess
     (:data:`FARTHER_SIZES`), and at fixed sizes (:data:`LADDER_PX`); the look that reads the most
     dice surely, when it reads at least two, more than ``sure_there``, and :data:`FARTHER_SURE` of
     its readings so; else None.
@@ -460,12 +463,12 @@ def _farther_look(frame: np.ndarray, kind: DieKind, below: tuple[float, float] |
     wrong one: eight d12s 58 px across on green felt (d12 frame 114) were looked for at 25 px, one
     of 32 hits sure against none of 11 at 60 px, and read in pieces; read in the other view, 8 of
     its 11 readings are sure and right."""
-    first, *more = working_views(frame)
-    views = [v for v in (first, *more) if v.scale != read_at]
-    views += [closer_view(frame, first, factor) for factor in FARTHER_SIZES]
-    views += [closer_view(frame, first, first.proposals.side / (side * first.scale)) for side in LADDER_PX]
+    first, *more = views or working_views(frame)
+    looks = [v for v in (first, *more) if v.scale != read_at]
+    looks += [closer_view(frame, first, factor) for factor in FARTHER_SIZES]
+    looks += [closer_view(frame, first, first.proposals.side / (side * first.scale)) for side in LADDER_PX]
     best, most = None, max(1, sure_there)
-    for view in views:
+    for view in looks:
         readings = _read_hits(frame, kind, None, view, find(view), below, on_tray=False)
         sure = _sure_readings(readings)
         if sure > most and sure >= FARTHER_SURE * len(readings):
@@ -483,15 +486,17 @@ OTHER_SIZES = (2.0,)
 sure: dice half the size guess."""
 
 
-def best_view(frame: np.ndarray, sizes: tuple[float, ...] = OTHER_SIZES) -> tuple[View, list[Hit]]:
-    """The view of ``frame`` with the most sure hits; while few are sure, looked at again for dice
+def best_view(frame: np.ndarray, sizes: tuple[float, ...] = OTHER_SIZES,
+              views: list[View] | None = None) -> tuple[View, list[Hit]]:
+    """The view of ``frame`` (among its working ``views``, made here when not given) with the most
+    sure hits; while few are sure, looked at again for dice
     of other sizes (``sizes``: how many times too large the size guess may be, in order; by
     default :data:`OTHER_SIZES`), each look taken by the d6 reader's rule
     (:func:`vision.read.closer_wins`, at :data:`SURE_SHARE`); when no view found a die at all, for
     larger dice too (:data:`FARTHER_SIZES`)."""
     from vision.read import closer_wins
 
-    looks = [(view, find(view)) for view in working_views(frame)]
+    looks = [(view, find(view)) for view in views or working_views(frame)]
     best = max(looks, key=_sure)
     for factor in sizes:
         if _sure(best) >= SURE_SHARE * max(len(best[1]), 1):

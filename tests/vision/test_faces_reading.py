@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,14 +17,28 @@ from controller.games.errors import InvalidInput
 from vision.calibrate import calibrate
 from vision.face_classes import CLASSES
 from vision.faces import Hit, read_faces
-from vision.read import DieReading
+from vision.read import DieReading, Observation
 from vision.render import DieTruth, SceneSpec, render_scene
 
-from tests.vision.conftest import found
+from tests.vision.conftest import bench_script, found
 
 pytestmark = pytest.mark.pi_stack  # scripts/test-pi runs these on the Pi's OpenCV and numpy too
 
 SMALL = dict(size=(640, 400), n_dice=5, die_px=(48, 64), background="felt")
+
+
+def read_bench_frame(kind: str, frame: int) -> tuple[Observation, list[Any]]:
+    """Frame ``frame`` of ``bench/faces_reader.py`` for ``kind``, read as ``kind``, with its truth
+    (the bench's ``Truth``: a value and a box per die)."""
+    image, truths = bench_script("faces_reader.py", "bench_faces").bench_frame(kind, frame)
+    return read_faces(image, kind), truths
+
+
+def each_read_surely(observation: Observation, truths: list[Any]) -> bool:
+    """Whether every die of ``truths`` has one reading, its value, with no flag."""
+    return all([(d.value, d.flag) for d in found(truth.box, observation.dice)] == [(truth.value, None)]
+               for truth in truths)
+
 
 
 HIT_OFFSETS = [(0.12, 0.0), (-0.12, 0.0), (0.0, 0.12), (0.0, -0.12)]
@@ -201,10 +216,7 @@ def test_a_cocked_letter_die_in_a_frame_with_no_calibration_is_flagged_by_both_c
     # letters frame 217 of bench/faces_reader.py, seen from straight above: the shared cocked
     # network put its cocked die at 0.40, under LEANS, and the die was read 4 at 0.98; letters'
     # own network puts it at 0.95, and the two at 0.68
-    from tests.vision.conftest import bench_script
-
-    image, truths = bench_script("faces_reader.py", "bench_faces").bench_frame("letters", 217)
-    observation = read_faces(image, "letters")
+    observation, truths = read_bench_frame("letters", 217)
     cocked = [truth for truth in truths if truth.value is None]
     assert len(cocked) == 1
     assert [(d.value, d.flag) for d in found(cocked[0].box, observation.dice)] == [(None, "cocked")]
@@ -366,10 +378,7 @@ def test_a_doubtful_three_five_or_eight_is_read_again_closer(monkeypatch: pytest
 def test_a_heap_with_no_lone_die_sized_by_specks_is_looked_at_for_larger_dice() -> None:
     # letters frame 63 of bench/faces_reader.py: three dice 66 px across in one heap on wood, beside
     # two specks; the views guessed the dice 7.5 px across and found none of them
-    from tests.vision.conftest import bench_script
-
-    image, truths = bench_script("faces_reader.py", "bench_faces").bench_frame("letters", 63)
-    observation = read_faces(image, "letters")
+    observation, truths = read_bench_frame("letters", 63)
     assert all([d.value for d in found(truth.box, observation.dice)] == [truth.value] for truth in truths)
 
 
@@ -378,10 +387,7 @@ def test_touching_dice_whose_hits_lie_closer_than_a_die_are_both_read(frame: int
     # letters frames 67 and 127 of bench/faces_reader.py: touching dice in a heap, sized a little
     # large by the view, whose hits lie under SAME_DIE sides apart; one of each pair went unfound,
     # taken for a double of its neighbour, though the point between them is the edge of two dice
-    from tests.vision.conftest import bench_script
-
-    image, truths = bench_script("faces_reader.py", "bench_faces").bench_frame("letters", frame)
-    observation = read_faces(image, "letters")
+    observation, truths = read_bench_frame("letters", frame)
     assert all([d.value for d in found(truth.box, observation.dice)] == [truth.value] for truth in truths)
 
 
@@ -404,12 +410,8 @@ def test_touching_dice_whose_hits_lie_closer_than_a_die_are_both_read(frame: int
 ])
 def test_a_frame_whose_dice_the_first_look_misjudges_is_looked_at_again(kind: str, frame: int,
                                                                        false_dice: int) -> None:
-    from tests.vision.conftest import bench_script
-
-    image, truths = bench_script("faces_reader.py", "bench_faces").bench_frame(kind, frame)
-    observation = read_faces(image, kind)
-    assert all([(d.value, d.flag) for d in found(truth.box, observation.dice)] == [(truth.value, None)]
-               for truth in truths)
+    observation, truths = read_bench_frame(kind, frame)
+    assert each_read_surely(observation, truths)
     assert len(observation.dice) <= len(truths) + false_dice
 
 
@@ -419,13 +421,8 @@ def test_a_die_the_readers_doubt_in_a_frame_with_no_calibration_is_taken_when_it
     # kept a share for "unreadable", and the cocked network, facing it to the frame's centre, sees
     # it flat (d12 frames 87, 425, 625 and 699 too, but the Pi's OpenCV 4.10 reads them a little
     # less surely, under the threshold with or without this)
-    kind = "d8-tauren"
-    from tests.vision.conftest import bench_script
-
-    image, truths = bench_script("faces_reader.py", "bench_faces").bench_frame(kind, frame)
-    observation = read_faces(image, kind)
-    assert all([(d.value, d.flag) for d in found(truth.box, observation.dice)] == [(truth.value, None)]
-               for truth in truths)
+    observation, truths = read_bench_frame("d8-tauren", frame)
+    assert each_read_surely(observation, truths)
 
 
 def test_a_farther_look_that_reads_few_dice_surely_is_not_taken(monkeypatch: pytest.MonkeyPatch) -> None:
