@@ -398,7 +398,7 @@ def match(needed: DiceNeeded, seen: TrayReading, zones: ZoneMap,
     reason = (_unreadable(needed, seen) or _no_zone(zone, zones) or _ownerless(needed, seen, words)
               or _astray(needed, seen, earlier, words)
               or _cocked(needed, seen, zone, still, words) or _miscount(needed, seen, zone, earlier, words)
-              or _doubtful(seen, zone, still, words) or _moved(seen, zone, before, still, words))
+              or _doubtful(needed, seen, zone, still, words) or _moved(seen, zone, before, still, words))
     if reason is None:
         if still is not None:
             return Roll(needed.seat, needed.kind, tuple(d.face for d in _in_zone(seen, zone) if d not in still and d.face))
@@ -458,14 +458,19 @@ def dice_on_table(view: TableView, need: DiceNeeded | None) -> dict[str, tuple[s
 
 Reason = tuple[str, str]
 """Why the camera's reading is not taken: a short code (``unreadable``, ``no_zone``, ``owner``,
-``outside``, ``other_zone``, ``count``, :data:`COCKED`, ``flagged``, ``confidence``, ``moved``) and
-the dealer's sentence."""
+``outside``, ``other_zone``, ``count``, :data:`COCKED`, :data:`OTHER_KIND`, ``flagged``,
+``confidence``, ``moved``) and the dealer's sentence."""
 
 COCKED = "cocked"
 """The code of a question about a new die lying cocked (leaning on another die or the tray's wall):
 no camera can tell which face is up, and the players can settle it themselves, so the sentence
 tells them how (a thrown die: throw the dice again; a revealed one: lay it flat on the face most
 up) and the table takes the tray once they have; the dealer may still enter the faces by hand."""
+
+
+OTHER_KIND = "other_kind"
+"""The code of a question about a die the reader takes for another kind than the one the table
+waits for (the reader's flag of the same name: a pip d6 where Tauren dice are awaited)."""
 
 
 def _dice(n: int) -> str:
@@ -564,12 +569,18 @@ def _cocked(needed: DiceNeeded, seen: TrayReading, zone: str, still: Sequence[Di
     return None
 
 
-def _doubtful(seen: TrayReading, zone: str, still: Sequence[DieSeen] | None, words: Words) -> Reason | None:
+def _doubtful(needed: DiceNeeded, seen: TrayReading, zone: str, still: Sequence[DieSeen] | None,
+              words: Words) -> Reason | None:
     """The first die of the zone that is flagged or read below the confidence threshold, but for
-    the dice lying ``still`` since before the throw (their faces are known)."""
+    the dice lying ``still`` since before the throw (their faces are known). A die the reader
+    takes for another kind than ``needed`` is named so (:data:`OTHER_KIND`): the wrong die on the
+    tray, which the players can swap, not a die the camera failed to read."""
     for n, die in enumerate(_in_zone(seen, zone), 1):
         if still is not None and die in still:
             continue
+        if die.flag == OTHER_KIND:
+            return OTHER_KIND, (f"die {n} in {words.zone(zone)} is not a {needed.kind.value} die: "
+                                f"the table waits for {needed.kind.value} dice")
         if die.face is None:
             why = die.flag.replace("_", " ") if die.flag else "no face"
             return "flagged", f"die {n} in {words.zone(zone)} cannot be read ({why})"

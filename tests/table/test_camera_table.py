@@ -13,7 +13,7 @@ from controller.games.dice import DieKind
 from controller.games.rolls import Roll
 from controller.store import Store
 from controller.table.build import on_table
-from controller.table.camera import TableEyes, TrayWatcher, zone_for
+from controller.table.camera import OTHER_KIND, TableEyes, TrayWatcher, zone_for
 from controller.table.records import Entry, TableStatus
 from controller.table.table import Table
 from hardware.camera_sim import CameraFault, SimCamera
@@ -104,7 +104,8 @@ def test_pip_dice_where_tauren_dice_are_awaited_are_a_question_not_a_guess(store
     camera.show([1, 5, 6], zones=["community"] * 3)
     tick(table)
     question = table.state().question
-    assert question is not None and "cannot be read (other kind)" in question.text
+    assert question is not None and question.code == OTHER_KIND
+    assert "is not a d8-tauren die: the table waits for d8-tauren dice" in question.text
 
 
 def test_a_camera_stopping_mid_roll_pauses_the_table_until_frames_come_back(store: Store) -> None:
