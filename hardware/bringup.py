@@ -4,12 +4,15 @@ whether the camera sees the tray sharp, well exposed and with its four markers; 
 Run it on the built table with a test tag on every RFID spot and the tray under the camera. Each
 antenna is scanned :data:`SCANS` times through its own RC522 driver, so the figures are the
 reader's real reads per second and misses. The camera's sharpness is the variance of the Laplacian
-of a grey frame (a blurred frame has few strong edges), its exposure the share of clipped pixels.
+of a grey frame (a blurred frame has few strong edges), its exposure the share of clipped pixels,
+and its aim how far it looks off straight down (from the markers: :func:`camera_aim`). The dice read
+best from straight above, where a die lying flat shows the camera its top face and barely a side.
 """
 
 from __future__ import annotations
 
 import importlib
+import math
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -56,8 +59,9 @@ class AntennaReport:
 
 @dataclass(frozen=True)
 class CameraReport:
-    """The camera on the tray: ``sharpness``, ``clipped`` and ``dark`` shares, markers found, and
-    the focal length in pixels the camera knows of its own lens (``focal_px``, None: not known)."""
+    """The camera on the tray: ``sharpness``, ``clipped`` and ``dark`` shares, markers found, the
+    focal length in pixels the camera knows of its own lens (``focal_px``, None: not known), and
+    how many degrees it looks off straight down (``tilt_deg``, None: not measured)."""
 
     sharpness: float
     clipped: float
@@ -65,6 +69,7 @@ class CameraReport:
     markers: tuple[int, ...]
     advice: tuple[str, ...]
     focal_px: float | None = None
+    tilt_deg: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The report as a JSON object (``doctor --bring-up --json``)."""
@@ -72,7 +77,14 @@ class CameraReport:
                 "clipped_share": round(self.clipped, 4), "dark_share": round(self.dark, 4),
                 "markers_found": list(self.markers),
                 "focal_px": None if self.focal_px is None else round(self.focal_px, 1),
+                "tilt_deg": None if self.tilt_deg is None else round(self.tilt_deg, 1),
                 "advice": list(self.advice)}
+
+    def aim(self) -> str:
+        """How the camera looks at the tray, in words."""
+        if self.tilt_deg is None:
+            return "tilt not measured (it needs two markers in view and the lens's focal length)"
+        return f"tilt {self.tilt_deg:.1f} degrees off straight down"
 
     def lens(self) -> str:
         """What the table knows of the lens, in words."""
@@ -125,16 +137,23 @@ def _antenna_advice(report: AntennaReport) -> str:
     return "ok"
 
 
-def camera_report(camera: Camera) -> CameraReport:
-    """Measure one frame of the tray: focus, exposure, and which corner markers are seen.
+def camera_report(camera: Camera, tray: Any = None) -> CameraReport:
+    """Measure one frame of the tray: focus, exposure, which corner markers are seen, and how far
+    the camera looks off straight down on ``tray`` (a ``vision.calibrate.TrayConfig``; None: the
+    default tray), whose ``focal_px``, when set, stands before the camera's own lens.
 
     :raises DeviceError: the camera gives no frame.
     """
-    return replace(measure_frame(camera.frame()), focal_px=camera_focal_px(camera))
+    own = camera_focal_px(camera)
+    focal = tray.focal_px if tray is not None and tray.focal_px else own
+    report = measure_frame(camera.frame(), None if tray is None else tray.layout, focal)
+    return replace(report, focal_px=own)
 
 
-def measure_frame(frame: Frame) -> CameraReport:
-    """The figures and the advice for one frame of the tray."""
+def measure_frame(frame: Frame, layout: Any = None, focal_px: float | None = None) -> CameraReport:
+    """The figures and the advice for one frame of the tray (``layout``: a
+    ``vision.calibrate.TrayLayout``, None: the default; ``focal_px``: the lens's focal length in
+    pixels, None: estimated from a tilted view of the markers, see :func:`camera_aim`)."""
     cv2: Any = importlib.import_module("cv2")
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     sharpness = float(cv2.Laplacian(grey, cv2.CV_64F).var())
@@ -155,4 +174,33 @@ def measure_frame(frame: Frame) -> CameraReport:
     if missing:
         advice.append(f"markers {missing} not found: glue them in the tray's corners (ids 0-3 "
                       "clockwise from top-left), all in view, printed at 100 %")
-    return CameraReport(sharpness, clipped, dark, markers, tuple(advice) or ("ok",))
+    aim = camera_aim(frame, layout, focal_px) if len(markers) >= 2 else None
+    if aim is not None and aim[0] > aim[1]:
+        advice.append(f"the camera looks {aim[0]:.0f} degrees off straight down: aim it straight down "
+                      f"at the tray's middle (the dice read best within {aim[1]:.0f} degrees)")
+    return CameraReport(sharpness, clipped, dark, markers, tuple(advice) or ("ok",),
+                        tilt_deg=None if aim is None else aim[0])
+
+
+def camera_aim(frame: Frame, layout: Any = None, focal_px: float | None = None) -> tuple[float, float] | None:
+    """How many degrees the camera looks off straight down at the tray, from the tray's markers
+    in ``frame``, and the most it may for the reader to take it as straight above the tray
+    (``vision.crops.straight_above``: the point below the camera within ``STRAIGHT_ABOVE`` of the
+    frame's diagonal from its centre). That point lies ``focal * tan(tilt)`` pixels from the
+    frame's centre. None when the markers give no calibration, or the focal length is neither
+    given nor estimated from the view (``vision.calibrate.estimate_focal_px``: a view within a
+    few degrees of straight down gives none)."""
+    calibrate: Any = importlib.import_module("vision.calibrate")
+    crops: Any = importlib.import_module("vision.crops")
+    try:
+        calibration = calibrate.calibrate(frame, layout or calibrate.TrayLayout(), focal_px)
+    except calibrate.CalibrationError:
+        return None
+    below = calibration.below_camera()
+    if below is None:
+        return None
+    height, width = frame.shape[:2]
+    offset = math.hypot(below[0] - (width - 1) / 2, below[1] - (height - 1) / 2)
+    limit = crops.STRAIGHT_ABOVE * math.hypot(width, height)
+    return (math.degrees(math.atan2(offset, calibration.focal_px)),
+            math.degrees(math.atan2(limit, calibration.focal_px)))

@@ -46,7 +46,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--bring-up", action="store_true",
                         help="also read every antenna with a test tag (reads per second, "
                              "misses) and measure the camera on the tray (sharpness, clipped "
-                             "share, markers); says what to adjust")
+                             "share, markers, how far it looks off straight down); says what "
+                             "to adjust")
     parser.set_defaults(run=run)
 
 
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
             for fault in args.inject:
                 devices.sim.inject(fault)
         statuses = diagnose(devices, config)
-        reports = bring_up(devices) if args.bring_up else []
+        reports = bring_up(devices, _tray(config)) if args.bring_up else []
     finally:
         devices.close()
     for status in statuses:
@@ -83,19 +84,31 @@ def _simulated_by_default(path: str | None, config: HardwareConfig) -> bool:
     return config.backend is Backend.SIM and not chosen
 
 
-def bring_up(devices: Devices) -> list[AntennaReport | CameraReport]:
-    """The bring-up reports: each antenna, then the camera. On the simulated table a test tag
+def _tray(config: HardwareConfig) -> Any:
+    """The configuration's tray (``[tray]``: its layout, and the lens's focal length if set), or
+    None (the default tray) when no file was given."""
+    if config.path is None:
+        return None
+    from vision.calibrate import load_tray_config
+    return load_tray_config(config.path)
+
+
+def bring_up(devices: Devices, tray: Any = None) -> list[AntennaReport | CameraReport]:
+    """The bring-up reports: each antenna, then the camera (looking at ``tray``, a
+    ``vision.calibrate.TrayConfig``; None: the default tray). On the simulated table a test tag
     is laid on every spot and dice with the tray markers are put under the camera first."""
     if devices.sim is not None:
+        from vision.calibrate import TrayConfig
         for spot in devices.sim.rfid.spots:
             devices.sim.place(spot, TEST_TAG)
+        devices.sim.camera.tray = tray or TrayConfig()  # the simulated camera shows the tray looked for
         devices.sim.show_dice([1, 2, 3, 4, 5], markers=True)
     reports: list[AntennaReport | CameraReport] = []
     if devices.rfid is not None:
         reports += antenna_reports(devices.rfid, devices.clock)
     if devices.camera is not None:
         try:
-            reports.append(camera_report(devices.camera))
+            reports.append(camera_report(devices.camera, tray))
         except DeviceError as err:
             reports.append(CameraReport(0.0, 0.0, 0.0, (), (f"no frame: {err}",)))
     return reports
@@ -113,7 +126,8 @@ def _report_line(report: AntennaReport | CameraReport, as_json: bool) -> str:
                 f"{report.scans} with a tag, {report.misses} misses, {report.errors} errors, "
                 f"chip {report.chip}, tags {', '.join(report.tags) or 'none'}: {report.advice}")
     return (f"camera: sharpness {report.sharpness:.0f}, clipped {report.clipped:.2%}, dark "
-            f"{report.dark:.1%}, markers {list(report.markers)}, {report.lens()}: {'; '.join(report.advice)}")
+            f"{report.dark:.1%}, markers {list(report.markers)}, {report.lens()}, {report.aim()}: "
+            f"{'; '.join(report.advice)}")
 
 
 def diagnose(devices: Devices, config: HardwareConfig) -> list[DeviceStatus]:

@@ -143,6 +143,7 @@ def test_bring_up_reports_every_antenna_and_the_camera(capsys):
     assert camera["markers_found"] == [0, 1, 2, 3] and camera["sharpness"] > 60
     assert 0 <= camera["clipped_share"] < 0.02 and camera["advice"] == ["ok"]
     assert 600 < camera["focal_px"] < 3000  # the simulated camera knows its lens, as a Pi camera module does
+    assert camera["tilt_deg"] < 0.5  # the simulated camera looks straight down at the configured tray
 
 
 def test_bring_up_names_the_antenna_that_misses(capsys):
@@ -155,4 +156,10 @@ def test_bring_up_text_report_says_what_to_adjust(capsys):
     assert main(["doctor", "--bring-up", "--inject", "camera:stopped"]) == 1
     out = capsys.readouterr().out
     assert "antenna seat0:" in out and "reads/s" in out and "camera: " in out
-    assert "no frame" in out and "lens not known" in out
+    assert "no frame" in out and "lens not known" in out and "tilt not measured" in out
+
+
+def test_bring_up_text_report_says_how_the_camera_looks_at_the_tray(capsys):
+    assert main(["doctor", "--bring-up"]) == 0
+    (camera,) = [line for line in capsys.readouterr().out.splitlines() if line.startswith("camera: ")]
+    assert "tilt 0.0 degrees off straight down: ok" in camera
