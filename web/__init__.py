@@ -18,7 +18,7 @@ from flask import Flask
 from controller.table.records import TableHandle
 from web.context import WebTable
 
-__all__ = ["create_app", "serve", "serve_in_background"]
+__all__ = ["create_app", "environment_pin", "serve", "serve_in_background"]
 
 PIN_VARIABLE = "DICETABLE_DEALER_PIN"
 DEFAULTS: dict[str, Any] = {
@@ -34,6 +34,11 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
+def environment_pin() -> str | None:
+    """The dealer PIN the environment gives (:data:`PIN_VARIABLE`), or None."""
+    return os.environ.get(PIN_VARIABLE) or None
+
+
 def create_app(table: TableHandle, config: dict[str, Any] | None = None) -> Flask:
     """The web app of ``table``; ``config`` overrides :data:`DEFAULTS` and Flask settings.
 
@@ -44,7 +49,7 @@ def create_app(table: TableHandle, config: dict[str, Any] | None = None) -> Flas
     settings = {**DEFAULTS, **(config or {})}
     # the PIN of `dicetable demo` and `run`: from the environment, never from a file in clear
     clear_pin = settings.pop("dealer_pin", None) if "dealer_pin" in (config or {}) \
-        else os.environ.get(PIN_VARIABLE)
+        else environment_pin()
     app = Flask(__name__)
     app.config.update(SECRET_KEY=secrets.token_hex(32), SESSION_COOKIE_HTTPONLY=True,
                       SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_NAME="dicetable_session",

@@ -45,12 +45,20 @@ def tokens() -> dict[str, Any]:
     return {"csrf": csrf_token()}
 
 
+NO_PIN = ("This table has no dealer PIN, so the console stays locked: set DICETABLE_DEALER_PIN where "
+          "the table starts (on a Pi, in /etc/dicetable/dealer.env: hardware/README.md) and restart it.")
+"""What the login form says on a table started without a dealer PIN."""
+
+
 @dealer.route("/login", methods=["GET", "POST"])
 def login() -> BaseResponse | str | tuple[str, int]:
-    """The PIN form; a right PIN opens a session, too many wrong ones lock the client out."""
+    """The PIN form; a right PIN opens a session, too many wrong ones lock the client out. A table
+    with no PIN says so (:data:`NO_PIN`) rather than refusing every PIN as wrong."""
+    gate, client = web_table().gate, request.remote_addr or "?"
+    if gate.pin_hash is None:
+        return render_template("dealer/login.html", error=NO_PIN), 403 if request.method == "POST" else 200
     if request.method == "GET":
         return render_template("dealer/login.html", error="")
-    gate, client = web_table().gate, request.remote_addr or "?"
     wait = gate.locked_for(client)
     if wait > 0:
         return render_template("dealer/login.html",

@@ -9,6 +9,7 @@ same ``--db`` a stopped demo resumes where it stopped.
 from __future__ import annotations
 
 import argparse
+import secrets
 import sys
 import tempfile
 from pathlib import Path
@@ -124,16 +125,31 @@ def showdown_seconds(speed: float | None) -> float:
     return max(SHOWDOWN_LEAST_S, table_s / speed) if speed else SHOWDOWN_LEAST_S
 
 
-def demo_app(table: Any, speed: float | None) -> Any:
-    """The scoreboard's web app for a demo at ``speed``."""
+def demo_app(table: Any, speed: float | None, pin: str | None = None) -> Any:
+    """The scoreboard's web app for a demo at ``speed``, its dealer console opened by ``pin`` (None:
+    the environment's, ``web.PIN_VARIABLE``)."""
     from web import create_app
-    return create_app(table, {"showdown_seconds": showdown_seconds(speed)})
+    config: dict[str, Any] = {"showdown_seconds": showdown_seconds(speed)}
+    return create_app(table, config if pin is None else {**config, "dealer_pin": pin})
+
+
+def console_pin() -> tuple[str, str]:
+    """The demo's dealer PIN and how to tell it: the environment's (``web.PIN_VARIABLE``), not
+    shown; else six digits drawn for this run, shown, so that whoever started the demo can open the
+    console (it serves 127.0.0.1 only)."""
+    from web import PIN_VARIABLE, environment_pin
+    chosen = environment_pin()
+    if chosen:
+        return chosen, f"PIN from ${PIN_VARIABLE}"
+    drawn = f"{secrets.randbelow(10 ** 6):06d}"
+    return drawn, f"PIN {drawn} for this run; set ${PIN_VARIABLE} to choose one"
 
 
 def _serve(table: Any, port: int, out: TextIO, speed: float | None) -> Any:
     from web import serve_in_background
-    server = serve_in_background(demo_app(table, speed), "127.0.0.1", port)
-    print(f"scoreboard: http://127.0.0.1:{port}/  (dealer console: /dealer)", file=out, flush=True)
+    pin, told = console_pin()
+    server = serve_in_background(demo_app(table, speed, pin), "127.0.0.1", port)
+    print(f"scoreboard: http://127.0.0.1:{port}/  (dealer console: /dealer, {told})", file=out, flush=True)
     return server
 
 

@@ -19,6 +19,11 @@ from controller.games.errors import InvalidInput
 
 DEFAULT_STATE = Path("/var/lib/dicetable")
 
+NO_PIN = ("warning: no dealer PIN ($DICETABLE_DEALER_PIN): the dealer console (/dealer) refuses every "
+          "login. Put DICETABLE_DEALER_PIN=<digits> in /etc/dicetable/dealer.env (mode 600, read by "
+          "the service) and restart the table")
+"""What ``run`` says when it serves the console with no PIN to open it."""
+
 
 def register(subparsers: Any) -> None:
     """Add the ``run`` subcommand."""
@@ -60,9 +65,11 @@ def run(args: argparse.Namespace) -> int:
             colours = [c.strip() for c in args.colours.split(",") if c.strip()]
             table.new_game(args.game, names, {}, colours)
         if not args.no_web:
-            from web import create_app, serve_in_background
+            from web import create_app, environment_pin, serve_in_background
             server = serve_in_background(create_app(table), args.host, args.port)
             print(f"scoreboard: http://{args.host}:{args.port}/", flush=True)
+            if environment_pin() is None:
+                print(NO_PIN, file=sys.stderr, flush=True)
         print(f"table running; record {state / 'table.db'}", file=sys.stderr, flush=True)
         stop = Stop()
         stop.install()

@@ -100,3 +100,35 @@ def test_the_demo_scoreboard_holds_a_showdown_for_the_table_time_at_the_demo_spe
     finally:
         demo.close()
     assert f'data-showdown-ms="{held_ms}"' in page
+
+
+def test_the_demo_draws_a_dealer_pin_for_its_run_and_tells_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # with no PIN in the environment the console refused every login, and nothing said why
+    from controller.commands.demo import console_pin
+    from web import PIN_VARIABLE
+    monkeypatch.delenv(PIN_VARIABLE, raising=False)
+    pin, told = console_pin()
+    assert len(pin) == 6 and pin.isdigit() and f"PIN {pin} for this run" in told
+    monkeypatch.setenv(PIN_VARIABLE, "97531")
+    assert console_pin() == ("97531", f"PIN from ${PIN_VARIABLE}")  # the owner's own: not printed
+
+
+def test_the_demo_console_opens_with_the_pin_it_told(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from controller.commands.demo import console_pin, demo_app
+    from controller.table.build import build_demo
+    from web import PIN_VARIABLE
+    monkeypatch.delenv(PIN_VARIABLE, raising=False)
+    pin, _ = console_pin()
+    demo, _ = build_demo("tao", 2, 3, tmp_path / "t.db", None, ["heuristic"])
+    try:
+        client = demo_app(demo.table, None, pin).test_client()
+
+        def log_in(tried: str) -> int:
+            token = re.search(r'name="csrf" value="([^"]+)"', client.get("/dealer/login").get_data(as_text=True))
+            assert token is not None
+            return client.post("/dealer/login", data={"pin": tried, "csrf": token.group(1)}).status_code
+
+        assert log_in(str((int(pin) + 1) % 10 ** 6).zfill(6)) == 403
+        assert log_in(pin) == 302 and client.get("/dealer/").status_code == 200
+    finally:
+        demo.close()

@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from controller.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,3 +102,36 @@ def test_the_real_table_reads_by_the_dice_sets_taught_in_its_state_directory(tmp
         assert table.eyes is not None and table.eyes.watcher.data == state
     finally:
         parts.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize("pin", [None, "8642"])
+def test_run_says_when_its_dealer_console_has_no_pin_to_open_it(tmp_path: Path, pin: str | None) -> None:
+    from controller.commands.run import NO_PIN
+    from web import PIN_VARIABLE
+
+    notify = tmp_path / "notify.sock"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(notify))
+    listener.settimeout(60)
+    env = {key: value for key, value in os.environ.items() if key != PIN_VARIABLE}
+    env.update({"DICETABLE_HW": "sim", "NOTIFY_SOCKET": str(notify), "STATE_DIRECTORY": str(tmp_path / "state"),
+                **({PIN_VARIABLE: pin} if pin else {})})
+    child = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "run", "--config", str(_config(tmp_path)),
+         "--host", "127.0.0.1", "--port", str(_free_port())],
+        env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert listener.recv(100).decode() == "READY=1"
+        child.send_signal(signal.SIGTERM)
+        _, err = child.communicate(timeout=30)
+    finally:
+        child.kill()
+        listener.close()
+    assert child.returncode == 0, err.decode()
+    assert (NO_PIN in err.decode()) is (pin is None)

@@ -39,3 +39,10 @@ def test_lgpio_writes_its_pipes_into_the_state_directory():
     assert service["StateDirectory"] == "dicetable"
     assert service["WorkingDirectory"] == "/var/lib/dicetable"
     assert "LG_WD=/var/lib/dicetable" in service["Environment"]
+
+
+def test_the_dealer_pin_comes_from_an_optional_root_file_the_run_command_names():
+    from controller.commands.run import NO_PIN
+    file = unit()["Service"]["EnvironmentFile"]
+    assert file.startswith("-")  # a table without the file still starts (its console locked, as run says)
+    assert file.removeprefix("-") in NO_PIN

@@ -125,3 +125,17 @@ def test_evidence_pictures_are_for_the_dealer_only(client: FlaskClient, table: A
     picture = client.get(f"/dealer/evidence/{question.evidence}")
     assert picture.status_code == 200 and picture.mimetype == "image/jpeg"
     assert picture.data[:2] == b"\xff\xd8"
+
+
+def test_a_table_with_no_pin_says_its_console_is_locked_and_why(table: Any,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from web import PIN_VARIABLE, create_app
+    from web.dealer import NO_PIN
+    monkeypatch.delenv(PIN_VARIABLE, raising=False)
+    client = create_app(table, {"TESTING": True}).test_client()
+    assert "DICETABLE_DEALER_PIN" in NO_PIN
+    shown = client.get("/dealer/login").get_data(as_text=True)
+    assert "no dealer PIN" in shown and "dealer.env" in shown
+    answer = log_in(client, PIN)
+    assert answer.status_code == 403 and "no dealer PIN" in answer.get_data(as_text=True)
+    assert "Wrong PIN" not in answer.get_data(as_text=True)
