@@ -85,12 +85,14 @@ class Question:
 
 @dataclass(frozen=True)
 class LogLine:
-    """One line of the action log: its record sequence number, clock time, and the sentence."""
+    """One line of the action log: its record sequence number, clock time, the sentence, the seat
+    it is about, and whether it is a roll of dice (a reveal too: the rolls the dealer may correct)."""
 
     seq: int
     at: float
     text: str
     seat: int | None = None
+    roll: bool = False
 
 
 @dataclass(frozen=True)

@@ -456,7 +456,7 @@ class Table:
         row = _Row(seq, kind, line, who, why, origin, self._now())
         self._apply(row)
         text = self._sentence(row)
-        self._log.append(LogLine(seq, row.at, text, _seat_of(self, row)))
+        self._log.append(_log_line(self, row, text))
         if self.ledger is not None and self.ledger.game.pending().over and kind in INPUT_KINDS:
             self._finish()
         self._set_status()
@@ -497,7 +497,7 @@ class Table:
             self._apply(row)
             asking = (row.kind == "question") or (asking and row.kind not in
                                                   (*INPUT_KINDS, *CORRECTION_KINDS, "resume"))
-            self._log.append(LogLine(row.seq, row.at, self._sentence(row), _seat_of(self, row)))
+            self._log.append(_log_line(self, row, self._sentence(row)))
         if asking:
             self._paused = True
             self._pause_why = "a question to the dealer was open when the table stopped"
@@ -621,13 +621,13 @@ def _update_kind(kind: str) -> str:
     return "status"
 
 
-def _seat_of(table: Table, row: Any) -> int | None:
-    if row.kind in INPUT_KINDS and table.ledger is not None:
-        played = table.ledger.find(row.seq)
-        if played is not None:
-            seat: int | None = getattr(played.input, "seat", None)
-            return seat
-    return None
+def _log_line(table: Table, row: Any, text: str) -> LogLine:
+    """The log's line of a record: an input's seat, and whether it is a roll of dice."""
+    played = table.ledger.find(row.seq) if row.kind in INPUT_KINDS and table.ledger is not None else None
+    if played is None:
+        return LogLine(row.seq, row.at, text)
+    seat: int | None = getattr(played.input, "seat", None)
+    return LogLine(row.seq, row.at, text, seat, isinstance(played.input, Roll))
 
 
 def _event_key(event: Any) -> tuple[str, int, int] | None:

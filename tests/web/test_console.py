@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -9,7 +10,7 @@ from flask.testing import FlaskClient
 from controller.games.rolls import Roll
 from controller.table.records import SEAT_COLOURS, Entry
 from hardware.devices import DeviceStatus
-from web_conftest import csrf_of
+from web_conftest import app_for, csrf_of, log_in, new_table
 
 
 def roll_records(table: Any) -> list[Any]:
@@ -165,3 +166,19 @@ def test_the_last_games_show_every_roll_with_its_evidence_picture(dealer: FlaskC
     assert "read by camera" in page and "read by dealer" in page
     public = dealer.get("/api/history").get_json()["games"][0]
     assert "rolls" not in public  # the evidence is the dealer's
+
+
+def test_the_correction_form_offers_the_rolls_and_only_them() -> None:
+    # it matched "roll" in the log's words: DiceHoldem's "Ann passes on reroll/protect" was offered
+    # (first, as the latest line), and a reveal ("Bo reveals O E") was not
+    table = new_table("diceholdem", 3, seed=11)
+    client = app_for(table).test_client()
+    assert log_in(client).status_code == 302
+    said = lambda words: any(words in line.text for line in table.state().log)  # noqa: E731
+    while not (said("reveals") and said("passes on reroll")):
+        assert table.step() is not None
+    form = client.get("/dealer/").get_data(as_text=True).split('id="correct-seq"')[1].split("</select>")[0]
+    offered = sorted(int(seq) for seq in re.findall(r'<option value="(\d+)">', form))
+    logged = {line.seq for line in table.state().log}
+    assert offered == sorted(r.seq for r in table.records if isinstance(r.input, Roll) and r.seq in logged)
+    assert any(line.roll and "reveals" in line.text for line in table.state().log)
