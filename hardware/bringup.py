@@ -83,7 +83,7 @@ class CameraReport:
     def aim(self) -> str:
         """How the camera looks at the tray, in words."""
         if self.tilt_deg is None:
-            return "tilt not measured (it needs two markers in view and the lens's focal length)"
+            return "tilt not measured (it needs two markers in view, and a known lens or a tilted view)"
         return f"tilt {self.tilt_deg:.1f} degrees off straight down"
 
     def lens(self) -> str:
