@@ -224,6 +224,12 @@ def _rx_gain(table: _Table, default: int | None) -> int | None:
     return value
 
 
+MOST_FRAME_SIDE = 4608
+"""The longest frame side a camera may be asked for: Camera Module 3's full sensor (4608x2592; the HQ
+camera's is 4056x3040, a 4K webcam's 3840x2160). A larger one asked the simulated camera for a frame
+of gigabytes (``width = 30000``, ``height = 30000``: 10 GB, and doctor hung), and no sensor gives it."""
+
+
 def _camera(table: _Table) -> CameraConfig:
     d = CameraConfig()
     gains = table.take("colour_gains", list, list(d.colour_gains))
@@ -239,8 +245,8 @@ def _camera(table: _Table) -> CameraConfig:
         device=device,
         folder=table.take("folder", str, d.folder),
         loop=table.take("loop", bool, d.loop),
-        width=table.count("width", d.width, 16),
-        height=table.count("height", d.height, 16),
+        width=table.count("width", d.width, 16, MOST_FRAME_SIDE),
+        height=table.count("height", d.height, 16, MOST_FRAME_SIDE),
         exposure_us=table.count("exposure_us", d.exposure_us, 1),
         analogue_gain=table.number("analogue_gain", d.analogue_gain, 1.0),
         colour_gains=(float(gains[0]), float(gains[1])),

@@ -213,6 +213,10 @@ class UnknownTag(DeviceError, LookupError):
     """A tag id that is not in the registry: enrol it with ``dicetable stones enroll``."""
 
 
+MOST_DENOMINATION = 1_000_000
+"""The highest value a chip may be enrolled at (the registry keeps it as an SQLite integer)."""
+
+
 @dataclass(frozen=True)
 class TagRecord:
     """What a tag is: a stone with a ``colour`` or a chip with a ``denomination``; its ``owner``."""
@@ -228,8 +232,9 @@ class TagRecord:
             raise InvalidInput(f"stone {self.tag_id}: needs a colour and no denomination")
         if self.kind is TagKind.CHIP and (self.denomination is None or self.colour is not None):
             raise InvalidInput(f"chip {self.tag_id}: needs a denomination and no colour")
-        if self.denomination is not None and self.denomination <= 0:
-            raise InvalidInput(f"chip {self.tag_id}: denomination {self.denomination} is not > 0")
+        if self.denomination is not None and not 0 < self.denomination <= MOST_DENOMINATION:
+            raise InvalidInput(f"chip {self.tag_id}: denomination {self.denomination} is not 1 to "
+                               f"{MOST_DENOMINATION:,}")
 
     def describe(self) -> str:
         """``black stone`` or ``25 chip``, with the owner when there is one."""

@@ -144,6 +144,10 @@ def read_bounded(image: np.ndarray, read_frame: Callable[[np.ndarray], list[DieR
     :raises InvalidInput: for an image that is not a picture.
     """
     scale = _bounding_scale(image)
+    if scale < 1 and min(image.shape[:2]) * scale < 8:
+        height, width = image.shape[:2]
+        raise InvalidInput(f"image is {width}x{height} pixels: too narrow for its length (it is read at most "
+                           f"{MAX_FRAME_PX} px long, and would be under 8 px across)")
     frame = without_tray_markers(as_bgr(shrink(image, scale) if scale < 1 else image))
     return [scaled(d, 1 / scale) for d in read_frame(frame)]
 

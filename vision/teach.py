@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import zipfile
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -97,14 +98,19 @@ class TaughtSet:
         return face + 1, float(shares[face]) * min(1.0, die / 0.6), None
 
     def save(self, path: Path) -> None:
-        """Store the set at ``path`` (made with its folders), with the face network's fingerprint."""
+        """Store the set at ``path`` (made with its folders), with the face network's fingerprint:
+        written beside it and moved over it whole, so that a crash leaves the set there before."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("wb") as out:
-            fields: dict[str, Any] = {"embeddings": self.embeddings.astype(np.float16), "values": self.values,
-                                      "kind": self.kind.value, "network": network_fingerprint()}
-            if self.body is not None:
-                fields["body"] = self.body
+        fields: dict[str, Any] = {"embeddings": self.embeddings.astype(np.float16), "values": self.values,
+                                  "kind": self.kind.value, "network": network_fingerprint()}
+        if self.body is not None:
+            fields["body"] = self.body
+        partial = path.with_name(path.name + ".new")
+        with partial.open("wb") as out:
             np.savez_compressed(out, **fields)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(partial, path)
 
 
 def placed(frame: np.ndarray, scale: float, hits: list[Hit], body: np.ndarray, spot: bool = False) -> list[Hit]:
@@ -194,8 +200,12 @@ def _loaded(path: Path, stamp: int) -> TaughtSet:
             kind, network = DieKind(str(stored["kind"])), str(stored["network"])
             embeddings, values = stored["embeddings"].astype(np.float32), stored["values"].astype(np.int64)
             body = stored["body"].astype(np.float32) if "body" in stored.files else None
-    except (OSError, ValueError, KeyError) as err:
-        raise ConfigError(f"the taught set {str(path)!r} cannot be read ({err}): teach it again") from None
+    except OSError as err:
+        raise ConfigError(f"the taught set {str(path)!r} cannot be read ({err.strerror or err}): "
+                          f"teach it again") from None
+    except (ValueError, KeyError, EOFError, zipfile.BadZipFile):  # numpy's words would advise unpickling it
+        raise ConfigError(f"the taught set {str(path)!r} is damaged or not a taught set: teach it again "
+                          f"(dicetable vision teach)") from None
     if network != network_fingerprint():
         raise ConfigError(f"the taught set {str(path)!r} was taught with another face network: teach it again")
     return TaughtSet(kind, embeddings, values, body)

@@ -15,7 +15,7 @@ from hardware.clock import Clock, SimClock
 from hardware.config import config_for_command
 from hardware.devices import TagChange, TagReader
 from hardware.factory import build_devices
-from hardware.rfid import (StoneColour, StoneRegistry, TagEnrolled, TagKind, TagRecord,
+from hardware.rfid import (MOST_DENOMINATION, StoneColour, StoneRegistry, TagEnrolled, TagKind, TagRecord,
                            normalise_tag)
 from hardware.sim import SimTable
 
@@ -101,8 +101,8 @@ def _check_options(args: argparse.Namespace) -> None:
         raise InvalidInput("--kind stone needs --colour black|white and no --denomination")
     if args.kind == TagKind.CHIP.value and (args.denomination is None or args.colour):
         raise InvalidInput("--kind chip needs --denomination N and no --colour")
-    if args.denomination is not None and args.denomination <= 0:
-        raise InvalidInput(f"--denomination {args.denomination}: a chip is worth more than 0")
+    if args.denomination is not None and not 0 < args.denomination <= MOST_DENOMINATION:
+        raise InvalidInput(f"--denomination {args.denomination}: a chip is worth 1 to {MOST_DENOMINATION:,}")
     if args.count is not None and args.count < 1:
         raise InvalidInput(f"--count {args.count}: give at least 1 tag (or leave --count out to "
                            "enrol until --timeout)")

@@ -74,7 +74,7 @@ def run_read(args: argparse.Namespace) -> int:
         except DiceTableError as err:
             failures += 1
             progress.close()
-            print(f"dicetable: {err}", file=sys.stderr)
+            print(f"dicetable: {_naming(err, path)}", file=sys.stderr)
             continue
         progress.close()  # the reading goes to stdout, often the same terminal
         note = photo.note(path)
@@ -216,6 +216,12 @@ larger photo is refused. The reader itself works on at most 4096 px a side (``vi
 
 REDUCED_FLAGS = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
                  8: cv2.IMREAD_REDUCED_COLOR_8}
+
+
+def _naming(err: DiceTableError, path: Path) -> str:
+    """``err``'s message, led by the photo's name when it does not say it (the reader's own
+    refusals, of a picture too small or too narrow, do not know the file)."""
+    return str(err) if shown(path) in str(err) or str(path) in str(err) else f"{shown(path)}: {err}"
 
 
 def load_photo(path: Path) -> LoadedPhoto:
@@ -445,6 +451,8 @@ def _register_teach(actions: Any) -> None:
                        help="the pictures: DIR/<face>/*.jpg or DIR/<face>_*.jpg")
     teach.add_argument("--data", type=Path, metavar="DIR",
                        help="the table's data folder (default $STATE_DIRECTORY, else ~/.local/share/dicetable)")
+    teach.add_argument("--force", action="store_true",
+                       help="replace the set of this kind already taught there (else it is kept and nothing is taught)")
     teach.set_defaults(run=run_teach)
 
 
@@ -454,9 +462,11 @@ def run_teach(args: argparse.Namespace) -> int:
 
     kind = DieKind(args.kind)
     try:
+        path = set_path(kind, args.data)
+        if path.exists() and not args.force:  # checked before the pictures are read
+            raise InvalidInput(f"a {kind.value} set is taught already, in {shown(path)}: add --force to replace it")
         pictures = face_pictures(args.images, kind)
         taught = teach(kind, {face: [load_image(p) for p in paths] for face, paths in pictures.items()})
-        path = set_path(kind, args.data)
         taught.save(path)
     except DiceTableError as err:
         print(f"dicetable: {err}", file=sys.stderr)

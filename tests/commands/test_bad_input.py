@@ -134,7 +134,10 @@ CASES: list[tuple[list[str], str]] = [
     (["stones", "enroll", "--kind", "stone", "--colour", "black", "--timeout", "0"], "--timeout 0: give seconds"),
     (["stones", "enroll", "--kind", "stone", "--colour", "black", "--timeout", "nan"], "--timeout nan: give seconds"),
     (["stones", "enroll", "--kind", "stone", "--colour", "black", "--timeout", "100000"], "--timeout 100000: give seconds"),
-    (["stones", "enroll", "--kind", "chip", "--denomination", "0"], "--denomination 0: a chip is worth more than 0"),
+    (["stones", "enroll", "--kind", "chip", "--denomination", "0"], "--denomination 0: a chip is worth 1 to 1,000,000"),
+    (["stones", "enroll", "--kind", "chip", "--denomination", "99999999999999999999999", "--sim-tags", "AABBCCDD"],
+     "--denomination 99999999999999999999999: a chip is worth 1 to 1,000,000"),
+    # history
     (["stones", "enroll", "--kind", "stone"], "--kind stone needs --colour black|white"),
     (["stones", "enroll", "--kind", "gem"], "argument --kind: invalid choice: 'gem'"),
     (["stones", "enroll", "--kind", "stone", "--colour", "black", "--spot", "pot"], "no spot 'pot'; spots: seat0"),
@@ -172,6 +175,8 @@ CONFIGS = [
     ("[panel]\nbounce_time = -1\n", "panel.bounce_time: -1 is out of range (give at least 0 and at most 1)"),
     ("[panel]\nhold_time = 0\n", "panel.hold_time: 0 is out of range (give more than 0"),
     ("[camera]\nwidth = -640\n", "camera.width: -640 is out of range"),
+    ("[camera]\nheight = 30000\n", "camera.height: 30000 is out of range (give at least 16 and at most 4608)"),
+    ("[camera]\nwidth = 99999999999999999999\n", "camera.width: 99999999999999999999 is out of range"),
     ("[camera]\ncolour_gains = [1.8, -1]\n", "camera.colour_gains: expected [red, blue] gains above 0"),
     ("[rfid]\nspeed_hz = 0\n", "rfid.speed_hz: 0 is out of range"),
     ("[[seatnodes]]\nseat = -1\nurl = \"/dev/ttyACM0\"\n", "seatnodes[0].seat: -1 is not a seat"),
@@ -284,3 +289,30 @@ def test_an_enrolment_that_enrols_nothing_leaves_no_registry_behind(
                                               "--colour", "black", *extra])
     assert_refused(status, err, culprit)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("size, culprit", [((1, 1), "'tiny.png': image must be"),
+                                           ((8, 100_000), "'tiny.png': image is 100000x8 pixels: too narrow")])
+def test_a_photo_too_small_or_too_narrow_is_named(desk: Path, capsys: pytest.CaptureFixture[str],
+                                                  size: tuple[int, int], culprit: str) -> None:
+    # the reader's refusal did not name the photo (one of many in a folder); one 8 px high and
+    # 100,000 px long raised OpenCV's assertion in resize
+    import cv2
+    import numpy as np
+    cv2.imwrite(str(desk / "tiny.png"), np.full((*size, 3), 128, np.uint8))
+    status, err = refused_in_process(capsys, ["vision", "read", "photo.jpg", "tiny.png"])
+    assert status == 2 and err.count("\n") == 1 and culprit in err, err
+
+
+@pytest.mark.parametrize("args, culprit", [(["--game", "99999999999999999999"], "holds no game 99999999999999999999"),
+                                           (["--limit", "99999999999999999999"], "no game recorded yet")])
+def test_history_takes_numbers_past_what_sqlite_keeps(desk: Path, capsys: pytest.CaptureFixture[str],
+                                                      args: list[str], culprit: str) -> None:
+    # both raised OverflowError: Python int too large to convert to SQLite INTEGER
+    from controller.store import Store
+    Store(desk / "table.db").close()
+    status = main(["history", "--db", "table.db", *args])
+    out, err = capsys.readouterr()
+    assert culprit in out + err and "Traceback" not in err
+    assert status == (2 if "--game" in args else 0)
+

@@ -36,6 +36,37 @@ def test_teach_stores_the_set_in_the_data_folder(tmp_path: Path, by_name: bool,
     assert "taught the letters set from 6 pictures" in capsys.readouterr().out
 
 
+def test_teaching_again_keeps_the_stored_set_unless_forced(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    # a second teach replaced the stored set without a word
+    write_faces(tmp_path / "pictures", by_name=True)
+    teach = ["vision", "teach", "--kind", "letters", "--images", str(tmp_path / "pictures"), "--data", str(tmp_path)]
+    assert main(teach) == 0
+    stored = tmp_path / "faces" / "letters.npz"
+    before = stored.read_bytes()
+    capsys.readouterr()
+    assert main(teach) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "is taught already" in err[0] and "--force" in err[0]
+    assert stored.read_bytes() == before
+    assert main([*teach, "--force"]) == 0 and not stored.with_name("letters.npz.new").exists()
+
+
+@pytest.mark.parametrize("damage", [b"", b"PK\x03\x04 cut short", bytes(range(256)) * 4])
+def test_a_damaged_taught_set_is_one_line_not_a_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          damage: bytes) -> None:
+    # an empty file raised EOFError, a cut one BadZipFile; junk quoted numpy's advice to unpickle it
+    (tmp_path / "faces").mkdir()
+    (tmp_path / "faces" / "letters.npz").write_bytes(damage)
+    picture = tmp_path / "dice.png"
+    cv2.imwrite(str(picture), render_scene(random.Random(3), SceneSpec(size=(320, 240), n_dice=2, die_px=(50, 60),
+                                                                       kind="letters")).image)
+    assert main(["vision", "read", str(picture), "--kind", "letters", "--data", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "is damaged or not a taught set: teach it again" in err[0]
+    assert "pickle" not in err[0]
+
+
 @pytest.mark.parametrize(("layout", "message"), [
     ({}, "no pictures in"),
     ({"Q_1.png": True}, "'Q' is not a face of a letters die"),
