@@ -288,14 +288,24 @@ class StoneRegistry:
         try:
             if read_only:
                 self._db = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
-                self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                self._refuse_another_programs()
             else:
                 self._db = sqlite3.connect(self.path)
+                self._refuse_another_programs()
                 self._db.execute(_SCHEMA)
                 self._db.commit()
         except sqlite3.Error as err:
             raise DeviceError(f"stone registry {self.path}: {err} "
                               "(give the registry's SQLite file with --db)") from None
+
+    def _refuse_another_programs(self) -> None:
+        """Refuse an SQLite file with tables but no ``tags`` (a table's record, another program's
+        file): enrolling added a ``tags`` table to it, and listing said no tag was registered."""
+        tables = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables and "tags" not in tables:
+            self._db.close()
+            raise DeviceError(f"{self.path} is not a stone registry (an SQLite file with the tables "
+                              f"{', '.join(sorted(tables)[:4])}): give the registry's file with --db")
 
     def enroll(self, record: TagRecord, replace: bool = False) -> bool:
         """Register a tag; True when that changed the registry (False: already so registered).

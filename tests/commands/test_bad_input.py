@@ -316,3 +316,19 @@ def test_history_takes_numbers_past_what_sqlite_keeps(desk: Path, capsys: pytest
     assert culprit in out + err and "Traceback" not in err
     assert status == (2 if "--game" in args else 0)
 
+
+@pytest.mark.parametrize("command", [["stones", "list"],
+                                     ["stones", "enroll", "--kind", "stone", "--colour", "black", "--sim-tags", "AABBCCDD"]])
+def test_a_stone_command_refuses_an_sqlite_file_that_is_not_a_registry(
+        desk: Path, capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    # a table's record, or another program's file: enrolling added a tags table to it, listing said no tags
+    import sqlite3
+    other = sqlite3.connect(desk / "other.db")
+    other.execute("CREATE TABLE songs (title TEXT)")
+    other.commit()
+    other.close()
+    before = snapshot(desk)
+    status, err = refused_in_process(capsys, [*command, "--db", "other.db"])
+    assert_refused(status, err, "other.db is not a stone registry (an SQLite file with the tables songs)")
+    assert snapshot(desk) == before
+
