@@ -58,11 +58,19 @@ def read_bytes(path: Path, what: str = "file") -> bytes:
         raise FileProblem(f"cannot read {shown(path)}: {reason(err)}") from None
 
 
+SQLITE_HEADER = b"SQLite format 3\0"
+"""The first bytes of every SQLite file (a table's record, a stone registry)."""
+
+
 def read_text(path: Path, what: str = "file") -> str:
-    """The UTF-8 text of ``path``; a binary or non-UTF-8 file is a :class:`FileProblem` too."""
+    """The UTF-8 text of ``path`` (without the byte-order mark Notepad writes first); a binary or
+    non-UTF-8 file is a :class:`FileProblem` too, a table's record (SQLite) said to be one."""
     data = read_bytes(path, what)
+    if data.startswith(SQLITE_HEADER):
+        raise FileProblem(f"{shown(path)} is an SQLite file (a table's record?), not a text {what}: "
+                          f"'dicetable history --db {path} --game N' prints a game's history")
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise FileProblem(f"{shown(path)} is not a UTF-8 text {what} (byte {err.start + 1} "
                           f"is {data[err.start:err.start + 1]!r}); save it as UTF-8") from None

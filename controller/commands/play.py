@@ -391,7 +391,7 @@ def run(args: argparse.Namespace) -> int:
 
 def play(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
     """The play loop with injectable streams (tests feed ``stdin``)."""
-    if not 0 <= args.seat < args.players:
+    if args.players >= 1 and not 0 <= args.seat < args.players:  # fewer players: the game says how many
         raise InvalidInput(f"--seat {args.seat} is not a seat (0-{args.players - 1})")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     dealer = dealer_for(args.game)

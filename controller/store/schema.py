@@ -158,6 +158,8 @@ def _check_version(conn: sqlite3.Connection, path: Path, readonly: bool) -> None
         raise StoreError(f"{path} was written by a newer dicetable (schema {version}, this one "
                          f"knows up to {len(MIGRATIONS)}): upgrade dicetable or choose another "
                          "file")
+    if readonly and version == 0 and not tables:
+        raise StoreError(f"{path} is empty, not a dicetable record (a demo's --db, or a table's table.db)")
     if readonly and version < len(MIGRATIONS):
         raise StoreError(f"{path} has the older schema {version} (now {len(MIGRATIONS)}): open "
                          "it once with the table, which migrates it, then read it")

@@ -104,6 +104,9 @@ CASES: list[tuple[list[str], str]] = [
     (["replay", "folder"], "'folder' is a folder; give a history file"),
     (["replay", "photo.jpg"], "'photo.jpg' is not a UTF-8 text history file"),
     (["replay", "games.txt", "--fast"], "unrecognized arguments: --fast"),
+    (["replay", "stones.db"], "'stones.db' is an SQLite file (a table's record?), not a text history file: "
+                              "'dicetable history --db stones.db --game N' prints a game's history"),
+    (["history", "--db", "empty.txt"], "empty.txt is empty, not a dicetable record"),
     # rank, odds, equity
     (["rank", "--game", "tao", "W"], "argument --game: invalid choice: 'tao'"),
     (["rank", "--game", "tauren", "W", "W", "Q", "5", "5"], "'Q' is not a face"),
@@ -156,6 +159,7 @@ CASES: list[tuple[list[str], str]] = [
     (["play", "--game", "chess"], "argument --game: invalid choice: 'chess'"),
     (["play", "--seat", "5"], "--seat 5 is not a seat (0-2)"),
     (["play", "--players", "1", "--seat", "0"], "tao is for 2 to 6 players, not 1"),
+    (["play", "--players", "0"], "tao is for 2 to 6 players, not 0"),  # said "--seat 0 is not a seat (0--1)"
     (["play", "--bots", "genius"], "--bots: unknown bot 'genius'"),
     (["play", "--option", "black=-1"], "option black='-1' must be a whole number >= 0"),
 ]
@@ -331,4 +335,11 @@ def test_a_stone_command_refuses_an_sqlite_file_that_is_not_a_registry(
     status, err = refused_in_process(capsys, [*command, "--db", "other.db"])
     assert_refused(status, err, "other.db is not a stone registry (an SQLite file with the tables songs)")
     assert snapshot(desk) == before
+
+
+def test_a_history_saved_with_a_byte_order_mark_replays(desk: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Notepad writes one first; the first line did not read 'dicetable-history 1' then
+    (desk / "notepad.txt").write_bytes(b"\xef\xbb\xbf" + (desk / "games.txt").read_bytes())
+    assert main(["replay", "notepad.txt"]) == 0
+    assert "1 game" in capsys.readouterr().out
 
