@@ -61,6 +61,9 @@ def register(subparsers: Any) -> None:
 
 def run_read(args: argparse.Namespace) -> int:
     """Read every image; report bad files one line each and exit 2 at the end if any failed."""
+    if args.data is not None and not args.data.is_dir():  # a typo read with the shipped sets, unsaid
+        raise InvalidInput(f"--data {shown(args.data)} is not a folder: give the table's data folder, where "
+                           f"'dicetable vision teach' stores its sets")
     images = photo_paths(args.images)
     outputs = annotation_paths(args.annotate, images, args.force) if args.annotate else {}
     tray = None if args.config is None else load_tray_config(args.config)  # a bad one: one line, nothing read

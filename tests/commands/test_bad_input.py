@@ -125,6 +125,8 @@ CASES: list[tuple[list[str], str]] = [
     (["vision", "read", "binary.bin"], "not a readable image: 'binary.bin'"),
     (["vision", "read", "folder"], "no photos (.jpg, .jpeg, .png, .bmp, .tif, .tiff, .webp) in folder 'folder'"),
     (["vision", "read", "photo.jpg", "--kind", "d8"], "argument --kind: invalid choice: 'd8'"),
+    (["vision", "read", "photo.jpg", "--kind", "letters", "--data", "tdatTYPO"], "--data 'tdatTYPO' is not a folder"),
+    (["vision", "read", "photo.jpg", "--data", "photo.jpg"], "--data 'photo.jpg' is not a folder"),
     (["vision", "read", "photo.jpg", "--annotate", "games.txt"], "--annotate 'games.txt' is a file; give a folder"),
     (["vision", "read", "photo.jpg", "--annotate", "/dev/full"], "--annotate '/dev/full' is a file"),
     (["vision", "read", "photo.jpg", "--annotate", "/sys/kernel"], "cannot write in the --annotate folder '/sys/kernel'"),
