@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -124,7 +125,20 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {names}: {dice} {kind.value} dice x {len(kind.faces)} faces for {die_mm:g} mm dice "
           f"on {len(pages)} {args.paper} page{'s' if len(pages) > 1 else ''}; print at 100% and check the "
           f"{BAR_MM:g} mm bar")
+    stale = _later_pages(out, len(targets)) if suffix == ".svg" else []
+    if stale:
+        print(f"note: {', '.join(str(p) for p in stale)} {'is' if len(stale) == 1 else 'are'} from an earlier run, "
+              "not of this set: leave them out when printing", file=sys.stderr)
     return 0
+
+
+def _later_pages(out: Path, count: int) -> list[Path]:
+    """The pages past the ``count`` written that an earlier, longer run left (``NAME-N.svg``)."""
+    later, n = [], count + 1
+    while (page := page_files(out, n)[-1]).is_file():
+        later.append(page)
+        n += 1
+    return later
 
 
 def page_files(out: Path, count: int) -> list[Path]:

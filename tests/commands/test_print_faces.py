@@ -72,6 +72,18 @@ def test_a_set_too_large_for_a_page_goes_on_more_pages(tmp_path: Path, capsys: p
     assert "on %d a4 pages" % len(files) in capsys.readouterr().out
 
 
+def test_pages_an_earlier_longer_run_left_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # printing tauren*.svg after a shorter run gave a mixed set, and nothing said so
+    out = tmp_path / "tauren.svg"
+    assert main(["print-faces", "--kind", "d8-tauren", "--die-mm", "30", "--out", str(out)]) == 0
+    pages = len(list(tmp_path.glob("tauren*.svg")))
+    capsys.readouterr()
+    assert main(["print-faces", "--kind", "d8-tauren", "--die-mm", "30", "--dice", "1", "--out", str(out), "--force"]) == 0
+    err = capsys.readouterr().err
+    assert pages > 2 and f"tauren-{pages}.svg" in err and "tauren-2.svg" in err and "from an earlier run" in err
+    assert "tauren.svg," not in err  # the page written now is not named
+
+
 def test_a_pdf_holds_every_page_at_paper_size(tmp_path: Path) -> None:
     out = tmp_path / "letters.pdf"
     assert main(["print-faces", "--kind", "letters", "--die-mm", "25", "--paper", "letter", "--out", str(out)]) == 0
