@@ -31,9 +31,9 @@ def register(subparsers: Any) -> None:
                     "lay RFID-tagged stones and chips, every input is recorded durably before "
                     "it is shown, and the scoreboard is served on http://127.0.0.1:PORT. Hidden "
                     "dice stay sealed until the showdown. Ctrl-C stops; the same --db resumes.")
-    parser.add_argument("--game", default="tao", type=str.lower,
-                        help=f"the game: {', '.join(sorted(GAMES))} (default tao)")
-    parser.add_argument("--players", type=int, default=4, help="bots at the table (default 4)")
+    parser.add_argument("--game", type=str.lower,
+                        help=f"the game: {', '.join(sorted(GAMES))} (default tao; a resumed --db plays its own)")
+    parser.add_argument("--players", type=int, help="bots at the table (default 4)")
     parser.add_argument("--seed", type=int, help="seed of dice and bots (default: a random one, "
                                                  "printed so the game can be watched again)")
     parser.add_argument("--hands", type=int, help="stop after this many hands or rounds "
@@ -58,20 +58,23 @@ def run(args: argparse.Namespace) -> int:
     from controller.table.build import build_demo
     from controller.table.demo import play_out
     speed = _speed(args.speed)
-    spec = find_game(args.game)
-    if not spec.min_seats <= args.players <= spec.max_seats:
+    spec = find_game(args.game or DEFAULT_GAME)
+    players = DEFAULT_PLAYERS if args.players is None else args.players
+    if not spec.min_seats <= players <= spec.max_seats:
         raise InvalidInput(f"--players: {spec.name} is for {spec.min_seats} to {spec.max_seats} "
-                           f"players, not {args.players}")
+                           f"players, not {players}")
     if args.hands is not None and args.hands < 1:
         raise InvalidInput(f"--hands must be at least 1, not {args.hands}")
     if not 1 <= args.port <= 65535:
         raise InvalidInput(f"--port must be 1-65535, not {args.port}")
     db = args.db or Path(tempfile.mkdtemp(prefix="dicetable-demo-")) / "table.db"
-    demo, resumed = build_demo(spec.name, args.players, args.seed, db, speed,
+    demo, resumed = build_demo(spec.name, players, args.seed, db, speed,
                                [b.strip() for b in args.bots.split(",")],
                                parse_options(args.option))
     out = sys.stdout
     _introduce(demo, resumed, db, out)
+    if resumed:
+        _unapplied(args, demo, out)
     server = None if args.no_web else _serve(demo.table, args.port, out, speed)
     narrator = Narrator(demo.table, out)
     try:
@@ -98,6 +101,25 @@ def _speed(text: str) -> float | None:
     if not 0.05 <= speed <= 1000:
         raise InvalidInput(f"--speed must be between 0.05 and 1000 (or max), not {text!r}")
     return speed
+
+
+DEFAULT_GAME, DEFAULT_PLAYERS = "tao", 4
+"""A new demo's game and number of players when ``--game`` and ``--players`` are not given."""
+
+
+def _unapplied(args: argparse.Namespace, demo: Any, out: TextIO) -> None:
+    """Say which of the options given do not apply to the game a record resumes (its own game,
+    players, seed and rules): they were dropped without a word."""
+    table = demo.table
+    game = table.ledger.game.name if table.ledger is not None else None
+    given = [f"--game {args.game}" if args.game and find_game(args.game).name != game else "",
+             f"--players {args.players}" if args.players is not None and args.players != len(table.names) else "",
+             f"--seed {args.seed}" if args.seed is not None and args.seed != demo.seed else "",
+             "--option" if args.option else ""]
+    dropped = [option for option in given if option]
+    if dropped:
+        print(f"note: {', '.join(dropped)} {'does' if len(dropped) == 1 else 'do'} not apply: the record resumes "
+              f"its own game (a new --db starts a new one)", file=out, flush=True)
 
 
 def _introduce(demo: Any, resumed: bool, db: Path, out: TextIO) -> None:

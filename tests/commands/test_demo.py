@@ -132,3 +132,15 @@ def test_the_demo_console_opens_with_the_pin_it_told(tmp_path: Path, monkeypatch
         assert log_in(pin) == 302 and client.get("/dealer/").status_code == 200
     finally:
         demo.close()
+
+
+def test_a_resumed_demo_says_which_options_do_not_apply(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # they were dropped without a word: --game tauren on a Tao Dice record played Tao Dice
+    assert main(_demo(tmp_path, "--seed", "3", "--hands", "1")) == 0
+    capsys.readouterr()
+    assert main(_demo(tmp_path, "--game", "tauren", "--players", "3", "--seed", "5", "--hands", "1")) == 0
+    out = capsys.readouterr().out
+    assert "Tao Dice demo resumed" in out
+    assert "note: --game tauren, --players 3, --seed 5 do not apply: the record resumes its own game" in out
+    assert main(_demo(tmp_path, "--game", "tao", "--players", "4", "--seed", "3", "--hands", "1")) == 0
+    assert "do not apply" not in capsys.readouterr().out  # the record's own: nothing to say
