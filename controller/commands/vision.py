@@ -17,6 +17,7 @@ from controller.commands.common import (FileProblem, Progress, check_folder, che
 from controller.games.dice import DieKind
 from controller.games.errors import DiceTableError, InvalidInput
 from vision.calibrate import Calibration, CalibrationError, TrayConfig, calibrate, load_tray_config
+from vision.read import MAX_FRAME_PX
 
 
 KINDS = [kind.value for kind in DieKind]
@@ -215,7 +216,10 @@ class LoadedPhoto:
 MAX_DECODED_PIXELS = 50_000_000
 """Most pixels a photo is decoded at (150 MB as BGR), so that reading one stays within 500 MB: a
 larger JPEG is decoded at 1/2, 1/4 or 1/8 of its size (libjpeg scales as it decodes), and any
-larger photo is refused. The reader itself works on at most 4096 px a side (``vision.read.MAX_FRAME_PX``)."""
+larger photo is refused. The reader itself works on at most 4096 px a side (``vision.read.MAX_FRAME_PX``):
+a photo longer than that and over half of :data:`MAX_DECODED_PIXELS`, of another format, is halved
+once decoded, before it is read, as a JPEG is decoded (a 7000x7000 PNG of sensor noise took 550 MB,
+its decoded pixels kept while it was read)."""
 
 REDUCED_FLAGS = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
                  8: cv2.IMREAD_REDUCED_COLOR_8}
@@ -245,8 +249,12 @@ def load_photo(path: Path) -> LoadedPhoto:
         raise InvalidInput(f"not a readable image: {shown(path)} (photos are read as JPEG, PNG, BMP, TIFF or WebP)")
     reduced = _reduction(path, size, data[:2] == b"\xff\xd8")
     image = cv2.imdecode(np.frombuffer(data, np.uint8), REDUCED_FLAGS[reduced])
+    del data  # the file's bytes: no longer needed while the photo is read
     if image is None:
         raise InvalidInput(f"not a readable image: {shown(path)}")
+    while reduced < 8 and max(image.shape[:2]) > MAX_FRAME_PX and image.size > 3 * MAX_DECODED_PIXELS // 2:
+        image = cv2.resize(image, ((image.shape[1] + 1) // 2, (image.shape[0] + 1) // 2), interpolation=cv2.INTER_AREA)
+        reduced *= 2
     return LoadedPhoto(image, reduced, size)
 
 

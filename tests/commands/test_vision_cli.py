@@ -161,6 +161,25 @@ def test_a_jpeg_larger_than_the_decoding_bound_is_read_reduced_positions_in_its_
         assert any(x <= d["center"][0] <= x + w and y <= d["center"][1] <= y + h for d in dice)
 
 
+def test_a_large_png_is_halved_once_decoded_positions_in_its_pixels(
+        wide_scene: Scene, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # a 7000x7000 PNG of noise kept its 147 MB of pixels while it was read: 550 MB in all
+    import controller.commands.vision as command
+
+    path = tmp_path / "wide.png"
+    cv2.imwrite(str(path), wide_scene.image)
+    monkeypatch.setattr(command, "MAX_DECODED_PIXELS", 1_000_000)  # 1280x720 is 921,600: decoded whole
+    monkeypatch.setattr(command, "MAX_FRAME_PX", 1000)  # longer than the reader reads: halved
+    assert main(["vision", "read", str(path), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "1280x720 pixels" in captured.err and "read at 1/2 of its size (640x360)" in captured.err
+    dice = json.loads(captured.out)["dice"]
+    assert sorted(d["value"] for d in dice) == [1, 3, 5]
+    for truth in wide_scene.dice:
+        x, y, w, h = truth.box
+        assert any(x <= d["center"][0] <= x + w and y <= d["center"][1] <= y + h for d in dice)
+
+
 @pytest.mark.parametrize("suffix", [".png", ".bmp", ".tiff", ".webp"])
 def test_a_photo_larger_than_the_decoding_bound_is_refused_in_one_line(
         suffix: str, wide_scene: Scene, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
