@@ -16,12 +16,14 @@ from xml.sax.saxutils import escape
 
 import cv2
 
+from controller.commands.common import check_output
 from controller.games.errors import ConfigError, InvalidInput
 from vision.calibrate import CORNER_IDS, MARKER_DICTIONARY, TrayLayout
 
 PT_PER_MM = 72 / 25.4
 DEFAULT_SIZE = (400.0, 300.0)   # the tray the README describes and table.example.toml's [tray]
 DEFAULT_MARKER_MM = 40.0
+LEAST_MARKER_MM = 10.0  # a cell 1.7 mm: about 4 px of a 1536x864 frame of Camera Module 3 470 mm up
 DEFAULT_MARGIN_MM = 10.0
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 PAGE_MARGIN_MM = 12.0           # what every printer can print up to, with room for the marks
@@ -89,6 +91,9 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Write the sheet and say where it went."""
     width, height = parse_size(args.size)
+    if math.isfinite(args.marker_mm) and args.marker_mm < LEAST_MARKER_MM:
+        raise InvalidInput(f"--marker-mm {args.marker_mm:g}: the camera cannot find markers under "
+                           f"{LEAST_MARKER_MM:g} mm (default {DEFAULT_MARKER_MM:g})")
     try:
         layout = TrayLayout(width, height, args.marker_mm, args.margin_mm)
     except ConfigError as err:
@@ -100,8 +105,7 @@ def run(args: argparse.Namespace) -> int:
     if args.paper != "tray" and suffix != ".pdf":
         raise InvalidInput(f"--paper {args.paper}: tiled pages are written as one PDF; use "
                            "--out tray.pdf")
-    if out.exists() and not args.force:
-        raise InvalidInput(f"--out {args.out!r} exists: add --force to overwrite it")
+    check_output(out, args.force, "tray sheet")  # a folder, no folder, or there already
     shapes = sheet(layout)
     pages = tiles(layout, PAPERS[args.paper]) if args.paper != "tray" else []
     try:

@@ -82,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _writable(state: Path) -> None:
+    if state.exists() and not state.is_dir():
+        raise InvalidInput(f"--state {state} is a file; give a directory for the table's state")
     try:
         state.mkdir(parents=True, exist_ok=True)
     except OSError as err:

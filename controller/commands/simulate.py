@@ -65,7 +65,10 @@ def bot_list(game: str, text: str) -> list[str]:
 
     :raises InvalidInput: naming the first unknown bot and the known ones.
     """
-    bots = [name.strip() for name in text.split(",") if name.strip()]
+    bots = [name.strip() for name in text.split(",")]
+    if "" in bots:  # "random,,heuristic" or "": a seat's bot left out
+        raise InvalidInput(f"--bots {text!r}: a bot name is missing (names, comma-separated: "
+                           f"{', '.join(bot_names(game))})")
     unknown = [name for name in bots if name not in bot_names(game)]
     if unknown:
         raise InvalidInput(f"--bots: unknown bot {unknown[0]!r} for {game} "

@@ -197,3 +197,17 @@ def test_tray_defaults_agree_with_the_example_configuration_and_the_readme() -> 
     readme = (root / "hardware" / "README.md").read_text()
     assert f"{DEFAULT_SIZE[0]:g} × {DEFAULT_SIZE[1]:g} mm inside" in readme
     assert f"--size {DEFAULT_SIZE[0]:g}x{DEFAULT_SIZE[1]:g}" in readme
+
+
+def test_markers_too_small_for_the_camera_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # 0.001 mm was written, a sheet no camera can find
+    assert main(["print-tray", "--out", str(tmp_path / "t.svg"), "--marker-mm", "0.001"]) == 2
+    assert "cannot find markers under 10 mm" in capsys.readouterr().err and not (tmp_path / "t.svg").exists()
+
+
+def test_an_out_that_is_a_folder_is_refused_even_with_force(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # with --force it said "Is a directory" after the sheet was made
+    (tmp_path / "d.svg").mkdir()
+    assert main(["print-tray", "--out", str(tmp_path / "d.svg"), "--force"]) == 2
+    assert "'" + str(tmp_path / "d.svg") + "' is a folder; give the name of a tray sheet" in capsys.readouterr().err
+
