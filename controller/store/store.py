@@ -161,11 +161,15 @@ class Store(Reader):
         self.max_evidence_bytes = max_evidence_bytes
         self._clock = clock
         schema.check_place(self.path, readonly=False)  # before the lock file is made next to it
+        lock = _lock_path(self.path)
+        made = not lock.exists()
         self._lock = _lock_writer(self.path)
         try:
             self._conn = schema.connect(self.path, readonly=False)
         except BaseException:
             os.close(self._lock)
+            if made:  # a file refused as a record (junk, another program's) keeps no lock beside it
+                lock.unlink(missing_ok=True)
             raise
         with self._transaction():
             self._bound_evidence()
@@ -363,10 +367,14 @@ def _check_record(kind: str, evidence: bytes | None) -> None:
         raise InvalidInput(f"evidence must be a JPEG (it starts {evidence[:4]!r})")
 
 
+def _lock_path(path: Path) -> Path:
+    return path.with_name(path.name + ".lock")
+
+
 def _lock_writer(path: Path) -> int:
     """Hold the lock file next to ``path`` for this writer's lifetime; the kernel releases it
     when the process dies, so a table killed mid-game is reopened at once."""
-    lock = path.with_name(path.name + ".lock")
+    lock = _lock_path(path)
     try:
         fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as err:
