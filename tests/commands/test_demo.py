@@ -144,3 +144,12 @@ def test_a_resumed_demo_says_which_options_do_not_apply(tmp_path: Path, capsys: 
     assert "note: --game tauren, --players 3, --seed 5 do not apply: the record resumes its own game" in out
     assert main(_demo(tmp_path, "--game", "tao", "--players", "4", "--seed", "3", "--hands", "1")) == 0
     assert "do not apply" not in capsys.readouterr().out  # the record's own: nothing to say
+
+
+def test_hands_on_a_resumed_demo_are_more_hands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # they counted from the game's start: --hands 1 on a record one hand in stopped at once
+    assert main(_demo(tmp_path, "--seed", "3", "--hands", "1")) == 0
+    assert "Demo stopped after hand 1 of the game" in capsys.readouterr().out
+    assert main(_demo(tmp_path, "--hands", "2")) == 0
+    assert "Demo stopped after hand 3 of the game" in capsys.readouterr().out
+
