@@ -36,8 +36,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--players", type=int, help="bots at the table (default 4)")
     parser.add_argument("--seed", type=int, help="seed of dice and bots (default: a random one, "
                                                  "printed so the game can be watched again)")
-    parser.add_argument("--hands", type=int, help="stop after this many hands or rounds, more on a "
-                                                  "resumed --db (default: at the game's end)")
+    parser.add_argument("--hands", type=int, help="stop after this many hands or rounds of the game, "
+                                                  "a resumed --db's counted in: the same command "
+                                                  "line ends where an uninterrupted run ends "
+                                                  "(default: at the game's end)")
     parser.add_argument("--speed", default="1", metavar="X|max",
                         help="how fast the table's time runs: 1 is a spectator's pace, 4 four "
                              "times faster, max as fast as the machine goes (default 1)")
@@ -78,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     server = None if args.no_web else _serve(demo.table, args.port, out, speed)
     narrator = Narrator(demo.table, out)
     try:
-        play_out(demo, _hands_until(demo, args.hands, resumed), narrator.tell)
+        play_out(demo, args.hands, narrator.tell)
         narrator.tell()
         narrator.finish()
     except KeyboardInterrupt:
@@ -101,15 +103,6 @@ def _speed(text: str) -> float | None:
     if not 0.05 <= speed <= 1000:
         raise InvalidInput(f"--speed must be between 0.05 and 1000 (or max), not {text!r}")
     return speed
-
-
-def _hands_until(demo: Any, hands: int | None, resumed: bool) -> int | None:
-    """The count of hands played at which the demo stops: ``hands`` more, on a resumed record
-    too (they counted from the game's start, and a resumed demo could stop at once)."""
-    ledger = demo.table.ledger
-    if hands is None or not resumed or ledger is None:
-        return hands
-    return int(ledger.game.hands_played) + hands
 
 
 DEFAULT_GAME, DEFAULT_PLAYERS = "tao", 4

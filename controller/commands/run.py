@@ -53,6 +53,9 @@ def run(args: argparse.Namespace) -> int:
     """Open the devices and the record, then turn the table's loop until SIGTERM."""
     from controller.table.build import build_real
     from controller.table.service import Notifier, Stop, close_all, serve_table
+    if (args.names or args.colours) and not args.game:  # they were ignored without a word
+        raise InvalidInput("--names and --colours go with --game (the game they start); the dealer "
+                           "console names the seats of a game started there")
     state = args.state or Path(os.environ.get("STATE_DIRECTORY", "") or DEFAULT_STATE)
     _writable(state)
     table, parts = build_real(args.config, state)

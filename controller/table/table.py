@@ -217,6 +217,7 @@ class Table:
         (``#rrggbb`` per seat; :data:`SEAT_COLOURS` when empty)."""
         with self._lock:
             Ledger(game, len(names), options)  # raises for a bad game, seat count or option
+            _check_names(names)
             chosen = seat_colours(colours, len(names))
             check = getattr(self.eyes, "check_colours", None)  # eyes that tell dice by colour
             if check is not None:
@@ -619,6 +620,24 @@ def _update_kind(kind: str) -> str:
     if kind in CORRECTION_KINDS:
         return "correction"
     return "status"
+
+
+def _check_names(names: Sequence[str]) -> None:
+    """Seat names are what the scoreboard, the log and the questions tell the seats by: each must
+    be given, and differ from the others (case aside).
+
+    >>> _check_names(["Ana", "ana"])
+    Traceback (most recent call last):
+    ...
+    controller.games.errors.IllegalAction: seat names must differ: 'ana' is given twice
+    """
+    seen: set[str] = set()
+    for name in names:
+        if not name.strip():
+            raise IllegalAction("every seat needs a name")
+        if name.strip().casefold() in seen:
+            raise IllegalAction(f"seat names must differ: {name!r} is given twice")
+        seen.add(name.strip().casefold())
 
 
 def _log_line(table: Table, row: Any, text: str) -> LogLine:

@@ -91,6 +91,7 @@ CASES: list[tuple[list[str], str]] = [
     (["simulate", "--bots", "random,,heuristic"], "--bots 'random,,heuristic': a bot name is missing"),
     (["simulate", "--bots", ""], "--bots '': a bot name is missing"),
     (["run", "--config", "games.txt", "--state", "photo.jpg"], "--state photo.jpg is a file; give a directory"),
+    (["run", "--config", "games.txt", "--names", "Ana,Ben"], "--names and --colours go with --game"),
     (["simulate", "--option", "colour=red"], "unknown Tao Dice option 'colour'"),
     (["simulate", "--option", "black"], "--option needs KEY=VALUE, not 'black'"),
     (["simulate", "--hands", "5", "--record", "games.txt"], "'games.txt' exists; choose another name or add --force"),

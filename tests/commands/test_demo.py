@@ -146,10 +146,11 @@ def test_a_resumed_demo_says_which_options_do_not_apply(tmp_path: Path, capsys: 
     assert "do not apply" not in capsys.readouterr().out  # the record's own: nothing to say
 
 
-def test_hands_on_a_resumed_demo_are_more_hands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # they counted from the game's start: --hands 1 on a record one hand in stopped at once
+def test_the_demo_says_which_hand_of_the_game_it_stopped_after(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    # "Demo ended after 1 hands" on a resume that played none read as if a hand had been played
     assert main(_demo(tmp_path, "--seed", "3", "--hands", "1")) == 0
-    assert "Demo stopped after hand 1 of the game" in capsys.readouterr().out
-    assert main(_demo(tmp_path, "--hands", "2")) == 0
-    assert "Demo stopped after hand 3 of the game" in capsys.readouterr().out
+    assert "Demo stopped after hand 1 of the game (Tao Dice); the same --db resumes it" in capsys.readouterr().out
+    assert main(_demo(tmp_path, "--hands", "2")) == 0  # hands of the game, the resumed one counted in
+    assert "Demo stopped after hand 2 of the game" in capsys.readouterr().out
 

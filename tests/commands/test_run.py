@@ -82,6 +82,17 @@ def test_run_refuses_bad_seat_colours_in_one_line(tmp_path: Path) -> None:
     assert lines == ["dicetable: seat 1's colour 'yellow' is not #rrggbb"], result.stderr
 
 
+def test_run_refuses_a_seat_name_given_twice_in_one_line(tmp_path: Path) -> None:
+    # "A,A,A" started a game whose scoreboard and questions could not tell the seats apart
+    result = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "run", "--config",
+         str(_config(tmp_path)), "--state", str(tmp_path), "--no-web", "--game", "tao",
+         "--names", "Ana,Ben,ana"],
+        env={**os.environ, "DICETABLE_HW": "sim"}, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == ["dicetable: seat names must differ: 'ana' is given twice"]
+
+
 def _config(tmp_path: Path) -> Path:
     """A copy of the example configuration: its stone registry lives beside it, not in the checkout."""
     copy = tmp_path / "table.toml"

@@ -128,6 +128,14 @@ def test_a_new_game_needs_two_names(dealer: FlaskClient) -> None:
     assert answer.status_code == 400
 
 
+def test_a_new_game_refuses_a_name_given_twice(dealer: FlaskClient, table: Any) -> None:
+    before = table.state().seq
+    answer = dealer.post("/dealer/new-game", data={"csrf": csrf_of(dealer, "/dealer/"),
+                                                   "game": "tao", "names": "Zed, Yu, zed"})
+    assert answer.status_code in (400, 409) and "seat names must differ" in answer.get_data(as_text=True)
+    assert table.state().seq == before
+
+
 def test_device_health_names_the_failing_device_and_its_fix(dealer: FlaskClient,
                                                            table: Any) -> None:
     table.devices = lambda: [DeviceStatus.failing("camera", "no frame for 5 s", "check its cable"),
