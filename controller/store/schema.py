@@ -73,9 +73,12 @@ def connect(path: Path, *, readonly: bool) -> sqlite3.Connection:
     :raises StoreError: naming the file and what to do, when it cannot be the table's record.
     """
     check_place(path, readonly)
+    sidecars = [path.with_name(path.name + end) for end in ("-wal", "-shm")]
+    made = [side for side in sidecars if not side.exists()]
     try:
         conn = _open(path, readonly)
     except sqlite3.Error as err:
+        _drop(made)
         raise StoreError(_reason(path, err, readonly)) from None
     try:
         _check_version(conn, path, readonly)
@@ -84,10 +87,18 @@ def connect(path: Path, *, readonly: bool) -> sqlite3.Connection:
             migrate(conn)
     except (sqlite3.Error, StoreError) as err:
         conn.close()
+        _drop(made)
         if isinstance(err, StoreError):
             raise
         raise StoreError(_reason(path, err, readonly)) from None
     return conn
+
+
+def _drop(made: list[Path]) -> None:
+    """Remove the WAL files SQLite made beside a file refused as a record (a damaged one in WAL
+    mode left ``NAME-wal`` and ``NAME-shm`` behind); ones there before are the file's own."""
+    for side in made:
+        side.unlink(missing_ok=True)
 
 
 def migrate(conn: sqlite3.Connection, upto: int | None = None) -> None:

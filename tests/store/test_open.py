@@ -157,3 +157,15 @@ def test_a_reader_refuses_a_missing_or_older_file(tmp_path):
     old = tmp_path / "old.db"
     _version_1_file(old)
     assert "older schema" in _refusal(old, Store.open_readonly)
+
+
+def test_a_damaged_record_refused_for_reading_leaves_no_wal_files_beside_it(tmp_path):
+    # a record cut short, read by `history`, left NAME-wal and NAME-shm behind
+    whole = tmp_path / "whole.db"
+    with Store(whole) as store:
+        store.start_game("tao", 2, {}, ["Ana", "Ben"])
+    cut = tmp_path / "cut" / "table.db"
+    cut.parent.mkdir()
+    cut.write_bytes(whole.read_bytes()[:20000] if whole.stat().st_size > 20000 else whole.read_bytes()[:4096])
+    _refusal(cut, Store.open_readonly)
+    assert sorted(p.name for p in cut.parent.iterdir()) == ["table.db"]
