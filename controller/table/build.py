@@ -109,6 +109,9 @@ def build_demo(game: str, players: int, seed: int | None, db: Path, speed: float
     from controller.table.demo import Demo
     for name in bots:
         bot_factory(game, name)  # an unknown bot is refused before anything is written
+    stones = db.with_name(db.name + ".stones")
+    if stones.exists():
+        _demo_registry(stones).close()  # a bad one is refused before the record is made too
     store = Store(db)
     try:
         current = store.current_game()
@@ -200,7 +203,7 @@ def _assemble(store: Any, setup: DemoSetup, db: Path,
     from vision.calibrate import TrayConfig, TrayLayout, ZoneMap
     layout = TrayLayout()
     zones = ZoneMap.from_config(seat_zones(setup.players, layout.width_mm, layout.height_mm))
-    registry = StoneRegistry(db.with_name(db.name + ".stones"))
+    registry = _demo_registry(db.with_name(db.name + ".stones"))
     purses = _enrol(registry, setup.game, setup.players)
     controls = find_controls(setup.game, purses)
     devices = build_devices(_sim_config(setup.players, controls.panel(rfid=True), seat_nodes),
@@ -249,6 +252,19 @@ def on_table(table: Table) -> Mapping[str, Sequence[str]]:
     """The faces lying on the tray by zone (``on_table`` of the camera's match)."""
     from controller.table.camera import dice_on_table
     return dice_on_table(table.state().view, _awaited(table))
+
+
+def _demo_registry(path: Path) -> Any:
+    """The demo's stone registry beside its record; one that cannot be opened is named as the
+    demo's (the registry's own message advises ``--db``, which is the record's here)."""
+    from controller.games.errors import DeviceError
+    from hardware.rfid import StoneRegistry
+    try:
+        return StoneRegistry(path)
+    except DeviceError as err:
+        why = "a folder" if path.is_dir() else "not the demo's stone registry"
+        raise DeviceError(f"{path}, the demo's stone registry beside its --db, is {why}: move it away, "
+                          "and the demo enrols its stones anew") from err
 
 
 def _enrol(registry: Any, game: str, players: int) -> dict[int, tuple[Any, ...]]:

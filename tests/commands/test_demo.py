@@ -154,3 +154,15 @@ def test_the_demo_says_which_hand_of_the_game_it_stopped_after(tmp_path: Path,
     assert main(_demo(tmp_path, "--hands", "2")) == 0  # hands of the game, the resumed one counted in
     assert "Demo stopped after hand 2 of the game" in capsys.readouterr().out
 
+
+
+@pytest.mark.parametrize("stones, said", [("junk", "is not the demo's stone registry"), ("folder", "is a folder")])
+def test_a_bad_stone_registry_beside_the_record_is_named_as_the_demos(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], stones: str, said: str) -> None:
+    # it said "give the registry's SQLite file with --db", and --db is the record; the record was made first
+    registry = tmp_path / "t.db.stones"
+    registry.mkdir() if stones == "folder" else registry.write_text("not a database\n")
+    assert main(_demo(tmp_path, "--hands", "1")) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"the demo's stone registry beside its --db, {said}: move it away" in err[0]
+    assert "--db)" not in err[0] and sorted(p.name for p in tmp_path.iterdir()) == ["t.db.stones"]
