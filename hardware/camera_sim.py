@@ -11,6 +11,7 @@ dice in named zones or at tray positions; :meth:`SimCamera.roll` shows them tumb
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib
 import os
@@ -193,8 +194,9 @@ class SimCamera:
         try:
             aside.write_bytes(zlib.compress(pickle.dumps({"key": key, "before": bare[0], "after": bare[1]}), 1))
             os.replace(aside, self.kept)
-        except OSError:
-            pass  # a full disk, a folder gone: the tray is not kept, and is drawn anew after a restart
+        except OSError:  # a full disk, a folder gone: the tray is not kept, and is drawn anew after a restart
+            with contextlib.suppress(OSError):
+                aside.unlink(missing_ok=True)  # nor is half of it left beside the record
 
     def _places(self, zones: Sequence[str] | None, positions_mm: Sequence[tuple[float, float]] | None) -> dict[str, Any]:
         """The ``SceneSpec`` fields that put the dice in ``zones`` or at ``positions_mm``."""

@@ -109,6 +109,9 @@ def build_demo(game: str, players: int, seed: int | None, db: Path, speed: float
     from controller.table.demo import Demo
     for name in bots:
         bot_factory(game, name)  # an unknown bot is refused before anything is written
+    if tray_file(db).is_dir():
+        raise InvalidInput(f"{tray_file(db)}, where the demo keeps its tray's dice beside its --db, is a folder: "
+                           "move it away")
     stones = db.with_name(db.name + ".stones")
     if stones.exists():
         _demo_registry(stones).close()  # a bad one is refused before the record is made too

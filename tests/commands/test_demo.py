@@ -166,3 +166,24 @@ def test_a_bad_stone_registry_beside_the_record_is_named_as_the_demos(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"the demo's stone registry beside its --db, {said}: move it away" in err[0]
     assert "--db)" not in err[0] and sorted(p.name for p in tmp_path.iterdir()) == ["t.db.stones"]
+
+
+def test_a_folder_where_the_demo_keeps_its_tray_is_named_before_anything_is_made(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the demo ran, its tray's dice went to DB.tray.new, and nothing was said
+    (tmp_path / "t.db.tray").mkdir()
+    assert main(_demo(tmp_path, "--hands", "1")) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "t.db.tray, where the demo keeps its tray's dice beside its --db, is a folder" in err[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.db.tray"]
+
+
+def test_a_tray_that_cannot_be_kept_leaves_nothing_beside_the_record(tmp_path: Path) -> None:
+    import random
+
+    from hardware.camera_sim import SimCamera
+    camera = SimCamera(random.Random(1))
+    camera.kept = tmp_path / "t.db.tray"
+    camera.kept.mkdir()  # a folder where the tray goes: written aside, it cannot be moved there
+    camera._keep("1/1/1/render", None)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.db.tray"]  # no t.db.tray.new left
