@@ -199,8 +199,7 @@ def camera_aim(frame: Frame, layout: Any = None, focal_px: float | None = None) 
     below = calibration.below_camera()
     if below is None:
         return None
-    height, width = frame.shape[:2]
-    offset = math.hypot(below[0] - (width - 1) / 2, below[1] - (height - 1) / 2)
-    limit = crops.STRAIGHT_ABOVE * math.hypot(width, height)
+    offset = math.dist(below, crops.frame_centre(frame.shape))
+    limit = crops.STRAIGHT_ABOVE * math.hypot(*frame.shape[:2])
     return (math.degrees(math.atan2(offset, calibration.focal_px)),
             math.degrees(math.atan2(limit, calibration.focal_px)))

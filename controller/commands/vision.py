@@ -252,8 +252,10 @@ def load_photo(path: Path) -> LoadedPhoto:
     del data  # the file's bytes: no longer needed while the photo is read
     if image is None:
         raise InvalidInput(f"not a readable image: {shown(path)}")
-    while reduced < 8 and max(image.shape[:2]) > MAX_FRAME_PX and image.size > 3 * MAX_DECODED_PIXELS // 2:
-        image = cv2.resize(image, ((image.shape[1] + 1) // 2, (image.shape[0] + 1) // 2), interpolation=cv2.INTER_AREA)
+    height, width = image.shape[:2]
+    while reduced < 8 and max(height, width) > MAX_FRAME_PX and height * width > MAX_DECODED_PIXELS // 2:
+        height, width = (height + 1) // 2, (width + 1) // 2
+        image = cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
         reduced *= 2
     return LoadedPhoto(image, reduced, size)
 

@@ -112,9 +112,8 @@ def build_demo(game: str, players: int, seed: int | None, db: Path, speed: float
     if tray_file(db).is_dir():
         raise InvalidInput(f"{tray_file(db)}, where the demo keeps its tray's dice beside its --db, is a folder: "
                            "move it away")
-    stones = db.with_name(db.name + ".stones")
-    if stones.exists():
-        _demo_registry(stones).close()  # a bad one is refused before the record is made too
+    if stones_file(db).exists():
+        _demo_registry(stones_file(db)).close()  # a bad one is refused before the record is made too
     store = Store(db)
     try:
         current = store.current_game()
@@ -197,6 +196,11 @@ def tray_file(db: Path) -> Path:
     return db.with_name(db.name + ".tray")
 
 
+def stones_file(db: Path) -> Path:
+    """Where the demo on the record ``db`` keeps its enrolled stones (its stone registry)."""
+    return db.with_name(db.name + ".stones")
+
+
 def _assemble(store: Any, setup: DemoSetup, db: Path,
               seat_nodes: bool = False) -> tuple[DemoParts, Table]:
     from controller.table.camera import OWN_KINDS, TableEyes, TrayWatcher
@@ -206,7 +210,7 @@ def _assemble(store: Any, setup: DemoSetup, db: Path,
     from vision.calibrate import TrayConfig, TrayLayout, ZoneMap
     layout = TrayLayout()
     zones = ZoneMap.from_config(seat_zones(setup.players, layout.width_mm, layout.height_mm))
-    registry = _demo_registry(db.with_name(db.name + ".stones"))
+    registry = _demo_registry(stones_file(db))
     purses = _enrol(registry, setup.game, setup.players)
     controls = find_controls(setup.game, purses)
     devices = build_devices(_sim_config(setup.players, controls.panel(rfid=True), seat_nodes),

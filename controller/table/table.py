@@ -633,11 +633,12 @@ def _check_names(names: Sequence[str]) -> None:
     """
     seen: set[str] = set()
     for name in names:
-        if not name.strip():
+        said = name.strip().casefold()
+        if not said:
             raise IllegalAction("every seat needs a name")
-        if name.strip().casefold() in seen:
+        if said in seen:
             raise IllegalAction(f"seat names must differ: {name!r} is given twice")
-        seen.add(name.strip().casefold())
+        seen.add(said)
 
 
 def _log_line(table: Table, row: Any, text: str) -> LogLine:
