@@ -96,6 +96,19 @@ def check_output(path: Path, force: bool, what: str = "file") -> None:
         raise FileProblem(f"cannot write {shown(path)}: permission denied")
 
 
+def made_folder(folder: Path, option: str) -> None:
+    """Make the folder an ``option`` names (with its parents) and check a file can be written in it,
+    before any work is done: a file there, or a folder that cannot be made or written in, is a
+    :class:`FileProblem` naming it."""
+    if folder.exists() and not folder.is_dir():
+        raise FileProblem(f"{option} {shown(folder)} is a file; give a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise FileProblem(f"cannot make the {option} folder {shown(folder)}: {reason(err)}") from None
+    check_folder(folder, f"{option} folder")
+
+
 def check_folder(folder: Path, what: str) -> None:
     """Refuse a folder no file can be written in, by writing one (as root, permissions say yes
     to /sys, a full disk or a read-only mount; only trying tells)."""

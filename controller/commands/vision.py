@@ -12,8 +12,8 @@ from typing import Any, Literal, Sequence, TextIO
 import cv2
 import numpy as np
 
-from controller.commands.common import (FileProblem, Progress, check_folder, check_output,
-                                        read_bytes, reason, shown, write_file)
+from controller.commands.common import (FileProblem, Progress, check_output, made_folder, read_bytes, reason,
+                                        shown, write_file)
 from controller.games.dice import DieKind
 from controller.games.errors import DiceTableError, InvalidInput
 from vision.calibrate import Calibration, CalibrationError, TrayConfig, calibrate, load_tray_config
@@ -139,14 +139,7 @@ def annotation_paths(folder: Path, images: list[Path], force: bool) -> dict[Path
     for later photos of the same name, so none overwrites another. The folder is made if needed;
     every output is checked before any photo is read.
     """
-    if folder.exists() and not folder.is_dir():
-        raise FileProblem(f"--annotate {shown(folder)} is a file; give a folder")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise FileProblem(f"cannot make the --annotate folder {shown(folder)}: "
-                          f"{reason(err)}") from None
-    check_folder(folder, "--annotate folder")
+    made_folder(folder, "--annotate")
     outputs: dict[Path, Path] = {}
     taken: set[str] = set()
     for image in dict.fromkeys(images):
@@ -478,6 +471,7 @@ def run_teach(args: argparse.Namespace) -> int:
         path = set_path(kind, args.data)
         if path.exists() and not args.force:  # checked before the pictures are read
             raise InvalidInput(f"a {kind.value} set is taught already, in {shown(path)}: add --force to replace it")
+        made_folder(path.parent, "--data")  # so is where the set goes
         pictures = face_pictures(args.images, kind)
         taught = teach(kind, {face: [load_image(p) for p in paths] for face, paths in pictures.items()})
         taught.save(path)

@@ -52,6 +52,21 @@ def test_teaching_again_keeps_the_stored_set_unless_forced(tmp_path: Path,
     assert main([*teach, "--force"]) == 0 and not stored.with_name("letters.npz.new").exists()
 
 
+@pytest.mark.parametrize("data, said", [("afile", "cannot make the --data folder"),
+                                        ("/proc/nope", "cannot make the --data folder '/proc/nope/faces'")])
+def test_a_data_folder_the_set_cannot_go_in_is_refused_before_the_pictures_are_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, data: str, said: str) -> None:
+    # it read and taught every picture, then said "cannot store the taught set: not a directory"
+    import controller.commands.vision as command
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("not a folder")
+    write_faces(tmp_path / "pictures", by_name=True)
+    monkeypatch.setattr(command, "face_pictures", lambda *args: pytest.fail("the pictures were read"))
+    assert main(["vision", "teach", "--kind", "letters", "--images", "pictures", "--data", data]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and said in err[0] and (tmp_path / "afile").read_text() == "not a folder"
+
+
 @pytest.mark.parametrize("damage", [b"", b"PK\x03\x04 cut short", bytes(range(256)) * 4])
 def test_a_damaged_taught_set_is_one_line_not_a_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                           damage: bytes) -> None:
