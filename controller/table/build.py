@@ -34,8 +34,8 @@ PRESS_S = 0.08
 COCKED_THROWS = 1 / 30
 """Share of the simulated throws in which one thrown die lands cocked, leaning on another die or on
 the tray's wall, as real dice do now and then (a guess: no real tray was counted). The table must
-ask the dealer about such a die, never take the face nearest the camera; the simulated dealer
-answers with the faces thrown."""
+never take the face nearest the camera: it asks the players to throw such a die again (or lay a
+revealed one flat), and they do (``sim_seats.SETTLE_TRIES``)."""
 
 CORNER_MM = 45.0
 """Room left free at each end of a seat strip for the tray's corner markers."""
