@@ -1,4 +1,5 @@
-"""What the commands share: files read and written without surprises, names shown safely, progress.
+"""What the commands share: files read and written without surprises, names shown safely, progress,
+the table's record told at the terminal as it grows.
 
 Every problem with a file a person named becomes one :class:`FileProblem` naming the file and what
 to do, which the command line prints as one line with exit status 2. Outputs are never overwritten
@@ -17,9 +18,12 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Callable, Iterator, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterator, TextIO
 
 from controller.games.errors import DiceTableError
+
+if TYPE_CHECKING:
+    from controller.table.records import Update
 
 
 class FileProblem(DiceTableError, OSError):
@@ -241,3 +245,29 @@ def _clock_time(seconds: float) -> str:
     whole = int(seconds + 0.5)
     hours, rest = divmod(whole, 3600)
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+DEVICE_RECORDS = ("fault", "clear")
+"""The records of a device failing and of its working again (once each, however long it fails)."""
+
+
+class Announcer:
+    """Tells ``out`` the table's record lines as they come, in the room's words (a fault with its
+    fix): every one, or ``only`` the records of those kinds (``run`` tells its terminal
+    :data:`DEVICE_RECORDS`, which otherwise only the scoreboard and the record would show)."""
+
+    def __init__(self, table: Any, out: TextIO, only: Collection[str] | None = None) -> None:
+        self.table, self.out, self.only = table, out, only
+        self.subscription = table.subscribe(after=table.state().seq)
+
+    def tell(self) -> None:
+        """Print what happened since the last call."""
+        while (update := self.subscription.next(0)) is not None:
+            self.heard(update)
+
+    def heard(self, update: Update) -> None:
+        """Print ``update``'s line, unless it is a notice or a record of a kind not asked for."""
+        if update.kind == "notice" or (self.only is not None and update.record not in self.only):
+            return
+        fix = f"; {update.why}" if update.record == "fault" and update.why else ""
+        print(f"[{update.seq}] {update.text}{fix}", file=self.out, flush=True)

@@ -13,11 +13,15 @@ import secrets
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
+from controller.commands.common import Announcer
 from controller.commands.simulate import add_option_argument, parse_options
 from controller.games.errors import InvalidInput
 from controller.games.registry import GAMES, find_game
+
+if TYPE_CHECKING:
+    from controller.table.records import Update
 
 DEFAULT_PORT = 5000
 
@@ -177,23 +181,20 @@ def _serve(table: Any, port: int, out: TextIO, speed: float | None) -> Any:
     return server
 
 
-class Narrator:
+class Narrator(Announcer):
     """Tells ``out`` every record line as the room sees it, and each hand's result."""
 
     def __init__(self, table: Any, out: TextIO) -> None:
-        self.table, self.out = table, out
-        self.subscription = table.subscribe(after=table.state().seq)
+        super().__init__(table, out)
         self._results = 0
 
-    def tell(self) -> None:
-        """Print what happened since the last call."""
-        while (update := self.subscription.next(0)) is not None:
-            if update.kind != "notice":
-                print(f"[{update.seq}] {update.text}", file=self.out, flush=True)
-            result = update.state.view.result
-            if result is not None and result.number != self._results:
-                self._results = result.number
-                print(f"  == {result.text}", file=self.out, flush=True)
+    def heard(self, update: Update) -> None:
+        """Print ``update``'s line, and the hand's result when it ended one."""
+        super().heard(update)
+        result = update.state.view.result
+        if result is not None and result.number != self._results:
+            self._results = result.number
+            print(f"  == {result.text}", file=self.out, flush=True)
 
     def finish(self) -> None:
         """Say how the demo ended."""

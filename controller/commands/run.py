@@ -13,8 +13,9 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
+from controller.commands.common import DEVICE_RECORDS, Announcer
 from controller.games.errors import InvalidInput
 
 DEFAULT_STATE = Path("/var/lib/dicetable")
@@ -74,14 +75,26 @@ def run(args: argparse.Namespace) -> int:
             if environment_pin() is None:
                 print(NO_PIN, file=sys.stderr, flush=True)
         print(f"table running; record {state / 'table.db'}", file=sys.stderr, flush=True)
+        faults = Announcer(table, sys.stderr, only=DEVICE_RECORDS)
         stop = Stop()
         stop.install()
-        serve_table(table.tick, stop, Notifier())
+        serve_table(_telling(table.tick, faults), stop, Notifier())
     finally:
         if server is not None:
             server.stop()
         close_all(parts)
     return 0
+
+
+def _telling(tick: Callable[[], bool], faults: Announcer) -> Callable[[], bool]:
+    """The table's beat, then a line at the terminal for each device that began failing or works
+    again in it: the scoreboard shows a fault, but whoever started the table (or reads its
+    journal) may have no scoreboard open, or none served (``--no-web``)."""
+    def beat() -> bool:
+        busy = tick()
+        faults.tell()
+        return busy
+    return beat
 
 
 def _writable(state: Path) -> None:

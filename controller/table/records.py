@@ -119,12 +119,16 @@ class TableState:
 @dataclass(frozen=True)
 class Update:
     """A change the subscribers are told of: its sequence number, a kind (``input``,
-    ``correction``, ``status``, ``game``), the sentence, and the state after it."""
+    ``correction``, ``status``, ``game``), the sentence, and the state after it. A record's update
+    also says which record it is (``record``: ``fault``, ``clear``, ``pause``, ...) and its ``why``
+    (a fault's fix, a pause's reason), so that a terminal can tell a device failing from the rest."""
 
     seq: int
     kind: str
     text: str
     state: TableState
+    record: str = ""
+    why: str = ""
 
 
 @dataclass(frozen=True)

@@ -157,7 +157,7 @@ class Table:
     def subscribe(self, after: int = 0) -> _Subscription:
         """Updates above ``after``: the recorded ones first (with the state now), then live."""
         with self._lock:
-            backlog = [Update(row.seq, row.kind, self._sentence(row), self.state())
+            backlog = [Update(row.seq, row.kind, self._sentence(row), self.state(), row.kind, row.why)
                        for row in self.store.after(after)] if after < self._seq else []
             subscription = _Subscription(self, backlog)
             self._subscribers.append(subscription)
@@ -461,7 +461,7 @@ class Table:
         if self.ledger is not None and self.ledger.game.pending().over and kind in INPUT_KINDS:
             self._finish()
         self._set_status()
-        self._publish(Update(seq, _update_kind(kind), text, self.state()))
+        self._publish(Update(seq, _update_kind(kind), text, self.state(), kind, why))
         return Ack(seq, text)
 
     def _finish(self) -> None:

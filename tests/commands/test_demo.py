@@ -187,3 +187,31 @@ def test_a_tray_that_cannot_be_kept_leaves_nothing_beside_the_record(tmp_path: P
     camera.kept.mkdir()  # a folder where the tray goes: written aside, it cannot be moved there
     camera._keep("1/1/1/render", None)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.db.tray"]  # no t.db.tray.new left
+
+
+def test_the_demo_tells_a_device_fault_once_with_its_fix_and_tells_its_end(tmp_path: Path) -> None:
+    # it told "Fault: camera: ..." and not what to do; run tells its terminal the same line (Announcer)
+    import io
+
+    from controller.commands.demo import Narrator
+    from controller.table.build import build_demo
+    from controller.table.demo import BEAT
+    demo, _ = build_demo("tao", 2, 3, tmp_path / "t.db", None, ["heuristic"])
+    out = io.StringIO()
+
+    def frames(count: int) -> None:
+        for _ in range(count):
+            demo.table.tick()
+            demo.clock.advance(BEAT)
+    try:
+        narrator = Narrator(demo.table, out)
+        demo.parts.devices.sim.inject("camera:stopped")
+        frames(20)  # twenty frames missed: one fault, not twenty
+        demo.parts.devices.sim.clear("camera")
+        frames(20)
+        narrator.tell()
+    finally:
+        demo.close()
+    said = [line.split("] ", 1)[1] for line in out.getvalue().splitlines()]
+    assert len(said) == 2 and said[1] == "Fixed: the camera works again", said
+    assert said[0].startswith("Fault: camera: camera stopped sending frames") and "cable" in said[0]

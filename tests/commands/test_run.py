@@ -146,3 +146,43 @@ def test_run_says_when_its_dealer_console_has_no_pin_to_open_it(tmp_path: Path, 
         listener.close()
     assert child.returncode == 0, err.decode()
     assert (NO_PIN in err.decode()) is (pin is None)
+
+
+def _run_with_faults(tmp_path: Path, faults: str, beats: int = 4) -> str:
+    """The stderr of ``run --no-web`` with ``faults`` injected, stopped once the watchdog was fed
+    ``beats`` times (its loop turned for a while)."""
+    notify = tmp_path / "notify.sock"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(notify))
+    listener.settimeout(60)
+    env = {**os.environ, "DICETABLE_HW": "sim", "DICETABLE_SIM_FAULTS": faults, "NOTIFY_SOCKET": str(notify),
+           "WATCHDOG_USEC": "200000", "STATE_DIRECTORY": str(tmp_path / "state")}
+    child = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "run", "--config", str(_config(tmp_path)), "--no-web",
+         "--game", "tao", "--names", "Ana,Ben"],
+        env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        messages = [listener.recv(100).decode()]
+        while messages.count("WATCHDOG=1") < beats:
+            messages.append(listener.recv(100).decode())
+        child.send_signal(signal.SIGTERM)
+        _, err = child.communicate(timeout=30)
+    finally:
+        child.kill()
+        listener.close()
+    assert child.returncode == 0, err.decode()
+    return err.decode()
+
+
+def test_run_says_once_that_the_camera_stopped_however_many_frames_it_misses(tmp_path: Path) -> None:
+    # the terminal said nothing: only the scoreboard, switched off here, showed the fault
+    err = _run_with_faults(tmp_path, "camera:stopped")
+    said = [line for line in err.splitlines() if line.startswith("[")]  # the record's lines
+    assert len(said) == 1, err
+    assert "Fault: camera: camera stopped sending frames" in said[0] and "cable" in said[0]
+
+
+def test_run_says_when_the_camera_works_again(tmp_path: Path) -> None:
+    err = _run_with_faults(tmp_path, "camera:stopped@once")
+    said = [line.split("] ", 1)[1][:29] for line in err.splitlines() if line.startswith("[")]
+    assert said == ["Fault: camera: camera stopped", "Fixed: the camera works again"], err
