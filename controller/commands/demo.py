@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from controller.commands.common import Announcer
-from controller.commands.simulate import add_option_argument, parse_options
+from controller.commands.simulate import add_option_argument, parse_options, seated_bots
 from controller.games.errors import InvalidInput
 from controller.games.registry import GAMES, find_game
 
@@ -54,7 +54,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--no-web", action="store_true", help="no scoreboard")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help=f"the scoreboard's port on 127.0.0.1 (default {DEFAULT_PORT})")
-    parser.add_argument("--bots", default="heuristic", help="bot per seat, comma-separated")
+    parser.add_argument("--bots", default="heuristic", help="bot per seat, comma-separated; fewer go "
+                                                           "round the table again (default heuristic)")
     add_option_argument(parser)
     parser.set_defaults(run=run)
 
@@ -66,17 +67,13 @@ def run(args: argparse.Namespace) -> int:
     speed = _speed(args.speed)
     spec = find_game(args.game or DEFAULT_GAME)
     players = DEFAULT_PLAYERS if args.players is None else args.players
-    if not spec.min_seats <= players <= spec.max_seats:
-        raise InvalidInput(f"--players: {spec.name} is for {spec.min_seats} to {spec.max_seats} "
-                           f"players, not {players}")
+    bots = seated_bots(spec.name, players, args.bots)
     if args.hands is not None and args.hands < 1:
         raise InvalidInput(f"--hands must be at least 1, not {args.hands}")
     if not 1 <= args.port <= 65535:
         raise InvalidInput(f"--port must be 1-65535, not {args.port}")
     db = args.db or Path(tempfile.mkdtemp(prefix="dicetable-demo-")) / "table.db"
-    demo, resumed = build_demo(spec.name, players, args.seed, db, speed,
-                               [b.strip() for b in args.bots.split(",")],
-                               parse_options(args.option))
+    demo, resumed = build_demo(spec.name, players, args.seed, db, speed, bots, parse_options(args.option))
     out = sys.stdout
     _introduce(demo, resumed, db, out)
     if resumed:

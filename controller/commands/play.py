@@ -9,7 +9,7 @@ import sys
 from typing import Any, Protocol, TextIO
 
 from controller.commands.showdown import showdown
-from controller.commands.simulate import add_option_argument, bot_list, parse_options
+from controller.commands.simulate import add_option_argument, parse_options, seated_bots
 from controller.games.base import Game, Input
 from controller.games.engine import Engine, and_list
 from controller.games.errors import DiceTableError, IllegalAction, InvalidInput
@@ -379,7 +379,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--players", type=int, default=3, help="seats, you included (default 3)")
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument("--seed", type=int, help="seed of dice and bots (default: random)")
-    parser.add_argument("--bots", default=DEFAULT_BOT, help="bot per seat, comma-separated")
+    parser.add_argument("--bots", default=DEFAULT_BOT, help="the bots at the other seats, in seat order, "
+                        f"comma-separated; fewer go round the table again (default {DEFAULT_BOT})")
     add_option_argument(parser)
     parser.set_defaults(run=run)
 
@@ -391,12 +392,13 @@ def run(args: argparse.Namespace) -> int:
 
 def play(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
     """The play loop with injectable streams (tests feed ``stdin``)."""
-    if args.players >= 1 and not 0 <= args.seat < args.players:  # fewer players: the game says how many
+    bots = seated_bots(args.game, args.players, args.bots, person=True)
+    if not 0 <= args.seat < args.players:
         raise InvalidInput(f"--seat {args.seat} is not a seat (0-{args.players - 1})")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     dealer = dealer_for(args.game)
     person = TerminalPlayer(args.seat, stdin, out, dealer)
-    table = BotTable(args.game, args.players, seed, bot_list(args.game, args.bots),
+    table = BotTable(args.game, args.players, seed, bots_around(bots, args.players, args.seat),
                      parse_options(args.option), {args.seat: person})
     print(f"{args.game}: you are seat {args.seat} of {args.players} (seed {seed}); "
           f"type help at a prompt", file=out)
@@ -412,6 +414,19 @@ def play(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
     print("== You win the game!" if winner == args.seat else f"== Seat {winner} wins the game.",
           file=out)
     return 0
+
+
+def bots_around(bots: list[str], players: int, seat: int) -> list[str]:
+    """A bot per seat, as :class:`BotTable` takes them: the named ``bots`` in turn at the seats
+    other than the person's ``seat`` (whose bot is replaced by the person, so a name there would
+    be lost), again round the table when fewer.
+
+    >>> bots_around(["random", "heuristic"], 4, 1)
+    ['random', 'random', 'heuristic', 'random']
+    """
+    others = [other for other in range(players) if other != seat]
+    at = {other: bots[n % len(bots)] for n, other in enumerate(others)}
+    return [at.get(other, bots[0]) for other in range(players)]
 
 
 def _step(table: BotTable, dealer: Dealer, seat: int, out: TextIO) -> None:

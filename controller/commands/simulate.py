@@ -13,7 +13,7 @@ from controller.commands.showdown import HandTally
 from controller.games import history
 from controller.games.base import Game
 from controller.games.errors import InvalidInput
-from controller.games.registry import GAMES
+from controller.games.registry import GAMES, find_game
 from controller.simulation import DEFAULT_BOT, BotTable, RunReport, simulate
 
 
@@ -60,11 +60,19 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     return options
 
 
-def bot_list(game: str, text: str) -> list[str]:
-    """The bots of ``--bots``, each checked against ``game``'s bots.
+def seated_bots(game: str, players: int, text: str, person: bool = False) -> list[str]:
+    """The bots of ``--bots`` at a table of ``game`` with ``players`` seats, one of them the
+    person's when ``person`` (``play``): each a bot of the game, and no more of them than seats
+    for bots, since a name past those would sit nowhere and nothing would say so (fewer go round
+    the table again). The seat count is checked first: it says how many bots can sit.
 
-    :raises InvalidInput: naming the first unknown bot and the known ones.
+    :raises InvalidInput: a seat count the game is not for, a missing or unknown bot, or more
+        bots than can sit; the message names the option.
     """
+    spec = find_game(game)
+    if not spec.min_seats <= players <= spec.max_seats:
+        raise InvalidInput(f"--players: {spec.name} is for {spec.min_seats} to {spec.max_seats} "
+                           f"players, not {players}")
     bots = [name.strip() for name in text.split(",")]
     if "" in bots:  # "random,,heuristic" or "": a seat's bot left out
         raise InvalidInput(f"--bots {text!r}: a bot name is missing (names, comma-separated: "
@@ -73,6 +81,11 @@ def bot_list(game: str, text: str) -> list[str]:
     if unknown:
         raise InvalidInput(f"--bots: unknown bot {unknown[0]!r} for {game} "
                            f"(known: {', '.join(bot_names(game))})")
+    seats = players - int(person)
+    if len(bots) > seats:
+        where = f"the {players} seats but yours" if person else "one per seat"
+        raise InvalidInput(f"--bots names {len(bots)} bots, but only {seats} can sit ({where}): name at most "
+                           f"{seats}; fewer go round the table again")
     return bots
 
 
@@ -108,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInput(f"--hands must be at least 1, not {args.hands}")
     if args.record is not None:
         check_output(args.record, args.force, "history file")
-    table = BotTable(args.game, args.players, args.seed, bot_list(args.game, args.bots),
+    table = BotTable(args.game, args.players, args.seed, seated_bots(args.game, args.players, args.bots),
                      parse_options(args.option))
     recorder = Recorder(Output(args.record, args.force, "history file")) if args.record else None
     tally = HandTally()

@@ -167,6 +167,10 @@ CASES: list[tuple[list[str], str]] = [
     (["play", "--players", "1", "--seat", "0"], "tao is for 2 to 6 players, not 1"),
     (["play", "--players", "0"], "tao is for 2 to 6 players, not 0"),  # said "--seat 0 is not a seat (0--1)"
     (["play", "--bots", "genius"], "--bots: unknown bot 'genius'"),
+    (["play", "--bots", "random,heuristic,random"],  # the third sat nowhere, and nothing said so
+     "--bots names 3 bots, but only 2 can sit (the 3 seats but yours): name at most 2"),
+    (["simulate", "--players", "2", "--bots", "random,heuristic,random"],
+     "--bots names 3 bots, but only 2 can sit (one per seat): name at most 2"),
     (["play", "--option", "black=-1"], "option black='-1' must be a whole number >= 0"),
 ]
 

@@ -79,6 +79,7 @@ def test_demo_history_lists_the_recorded_game(tmp_path: Path,
     (["--speed", "fast"], "--speed"), (["--speed", "0"], "--speed"),
     (["--players", "1"], "--players"), (["--hands", "0"], "--hands"),
     (["--port", "70000"], "--port"), (["--game", "chess"], "chess"),
+    (["--players", "2", "--bots", "random,heuristic,random"], "--bots names 3 bots, but only 2 can sit"),
 ])
 def test_bad_options_are_one_line_and_exit_2(tmp_path: Path, args: list[str], culprit: str,
                                              capsys: pytest.CaptureFixture[str]) -> None:

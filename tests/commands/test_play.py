@@ -72,6 +72,13 @@ def test_play_refuses_a_seat_that_does_not_exist() -> None:
     assert result.returncode == 2 and "--seat 5 is not a seat (0-2)" in result.stderr
 
 
+def test_play_seats_the_named_bots_in_turn_at_the_seats_but_yours() -> None:
+    # at --seat 1, "random,heuristic" sat random at seats 0 and 2: heuristic sat nowhere
+    from controller.commands.play import bots_around
+    assert bots_around(["random", "heuristic"], 3, 1) == ["random", "random", "heuristic"]
+    assert bots_around(["random", "heuristic"], 3, 0) == ["random", "random", "heuristic"]
+
+
 def test_play_runs_from_the_command_line_fed_by_stdin() -> None:
     result = subprocess.run([sys.executable, "-m", "controller", "play", "--seed", "4",
                              "--players", "2"], capture_output=True, text=True,
