@@ -152,9 +152,20 @@ def _named(kind: type[SeatInput], values: list[str]) -> list[str]:
     else:
         numbers = values
     bad = [number for number in numbers if not number.isdigit()]
+    if bad and _negative(bad[0]):
+        raise InvalidInput(f"{bad[0]!r} is below zero: type {wanted!r} with whole numbers of 0 or more")
     if bad:
         raise InvalidInput(f"{bad[0]!r} is not a number: type {wanted!r} with whole numbers")
     return [f"{name}={number}" for name, number in zip(names, numbers)]
+
+
+def _negative(word: str) -> bool:
+    """Whether ``word`` is a whole number below zero (``-5``): a number, but none the rules take.
+
+    >>> _negative("-5"), _negative("five"), _negative("-0")
+    (True, False, False)
+    """
+    return word[:1] == "-" and word[1:].isascii() and word[1:].isdigit() and int(word) < 0
 
 
 # --- Tao Dice ------------------------------------------------------------------------------------
@@ -203,7 +214,7 @@ class TaoDealer:
         """``raise white`` as ``raise black=0 white=N``; a bare ``raise`` with the fewest whites."""
         verb = words[0]
         if verb not in ("raise", "call", "ante") or any("=" in w for w in words[1:]) \
-                or any(w.isdigit() for w in words[1:]):
+                or any(w.removeprefix("-").isdigit() for w in words[1:]):  # "raise -5" is no bare raise
             return words
         mixes = [(c.black, c.white) for c in choices
                  if isinstance(c, (Ante, Raise, Call)) and c.verb == verb]

@@ -153,3 +153,21 @@ def test_a_whole_holdem_game_can_be_played_to_its_end() -> None:
     out = heads_up("diceholdem", "1\n" * 400, option=["rebuy=off"])
     assert "== hand 1: board" in out and "\n   chips: you " in out
     assert out.rstrip().endswith("Seat 1 wins the game.")
+
+
+@pytest.mark.parametrize("game", HOLDEM)
+def test_holdem_a_negative_amount_is_refused_as_below_zero(game: str) -> None:
+    # "raise -5" answered "'-5' is not a number"
+    out = heads_up(game, "raise -5\nraise five\nquit\n")
+    assert "Refused: '-5' is below zero: type 'raise TO' with whole numbers of 0 or more" in out
+    assert "Refused: 'five' is not a number: type 'raise TO' with whole numbers" in out
+    assert "You raise" not in out
+
+
+def test_tao_a_negative_number_is_refused_not_played_as_a_bare_raise() -> None:
+    # "raise -5" raised with the fewest whites, the -5 dropped without a word
+    out = run("1\nraise -5\nraise -5 1\nquit\n")
+    assert "Your choices: 1) pass  2) raise with 1 black" in out  # a raise was open to the person
+    assert "Refused: raise takes 2 numbers: type 'raise BLACK WHITE'" in out
+    assert "Refused: '-5' is below zero: type 'raise BLACK WHITE' with whole numbers of 0 or more" in out
+    assert "You raise" not in out
