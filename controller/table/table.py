@@ -267,12 +267,15 @@ class Table:
             return busy
 
     def _poll(self, device: str, step: Callable[[], bool]) -> bool:
+        """Poll one device; True when anything happened: an event, or the device beginning or
+        ceasing to fail. A device that goes on failing is nothing new: the service's loop then
+        waits its beat (``service.serve_table``) instead of asking a dead reader again at once,
+        which kept a core busy for as long as the fault lasted."""
         try:
             busy = step()
         except DeviceError as err:
-            self._fault(device, getattr(err, "problem", "") or str(err),
-                        getattr(err, "fix", "") or DEVICE_FIX)
-            return True
+            return self._fault(device, getattr(err, "problem", "") or str(err),
+                               getattr(err, "fix", "") or DEVICE_FIX)
         if device in self._faults:
             self._fault_cleared(device)
             return True
@@ -388,11 +391,16 @@ class Table:
                 return
 
     # -- faults and status -------------------------------------------------------------------
-    def _fault(self, device: str, problem: str, fix: str) -> None:
+    def _fault(self, device: str, problem: str, fix: str) -> bool:
+        """Record ``device`` failing; False when it fails as it did already (recorded once). A
+        problem that names the device already (a reader's "rfid: reader under 'seat0' timed
+        out") is not given its name twice."""
+        problem = problem.removeprefix(f"{device}: ")
         if self._faults.get(device) == (problem, fix):
-            return
+            return False
         self._faults[device] = (problem, fix)
         self._note("fault", f"{device}: {problem}", device, fix)
+        return True
 
     def _fault_cleared(self, device: str) -> None:
         del self._faults[device]

@@ -14,7 +14,9 @@ from controller.games.errors import TableNotReady
 from controller.table.build import build_demo, throw_values
 from controller.table.demo import BEAT, Demo, play_out
 from controller.table.records import Entry, TableStatus
+from controller.table import service
 from controller.table.replay import replay_game
+from controller.table.service import Notifier, Stop, serve_table
 
 
 @pytest.fixture
@@ -159,3 +161,37 @@ def test_a_seat_node_that_goes_away_mid_bet_holds_the_table_until_it_is_back(
         finishes_the_hand_whole(demo)
     finally:
         demo.close()
+
+
+@pytest.mark.parametrize("fault", ["rfid:dead", "camera:stopped"])
+def test_a_device_that_goes_on_failing_lets_the_service_wait_its_beat(tao: Demo, fault: str) -> None:
+    # a dead reader asked again at once, beat after beat, kept a core busy for as long as it failed
+    until(tao, lambda: tao.table.ledger is not None and tao.table.ledger.played)
+    sim = tao.parts.devices.sim
+    sim.inject(fault)
+    stop, sleeps = Stop(), []
+
+    def sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+        tao.clock.advance(seconds)
+        if len(sleeps) == 20:
+            stop.event.set()
+
+    ticks: list[bool] = []
+
+    def tick() -> bool:
+        ticks.append(tao.table.tick())
+        if len(ticks) == 100:  # a loop that never waits: stopped here
+            stop.event.set()
+        return ticks[-1]
+
+    serve_table(tick, stop, Notifier({}), sleep)
+    faults = [r.line for r in tao.table.store.records(tao.table.game_no) if r.kind == "fault"]
+    # each fault is news once (a dead RC522 first times out, then answers no version), then nothing
+    # is new while it lasts: a beat's wait after every tick
+    assert 1 <= len(faults) <= 2 and sleeps == [service.BEAT] * 20 and len(ticks) <= 20 + len(faults) + 1
+    assert not any(ticks[-15:])
+    device = fault.split(":")[0]
+    assert all(line.startswith(f"{device}: ") and f"{device}: {device}:" not in line for line in faults)
+    sim.clear(device)
+    assert tao.table.tick() is True and kinds(tao)[-1] == "clear"
