@@ -26,6 +26,7 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -69,8 +70,12 @@ def colour_distance() -> float:
     return min(float(np.linalg.norm(np.subtract(b, t))) for b, _ in BENCH_PALETTE for t, _ in PALETTE)
 
 
-def bench_frame(kind: str, n: int, size: tuple[int, int] = (960, 540)) -> tuple[np.ndarray, list[Truth]]:
-    """Frame ``n`` of the bench for ``kind``: rendered, then lit brighter or darker, warmer or cooler."""
+def bench_frame(kind: str, n: int, size: tuple[int, int] = (960, 540),
+                plain: bool = False) -> tuple[np.ndarray, list[Truth]]:
+    """Frame ``n`` of the bench for ``kind``: rendered, then lit brighter or darker, warmer or cooler.
+    ``plain``: the same dice, turns, sizes, colours, felts and light, with only the changes issue
+    18's first line names (rotations, lighting, die colours): the camera straight above, no blur,
+    noise, JPEG, glare, clutter or cocked die (:data:`PLAIN`)."""
     rng = random.Random(SEED_BASE + 1000 * n + sum(map(ord, kind)))
     low = rng.uniform(34, 70)
     spec = SceneSpec(size=size, n_dice=rng.randint(3, 8), die_px=(low, low * 1.3), kind=kind,
@@ -78,8 +83,12 @@ def bench_frame(kind: str, n: int, size: tuple[int, int] = (960, 540)) -> tuple[
                      glare=rng.choice([0, 0, 0.5]), blur=rng.choice([0, 0, 0.6, 1.0]), noise=rng.choice([0, 3, 6]),
                      perspective=rng.choice([0, 0, 0.3]), cocked=int(rng.random() < 0.1), background="random",
                      clutter=rng.choice([0, 2]), tint=rng.choice([0.0, 1.0]), jpeg_quality=rng.choice([None, 60, 85]))
-    scene = render_scene(random.Random(rng.getrandbits(32)), spec)
+    scene = render_scene(random.Random(rng.getrandbits(32)), replace(spec, **PLAIN) if plain else spec)
     return bench_light(scene.image, rng), [Truth(d.value, d.box) for d in scene.dice]
+
+
+PLAIN = {"glare": 0, "blur": 0, "noise": 0, "perspective": 0, "cocked": 0, "clutter": 0, "jpeg_quality": None}
+"""What ``--plain`` frames leave out of the bench's (:func:`bench_frame`)."""
 
 
 def bench_light(image: np.ndarray, rng: random.Random) -> np.ndarray:
@@ -89,13 +98,14 @@ def bench_light(image: np.ndarray, rng: random.Random) -> np.ndarray:
     return gain(image, (light * (1 - warm), light, light * (1 + warm)))
 
 
-def accuracy(kind: str, frames: int, sheet: Path | None = None) -> None:
-    """Print the figures of ``frames`` bench frames of ``kind``; with ``sheet``, write a picture of
-    every die not read right and accepted there, with the kind's name added (``dice_reader.named_sheet``)."""
+def accuracy(kind: str, frames: int, sheet: Path | None = None, plain: bool = False) -> None:
+    """Print the figures of ``frames`` bench frames of ``kind`` (``plain``: :func:`bench_frame`'s);
+    with ``sheet``, write a picture of every die not read right and accepted there, with the kind's
+    name added (``dice_reader.named_sheet``)."""
     total, accepted = Tally(), 0
     tiles: list[np.ndarray] = []
     for n in range(frames):
-        image, truths = bench_frame(kind, n)
+        image, truths = bench_frame(kind, n, plain=plain)
         readings = read_faces(image, kind).dice
         total += score(readings, truths)
         accepted += _accepted_right(readings, truths)
@@ -104,7 +114,7 @@ def accuracy(kind: str, frames: int, sheet: Path | None = None) -> None:
         if (n + 1) % 100 == 0 and n + 1 < frames:
             print(f"  {kind} so far: {total.line(f'{n + 1} frames')}; accepted right {accepted}", flush=True)
     n_dice = max(total.labelled, 1)
-    print(f"{kind}: {total.line(f'{frames} frames')}; read right and accepted {accepted}/{total.labelled} "
+    print(f"{kind}{' (plain)' if plain else ''}: {total.line(f'{frames} frames')}; read right and accepted {accepted}/{total.labelled} "
           f"({100 * accepted / n_dice:.1f}%)", flush=True)
     if sheet is not None:
         write_sheet(named_sheet(sheet, kind), tiles, what="dice not read right and accepted")
@@ -233,6 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--error-sheet", type=Path, metavar="PNG",
                         help="write a picture of every die not read right and accepted (missed, read wrong, or "
                              "flagged: the dealer's questions), captioned, one per kind: PNG's name + the kind's")
+    parser.add_argument("--plain", action="store_true",
+                        help="the frames with only the changes issue 18 names (rotations, lighting, die colours): "
+                             "camera straight above, no blur, noise, JPEG, glare, clutter or cocked die")
     parser.add_argument("--speed-rounds", type=int, default=20, help="frames timed per kind (0: none)")
     parser.add_argument("--lean-frames", type=int, default=0,
                         help="also count the cocked network's calls on this many frames with cocked dice (0: none)")
@@ -251,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     for kind in args.kinds if args.tray_frames > 0 else ():
         trays(kind, args.tray_frames, args.error_sheet)
     for kind in args.kinds if args.frames > 0 else ():  # 0: the other figures only
-        accuracy(kind, args.frames, args.error_sheet)
+        accuracy(kind, args.frames, args.error_sheet, args.plain)
     for kind in args.kinds if args.speed_rounds > 0 else ():  # 0: accuracy only
         speed(kind, args.speed_rounds)
     return 0

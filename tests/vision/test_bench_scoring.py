@@ -183,3 +183,14 @@ def test_the_demo_tray_bench_draws_the_dice_it_got_wrong_and_the_cocked_dice_it_
                 _reading(None, 270, 60, flag="cocked"))
     tiles = demo_tray.error_pictures(scene, readings, "tray 0")
     assert len(tiles) == 3  # the 5 read 6, the cocked die taken as 4, the 2 withheld; not the right 3 nor the flagged cocked die
+
+
+def test_the_face_bench_s_plain_frames_are_its_frames_with_only_the_issue_s_changes() -> None:
+    from tests.vision.conftest import bench_script
+
+    faces = bench_script("faces_reader.py", "bench_faces")
+    image, truths = faces.bench_frame("d12", 22)  # a frame with a cocked die, blurred or noisy
+    plain_image, plain = faces.bench_frame("d12", 22, plain=True)
+    assert None in [t.value for t in truths] and None not in [t.value for t in plain]  # no cocked die
+    assert [t.value for t in truths if t.value is not None] == [t.value for t in plain][:len(truths) - 1]
+    assert plain_image.shape == image.shape and not np.array_equal(plain_image, image)
