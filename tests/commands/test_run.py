@@ -9,7 +9,9 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -20,35 +22,50 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_run_tells_systemd_it_is_ready_feeds_the_watchdog_and_stops_on_sigterm(
         tmp_path: Path) -> None:
-    notify = tmp_path / "notify.sock"
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    listener.bind(str(notify))
-    listener.settimeout(60)
-    env = {**os.environ, "DICETABLE_HW": "sim", "NOTIFY_SOCKET": str(notify),
-           "WATCHDOG_USEC": "400000", "STATE_DIRECTORY": str(tmp_path / "state")}
-    child = subprocess.Popen(
-        [sys.executable, "-m", "controller.cli", "run", "--config",
-         str(_config(tmp_path)), "--no-web", "--game", "tao", "--names", "Ana,Ben",
-         "--colours", "#ffcc00,#3355ff"],
-        env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
+    with _service(tmp_path, ["--no-web", "--game", "tao", "--names", "Ana,Ben", "--colours", "#ffcc00,#3355ff"],
+                  WATCHDOG_USEC="400000") as (child, listener):
         messages = [listener.recv(100).decode()]
         deadline = time.monotonic() + 30
         while messages.count("WATCHDOG=1") < 2 and time.monotonic() < deadline:
             messages.append(listener.recv(100).decode())
-        child.send_signal(signal.SIGTERM)
-        _, err = child.communicate(timeout=30)
+        _stopped(child)
         messages += _rest(listener)
-    finally:
-        child.kill()
-        listener.close()
-    assert child.returncode == 0, err.decode()
     assert messages[0] == "READY=1" and messages.count("WATCHDOG=1") >= 2
     assert messages[-1] == "STOPPING=1"
     store = Store.open_readonly(tmp_path / "state" / "table.db")
     assert list(store.games(1)[0].names) == ["Ana", "Ben"]
     assert store.games(1)[0].colours == ("#ffcc00", "#3355ff")
     store.close()
+
+
+@contextmanager
+def _service(tmp_path: Path, args: list[str], without: str = "",
+             **env: str) -> Iterator[tuple[subprocess.Popen[bytes], socket.socket]]:
+    """``dicetable run --config ... ARGS`` as systemd starts it (a notify socket, the state
+    directory) on the simulated hardware, with ``env`` added to its environment and ``without``
+    taken out of it; and the socket it tells systemd on. Killed on leaving if still running."""
+    notify = tmp_path / "notify.sock"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(notify))
+    listener.settimeout(60)
+    environment = {key: value for key, value in os.environ.items() if key != without}
+    environment.update({"DICETABLE_HW": "sim", "NOTIFY_SOCKET": str(notify),
+                        "STATE_DIRECTORY": str(tmp_path / "state"), **env})
+    child = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(_config(tmp_path)), *args],
+                             env=environment, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        yield child, listener
+    finally:
+        child.kill()
+        listener.close()
+
+
+def _stopped(child: subprocess.Popen[bytes]) -> str:
+    """What ``child`` wrote on stderr, once SIGTERM stopped it cleanly."""
+    child.send_signal(signal.SIGTERM)
+    _, err = child.communicate(timeout=30)
+    assert child.returncode == 0, err.decode()
+    return err.decode()
 
 
 def _rest(listener: socket.socket) -> list[str]:
@@ -126,52 +143,22 @@ def test_run_says_when_its_dealer_console_has_no_pin_to_open_it(tmp_path: Path, 
     from controller.commands.run import NO_PIN
     from web import PIN_VARIABLE
 
-    notify = tmp_path / "notify.sock"
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    listener.bind(str(notify))
-    listener.settimeout(60)
-    env = {key: value for key, value in os.environ.items() if key != PIN_VARIABLE}
-    env.update({"DICETABLE_HW": "sim", "NOTIFY_SOCKET": str(notify), "STATE_DIRECTORY": str(tmp_path / "state"),
-                **({PIN_VARIABLE: pin} if pin else {})})
-    child = subprocess.Popen(
-        [sys.executable, "-m", "controller.cli", "run", "--config", str(_config(tmp_path)),
-         "--host", "127.0.0.1", "--port", str(_free_port())],
-        env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
+    with _service(tmp_path, ["--host", "127.0.0.1", "--port", str(_free_port())], without=PIN_VARIABLE,
+                  **({PIN_VARIABLE: pin} if pin else {})) as (child, listener):
         assert listener.recv(100).decode() == "READY=1"
-        child.send_signal(signal.SIGTERM)
-        _, err = child.communicate(timeout=30)
-    finally:
-        child.kill()
-        listener.close()
-    assert child.returncode == 0, err.decode()
-    assert (NO_PIN in err.decode()) is (pin is None)
+        err = _stopped(child)
+    assert (NO_PIN in err) is (pin is None)
 
 
 def _run_with_faults(tmp_path: Path, faults: str, beats: int = 4) -> str:
     """The stderr of ``run --no-web`` with ``faults`` injected, stopped once the watchdog was fed
     ``beats`` times (its loop turned for a while)."""
-    notify = tmp_path / "notify.sock"
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    listener.bind(str(notify))
-    listener.settimeout(60)
-    env = {**os.environ, "DICETABLE_HW": "sim", "DICETABLE_SIM_FAULTS": faults, "NOTIFY_SOCKET": str(notify),
-           "WATCHDOG_USEC": "200000", "STATE_DIRECTORY": str(tmp_path / "state")}
-    child = subprocess.Popen(
-        [sys.executable, "-m", "controller.cli", "run", "--config", str(_config(tmp_path)), "--no-web",
-         "--game", "tao", "--names", "Ana,Ben"],
-        env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
+    with _service(tmp_path, ["--no-web", "--game", "tao", "--names", "Ana,Ben"],
+                  DICETABLE_SIM_FAULTS=faults, WATCHDOG_USEC="200000") as (child, listener):
         messages = [listener.recv(100).decode()]
         while messages.count("WATCHDOG=1") < beats:
             messages.append(listener.recv(100).decode())
-        child.send_signal(signal.SIGTERM)
-        _, err = child.communicate(timeout=30)
-    finally:
-        child.kill()
-        listener.close()
-    assert child.returncode == 0, err.decode()
-    return err.decode()
+        return _stopped(child)
 
 
 def test_run_says_once_that_the_camera_stopped_however_many_frames_it_misses(tmp_path: Path) -> None:
