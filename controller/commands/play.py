@@ -211,10 +211,11 @@ class TaoDealer:
         return said
 
     def words(self, words: list[str], choices: list[Input]) -> list[str]:
-        """``raise white`` as ``raise black=0 white=N``; a bare ``raise`` with the fewest whites."""
+        """``raise white`` as ``raise black=0 white=N``; a bare ``raise`` with the fewest whites.
+        Any other words after the verb (``raise 2 1``, ``raise -5``, ``raise five``) are left to
+        the game's own reading, which plays or refuses them: never a bare raise that drops them."""
         verb = words[0]
-        if verb not in ("raise", "call", "ante") or any("=" in w for w in words[1:]) \
-                or any(w.removeprefix("-").isdigit() for w in words[1:]):  # "raise -5" is no bare raise
+        if verb not in ("raise", "call", "ante") or words[1:] not in ([], ["white"], ["black"]):
             return words
         mixes = [(c.black, c.white) for c in choices
                  if isinstance(c, (Ante, Raise, Call)) and c.verb == verb]

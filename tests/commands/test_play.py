@@ -171,3 +171,11 @@ def test_tao_a_negative_number_is_refused_not_played_as_a_bare_raise() -> None:
     assert "Refused: raise takes 2 numbers: type 'raise BLACK WHITE'" in out
     assert "Refused: '-5' is below zero: type 'raise BLACK WHITE' with whole numbers of 0 or more" in out
     assert "You raise" not in out
+
+
+def test_tao_a_word_after_raise_is_refused_not_dropped_for_a_bare_raise() -> None:
+    # "raise five" raised with the fewest whites, "five" dropped without a word
+    out = run("1\nraise five\nquit\n")
+    assert "Your choices: 1) pass  2) raise with 1 black" in out
+    assert "Refused: raise takes 2 numbers: type 'raise BLACK WHITE'" in out
+    assert "You raise" not in out
