@@ -157,7 +157,8 @@ class Table:
     def subscribe(self, after: int = 0) -> _Subscription:
         """Updates above ``after``: the recorded ones first (with the state now), then live."""
         with self._lock:
-            backlog = [Update(row.seq, row.kind, self._sentence(row), self.state(), row.kind, row.why)
+            backlog = [Update(row.seq, _update_kind(row.kind), self._sentence(row), self.state(), row.kind,
+                              row.why)
                        for row in self.store.after(after)] if after < self._seq else []
             subscription = _Subscription(self, backlog)
             self._subscribers.append(subscription)

@@ -195,3 +195,22 @@ def test_a_device_that_goes_on_failing_lets_the_service_wait_its_beat(tao: Demo,
     assert all(line.startswith(f"{device}: ") and f"{device}: {device}:" not in line for line in faults)
     sim.clear(device)
     assert tao.table.tick() is True and kinds(tao)[-1] == "clear"
+
+
+def test_a_fault_told_to_a_late_subscriber_is_told_as_to_one_listening_when_it_came(tao: Demo) -> None:
+    # the updates recorded before a subscription carried the record's kind ("fault"), the live
+    # ones the update's ("status")
+    until(tao, lambda: tao.table.ledger is not None and tao.table.ledger.played)
+    listening = tao.table.subscribe(after=tao.table.state().seq)
+    tao.parts.devices.sim.inject("camera:stopped")
+    table_only(tao, 3)
+    live = [u for u in _drained(listening) if u.record == "fault"]
+    told = [u for u in _drained(tao.table.subscribe(after=0)) if u.record == "fault"]
+    assert live and [(u.seq, u.kind, u.text, u.why) for u in told] == [(u.seq, u.kind, u.text, u.why) for u in live]
+
+
+def _drained(subscription: Any) -> list[Any]:
+    updates = []
+    while (update := subscription.next(0)) is not None:
+        updates.append(update)
+    return updates
