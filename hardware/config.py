@@ -346,8 +346,17 @@ def _faults(table: _Table, env: Mapping[str, str]) -> tuple[str, ...]:
     faults = table.take("faults", list, [])
     if not all(isinstance(f, str) for f in faults):
         raise ConfigError(f"{table.key('faults')}: expected a list of \"device:fault\" strings")
-    extra = [f for f in env.get(ENV_FAULTS, "").split(",") if f.strip()]
-    return tuple(f.strip() for f in faults + extra)
+    return tuple(f.strip() for f in faults) + env_faults(env)
+
+
+def env_faults(env: Mapping[str, str] = os.environ) -> tuple[str, ...]:
+    """The simulated faults :data:`ENV_FAULTS` injects at start (``a:b,c:d``), for any command
+    whose devices are simulated: a table's configuration, or the demo's own.
+
+    >>> env_faults({ENV_FAULTS: " camera:drops, ,rfid:timeout@once"})
+    ('camera:drops', 'rfid:timeout@once')
+    """
+    return tuple(f.strip() for f in env.get(ENV_FAULTS, "").split(",") if f.strip())
 
 
 def parse_config(data: Mapping[str, Any], env: Mapping[str, str] | None = None,

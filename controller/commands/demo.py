@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInput(f"--hands must be at least 1, not {args.hands}")
     if not 1 <= args.port <= 65535:
         raise InvalidInput(f"--port must be 1-65535, not {args.port}")
+    _check_faults()
     db = args.db or Path(tempfile.mkdtemp(prefix="dicetable-demo-")) / "table.db"
     demo, resumed = build_demo(spec.name, players, args.seed, db, speed, bots, parse_options(args.option))
     out = sys.stdout
@@ -176,6 +177,19 @@ def _serve(table: Any, port: int, out: TextIO, speed: float | None) -> Any:
     server = serve_in_background(demo_app(table, speed, pin), "127.0.0.1", port)
     print(f"scoreboard: http://127.0.0.1:{port}/  (dealer console: /dealer, {told})", file=out, flush=True)
     return server
+
+
+def _check_faults() -> None:
+    """Refuse a simulated fault ``DICETABLE_SIM_FAULTS`` names wrong before the record is made
+    (the demo's devices take them at start: ``build._sim_config``)."""
+    from hardware.config import ENV_FAULTS, env_faults
+    from hardware.sim import Fault
+
+    for fault in env_faults():
+        try:
+            Fault.parse(fault)
+        except InvalidInput as err:
+            raise InvalidInput(f"{ENV_FAULTS}: {err}") from None
 
 
 class Narrator(Announcer):

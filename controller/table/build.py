@@ -230,9 +230,10 @@ def _assemble(store: Any, setup: DemoSetup, db: Path,
 
 def _sim_config(players: int, buttons: Sequence[str], seat_nodes: bool) -> Any:
     """Simulated devices: a GPIO panel (or a seat node per seat) with the game's buttons, and an
-    RC522 under every bet spot."""
+    RC522 under every bet spot; with the faults ``DICETABLE_SIM_FAULTS`` injects at start, as for
+    any command on simulated devices (``hardware/README.md``)."""
     from hardware.config import (Backend, CameraConfig, HardwareConfig, PanelConfig,
-                                 ReaderPins, RfidConfig, SeatNodeConfig, SeatPins)
+                                 ReaderPins, RfidConfig, SeatNodeConfig, SeatPins, env_faults)
     seats = tuple(SeatPins(seat, {name: 0 for name in buttons}) for seat in range(players))
     readers = tuple(ReaderPins(f"seat{seat}", seat) for seat in range(players))
     nodes = tuple(SeatNodeConfig(seat, f"sim://seat{seat}") for seat in range(players)) \
@@ -240,7 +241,8 @@ def _sim_config(players: int, buttons: Sequence[str], seat_nodes: bool) -> Any:
     return HardwareConfig(backend=Backend.SIM, camera=CameraConfig(source="sim"),
                           panel=PanelConfig(source="seatnode" if seat_nodes else "gpio",
                                             seats=seats),
-                          rfid=RfidConfig(source="mfrc522", readers=readers), seatnodes=nodes)
+                          rfid=RfidConfig(source="mfrc522", readers=readers), seatnodes=nodes,
+                          faults=env_faults())
 
 
 def lying(table: Table) -> list[Lying]:

@@ -216,3 +216,23 @@ def test_the_demo_tells_a_device_fault_once_with_its_fix_and_tells_its_end(tmp_p
     said = [line.split("] ", 1)[1] for line in out.getvalue().splitlines()]
     assert len(said) == 2 and said[1] == "Fixed: the camera works again", said
     assert said[0].startswith("Fault: camera: camera stopped sending frames") and "cable" in said[0]
+
+
+def test_the_demo_takes_the_simulated_faults_the_environment_names(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # hardware/README.md: DICETABLE_SIM_FAULTS injects faults "for any command"; the demo built its
+    # own devices without them, and a tester's faults never struck
+    monkeypatch.setenv("DICETABLE_SIM_FAULTS", "camera:stopped@once")
+    assert main(_demo(tmp_path, "--game", "tao", "--players", "2", "--seed", "3", "--hands", "1")) == 0
+    said = [line.split("] ", 1)[1] for line in capsys.readouterr().out.splitlines() if line.startswith("[")]
+    faults = [line for line in said if line.startswith(("Fault:", "Fixed:"))]
+    assert faults[0].startswith("Fault: camera: camera stopped") and faults[1] == "Fixed: the camera works again"
+
+
+def test_a_simulated_fault_named_wrong_is_one_line_and_nothing_is_made(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DICETABLE_SIM_FAULTS", "camera:drops,camera:melted")
+    assert main(_demo(tmp_path, "--hands", "1")) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dicetable: DICETABLE_SIM_FAULTS: unknown simulated fault 'camera:melted'")
+    assert len(err.splitlines()) == 1 and not list(tmp_path.iterdir())
