@@ -31,6 +31,7 @@ KINDS = frozenset({"input", "undo", "replace", "void", "answer", "question", "pa
                    "fault", "clear", "note"})
 JPEG_START = b"\xff\xd8\xff"
 DEFAULT_MAX_EVIDENCE_BYTES = 200_000_000
+ROWID_MAX = 2**63 - 1  # SQLite's largest integer: no row has a greater id (a larger one overflows)
 DeviceEvent = tuple[str, int, int]  # (origin, session, sequence), e.g. ("seatnode:2", 17, 42)
 
 _RECORD_COLUMNS = ("SELECT r.seq, r.game_no, r.kind, r.line, r.who, r.why, r.origin, r.at, "
@@ -128,6 +129,8 @@ class Reader:
 
     def evidence(self, picture: int) -> bytes | None:
         """The JPEG of evidence picture ``picture``, or None once dropped (or unknown)."""
+        if not 0 < picture <= ROWID_MAX:
+            return None
         row = self._conn.execute("SELECT jpeg FROM picture_data WHERE id = ?", (picture,))
         found = row.fetchone()
         return bytes(found[0]) if found else None

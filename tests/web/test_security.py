@@ -139,3 +139,10 @@ def test_a_table_with_no_pin_says_its_console_is_locked_and_why(table: Any,
     answer = log_in(client, PIN)
     assert answer.status_code == 403 and "no dealer PIN" in answer.get_data(as_text=True)
     assert "Wrong PIN" not in answer.get_data(as_text=True)
+
+
+def test_an_evidence_id_no_picture_can_have_is_404(dealer: FlaskClient) -> None:
+    for picture in ("0", "9" * 40):  # past SQLite's integers: it was a 500 and a traceback
+        answer = dealer.get(f"/dealer/evidence/{picture}")
+        assert answer.status_code == 404, picture
+        assert f"no evidence picture {picture} is kept" in answer.get_data(as_text=True)
