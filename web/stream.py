@@ -16,13 +16,14 @@ from web.payload import sse
 
 
 def resume_point(header: str | None, query: str | None) -> int | None:
-    """The sequence number to resume after: ``Last-Event-ID`` or ``?after=``; None when absent.
+    """The sequence number to resume after: ``Last-Event-ID`` or ``?after=``; None when absent
+    or not a number in ASCII digits (``str.isdigit`` also takes "²", which ``int`` refuses).
 
-    >>> resume_point("12", None), resume_point(None, "3"), resume_point("junk", None)
+    >>> resume_point("12", None), resume_point(None, "3"), resume_point("junk", "²")
     (12, 3, None)
     """
     for text in (header, query):
-        if text is not None and text.strip().isdigit():
+        if text is not None and text.strip().isascii() and text.strip().isdigit():
             return int(text)
     return None
 

@@ -113,3 +113,10 @@ def test_the_board_gets_the_printable_face_art_of_every_kind_but_the_pip_d6(clie
     for kind in (DieKind.D12, DieKind.D8_TAUREN, DieKind.LETTERS):
         assert art[kind.value] == {face: svg_path(kind, face) for face in kind.faces}
     assert art["d8-tauren"]["W"] != art["d8-tauren"]["S"]
+
+
+def test_a_stream_told_to_resume_after_a_digit_int_refuses_starts_fresh(client: FlaskClient) -> None:
+    # "²" is a digit to str.isdigit but not to int(): the stream was a 500 and a traceback
+    for events in (read_events(client, 2, query="?after=%C2%B2"),
+                   read_events(client, 2, headers={"Last-Event-ID": "²"})):
+        assert events[1]["event"] == "state"
