@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from flask import (Blueprint, Response, abort, make_response, redirect, render_template, request,
-                   session, url_for)
+                   url_for)
 from werkzeug.wrappers import Response as BaseResponse
 
 from controller.games.registry import GAMES
@@ -19,7 +19,7 @@ from controller.games.rolls import Roll
 from controller.table.records import SEAT_COLOURS, Entry, ReplaceDice, Undo, VoidHand
 from web.context import web_table
 from web.fairness import face_tests
-from web.security import check_csrf, csrf_token, log_in, logged_in
+from web.security import check_csrf, csrf_token, log_in, log_out, logged_in
 
 dealer = Blueprint("dealer", __name__)
 DEALER = "dealer"
@@ -32,7 +32,7 @@ def guard() -> BaseResponse | None:
     """Refuse a request without a dealer session; check the CSRF token of every POST."""
     if request.method == "POST":
         check_csrf(request.form.get("csrf"))
-    if request.endpoint in OPEN or logged_in():
+    if request.endpoint in OPEN or logged_in(web_table().gate):
         return None
     if request.method == "GET":
         return redirect(url_for("dealer.login"))
@@ -41,8 +41,8 @@ def guard() -> BaseResponse | None:
 
 @dealer.context_processor
 def tokens() -> dict[str, Any]:
-    """Every console template gets the CSRF token."""
-    return {"csrf": csrf_token()}
+    """Every console template gets the CSRF token, and whether a dealer is logged in."""
+    return {"csrf": csrf_token(), "dealer": logged_in(web_table().gate)}
 
 
 NO_PIN = ("This table has no dealer PIN, so the console stays locked: set DICETABLE_DEALER_PIN where "
@@ -65,14 +65,14 @@ def login() -> BaseResponse | str | tuple[str, int]:
                                error=f"Too many wrong PINs: wait {wait:.0f} s."), 429
     if not gate.check(client, request.form.get("pin", "")):
         return render_template("dealer/login.html", error="Wrong PIN."), 403
-    log_in()
+    log_in(gate)
     return redirect(url_for("dealer.home"))
 
 
 @dealer.post("/logout")
 def logout() -> BaseResponse:
     """End the dealer session."""
-    session.clear()
+    log_out(web_table().gate)
     return redirect(url_for("dealer.login"))
 
 

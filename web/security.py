@@ -14,13 +14,17 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 SESSION_KEY = "dealer"
 CSRF_KEY = "csrf"
+OPEN_SESSIONS = 64  # dealer sessions kept open at once; a login past this closes the oldest
 
 
 class PinGate:
     """Checks the dealer's PIN against its hash, refusing a client after too many wrong tries.
 
     Only the hash is kept; ``attempts`` wrong PINs within ``window`` seconds from one client
-    lock that client out until the oldest of them is ``window`` seconds old.
+    lock that client out until the oldest of them is ``window`` seconds old. The gate also keeps
+    the ids of the dealer sessions it opened: the session cookie is only signed, so a copy of it
+    taken before ``Log out`` would open the console for as long as the app runs, were the
+    session not closed here too.
     """
 
     def __init__(self, pin_hash: str | None, attempts: int, window: float,
@@ -30,6 +34,7 @@ class PinGate:
         self._clock = clock
         self._lock = threading.Lock()
         self._failures: defaultdict[str, deque[float]] = defaultdict(deque)
+        self._open: dict[str, None] = {}  # the open sessions' ids, oldest first
 
     @classmethod
     def from_settings(cls, settings: dict[str, Any], clear_pin: str | None) -> PinGate:
@@ -53,6 +58,27 @@ class PinGate:
                 self._failures[client].append(self._clock())
         return right
 
+    def let_in(self) -> str:
+        """Open a dealer session; returns its id (the oldest session closes past
+        :data:`OPEN_SESSIONS`)."""
+        ticket = secrets.token_urlsafe(32)
+        with self._lock:
+            self._open[ticket] = None
+            while len(self._open) > OPEN_SESSIONS:
+                del self._open[next(iter(self._open))]
+        return ticket
+
+    def is_in(self, ticket: object) -> bool:
+        """Whether ``ticket`` is the id of a session open now."""
+        with self._lock:
+            return isinstance(ticket, str) and ticket in self._open
+
+    def let_out(self, ticket: object) -> None:
+        """Close the session ``ticket`` (nothing if it is not open)."""
+        with self._lock:
+            if isinstance(ticket, str):
+                self._open.pop(ticket, None)
+
     def _recent(self, client: str) -> deque[float]:
         failures = self._failures[client]
         while failures and failures[0] <= self._clock() - self.window:
@@ -75,13 +101,19 @@ def check_csrf(sent: str | None) -> None:
         abort(400, "the form's security token is missing or stale: reload the page")
 
 
-def logged_in() -> bool:
-    """Whether this session belongs to a dealer who gave the PIN."""
-    return bool(session.get(SESSION_KEY))
+def logged_in(gate: PinGate) -> bool:
+    """Whether this session belongs to a dealer who gave the PIN and has not logged out."""
+    return gate.is_in(session.get(SESSION_KEY))
 
 
-def log_in() -> None:
+def log_in(gate: PinGate) -> None:
     """Start a dealer session (a fresh session, so a planted cookie is not carried over)."""
     session.clear()
-    session[SESSION_KEY] = True
+    session[SESSION_KEY] = gate.let_in()
     session[CSRF_KEY] = secrets.token_urlsafe(32)
+
+
+def log_out(gate: PinGate) -> None:
+    """End this dealer session, for any copy of its cookie too."""
+    gate.let_out(session.get(SESSION_KEY))
+    session.clear()

@@ -146,3 +146,15 @@ def test_an_evidence_id_no_picture_can_have_is_404(dealer: FlaskClient) -> None:
         answer = dealer.get(f"/dealer/evidence/{picture}")
         assert answer.status_code == 404, picture
         assert f"no evidence picture {picture} is kept" in answer.get_data(as_text=True)
+
+
+def test_a_copy_of_the_session_cookie_is_dead_after_log_out(app: Flask, dealer: FlaskClient,
+                                                            table: Any) -> None:
+    token, cookie = csrf_of(dealer, "/dealer/"), dealer.get_cookie("dicetable_session")
+    assert cookie is not None
+    dealer.post("/dealer/logout", data={"csrf": token})
+    copy = app.test_client()  # the cookie as it was before Log out (it still opened the console)
+    copy.set_cookie("dicetable_session", cookie.value)
+    assert copy.get("/dealer/").status_code == 302
+    assert copy.post("/dealer/pause", data={"csrf": token, "why": "x"}).status_code == 401
+    assert table.state().status.value == "running"
