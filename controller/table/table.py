@@ -201,14 +201,24 @@ class Table:
             return ack
 
     def pause(self, who: str, why: str) -> Ack:
-        """Pause the table: inputs are refused until :meth:`resume`."""
+        """Pause the table: inputs are refused until :meth:`resume`.
+
+        :raises TableNotReady: already paused (a second click of Pause records nothing).
+        """
         with self._lock:
+            if self._paused:
+                raise TableNotReady(f"the table is already paused: {self.problem or 'by the dealer'}")
             self._paused = True
             return self._record("pause", "", "console", who, why=why)
 
     def resume(self, who: str) -> Ack:
-        """Resume a paused table (a device fault still holds it until the device is back)."""
+        """Resume a paused table (a device fault still holds it until the device is back).
+
+        :raises TableNotReady: not paused (a second click of Resume records nothing).
+        """
         with self._lock:
+            if not self._paused:
+                raise TableNotReady("the table is not paused: there is nothing to resume")
             self._paused = False
             return self._record("resume", "", "console", who)
 

@@ -190,3 +190,15 @@ def test_the_correction_form_offers_the_rolls_and_only_them() -> None:
     logged = {line.seq for line in table.state().log}
     assert offered == sorted(r.seq for r in table.records if isinstance(r.input, Roll) and r.seq in logged)
     assert any(line.roll and "reveals" in line.text for line in table.state().log)
+
+
+def test_a_double_click_on_pause_or_resume_records_it_once(dealer: FlaskClient, table: Any) -> None:
+    token = csrf_of(dealer, "/dealer/")
+    for button, refused in (("pause", "already paused: a player left"), ("resume", "not paused")):
+        first = dealer.post(f"/dealer/{button}", data={"csrf": token, "why": "a player left"})
+        before = table.state().seq
+        again = dealer.post(f"/dealer/{button}", data={"csrf": token, "why": "again"})
+        assert first.status_code == 303 and again.status_code == 409
+        assert refused in again.get_data(as_text=True)
+        assert table.state().seq == before  # the log said "Table resumed" twice
+    assert table.state().status.value == "running"
