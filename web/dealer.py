@@ -96,6 +96,7 @@ def answer() -> BaseResponse:
 def dice() -> BaseResponse:
     """Enter by hand the dice the table waits for (the camera is off or cannot read them): an
     input like any other, refused (409) while the table is paused or at fault."""
+    _unchanged()
     awaited = web_table().table.state().view.awaited.dice
     if not awaited:
         abort(400, "the table waits for no dice now")
@@ -117,7 +118,8 @@ def replace() -> BaseResponse:
 
 @dealer.post("/undo")
 def undo() -> BaseResponse:
-    """Take back the last input."""
+    """Take back the last input (the last the page showed: see :func:`_unchanged`)."""
+    _unchanged()
     web_table().table.correct(Undo(DEALER, _why("undo")))
     return _back()
 
@@ -128,6 +130,7 @@ def void() -> BaseResponse:
     why = request.form.get("why", "").strip()
     if not why:
         abort(400, "say why the hand is void")
+    _unchanged()
     web_table().table.correct(VoidHand(DEALER, why))
     return _back()
 
@@ -186,6 +189,18 @@ def evidence(picture: int) -> Response:
 def fairness() -> str:
     """Face counts per die (kind and colour) over the recorded rolls, with a chi-square test."""
     return render_template("dealer/fairness.html", tests=face_tests(web_table().table.rolls()))
+
+
+def _unchanged() -> None:
+    """Refuse a form of the table as it was before its last change: its ``at`` is the record's
+    sequence number when the page was drawn. A second click of Undo took back one more input, of
+    Enter gave the same dice to the next seat, of Void voided the next hand's first inputs."""
+    drawn, now = request.form.get("at", type=int), web_table().table.state().seq
+    if drawn is None:
+        abort(400, "the form does not say which state of the table it was drawn in: reload the page")
+    if drawn != now:
+        abort(409, f"the table has changed since this page was drawn (record {drawn}, now {now}): "
+                   "look at it again, then retry")
 
 
 def _faces() -> tuple[str, ...]:

@@ -81,6 +81,14 @@ def csrf_of(client: FlaskClient, path: str = "/dealer/login") -> str:
     return found.group(1)
 
 
+def console_form(client: FlaskClient) -> dict[str, str]:
+    """The CSRF token and the record's sequence number (``at``) of the console's forms now."""
+    page = client.get("/dealer/").get_data(as_text=True)
+    found = re.search(r'name="at" value="(\d+)"', page)
+    assert found, "no form on the console carries the record's sequence number"
+    return {"csrf": csrf_of(client, "/dealer/"), "at": found.group(1)}
+
+
 def log_in(client: FlaskClient, pin: str = PIN) -> Any:
     """Submit the login form with ``pin``; returns the response."""
     return client.post("/dealer/login", data={"pin": pin, "csrf": csrf_of(client)})

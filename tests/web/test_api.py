@@ -11,7 +11,7 @@ from controller.games.dice import DieKind
 from controller.games.errors import TableNotReady
 from controller.games.rolls import Roll
 from controller.table.records import Entry
-from web_conftest import csrf_of, read_events
+from web_conftest import console_form, csrf_of, read_events
 
 
 def test_state_is_the_tables_public_state(client: FlaskClient, table: Any) -> None:
@@ -84,7 +84,7 @@ def test_inputs_while_paused_answer_409_with_the_reason(dealer: FlaskClient, tab
     token = csrf_of(dealer, "/dealer/")
     assert dealer.post("/dealer/pause", data={"csrf": token, "why": "drinks break"}).status_code == 303
     before = table.state().seq
-    form = {"csrf": token, "faces": " ".join(need.kind.faces[:need.count])}
+    form = {**console_form(dealer), "faces": " ".join(need.kind.faces[:need.count])}
     refused = dealer.post("/dealer/dice", data=form, headers={"Accept": "application/json"})
     assert refused.status_code == 409
     assert "paused" in refused.get_json()["error"]
@@ -92,6 +92,7 @@ def test_inputs_while_paused_answer_409_with_the_reason(dealer: FlaskClient, tab
     assert page.status_code == 409 and "paused" in page.get_data(as_text=True)
     assert table.state().seq == before
     dealer.post("/dealer/resume", data={"csrf": token})
+    form = {**form, **console_form(dealer)}
     assert dealer.post("/dealer/dice", data=form).status_code == 303
     assert table.records[-1].input.faces == tuple(form["faces"].split())
 

@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 from controller.games.rolls import Roll
 from controller.table.records import SEAT_COLOURS, Entry
 from hardware.devices import DeviceStatus
-from web_conftest import app_for, csrf_of, log_in, new_table
+from web_conftest import app_for, console_form, csrf_of, log_in, new_table
 
 
 def roll_records(table: Any) -> list[Any]:
@@ -74,16 +74,16 @@ def test_undo_takes_back_the_last_input(dealer: FlaskClient, table: Any) -> None
     for _ in range(5):
         table.step()
     inputs = [r.input for r in table.records]
-    dealer.post("/dealer/undo", data={"csrf": csrf_of(dealer, "/dealer/")})
+    dealer.post("/dealer/undo", data=console_form(dealer))
     assert [r.input for r in table.records] == inputs[:-1]
 
 
 def test_void_needs_a_reason(dealer: FlaskClient, table: Any) -> None:
     for _ in range(5):
         table.step()
-    token = csrf_of(dealer, "/dealer/")
-    assert dealer.post("/dealer/void", data={"csrf": token, "why": " "}).status_code == 400
-    assert dealer.post("/dealer/void", data={"csrf": token, "why": "dice off the tray"}
+    form = console_form(dealer)
+    assert dealer.post("/dealer/void", data={**form, "why": " "}).status_code == 400
+    assert dealer.post("/dealer/void", data={**form, "why": "dice off the tray"}
                        ).status_code == 303
     assert "dice off the tray" in table.state().log[-1].text
 
@@ -95,7 +95,7 @@ def test_pause_and_resume(dealer: FlaskClient, table: Any) -> None:
     assert state["status"] == "paused" and state["problem"] == "a player left"
     console = dealer.get("/dealer/").get_data(as_text=True)
     assert 'id="resume"' in console and "paused</strong>: a player left" in console
-    refused = dealer.post("/dealer/dice", data={"csrf": token, "faces": "2 3"})
+    refused = dealer.post("/dealer/dice", data={**console_form(dealer), "faces": "2 3"})
     assert refused.status_code == 409 and "a player left" in refused.get_data(as_text=True)
     dealer.post("/dealer/resume", data={"csrf": token})
     assert table.state().status.value == "running"
@@ -202,3 +202,24 @@ def test_a_double_click_on_pause_or_resume_records_it_once(dealer: FlaskClient, 
         assert refused in again.get_data(as_text=True)
         assert table.state().seq == before  # the log said "Table resumed" twice
     assert table.state().status.value == "running"
+
+
+def test_a_double_click_on_undo_takes_back_one_input(dealer: FlaskClient, table: Any) -> None:
+    for _ in range(5):
+        table.step()
+    inputs, form = [r.input for r in table.records], console_form(dealer)
+    assert dealer.post("/dealer/undo", data=form).status_code == 303
+    again = dealer.post("/dealer/undo", data=form)  # it took back a second input, unseen
+    assert again.status_code == 409 and "has changed since this page was drawn" in again.get_data(as_text=True)
+    assert [r.input for r in table.records] == inputs[:-1]
+
+
+def test_a_console_form_that_does_not_say_when_it_was_drawn_is_refused(dealer: FlaskClient,
+                                                                       table: Any) -> None:
+    for _ in range(5):
+        table.step()
+    before = table.state().seq
+    for path in ("/dealer/undo", "/dealer/void", "/dealer/dice"):
+        answer = dealer.post(path, data={"csrf": csrf_of(dealer, "/dealer/"), "why": "x", "faces": "2"})
+        assert answer.status_code == 400 and "reload the page" in answer.get_data(as_text=True), path
+    assert table.state().seq == before
