@@ -88,7 +88,10 @@ def home() -> str:
 @dealer.post("/answer")
 def answer() -> BaseResponse:
     """The dealer's reading of the dice the table asked about."""
-    web_table().table.answer(request.form.get("question", 0, type=int), _faces(), DEALER)
+    question = request.form.get("question", type=int)
+    if question is None:
+        abort(400, f"{request.form.get('question', '')!r} is not a question's number: reload the page")
+    web_table().table.answer(question, _faces(), DEALER)
     return _back()
 
 

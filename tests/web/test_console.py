@@ -223,3 +223,13 @@ def test_a_console_form_that_does_not_say_when_it_was_drawn_is_refused(dealer: F
         answer = dealer.post(path, data={"csrf": csrf_of(dealer, "/dealer/"), "why": "x", "faces": "2"})
         assert answer.status_code == 400 and "reload the page" in answer.get_data(as_text=True), path
     assert table.state().seq == before
+
+
+def test_an_answer_to_a_question_that_is_not_a_number_says_so(dealer: FlaskClient, table: Any) -> None:
+    table.ask()
+    answer = dealer.post("/dealer/answer", data={"csrf": csrf_of(dealer, "/dealer/"),
+                                                 "question": "abc", "faces": "2 3"})
+    # it said "question 0 is not open", a number the dealer never sent
+    said = answer.get_data(as_text=True)
+    assert answer.status_code == 400 and "&#39;abc&#39; is not a question&#39;s number" in said
+    assert table.state().question is not None
