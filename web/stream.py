@@ -15,16 +15,30 @@ from web.context import WebTable
 from web.payload import sse
 
 
+def whole_number(text: str | None) -> int | None:
+    """``text`` as a whole number of at most 18 ASCII digits (a sequence number, a count), else
+    None: ``str.isdigit`` also takes "²", which ``int`` refuses, and ``int`` refuses more than
+    4300 digits.
+
+    >>> whole_number(" 12 "), whole_number("²"), whole_number("-1"), whole_number("9" * 5000)
+    (12, None, None, None)
+    """
+    digits = (text or "").strip()
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 18:
+        return None
+    return int(digits)
+
+
 def resume_point(header: str | None, query: str | None) -> int | None:
     """The sequence number to resume after: ``Last-Event-ID`` or ``?after=``; None when absent
-    or not a number in ASCII digits (``str.isdigit`` also takes "²", which ``int`` refuses).
+    or not a :func:`whole_number`.
 
     >>> resume_point("12", None), resume_point(None, "3"), resume_point("junk", "²")
     (12, 3, None)
     """
     for text in (header, query):
-        if text is not None and text.strip().isascii() and text.strip().isdigit():
-            return int(text)
+        if (number := whole_number(text)) is not None:
+            return number
     return None
 
 

@@ -119,5 +119,6 @@ def test_the_board_gets_the_printable_face_art_of_every_kind_but_the_pip_d6(clie
 def test_a_stream_told_to_resume_after_a_digit_int_refuses_starts_fresh(client: FlaskClient) -> None:
     # "²" is a digit to str.isdigit but not to int(): the stream was a 500 and a traceback
     for events in (read_events(client, 2, query="?after=%C2%B2"),
-                   read_events(client, 2, headers={"Last-Event-ID": "²"})):
+                   read_events(client, 2, headers={"Last-Event-ID": "²"}),
+                   read_events(client, 2, query="?after=" + "9" * 5000)):  # past int()'s digits
         assert events[1]["event"] == "state"
