@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request, stream_with_context
+from flask import Blueprint, Response, abort, jsonify, request, stream_with_context
 
 from controller.games.view import to_json
 from controller.table.records import GameSummary
 from web.context import web_table
-from web.stream import events, resume_point
+from web.stream import events, resume_point, whole_number
 
 api = Blueprint("api", __name__)
 
@@ -34,8 +34,13 @@ def stream() -> Response:
 
 @api.get("/history")
 def history() -> Response:
-    """The last recorded games and their results, newest first."""
-    limit = min(max(request.args.get("limit", 10, type=int) or 10, 1), 10)
+    """The last recorded games and their results, newest first: ``?limit=`` of them (1 and
+    up, at most 10; 10 when absent)."""
+    text = request.args.get("limit", "10")
+    limit = whole_number(text)
+    if not limit:  # "abc" and 0 were taken as 10, -5 as 1, without a word
+        abort(400, f"limit is a number of games, 1 or more, not {text[:20]!r}")
+    limit = min(limit, 10)
     ctx = web_table()
     games = ctx.table.games(limit)
     if ctx.delay.active:  # only the games whose end the delayed scoreboard has shown

@@ -122,3 +122,11 @@ def test_a_stream_told_to_resume_after_a_digit_int_refuses_starts_fresh(client: 
                    read_events(client, 2, headers={"Last-Event-ID": "²"}),
                    read_events(client, 2, query="?after=" + "9" * 5000)):  # past int()'s digits
         assert events[1]["event"] == "state"
+
+
+def test_history_refuses_a_limit_that_is_not_a_count_of_games(client: FlaskClient) -> None:
+    for limit in ("abc", "0", "-5", "1.5"):
+        answer = client.get(f"/api/history?limit={limit}")
+        assert answer.status_code == 400, limit  # abc and 0 gave 10 games, -5 one
+        assert answer.get_json()["error"] == f"limit is a number of games, 1 or more, not '{limit}'"
+    assert client.get("/api/history?limit=99").status_code == 200  # at most 10 are sent
