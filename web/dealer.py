@@ -160,6 +160,7 @@ def new_game() -> BaseResponse:
     if form.get("game") not in GAMES or len(names) < 2:
         abort(400, "choose a game and name at least two seats (comma-separated)")
     colours = [_colour(form.get(f"colour{seat}", ""), seat) for seat in range(len(names))]
+    _same_game()
     web_table().table.new_game(form["game"], names, _options(form.get("options", "")), colours)
     return _back()
 
@@ -204,6 +205,19 @@ def _unchanged() -> None:
     if drawn != now:
         abort(409, f"the table has changed since this page was drawn (record {drawn}, now {now}): "
                    "look at it again, then retry")
+
+
+def _same_game() -> None:
+    """Refuse a "Start a game" form drawn before the game now at the table began (its
+    ``game_no``): a double click on Start started two games, the first left empty in the history.
+    A new game writes no record line, so :func:`_unchanged` does not see it."""
+    drawn = request.form.get("game_no", type=int)
+    if drawn is None:
+        abort(400, "the form does not say which game it was drawn in: reload the page")
+    now = web_table().table.state().game_no
+    if drawn != now:
+        abort(409, f"game {now} was started since this page was drawn (at game {drawn}): look at it "
+                   "again, then start another if you mean to")
 
 
 def _faces() -> tuple[str, ...]:

@@ -82,11 +82,13 @@ def csrf_of(client: FlaskClient, path: str = "/dealer/login") -> str:
 
 
 def console_form(client: FlaskClient) -> dict[str, str]:
-    """The CSRF token and the record's sequence number (``at``) of the console's forms now."""
+    """The CSRF token, the record's sequence number (``at``) and the game's number (``game_no``)
+    of the console's forms now."""
     page = client.get("/dealer/").get_data(as_text=True)
     found = re.search(r'name="at" value="(\d+)"', page)
-    assert found, "no form on the console carries the record's sequence number"
-    return {"csrf": csrf_of(client, "/dealer/"), "at": found.group(1)}
+    game = re.search(r'name="game_no" value="(\d+)"', page)
+    assert found and game, "no form on the console carries the record's sequence number, or the game's"
+    return {"csrf": csrf_of(client, "/dealer/"), "at": found.group(1), "game_no": game.group(1)}
 
 
 def log_in(client: FlaskClient, pin: str = PIN) -> Any:

@@ -103,7 +103,7 @@ def test_pause_and_resume(dealer: FlaskClient, table: Any) -> None:
 
 def test_a_new_game_with_names_options_and_colours(dealer: FlaskClient, table: Any) -> None:
     answer = dealer.post("/dealer/new-game", data={
-        "csrf": csrf_of(dealer, "/dealer/"), "game": "tauren", "names": "Zed, Yu",
+        **console_form(dealer), "game": "tauren", "names": "Zed, Yu",
         "options": "shaman=wild, wrap=off", "colour0": "#112233", "colour1": "#445566"})
     assert answer.status_code == 303
     document = dealer.get("/api/state").get_json()
@@ -117,20 +117,20 @@ def test_a_new_game_with_names_options_and_colours(dealer: FlaskClient, table: A
 def test_a_colour_that_is_not_a_colour_falls_back_to_the_seats_default(dealer: FlaskClient,
                                                                        table: Any) -> None:
     dealer.post("/dealer/new-game", data={
-        "csrf": csrf_of(dealer, "/dealer/"), "game": "tao", "names": "Zed, Yu",
+        **console_form(dealer), "game": "tao", "names": "Zed, Yu",
         "colour0": "red\" onload=\"x", "colour1": "#445566"})
     assert table.state().colours == (SEAT_COLOURS[0], "#445566")
 
 
 def test_a_new_game_needs_two_names(dealer: FlaskClient) -> None:
-    answer = dealer.post("/dealer/new-game", data={"csrf": csrf_of(dealer, "/dealer/"),
+    answer = dealer.post("/dealer/new-game", data={**console_form(dealer),
                                                    "game": "tao", "names": "Solo"})
     assert answer.status_code == 400
 
 
 def test_a_new_game_refuses_a_name_given_twice(dealer: FlaskClient, table: Any) -> None:
     before = table.state().seq
-    answer = dealer.post("/dealer/new-game", data={"csrf": csrf_of(dealer, "/dealer/"),
+    answer = dealer.post("/dealer/new-game", data={**console_form(dealer),
                                                    "game": "tao", "names": "Zed, Yu, zed"})
     assert answer.status_code in (400, 409) and "seat names must differ" in answer.get_data(as_text=True)
     assert table.state().seq == before
@@ -233,3 +233,15 @@ def test_an_answer_to_a_question_that_is_not_a_number_says_so(dealer: FlaskClien
     said = answer.get_data(as_text=True)
     assert answer.status_code == 400 and "&#39;abc&#39; is not a question&#39;s number" in said
     assert table.state().question is not None
+
+
+def test_a_double_click_on_start_starts_one_game(dealer: FlaskClient, table: Any) -> None:
+    # the second click started a second game and left the first empty in the history
+    form = {**console_form(dealer), "game": "tao", "names": "Zed, Yu"}
+    assert dealer.post("/dealer/new-game", data=form).status_code == 303
+    again = dealer.post("/dealer/new-game", data=form)
+    assert again.status_code == 409 and "was started since this page was drawn" in again.get_data(as_text=True)
+    games = table.games(10)
+    assert games[0].names == ("Zed", "Yu") and len([g for g in games if g.names == ("Zed", "Yu")]) == 1
+    unsaid = dealer.post("/dealer/new-game", data={"csrf": form["csrf"], "game": "tao", "names": "Zed, Yu"})
+    assert unsaid.status_code == 400 and len(table.games(10)) == len(games)
