@@ -130,7 +130,7 @@ def undo() -> BaseResponse:
 @dealer.post("/void")
 def void() -> BaseResponse:
     """Cancel the hand in play; a reason is required."""
-    why = request.form.get("why", "").strip()
+    why = _why()
     if not why:
         abort(400, "say why the hand is void")
     _unchanged()
@@ -232,8 +232,18 @@ def _colour(text: str, seat: int) -> str:
     return text.lower() if re.fullmatch(r"#[0-9a-fA-F]{6}", text) else COLOURS[seat % len(COLOURS)]
 
 
-def _why(default: str) -> str:
-    return request.form.get("why", "").strip() or default
+LONGEST_WHY = 200
+"""Characters in a dealer's reason at most (a pause's, an undo's, a void's): the record keeps it,
+and the scoreboard shows a pause's."""
+
+
+def _why(default: str = "") -> str:
+    """The form's reason, or ``default`` when it gives none; a reason past :data:`LONGEST_WHY` is
+    refused (400)."""
+    why = request.form.get("why", "").strip()
+    if len(why) > LONGEST_WHY:
+        abort(400, f"a reason is at most {LONGEST_WHY} characters, not {len(why)}")
+    return why or default
 
 
 def _options(text: str) -> dict[str, str]:

@@ -641,9 +641,15 @@ def _update_kind(kind: str) -> str:
     return "status"
 
 
+LONGEST_NAME = 32
+"""Characters in a seat name at most: the scoreboard, the log and every question show it (a
+console form took a 60 KB name and sent it to every scoreboard in every update)."""
+
+
 def _check_names(names: Sequence[str]) -> None:
     """Seat names are what the scoreboard, the log and the questions tell the seats by: each must
-    be given, and differ from the others (case aside).
+    be given, fit a seat's place on the scoreboard (:data:`LONGEST_NAME`), and differ from the
+    others (case aside).
 
     >>> _check_names(["Ana", "ana"])
     Traceback (most recent call last):
@@ -655,6 +661,9 @@ def _check_names(names: Sequence[str]) -> None:
         said = name.strip().casefold()
         if not said:
             raise IllegalAction("every seat needs a name")
+        if len(name.strip()) > LONGEST_NAME:
+            raise IllegalAction(f"a seat name is at most {LONGEST_NAME} characters: "
+                                f"{name.strip()[:LONGEST_NAME]!r}... is {len(name.strip())}")
         if said in seen:
             raise IllegalAction(f"seat names must differ: {name!r} is given twice")
         seen.add(said)

@@ -245,3 +245,15 @@ def test_a_double_click_on_start_starts_one_game(dealer: FlaskClient, table: Any
     assert games[0].names == ("Zed", "Yu") and len([g for g in games if g.names == ("Zed", "Yu")]) == 1
     unsaid = dealer.post("/dealer/new-game", data={"csrf": form["csrf"], "game": "tao", "names": "Zed, Yu"})
     assert unsaid.status_code == 400 and len(table.games(10)) == len(games)
+
+
+def test_a_seat_name_or_a_reason_too_long_for_the_scoreboard_is_refused(dealer: FlaskClient, table: Any) -> None:
+    # a 60 KB seat name went to every scoreboard in every update; a pause's reason is shown there too
+    before = table.state().seq, len(table.games(10))
+    named = dealer.post("/dealer/new-game", data={**console_form(dealer), "game": "tao", "names": f"Zed, {'Y' * 60_000}"})
+    assert named.status_code in (400, 409) and "a seat name is at most 32 characters" in named.get_data(as_text=True)
+    paused = dealer.post("/dealer/pause", data={**console_form(dealer), "why": "x" * 201})
+    assert paused.status_code == 400 and "a reason is at most 200 characters, not 201" in paused.get_data(as_text=True)
+    assert (table.state().seq, len(table.games(10))) == before and table.state().status.value != "paused"
+    assert dealer.post("/dealer/new-game", data={**console_form(dealer), "game": "tao",
+                                                 "names": f"Zed, {'Y' * 32}"}).status_code == 303
