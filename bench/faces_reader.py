@@ -1,14 +1,14 @@
 """Benchmark of the face reader (d12, d8-tauren, letters): accuracy on rendered frames it was not
 tuned on, and the read time of a 1536x864 frame on one core.
 
-Usage: ``python bench/faces_reader.py [--frames N] [--kinds KIND...] [--speed-rounds R] [--lean-frames N]
-[--tilted-frames N] [--tray-frames N] [--error-sheet PNG]``.
+Usage: ``python bench/faces_reader.py [--frames N] [--kinds KIND...] [--plain] [--speed-rounds R]
+[--lean-frames N] [--tilted-frames N] [--tray-frames N] [--error-sheet PNG]``.
 
 Per kind, N frames (default 1,000) rendered with seeds the trainer never uses (from
 :data:`SEED_BASE`), die bodies and inks from :data:`BENCH_PALETTE` (none within
 :data:`LEAST_COLOUR_DISTANCE` of a training colour), half of them in each die's own lettering,
 turned any way, at 0.6-1.4x brightness with warm or cool light, and some blur, noise, JPEG,
-glare and perspective. A reading matches a die when its centre lies in the die's box
+glare and perspective (``--plain``: none of those five, and no cocked die). A reading matches a die when its centre lies in the die's box
 (``bench/dice_reader.py``: :func:`score`); printed: dice found, read right (flagged or not), read
 right and accepted (no flag: the table does not ask the dealer), false dice per frame, and read
 wrong but accepted above ``vision.read.UNCERTAIN`` (goal: none; in brackets, how many of those are
