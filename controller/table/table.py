@@ -269,13 +269,29 @@ class Table:
         """Poll every device once and act on what it says; True when anything happened."""
         with self._lock:
             if self.ledger is None or self.ledger.game.pending().over:
-                return False
+                return self._between_games()
             busy = self._poll("rfid", self._tags)
             busy = self._poll("panel", self._buttons) or busy
             busy = self._seal_hidden() or busy
             busy = self._poll("camera", self._look) or busy
             self._lights()
             return busy
+
+    def _between_games(self) -> bool:
+        """No game in play: a press now is no input, and must not become one of the next game's.
+        The panel keeps its events until it is polled, so presses made while the dealer had not
+        started the next game were played at its first beat (a fold, a call with the stones on the
+        spot). Each is told, and dropped. A panel failing now is left for the game to report."""
+        panel = self._device("panel")
+        if panel is None:
+            return False
+        try:
+            presses = [event for event in panel.poll() if event.kind.value == "press"]
+        except DeviceError:
+            return False
+        for event in presses:
+            self._notice(f"{self._name(event.seat)} pressed {event.button}, but no game is in play", event.seat)
+        return bool(presses)
 
     def _poll(self, device: str, step: Callable[[], bool]) -> bool:
         """Poll one device; True when anything happened: an event, or the device beginning or

@@ -227,3 +227,36 @@ def test_bad_seat_colours_are_refused_and_the_game_in_play_goes_on(
     with pytest.raises(ValueError, match=problem):
         table.new_game("tao", ["Ana", "Ben"], {}, colours)
     assert table.game_no == number and len(store.games(10)) == 1
+
+
+def test_a_press_while_no_game_is_in_play_is_told_and_never_played_in_the_next_game(tmp_path: Path) -> None:
+    # the panel keeps its presses until polled: those made before the dealer started the next game
+    # were played at its first beat ("Ana: Seat 0 cannot fold now", or a call with stones laid)
+    from controller.table.build import build_demo
+    from controller.table.demo import BEAT, play_out
+    from tests.table.test_every_die import GAMES
+
+    demo, _ = build_demo("tao", 2, 2, tmp_path / "t.db", None, ["heuristic"], GAMES["tao"][0])
+    table, sim = demo.table, demo.parts.devices.sim
+
+    def beats(count: int) -> list[str]:
+        for _ in range(count):
+            table.tick()
+            demo.clock.advance(BEAT)
+        return [line.text for line in table.state().log]
+
+    try:
+        play_out(demo, None)
+        for button in ("fold", "pass"):
+            sim.press(0, button)
+            demo.clock.advance(0.08)
+            sim.release(0, button)
+            demo.clock.advance(0.08)
+        told = beats(3)
+        table.new_game("tao", ["Ana", "Ben"], {})
+        after = beats(5)
+    finally:
+        demo.close()
+    assert [line for line in told if "no game is in play" in line] == [
+        "Ana pressed fold, but no game is in play", "Ana pressed pass, but no game is in play"]
+    assert not [line for line in after if line.startswith("Ana")], after
