@@ -643,6 +643,8 @@ def _correction_line(correction: Correction) -> tuple[str, str]:
     if isinstance(correction, Undo):
         return "undo", ""
     if isinstance(correction, ReplaceDice):
+        if correction.seq < 1:  # its line would not read back: the record's format, not a reason
+            raise IllegalAction(f"record {correction.seq} is not an input in effect in this game")
         return "replace", replace_line(correction.seq, correction.faces)
     if isinstance(correction, VoidHand):
         return "void", ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from controller.games.rolls import Roll
@@ -40,6 +41,16 @@ def test_a_correction_of_a_line_that_is_not_a_roll_says_so(dealer: FlaskClient,
     answer = dealer.post("/dealer/replace", data={"csrf": csrf_of(dealer, "/dealer/"),
                                                   "seq": action.seq, "faces": "2 3"})
     assert answer.status_code == 400 and "roll" in answer.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("seq", ["-5", "0"])
+def test_a_correction_of_a_record_no_game_has_says_so_not_how_records_are_written(
+        dealer: FlaskClient, table: Any, seq: str) -> None:
+    # it answered "a replace record reads 'SEQ FACE...', not '-5 2 3'": the record's format
+    answer = dealer.post("/dealer/replace", data={"csrf": csrf_of(dealer, "/dealer/"), "seq": seq, "faces": "2 3"})
+    said = answer.get_data(as_text=True)
+    assert answer.status_code == 400 and f"record {seq} is not an input in effect in this game" in said
+    assert "SEQ FACE" not in said
 
 
 def test_the_open_question_shows_its_evidence_and_takes_the_answer(dealer: FlaskClient,
