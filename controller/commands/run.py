@@ -25,6 +25,25 @@ NO_PIN = ("warning: no dealer PIN ($DICETABLE_DEALER_PIN): the dealer console (/
           "the service) and restart the table")
 """What ``run`` says when it serves the console with no PIN to open it."""
 
+LEAST_PIN = 6
+"""Characters of a dealer PIN under which ``run`` warns (:func:`pin_warning`): the console lets
+each address on the network try 5 PINs a minute (``web.DEFAULTS``), so a 4-digit PIN falls to
+one address in about 33 hours, and to a hundred in 20 minutes; 6 digits hold one for 139 days."""
+
+
+def pin_warning(pin: str | None) -> str | None:
+    """What ``run`` says of the dealer PIN it serves the console with, or None when it is sound.
+
+    >>> pin_warning("8642")[:41], pin_warning("864213")
+    ('warning: the dealer PIN has 4 characters:', None)
+    """
+    if pin is None:
+        return NO_PIN
+    if len(pin) < LEAST_PIN:
+        return (f"warning: the dealer PIN has {len(pin)} characters: anyone on the network can guess a "
+                f"PIN that short; give one of {LEAST_PIN} or more in /etc/dicetable/dealer.env")
+    return None
+
 
 def register(subparsers: Any) -> None:
     """Add the ``run`` subcommand."""
@@ -72,8 +91,9 @@ def run(args: argparse.Namespace) -> int:
             from web import create_app, environment_pin, serve_in_background
             server = serve_in_background(create_app(table), args.host, args.port)
             print(f"scoreboard: http://{args.host}:{args.port}/", flush=True)
-            if environment_pin() is None:
-                print(NO_PIN, file=sys.stderr, flush=True)
+            warning = pin_warning(environment_pin())
+            if warning is not None:
+                print(warning, file=sys.stderr, flush=True)
         print(f"table running; record {state / 'table.db'}", file=sys.stderr, flush=True)
         faults = Announcer(table, sys.stderr, only=DEVICE_RECORDS)
         stop = Stop()

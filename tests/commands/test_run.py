@@ -138,8 +138,10 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.mark.parametrize("pin", [None, "8642"])
-def test_run_says_when_its_dealer_console_has_no_pin_to_open_it(tmp_path: Path, pin: str | None) -> None:
+@pytest.mark.parametrize("pin", [None, "8642", "864213"])
+def test_run_says_when_its_dealer_console_has_no_pin_to_open_it_or_a_short_one(tmp_path: Path,
+                                                                              pin: str | None) -> None:
+    # a 4-digit PIN was taken without a word: 5 tries a minute from each address guess it in hours
     from controller.commands.run import NO_PIN
     from web import PIN_VARIABLE
 
@@ -148,6 +150,7 @@ def test_run_says_when_its_dealer_console_has_no_pin_to_open_it(tmp_path: Path, 
         assert listener.recv(100).decode() == "READY=1"
         err = _stopped(child)
     assert (NO_PIN in err) is (pin is None)
+    assert ("warning: the dealer PIN has 4 characters" in err) is (pin == "8642")
 
 
 def _run_with_faults(tmp_path: Path, faults: str, beats: int = 4) -> str:
