@@ -46,3 +46,11 @@ def test_the_dealer_pin_comes_from_an_optional_root_file_the_run_command_names()
     file = unit()["Service"]["EnvironmentFile"]
     assert file.startswith("-")  # a table without the file still starts (its console locked, as run says)
     assert file.removeprefix("-") in NO_PIN
+
+
+def test_the_unit_waits_for_the_table_to_say_it_runs_and_restarts_a_hung_one():
+    # dicetable run sends READY=1 and feeds the watchdog, but a Type=simple unit without WatchdogSec
+    # ignored both: a hung table sat frozen and was never restarted
+    service = unit()["Service"]
+    assert service["Type"] == "notify" and service["NotifyAccess"] == "main"
+    assert 10 <= int(service["WatchdogSec"]) <= 60
