@@ -99,13 +99,13 @@ def answer() -> BaseResponse:
 def dice() -> BaseResponse:
     """Enter by hand the dice the table waits for (the camera is off or cannot read them): an
     input like any other, refused (409) while the table is paused or at fault."""
-    _unchanged()
+    at = _drawn_at()
     awaited = web_table().table.state().view.awaited.dice
     if not awaited:
         abort(400, "the table waits for no dice now")
     need = awaited[0]
     faces = tuple(need.kind.parse_face(face) for face in _faces())
-    web_table().table.submit(Entry(Roll(need.seat, need.kind, faces), "console", DEALER))
+    web_table().table.submit(Entry(Roll(need.seat, need.kind, faces), "console", DEALER), at=at)
     return _back()
 
 
@@ -121,9 +121,8 @@ def replace() -> BaseResponse:
 
 @dealer.post("/undo")
 def undo() -> BaseResponse:
-    """Take back the last input (the last the page showed: see :func:`_unchanged`)."""
-    _unchanged()
-    web_table().table.correct(Undo(DEALER, _why("undo")))
+    """Take back the last input (the last the page showed: see :func:`_drawn_at`)."""
+    web_table().table.correct(Undo(DEALER, _why("undo")), at=_drawn_at())
     return _back()
 
 
@@ -133,8 +132,7 @@ def void() -> BaseResponse:
     why = _why()
     if not why:
         abort(400, "say why the hand is void")
-    _unchanged()
-    web_table().table.correct(VoidHand(DEALER, why))
+    web_table().table.correct(VoidHand(DEALER, why), at=_drawn_at())
     return _back()
 
 
@@ -160,8 +158,8 @@ def new_game() -> BaseResponse:
     if form.get("game") not in GAMES or len(names) < 2:
         abort(400, "choose a game and name at least two seats (comma-separated)")
     colours = [_colour(form.get(f"colour{seat}", ""), seat) for seat in range(len(names))]
-    _same_game()
-    web_table().table.new_game(form["game"], names, _options(form.get("options", "")), colours)
+    web_table().table.new_game(form["game"], names, _options(form.get("options", "")), colours,
+                               after_game=_drawn_in_game())
     return _back()
 
 
@@ -195,29 +193,24 @@ def fairness() -> str:
     return render_template("dealer/fairness.html", tests=face_tests(web_table().table.rolls()))
 
 
-def _unchanged() -> None:
-    """Refuse a form of the table as it was before its last change: its ``at`` is the record's
-    sequence number when the page was drawn. A second click of Undo took back one more input, of
-    Enter gave the same dice to the next seat, of Void voided the next hand's first inputs."""
-    drawn, now = request.form.get("at", type=int), web_table().table.state().seq
+def _drawn_at() -> int:
+    """The record's sequence number the form's page was drawn at (``at``): the table refuses the
+    form's change once it has changed since (``Table.correct``, ``Table.submit``: a second click
+    of Undo took back one more input, of Enter gave the same dice to the next seat, of Void voided
+    the next hand's first inputs)."""
+    drawn = request.form.get("at", type=int)
     if drawn is None:
         abort(400, "the form does not say which state of the table it was drawn in: reload the page")
-    if drawn != now:
-        abort(409, f"the table has changed since this page was drawn (record {drawn}, now {now}): "
-                   "look at it again, then retry")
+    return drawn
 
 
-def _same_game() -> None:
-    """Refuse a "Start a game" form drawn before the game now at the table began (its
-    ``game_no``): a double click on Start started two games, the first left empty in the history.
-    A new game writes no record line, so :func:`_unchanged` does not see it."""
+def _drawn_in_game() -> int:
+    """The game the "Start a game" form was drawn in (``game_no``): a double click on Start
+    started two games, the first left empty in the history (``Table.new_game``'s ``after_game``)."""
     drawn = request.form.get("game_no", type=int)
     if drawn is None:
         abort(400, "the form does not say which game it was drawn in: reload the page")
-    now = web_table().table.state().game_no
-    if drawn != now:
-        abort(409, f"game {now} was started since this page was drawn (at game {drawn}): look at it "
-                   "again, then start another if you mean to")
+    return drawn
 
 
 def _faces() -> tuple[str, ...]:

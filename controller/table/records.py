@@ -242,12 +242,15 @@ class TableHandle(Protocol):
         """Changes with a sequence number above ``after`` (those already recorded come first)."""
         ...
 
-    def submit(self, entry: Entry) -> Ack:
-        """Verify, record durably, then apply an input; returns once it is durable."""
+    def submit(self, entry: Entry, *, at: int | None = None) -> Ack:
+        """Verify, record durably, then apply an input; returns once it is durable. With ``at``,
+        only if the table has not changed since record ``at`` (a form drawn then), else
+        :class:`TableNotReady`."""
         ...
 
-    def correct(self, correction: Correction) -> Ack:
-        """Undo, replace a misread die, or void the hand; recorded with who and why."""
+    def correct(self, correction: Correction, at: int | None = None) -> Ack:
+        """Undo, replace a misread die, or void the hand; recorded with who and why. ``at`` as
+        for :meth:`submit`."""
         ...
 
     def answer(self, question: int, faces: Sequence[str], who: str) -> Ack:
@@ -263,9 +266,10 @@ class TableHandle(Protocol):
         ...
 
     def new_game(self, game: str, names: Sequence[str], options: dict[str, str],
-                 colours: Sequence[str] = ()) -> Ack:
+                 colours: Sequence[str] = (), after_game: int | None = None) -> Ack:
         """End the current game (if any) and start ``game`` with these seat names, options and
-        seat colours (``#rrggbb``; the defaults when empty)."""
+        seat colours (``#rrggbb``; the defaults when empty); with ``after_game``, only while that
+        game is the table's last, else :class:`TableNotReady`."""
         ...
 
     def games(self, limit: int = 10) -> list[GameSummary]:

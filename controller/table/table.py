@@ -164,22 +164,27 @@ class Table:
             self._subscribers.append(subscription)
             return subscription
 
-    def submit(self, entry: Entry, *, evidence: bytes | None = None,
+    def submit(self, entry: Entry, *, at: int | None = None, evidence: bytes | None = None,
                device_event: tuple[str, int, int] | None = None) -> Ack:
-        """Verify, record durably, apply and publish ``entry``'s input.
+        """Verify, record durably, apply and publish ``entry``'s input; with ``at``, only on the
+        table as it stood at record ``at`` (:meth:`_as_seen`).
 
-        :raises TableNotReady: paused or at fault. :raises IllegalAction: with the reason.
+        :raises TableNotReady: paused or at fault, or changed since ``at``.
+        :raises IllegalAction: with the reason.
         """
         with self._lock:
+            self._as_seen(at)
             self._ready()
             ledger = self._ledger()
             ledger.check(entry.input)
             return self._record("input", str(entry.input), entry.origin, entry.who,
                                 evidence=evidence, device_event=device_event)
 
-    def correct(self, correction: Correction) -> Ack:
-        """Undo, replace a misread die, or void the hand in play; recorded with who and why."""
+    def correct(self, correction: Correction, at: int | None = None) -> Ack:
+        """Undo, replace a misread die, or void the hand in play; recorded with who and why. With
+        ``at``, only on the table as it stood at record ``at`` (:meth:`_as_seen`)."""
         with self._lock:
+            self._as_seen(at)
             ledger = self._ledger()
             kind, line = _correction_line(correction)
             ledger.preview(kind, line)
@@ -223,10 +228,18 @@ class Table:
             return self._record("resume", "", "console", who)
 
     def new_game(self, game: str, names: Sequence[str], options: dict[str, str],
-                 colours: Sequence[str] = ()) -> Ack:
+                 colours: Sequence[str] = (), after_game: int | None = None) -> Ack:
         """Finish the game in play, if any, and start ``game`` for these seat names and colours
-        (``#rrggbb`` per seat; :data:`SEAT_COLOURS` when empty)."""
+        (``#rrggbb`` per seat; :data:`SEAT_COLOURS` when empty). With ``after_game``, only while
+        that game is the table's last (a second click of a console's Start started two games, the
+        first left empty in the history).
+
+        :raises TableNotReady: another game was started since ``after_game``.
+        """
         with self._lock:
+            if after_game is not None and after_game != self.game_no:
+                raise TableNotReady(f"game {self.game_no} was started since game {after_game}: look at "
+                                    "the table again, then start another if you mean to")
             Ledger(game, len(names), options)  # raises for a bad game, seat count or option
             _check_names(names)
             chosen = seat_colours(colours, len(names))
@@ -446,6 +459,15 @@ class Table:
 
     def _not_ready(self) -> bool:
         return self._paused or bool(self._faults)
+
+    def _as_seen(self, at: int | None) -> None:
+        """Refuse a change asked of the table as it stood at record ``at`` (a console form drawn
+        then) once it has changed since: a second click of Undo took back an input the dealer
+        never saw, of Enter gave the same dice to the next seat, of Void voided the next hand.
+        Checked under the table's lock with the change itself, so two clicks cannot both pass."""
+        if at is not None and at != self._seq:
+            raise TableNotReady(f"the table has changed since record {at} (now {self._seq}): look at "
+                                "it again, then retry")
 
     def _ready(self) -> None:
         if self._paused:

@@ -260,3 +260,24 @@ def test_a_press_while_no_game_is_in_play_is_told_and_never_played_in_the_next_g
     assert [line for line in told if "no game is in play" in line] == [
         "Ana pressed fold, but no game is in play", "Ana pressed pass, but no game is in play"]
     assert not [line for line in after if line.startswith("Ana")], after
+
+
+def test_a_change_asked_of_the_table_as_it_stood_at_an_earlier_record_is_refused(store: Store) -> None:
+    # a console's second click of Undo took back an input the dealer never saw; the check was the
+    # web's, before the table's lock, so two clicks at once could both pass it
+    table = Table(store)
+    table.new_game("tao", ["Ana", "Ben"], {})
+    play(table, 2)
+    seen = table.state().seq
+    table.correct(Undo("dealer", "wrong button"), at=seen)
+    records = len(store.records(table.game_no))
+    with pytest.raises(TableNotReady, match=f"the table has changed since record {seen} "):
+        table.correct(Undo("dealer", "wrong button"), at=seen)
+    with pytest.raises(TableNotReady, match="changed since record"):
+        table.submit(Entry(next_input(table, random.Random(1)), "console", "dealer"), at=seen)
+    assert len(store.records(table.game_no)) == records
+    game = table.game_no
+    table.new_game("tao", ["Cy", "Di"], {}, after_game=game)
+    with pytest.raises(TableNotReady, match=f"game {game + 1} was started since game {game}"):
+        table.new_game("tao", ["Cy", "Di"], {}, after_game=game)
+    assert table.game_no == game + 1
