@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import (Blueprint, Response, abort, make_response, redirect, render_template, request,
-                   url_for)
+from flask import (Blueprint, Response, abort, jsonify, make_response, redirect, render_template,
+                   request, url_for)
 from werkzeug.wrappers import Response as BaseResponse
 
 from controller.games.registry import GAMES
@@ -82,7 +82,11 @@ def home() -> str:
     ctx = web_table()
     state = ctx.table.state()
     return render_template("dealer/home.html", state=state, games=sorted(GAMES),
-                           colours=COLOURS, seat_colours=state.colours)
+                           colours=COLOURS, seat_colours=state.colours, follow_ms=FOLLOW_MS)
+
+
+FOLLOW_MS = 2000
+"""How often (milliseconds) the console page asks whether the table changed (:func:`at`)."""
 
 
 @dealer.post("/answer")
@@ -161,6 +165,15 @@ def new_game() -> BaseResponse:
     web_table().table.new_game(form["game"], names, _options(form.get("options", "")), colours,
                                after_game=_drawn_in_game())
     return _back()
+
+
+@dealer.get("/at")
+def at() -> Response:
+    """Where the table stands now (the record's sequence number, the game's number): the console
+    page asks every few seconds and draws itself again when it changed, since its forms act only
+    on the table as they were drawn (:func:`_drawn_at`)."""
+    state = web_table().table.state()
+    return jsonify({"at": state.seq, "game_no": state.game_no})
 
 
 @dealer.get("/devices")

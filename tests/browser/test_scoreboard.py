@@ -286,3 +286,22 @@ def test_one_hand_late_the_board_shows_the_last_hands_end(browser: Any, served: 
     shown = page.evaluate("window.dicetable.seq")
     assert shown < table.state().seq  # the hand in play is not on the board
     shot(page, "scoreboard-large-one-hand-late")
+
+
+def test_the_console_follows_the_table_unless_the_dealer_is_filling_in_a_form(browser: Any,
+                                                                               served: Any) -> None:
+    # its forms act only on the table as drawn (at=), and the page never drew itself again: a dealer
+    # who waited while the players went on was refused until they reloaded by hand
+    table = web_conftest.new_table("tauren", 3, 7)
+    live = served(table)
+    for _ in range(4):
+        table.step()
+    console = log_in(browser, live)
+    table.step()
+    newest = table.state().log[-1].text
+    console.locator("#log li", has_text=newest).first.wait_for(timeout=WAIT_MS)
+    assert console.locator("#stale").is_hidden()
+    console.fill("#pause-why", "a spilled drink")  # the dealer is typing: the page is not redrawn
+    table.step()
+    console.locator("#stale").wait_for(state="visible", timeout=WAIT_MS)
+    assert console.input_value("#pause-why") == "a spilled drink"
