@@ -212,7 +212,7 @@ class Table:
         """
         with self._lock:
             if self._paused:
-                raise TableNotReady(f"the table is already paused: {self.problem or 'by the dealer'}")
+                raise TableNotReady(f"the table is already paused: {self._pause_why or 'by the dealer'}")
             self._paused = True
             return self._record("pause", "", "console", who, why=why)
 

@@ -214,3 +214,13 @@ def _drained(subscription: Any) -> list[Any]:
     while (update := subscription.next(0)) is not None:
         updates.append(update)
     return updates
+
+
+def test_a_second_pause_of_a_paused_table_at_fault_names_the_pause_not_the_fault(tao: Demo) -> None:
+    until(tao, lambda: tao.table.ledger is not None and tao.table.ledger.played)
+    tao.table.pause("dealer", "a drink was spilled")
+    tao.parts.devices.sim.inject("camera:stopped")
+    table_only(tao, 3)
+    assert tao.table.state().status is TableStatus.FAULT  # the console shows Pause, not Resume
+    with pytest.raises(TableNotReady, match="^the table is already paused: a drink was spilled$"):
+        tao.table.pause("dealer", "again")
