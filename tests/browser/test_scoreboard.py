@@ -305,3 +305,15 @@ def test_the_console_follows_the_table_unless_the_dealer_is_filling_in_a_form(br
     table.step()
     console.locator("#stale").wait_for(state="visible", timeout=WAIT_MS)
     assert console.input_value("#pause-why") == "a spilled drink"
+
+
+def test_a_console_page_whose_session_ended_elsewhere_goes_to_the_login(browser: Any, served: Any) -> None:
+    # its questions to the table were sent to the login page, and it stood as it was drawn
+    live = served(web_conftest.new_table("tauren", 3, 7))
+    console = log_in(browser, live)
+    other = browser.new_page()  # the same session, in another window
+    other.context.add_cookies(console.context.cookies())
+    other.goto(live.url + "/dealer/")
+    other.click("text=Log out")
+    console.wait_for_url("**/dealer/login", timeout=WAIT_MS)
+    assert console.locator("#pin").is_visible()
