@@ -210,12 +210,18 @@ def log_in(browser: Any, live: LiveServer, path: str = "/dealer/",
     return console
 
 
-def test_a_pause_shows_its_reason_on_the_scoreboard_and_the_console(browser: Any,
-                                                                    served: Any) -> None:
+def played(served: Any, steps: int) -> tuple[Any, LiveServer]:
+    """A served three-seat Tauren table (seed 7) after ``steps`` of play."""
     table = web_conftest.new_table("tauren", 3, 7)
     live = served(table)
-    for _ in range(6):
+    for _ in range(steps):
         table.step()
+    return table, live
+
+
+def test_a_pause_shows_its_reason_on_the_scoreboard_and_the_console(browser: Any,
+                                                                    served: Any) -> None:
+    table, live = played(served, 6)
     board = open_board(browser, live)
     console = log_in(browser, live)
     console.fill("#pause-why", "a player went to the bar")
@@ -292,10 +298,7 @@ def test_the_console_follows_the_table_unless_the_dealer_is_filling_in_a_form(br
                                                                                served: Any) -> None:
     # its forms act only on the table as drawn (at=), and the page never drew itself again: a dealer
     # who waited while the players went on was refused until they reloaded by hand
-    table = web_conftest.new_table("tauren", 3, 7)
-    live = served(table)
-    for _ in range(4):
-        table.step()
+    table, live = played(served, 4)
     console = log_in(browser, live)
     table.step()
     newest = table.state().log[-1].text
