@@ -31,7 +31,7 @@ KINDS = frozenset({"input", "undo", "replace", "void", "answer", "question", "pa
                    "fault", "clear", "note"})
 JPEG_START = b"\xff\xd8\xff"
 DEFAULT_MAX_EVIDENCE_BYTES = 200_000_000
-ROWID_MAX = 2**63 - 1  # SQLite's largest integer: no row has a greater id (a larger one overflows)
+ROWID_MAX = 2**63 - 1  # SQLite's largest integer: no row, game or count is greater (a larger one overflows)
 DeviceEvent = tuple[str, int, int]  # (origin, session, sequence), e.g. ("seatnode:2", 17, 42)
 
 _RECORD_COLUMNS = ("SELECT r.seq, r.game_no, r.kind, r.line, r.who, r.why, r.origin, r.at, "
@@ -86,9 +86,11 @@ class Reader:
     def game(self, game_no: int) -> GameSummary:
         """Recorded game ``game_no``.
 
-        :raises NoSuchGame: when the record does not hold it (never started, or pruned).
+        :raises NoSuchGame: when the record does not hold it (never started, or pruned, or a
+            number past SQLite's integers).
         """
-        row = self._conn.execute(f"{_GAME_COLUMNS} WHERE g.game_no = ?", (game_no,)).fetchone()
+        row = self._conn.execute(f"{_GAME_COLUMNS} WHERE g.game_no = ?",
+                                 (game_no,)).fetchone() if 0 < game_no <= ROWID_MAX else None
         if row is None:
             raise NoSuchGame(f"{self.path} holds no game {game_no}")
         return _summary(row)
@@ -96,7 +98,8 @@ class Reader:
     def games(self, limit: int = 10) -> list[GameSummary]:
         """The last ``limit`` recorded games, newest first (``inputs``: its ``input`` records,
         before corrections)."""
-        rows = self._conn.execute(f"{_GAME_COLUMNS} ORDER BY g.game_no DESC LIMIT ?", (limit,))
+        rows = self._conn.execute(f"{_GAME_COLUMNS} ORDER BY g.game_no DESC LIMIT ?",
+                                  (min(limit, ROWID_MAX),))  # more than any record holds: every game
         return [_summary(row) for row in rows]
 
     def records(self, game_no: int) -> list[Record]:
