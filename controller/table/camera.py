@@ -235,7 +235,8 @@ class TrayWatcher:
         try:
             frame = self.camera.frame()
         except DeviceDisconnected as err:
-            self._blind = DeviceStatus.failing(self.camera.name, f"camera stopped sending frames: {err}", CAMERA_FIX)
+            said = str(err).removeprefix(f"{self.camera.name}: ")  # the camera's name is said once, first
+            self._blind = DeviceStatus.failing(self.camera.name, f"camera stopped sending frames: {said}", CAMERA_FIX)
             return None
         except DeviceTimeout:
             self._timeouts += 1

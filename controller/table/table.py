@@ -439,7 +439,7 @@ class Table:
         if self._faults.get(device) == (problem, fix):
             return False
         self._faults[device] = (problem, fix)
-        self._note("fault", f"{device}: {problem}", device, fix)
+        self._note("fault", named(device, problem), device, fix)
         return True
 
     def _fault_cleared(self, device: str) -> None:
@@ -482,7 +482,7 @@ class Table:
             self.status, self.problem, self.fix = TableStatus.OVER, "", ""
         elif self._faults:
             device, (problem, fix) = next(iter(self._faults.items()))
-            self.status, self.problem, self.fix = TableStatus.FAULT, problem, fix
+            self.status, self.problem, self.fix = TableStatus.FAULT, named(device, problem), fix
         elif self._paused:
             self.status, self.problem, self.fix = TableStatus.PAUSED, \
                 self._pause_why or "paused by the dealer", "resume from the dealer console"
@@ -648,6 +648,13 @@ def sentence(row: Any, name: Callable[[int | None], str], ledger: Ledger | None)
     text = words.get(row.kind, row.line)
     why = f" ({row.why})" if row.why and row.kind not in ("fault",) else ""
     return f"{text}{why}"
+
+
+def named(device: str, problem: str) -> str:
+    """A device's problem as the record and the scoreboard's banner say it: with the device's name
+    first ("rfid: reader under 'seat0' timed out"), unless its first clause names it already
+    ("camera stopped sending frames: ...", "the camera cannot find the tray: ...")."""
+    return problem if device in problem.split(":", 1)[0] else f"{device}: {problem}"
 
 
 def _said(played: Played, name: Callable[[int | None], str]) -> str:

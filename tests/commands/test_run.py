@@ -169,10 +169,10 @@ def test_run_says_once_that_the_camera_stopped_however_many_frames_it_misses(tmp
     err = _run_with_faults(tmp_path, "camera:stopped")
     said = [line for line in err.splitlines() if line.startswith("[")]  # the record's lines
     assert len(said) == 1, err
-    assert "Fault: camera: camera stopped sending frames" in said[0] and "cable" in said[0]
+    assert "Fault: camera stopped sending frames: the simulated camera stopped" in said[0] and "cable" in said[0]
 
 
 def test_run_says_when_the_camera_works_again(tmp_path: Path) -> None:
     err = _run_with_faults(tmp_path, "camera:stopped@once")
     said = [line.split("] ", 1)[1][:29] for line in err.splitlines() if line.startswith("[")]
-    assert said == ["Fault: camera: camera stopped", "Fixed: the camera works again"], err
+    assert said == ["Fault: camera stopped sending", "Fixed: the camera works again"], err
