@@ -68,6 +68,15 @@ def test_the_open_question_shows_its_evidence_and_takes_the_answer(dealer: Flask
     assert table.records[-1].input.faces == tuple(faces.split())
 
 
+def test_the_evidence_marks_as_doubtful_only_the_dice_the_reader_doubted(dealer: FlaskClient, table: Any) -> None:
+    # the picture marked every die under 0.8 as a doubt, its own threshold, while the reader
+    # doubts under vision.read.UNCERTAIN (0.755) and flags such a die: a die the table took showed as doubted
+    question = table.ask(sure=0.78)
+    page = dealer.get("/dealer/").get_data(as_text=True)
+    assert question.count >= 2 and question.seen[0].flag and not question.seen[1].flag
+    assert page.count('<g class="det doubt">') == 1 and page.count('<g class="det">') == question.count - 1
+
+
 def test_the_answer_box_marks_the_die_the_camera_could_not_read(dealer: FlaskClient, table: Any) -> None:
     # prefilled with the faces read, a "?" where a die showed none: the dealer sees which to fill
     # in (an empty slot, " M O", was easy to miss), and a "?" left in is refused
