@@ -98,7 +98,9 @@ class LogLine:
 @dataclass(frozen=True)
 class TableState:
     """The public state of the table: the game's view (with seat names), the table's status
-    and the tail of the action log. ``seq`` is the last durable record's sequence number."""
+    and the tail of the action log. ``seq`` is the last durable record's sequence number.
+    ``paused``: the dealer paused the table; true also while a device's fault is the status shown,
+    so that the console can offer Resume then."""
 
     seq: int
     game_no: int
@@ -109,6 +111,7 @@ class TableState:
     question: Question | None = None
     log: tuple[LogLine, ...] = ()
     colours: tuple[str, ...] = ()  # each seat's registered colour ("" unknown), by seat
+    paused: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data for ``GET /api/state`` and the event stream."""

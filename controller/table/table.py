@@ -152,7 +152,7 @@ class Table:
         """The public state now: the engine's one redacted view, with names, status and log."""
         with self._lock:
             return TableState(self._seq, self.game_no, self._view(), self.status, self.problem,
-                              self.fix, self.question, tuple(self._log), self.colours)
+                              self.fix, self.question, tuple(self._log), self.colours, self._paused)
 
     def subscribe(self, after: int = 0) -> _Subscription:
         """Updates above ``after``: the recorded ones first (with the state now), then live."""

@@ -31,9 +31,13 @@ class DoubtfulEyes:
 
     def __init__(self) -> None:
         self.doubt: Sighting | None = None
+        self.failing: Exception | None = None
 
     def look(self, need: Any) -> Sighting | None:
-        """The doubtful sighting once, when one is set and dice are wanted."""
+        """The doubtful sighting once, when one is set and dice are wanted; ``failing`` raised
+        while it is set (a camera fault)."""
+        if self.failing is not None:
+            raise self.failing
         sight, self.doubt = (self.doubt, None) if need is not None else (None, self.doubt)
         return sight
 

@@ -10,6 +10,7 @@ from flask.testing import FlaskClient
 
 from controller.games.rolls import Roll
 from controller.table.records import SEAT_COLOURS, Entry
+from controller.games.errors import DeviceDisconnected
 from hardware.devices import DeviceStatus
 from web_conftest import app_for, console_form, csrf_of, log_in, new_table
 
@@ -119,6 +120,25 @@ def test_pause_and_resume(dealer: FlaskClient, table: Any) -> None:
     assert refused.status_code == 409 and "a player left" in refused.get_data(as_text=True)
     dealer.post("/dealer/resume", data={"csrf": token})
     assert table.state().status.value == "running"
+
+
+def test_a_paused_table_at_fault_can_still_be_resumed(dealer: FlaskClient, table: Any) -> None:
+    # the fault is shown first, and the console offered Pause (refused: already paused) until
+    # the device came back, so the dealer could not take the pause back while it failed
+    token = csrf_of(dealer, "/dealer/")
+    dealer.post("/dealer/pause", data={"csrf": token, "why": "a player left"})
+    table.eyes.failing = DeviceDisconnected("camera: stopped sending frames")
+    table.tick()
+    state = dealer.get("/api/state").get_json()["state"]
+    assert (state["status"], state.get("paused")) == ("fault", True)
+    console = dealer.get("/dealer/").get_data(as_text=True)
+    assert "fault</strong>" in console and 'id="resume"' in console and 'id="pause"' not in console
+    dealer.post("/dealer/resume", data={"csrf": token})
+    assert not table.state().paused and table.state().status.value == "fault"  # the camera still holds it
+    table.eyes.failing = None
+    table.tick()
+    assert table.state().status.value == "running"
+    assert 'id="pause"' in dealer.get("/dealer/").get_data(as_text=True)
 
 
 def test_a_new_game_with_names_options_and_colours(dealer: FlaskClient, table: Any) -> None:
