@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from controller.commands.common import Announcer
-from controller.commands.simulate import add_option_argument, parse_options, seated_bots
+from controller.commands.simulate import add_option_argument, named_bots, parse_options, seated_bots
 from controller.games.errors import InvalidInput
 from controller.games.registry import GAMES, find_game
 
@@ -54,8 +54,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--no-web", action="store_true", help="no scoreboard")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help=f"the scoreboard's port on 127.0.0.1 (default {DEFAULT_PORT})")
-    parser.add_argument("--bots", default="heuristic", help="bot per seat, comma-separated; fewer go "
-                                                           "round the table again (default heuristic)")
+    parser.add_argument("--bots", help="bot per seat, comma-separated; fewer go round the table again "
+                                       f"(default {DEFAULT_BOTS})")
     add_option_argument(parser)
     parser.set_defaults(run=run)
 
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     speed = _speed(args.speed)
     spec = find_game(args.game or DEFAULT_GAME)
     players = DEFAULT_PLAYERS if args.players is None else args.players
-    bots = seated_bots(spec.name, players, args.bots)
+    bots = seated_bots(spec.name, players, DEFAULT_BOTS if args.bots is None else args.bots)
     if args.hands is not None and args.hands < 1:
         raise InvalidInput(f"--hands must be at least 1, not {args.hands}")
     if not 1 <= args.port <= 65535:
@@ -107,8 +107,8 @@ def _speed(text: str) -> float | None:
     return speed
 
 
-DEFAULT_GAME, DEFAULT_PLAYERS = "tao", 4
-"""A new demo's game and number of players when ``--game`` and ``--players`` are not given."""
+DEFAULT_GAME, DEFAULT_PLAYERS, DEFAULT_BOTS = "tao", 4, "heuristic"
+"""A new demo's game, number of players and bots when ``--game``, ``--players`` and ``--bots`` are not given."""
 
 
 def _unapplied(args: argparse.Namespace, demo: Any, out: TextIO) -> None:
@@ -119,6 +119,7 @@ def _unapplied(args: argparse.Namespace, demo: Any, out: TextIO) -> None:
     given = [f"--game {args.game}" if args.game and find_game(args.game).name != game else "",
              f"--players {args.players}" if args.players is not None and args.players != len(table.names) else "",
              f"--seed {args.seed}" if args.seed is not None and args.seed != demo.seed else "",
+             f"--bots {args.bots}" if args.bots is not None and named_bots(args.bots) != demo.seats.bots else "",
              "--option" if args.option else ""]
     dropped = [option for option in given if option]
     if dropped:

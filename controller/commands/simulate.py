@@ -60,6 +60,11 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     return options
 
 
+def named_bots(text: str) -> list[str]:
+    """The bot names of a ``--bots`` text, in seat order ("" where one is left out)."""
+    return [name.strip() for name in text.split(",")]
+
+
 def seated_bots(game: str, players: int, text: str, person: bool = False) -> list[str]:
     """The bots of ``--bots`` at a table of ``game`` with ``players`` seats, one of them the
     person's when ``person`` (``play``): each a bot of the game, and no more of them than seats
@@ -73,7 +78,7 @@ def seated_bots(game: str, players: int, text: str, person: bool = False) -> lis
     if not spec.min_seats <= players <= spec.max_seats:
         raise InvalidInput(f"--players: {spec.name} is for {spec.min_seats} to {spec.max_seats} "
                            f"players, not {players}")
-    bots = [name.strip() for name in text.split(",")]
+    bots = named_bots(text)
     if "" in bots:  # "random,,heuristic" or "": a seat's bot left out
         raise InvalidInput(f"--bots {text!r}: a bot name is missing (names, comma-separated: "
                            f"{', '.join(bot_names(game))})")

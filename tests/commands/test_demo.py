@@ -139,11 +139,14 @@ def test_a_resumed_demo_says_which_options_do_not_apply(tmp_path: Path, capsys: 
     # they were dropped without a word: --game tauren on a Tao Dice record played Tao Dice
     assert main(_demo(tmp_path, "--seed", "3", "--hands", "1")) == 0
     capsys.readouterr()
-    assert main(_demo(tmp_path, "--game", "tauren", "--players", "3", "--seed", "5", "--hands", "1")) == 0
+    assert main(_demo(tmp_path, "--game", "tauren", "--players", "3", "--seed", "5", "--bots", "random",
+                      "--hands", "1")) == 0
     out = capsys.readouterr().out
     assert "Tao Dice demo resumed" in out
-    assert "note: --game tauren, --players 3, --seed 5 do not apply: the record resumes its own game" in out
-    assert main(_demo(tmp_path, "--game", "tao", "--players", "4", "--seed", "3", "--hands", "1")) == 0
+    assert ("note: --game tauren, --players 3, --seed 5, --bots random do not apply: the record resumes its own game"
+            in out)
+    assert main(_demo(tmp_path, "--game", "tao", "--players", "4", "--seed", "3", "--bots", "heuristic",
+                      "--hands", "1")) == 0
     assert "do not apply" not in capsys.readouterr().out  # the record's own: nothing to say
 
 
