@@ -27,7 +27,7 @@ DEFAULTS: dict[str, Any] = {
     "delay_seconds": 0.0,    # spectator delay: the public view shown this many seconds late
     "delay_one_hand": False,  # and/or one hand late: the previous hand's end until this one ends
     "showdown_seconds": 6.0,  # how long the scoreboard holds a showdown on screen
-    "login_attempts": 5,     # wrong PINs allowed per client within login_window seconds
+    "login_attempts": 5,     # wrong PINs allowed per client within login_window seconds (4x that from all)
     "login_window": 60.0,
     "dealer_pin": None,      # the console PIN in clear: hashed at once, never stored
     "dealer_pin_hash": None,  # or its werkzeug hash

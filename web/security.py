@@ -6,7 +6,7 @@ import hmac
 import secrets
 import threading
 import time
-from collections import defaultdict, deque
+from collections import deque
 from typing import Any, Callable
 
 from flask import abort, session
@@ -15,13 +15,19 @@ from werkzeug.security import check_password_hash, generate_password_hash
 SESSION_KEY = "dealer"
 CSRF_KEY = "csrf"
 OPEN_SESSIONS = 64  # dealer sessions kept open at once; a login past this closes the oldest
+EVERY_CLIENT = 4
+"""Wrong PINs from all clients together, as a multiple of one client's ``attempts``, that lock
+every client out for the rest of the window: one client's limit alone let many addresses (a
+LAN's IPv6 addresses cost nothing) guess a short PIN together."""
 
 
 class PinGate:
     """Checks the dealer's PIN against its hash, refusing a client after too many wrong tries.
 
     Only the hash is kept; ``attempts`` wrong PINs within ``window`` seconds from one client
-    lock that client out until the oldest of them is ``window`` seconds old. The gate also keeps
+    lock that client out until the oldest of them is ``window`` seconds old, and
+    :data:`EVERY_CLIENT` times as many from all clients together lock every client out so. Only
+    clients with a wrong PIN in the window are remembered. The gate also keeps
     the ids of the dealer sessions it opened: the session cookie is only signed, so a copy of it
     taken before ``Log out`` would open the console for as long as the app runs, were the
     session not closed here too.
@@ -33,7 +39,8 @@ class PinGate:
         self.attempts, self.window = attempts, window
         self._clock = clock
         self._lock = threading.Lock()
-        self._failures: defaultdict[str, deque[float]] = defaultdict(deque)
+        self._failures: dict[str, deque[float]] = {}  # wrong PINs in the window, by client
+        self._every: deque[float] = deque()  # and from all clients together
         self._open: dict[str, None] = {}  # the open sessions' ids, oldest first
 
     @classmethod
@@ -45,17 +52,20 @@ class PinGate:
     def locked_for(self, client: str) -> float:
         """Seconds until ``client`` may try again (0: it may now)."""
         with self._lock:
-            failures = self._recent(client)
-            if len(failures) < self.attempts:
-                return 0.0
-            return failures[0] + self.window - self._clock()
+            self._forget_old()
+            waits = [failures[-limit] + self.window - self._clock()
+                     for failures, limit in ((self._failures.get(client, ()), self.attempts),
+                                             (self._every, self.attempts * EVERY_CLIENT)) if len(failures) >= limit]
+            return max(waits, default=0.0)
 
     def check(self, client: str, pin: str) -> bool:
-        """Whether ``pin`` is right; a wrong one counts against ``client``."""
+        """Whether ``pin`` is right; a wrong one counts against ``client``, and against all."""
         right = self.pin_hash is not None and check_password_hash(self.pin_hash, pin)
         if not right:
             with self._lock:
-                self._failures[client].append(self._clock())
+                now = self._clock()
+                self._failures.setdefault(client, deque()).append(now)
+                self._every.append(now)
         return right
 
     def let_in(self) -> str:
@@ -79,11 +89,20 @@ class PinGate:
             if isinstance(ticket, str):
                 self._open.pop(ticket, None)
 
-    def _recent(self, client: str) -> deque[float]:
-        failures = self._failures[client]
-        while failures and failures[0] <= self._clock() - self.window:
-            failures.popleft()
-        return failures
+    def _forget_old(self) -> None:
+        """Drop the wrong PINs older than the window, and the clients left with none."""
+        since = self._clock() - self.window
+        for failures in (self._every, *self._failures.values()):
+            while failures and failures[0] <= since:
+                failures.popleft()
+        for client in [client for client, failures in self._failures.items() if not failures]:
+            del self._failures[client]
+
+    @property
+    def remembered(self) -> int:
+        """How many clients the gate remembers wrong PINs of (for tests)."""
+        with self._lock:
+            return len(self._failures)
 
 
 def csrf_token() -> str:

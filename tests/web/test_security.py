@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from web.context import web_table
-from web.security import PinGate
+from web.security import EVERY_CLIENT, PinGate
 from web_conftest import PIN, app_for, csrf_of, log_in
 
 
@@ -103,6 +103,35 @@ def test_the_lock_lifts_after_the_window() -> None:
     assert gate.locked_for("5.6.7.8") == 0  # another client is not locked out
     now[0] += 61
     assert gate.locked_for("1.2.3.4") == 0
+
+
+def test_many_clients_guessing_together_lock_every_client_out() -> None:
+    # each address had its own limit only, so many addresses (a LAN's IPv6 ones cost nothing)
+    # could guess a short PIN together at any pace
+    now = [100.0]
+    gate = PinGate("pbkdf2:sha256:1$salt$00", attempts=2, window=60, clock=lambda: now[0])
+    first = now[0] + 1
+    for n in range(2 * EVERY_CLIENT - 1):
+        now[0] += 1
+        assert gate.locked_for(f"10.0.0.{n}") == 0 and not gate.check(f"10.0.0.{n}", "1")
+    assert gate.locked_for("10.0.1.1") == 0
+    assert not gate.check("10.0.0.99", "1")
+    assert gate.locked_for("10.0.1.1") == pytest.approx(first + 60 - now[0])  # a newcomer waits too
+    now[0] += 60
+    assert gate.locked_for("10.0.1.1") == 0
+
+
+def test_the_gate_forgets_the_clients_whose_wrong_pins_are_old() -> None:
+    # every address that ever tried was kept, and every one that only asked was added
+    now = [100.0]
+    gate = PinGate("pbkdf2:sha256:1$salt$00", attempts=5, window=60, clock=lambda: now[0])
+    for n in range(3):
+        gate.check(f"10.0.0.{n}", "1")
+    gate.locked_for("10.0.0.200")
+    assert gate.remembered == 3
+    now[0] += 61
+    gate.locked_for("10.0.0.200")
+    assert gate.remembered == 0
 
 
 def test_a_console_without_a_pin_lets_nobody_in(table: Any) -> None:
