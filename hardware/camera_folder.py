@@ -48,7 +48,11 @@ class FolderCamera:
             self._next = 0
         path = self._files[self._next]
         self._next += 1
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        try:  # decoded from Python's bytes: cv2.imread crashes the process on a name that is not UTF-8
+            data = path.read_bytes()
+        except OSError as err:
+            raise DeviceError(f"{self._name}: cannot read {path}: {err.strerror or err}") from None
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
         if image is None:
             raise DeviceError(f"{self._name}: {path} is not a readable image")
         return np.ascontiguousarray(image, dtype=np.uint8)

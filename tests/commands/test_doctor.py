@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -163,3 +164,19 @@ def test_bring_up_text_report_says_how_the_camera_looks_at_the_tray(capsys):
     assert main(["doctor", "--bring-up"]) == 0
     (camera,) = [line for line in capsys.readouterr().out.splitlines() if line.startswith("camera: ")]
     assert "tilt 0.0 degrees off straight down: ok" in camera
+
+
+def test_bring_up_reads_a_folder_camera_photo_whose_name_is_not_utf8(tmp_path):
+    # a real process: cv2.imread crashed it (a segmentation fault) on such a name
+    photo = Path(__file__).resolve().parents[2] / "data/dice-photos/byler-d6-dev/images/IMG_20191208_112645.jpg"
+    (tmp_path / "frames").mkdir()
+    (tmp_path / "frames" / os.fsdecode(b"caf\xe9.jpg")).write_bytes(photo.read_bytes())
+    (tmp_path / "table.toml").write_text('[hardware]\nbackend = "pi"\n[camera]\nsource = "folder"\n'
+                                         'folder = "frames"\n[panel]\nsource = "none"\n[rfid]\nsource = "none"\n')
+    env = {key: value for key, value in os.environ.items() if not key.startswith("DICETABLE_")}
+    result = subprocess.run([sys.executable, "-m", "controller", "doctor", "--config", "table.toml",
+                             "--bring-up", "--json"], env=env, cwd=tmp_path, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 1, result.stderr  # the photo shows no tray markers
+    camera = json.loads(result.stdout.splitlines()[-1])
+    assert camera["sharpness"] > 0 and not any("no frame" in advice for advice in camera["advice"])
