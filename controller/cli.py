@@ -12,6 +12,7 @@ import argparse
 import importlib
 import os
 import pkgutil
+import signal
 import sys
 from typing import NoReturn, Sequence
 
@@ -59,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"dicetable: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("dicetable: interrupted", file=sys.stderr)
+        _say_interrupted()
         return 130
     except BrokenPipeError:
         _drop_stdout()
@@ -68,6 +69,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         _drop_stdout()
         print(f"dicetable: cannot write the output: {reason(err)}", file=sys.stderr)
         return 2
+
+
+def _say_interrupted() -> None:
+    """Say the command was interrupted, deaf to a second Ctrl-C meanwhile (a key pressed twice, or
+    ``timeout -s INT``, which signals the command and then its process group), which would
+    otherwise end in a traceback."""
+    try:
+        before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread, where Python takes no signals
+        before = None
+    try:
+        print("dicetable: interrupted", file=sys.stderr)
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGINT, before)
 
 
 def _drop_stdout() -> None:
