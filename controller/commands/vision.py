@@ -65,6 +65,9 @@ def run_read(args: argparse.Namespace) -> int:
     if args.data is not None and not args.data.is_dir():  # a typo read with the shipped sets, unsaid
         raise InvalidInput(f"--data {shown(args.data)} is not a folder: give the table's data folder, where "
                            f"'dicetable vision teach' stores its sets")
+    if args.kind != DieKind.D6.value:  # a damaged taught set: one line, not one per photo blaming each
+        from vision.teach import taught_set
+        taught_set(DieKind(args.kind), args.data)
     images = photo_paths(args.images)
     outputs = annotation_paths(args.annotate, images, args.force) if args.annotate else {}
     tray = None if args.config is None else load_tray_config(args.config)  # a bad one: one line, nothing read

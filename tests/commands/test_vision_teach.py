@@ -82,6 +82,21 @@ def test_a_damaged_taught_set_is_one_line_not_a_traceback(tmp_path: Path, capsys
     assert "pickle" not in err[0]
 
 
+def test_a_damaged_taught_set_is_said_once_before_any_photo_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # it was said once per photo, each line led by the photo's name as if the photo were at fault
+    import controller.commands.vision as command
+    (tmp_path / "faces").mkdir()
+    (tmp_path / "faces" / "letters.npz").write_bytes(b"PK\x03\x04 cut short")
+    photos = [tmp_path / f"photo{n}.png" for n in range(3)]
+    for photo in photos:
+        photo.write_bytes(b"a photo")
+    monkeypatch.setattr(command, "load_photo", lambda path: pytest.fail("a photo was read"))
+    assert main(["vision", "read", *map(str, photos), "--kind", "letters", "--data", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "is damaged or not a taught set: teach it again" in err[0] and "photo" not in err[0]
+
+
 @pytest.mark.parametrize(("layout", "message"), [
     ({}, "no pictures in"),
     ({"Q_1.png": True}, "'Q' is not a face of a letters die"),
