@@ -243,8 +243,10 @@ def load_photo(path: Path) -> LoadedPhoto:
     size = header_size(data)
     if size is None:
         raise InvalidInput(f"not a readable image: {shown(path)} (photos are read as JPEG, PNG, BMP, TIFF or WebP)")
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and data.rfind(b"IEND") < 0:  # else libpng says so on stderr, in its words
+        raise InvalidInput(f"{shown(path)} is cut short (a PNG without its end): copy it again")
     reduced = _reduction(path, size, data[:2] == b"\xff\xd8")
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), REDUCED_FLAGS[reduced])
+    image = _decoded(data, REDUCED_FLAGS[reduced])
     del data  # the file's bytes: no longer needed while the photo is read
     if image is None:
         raise InvalidInput(f"not a readable image: {shown(path)}")
@@ -254,6 +256,19 @@ def load_photo(path: Path) -> LoadedPhoto:
         image = cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
         reduced *= 2
     return LoadedPhoto(image, reduced, size)
+
+
+def _decoded(data: bytes, flags: int) -> np.ndarray | None:
+    """The image ``data`` holds, or None, without OpenCV's own log lines on stderr (a broken BMP
+    printed "[ERROR:0@0.1] global loadsave.cpp:1377 imdecode_ ... Assertion failed" before the
+    command's one line)."""
+    logging = cv2.utils.logging
+    before = logging.getLogLevel()
+    logging.setLogLevel(logging.LOG_LEVEL_SILENT)
+    try:
+        return cv2.imdecode(np.frombuffer(data, np.uint8), flags)
+    finally:
+        logging.setLogLevel(before)
 
 
 def _reduction(path: Path, size: tuple[int, int], jpeg: bool) -> int:

@@ -316,3 +316,18 @@ def test_the_summary_line_gives_the_zones_in_the_configurations_order_and_dice_o
     assert by_zone(dice, zones, order) == "community: 2; seat2: 5 ?; seat10: 3; off every zone: 6"
     assert by_zone(dice, zones) == "community: 2; seat10: 3; seat2: 5 ?; off every zone: 6"  # no order: by name
     assert by_zone([], []) == "no dice"
+
+
+def test_a_cut_or_broken_photo_is_one_line_without_the_decoders_own(photo: Path, tmp_path: Path) -> None:
+    # a real process: libpng and OpenCV write their own lines to the process's stderr ("libpng error: PNG
+    # input buffer is incomplete", "[ERROR:0@0.1] global loadsave.cpp:1377 imdecode_ ... Assertion failed")
+    import subprocess
+    import sys
+
+    (tmp_path / "cut.png").write_bytes(photo.read_bytes()[:2000])
+    (tmp_path / "broken.bmp").write_bytes(b"BM" + bytes(100))
+    run = subprocess.run([sys.executable, "-m", "controller", "vision", "read", "cut.png", "broken.bmp"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert run.stderr.splitlines() == ["dicetable: 'cut.png' is cut short (a PNG without its end): copy it again",
+                                       "dicetable: not a readable image: 'broken.bmp'"]
