@@ -803,13 +803,15 @@ def _kind_of_class(index: int) -> str:
 def _reading(hit: Hit, kind: DieKind, taught: TaughtSet | None, scale: float, shape: tuple[int, ...],
              leans: float = LEANS) -> DieReading:
     """The reading of one hit as a ``kind`` die, in frame pixels, flagged as :mod:`vision.read` flags
-    (``cocked`` over the cocked network's share ``leans``)."""
+    (``cocked`` over the cocked network's share ``leans``). A value read is no surer than the
+    cocked network's share that the die lies flat (``1 - leaning``): a die that may lean is
+    doubted, not taken, whatever its top face reads (:func:`_no_surer_than_flat`)."""
     from vision.read import BLURRED, SURE_THOUGH_BLURRED, UNCERTAIN, DieReading, cut_off, seen_well
 
     value, confidence, flag = _value(hit, kind, taught, leans)
     blurred = value is not None and confidence < SURE_THOUGH_BLURRED and hit.sharpness < BLURRED
     if value is not None:
-        confidence *= seen_well(hit.sharpness, hit.side / scale)
+        confidence = _no_surer_than_flat(confidence * seen_well(hit.sharpness, hit.side / scale), hit.leaning)
     if cut_off(hit.center, hit.side, shape):
         value, flag = None, "cut_off"
     elif blurred:
@@ -831,6 +833,22 @@ saying it cannot read it. On calibrated trays seen from straight above, dice of 
 0.89-1.0 on its faces (336 dice, every pair of kinds among d6, d12, d8-tauren and letters), while
 the cocked dice whose faces lean to another kind put 0.41-0.71 there (8 of 1,000 on the bench's
 trays and free frames, ``bench/faces_reader.py``): those stay ``cocked``, which the players settle."""
+
+
+def _no_surer_than_flat(confidence: float, leaning: float) -> float:
+    """A reading's ``confidence`` at most the share that its die lies flat: a cocked die's top face
+    reads as surely as a flat one's, so the face's share alone does not say the value stands.
+    On a calibrated tray seen from about straight above this changes no decision (a share over
+    :data:`TRAY_LEANS` is flagged cocked, and under it the cap stays over the threshold); on a
+    free frame (:data:`LEANS`, 0.5) or a tilted camera's tray it makes a die that leans by a share
+    over ``1 - UNCERTAIN`` (0.245) a question instead of a value. ``bench/faces_reader.py --frames
+    1000 --speed-rounds 0`` (d12 / d8-tauren / letters): wrong readings accepted 6 / 10 / 13 -> 4 /
+    3 / 2, read right 5371 / 5433 / 5378 -> 5370 / 5427 / 5382, read right and accepted 5087 / 5314
+    / 5273 -> 4965 / 5153 / 5074 (of 5490 / 5522 / 5433); with ``--plain`` wrong readings accepted
+    1 / 0 / 3 -> 1 / 0 / 0 (d12's one leans at 0.01), read right 5457 / 5495 / 5392 -> 5462 / 5495
+    / 5394, accepted 5342 / 5474 / 5379 -> 5319 / 5415 / 5278; ``--tilted-frames 90`` (540 dice):
+    wrong readings accepted 17 -> 6, read right and accepted 383 -> 342."""
+    return min(confidence, 1.0 - leaning)
 
 
 def _value(hit: Hit, kind: DieKind, taught: TaughtSet | None, leans: float = LEANS) -> tuple[int | None, float, str | None]:

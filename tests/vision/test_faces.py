@@ -95,8 +95,24 @@ def test_a_die_the_cocked_network_sees_leaning_is_flagged_whatever_its_face_read
     probs = np.zeros(len(CLASSES), np.float32)
     probs[face_class(DieKind.LETTERS, 6)] = 0.98
     leaning = _reading(Hit((100.0, 100.0), 40.0, probs, leaning=LEANS + 0.01), DieKind.LETTERS, None, 1.0, (400, 400, 3))
-    flat = _reading(Hit((100.0, 100.0), 40.0, probs, leaning=LEANS - 0.01), DieKind.LETTERS, None, 1.0, (400, 400, 3))
+    flat = _reading(Hit((100.0, 100.0), 40.0, probs, leaning=0.05), DieKind.LETTERS, None, 1.0, (400, 400, 3))
     assert (leaning.value, leaning.flag, flat.value, flat.flag) == (None, "cocked", 6, None)
+
+
+def test_a_die_that_may_lean_is_doubted_however_surely_its_face_reads() -> None:
+    # under LEANS (0.5, a frame with no calibration) a cocked die's sure top face was taken: most
+    # wrong readings the face bench accepted were cocked dice with shares of 0.15-0.5
+    probs = np.zeros(len(CLASSES), np.float32)
+    probs[face_class(DieKind.LETTERS, 6)] = 0.98
+
+    def read(leaning: float) -> tuple[int | None, str | None, float]:
+        reading = _reading(Hit((100.0, 100.0), 40.0, probs, leaning=leaning), DieKind.LETTERS, None, 1.0, (400, 400, 3))
+        return reading.value, reading.flag, reading.confidence
+
+    assert read(LEANS - 0.01) == (6, "uncertain", pytest.approx(1 - (LEANS - 0.01), abs=1e-4))  # its value kept, asked
+    assert read(1 - UNCERTAIN + 0.01)[1] == "uncertain" and read(1 - UNCERTAIN - 0.01)[1] is None
+    assert read(0.1) == (6, None, pytest.approx(0.9, abs=1e-4))  # no surer than it lies flat
+    assert read(0.0)[2] == pytest.approx(0.98, abs=1e-4)
 
 
 def test_a_die_the_cocked_network_sees_flat_loses_the_readers_doubt_unless_they_cannot_read_it() -> None:
