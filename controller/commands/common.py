@@ -9,6 +9,7 @@ command keeps what it did.
 
 from __future__ import annotations
 
+import argparse
 import errno
 import os
 import signal
@@ -37,6 +38,20 @@ def shown(path: str | Path) -> str:
     'photos/d\xffe.jpg'
     """
     return "'" + os.fsencode(path).decode("utf-8", "backslashreplace") + "'"
+
+
+def given(text: str) -> str:
+    """An ``argparse`` type for a file or folder named on the command line: refuses an empty name,
+    which ``Path`` reads as the current folder (an unset shell variable in ``vision read "$DIR"``
+    read every photo there and wrote its pictures there) or a command took for its default."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty name: give a file or folder")
+    return text
+
+
+def given_path(text: str) -> Path:
+    """:func:`given` as a ``Path``."""
+    return Path(given(text))
 
 
 def reason(err: OSError) -> str:

@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from controller.commands.common import Announcer
+from controller.commands.common import Announcer, given_path
 from controller.commands.simulate import add_option_argument, named_bots, parse_options, seated_bots
 from controller.games.errors import InvalidInput
 from controller.games.registry import GAMES, find_game
@@ -47,7 +47,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--speed", default="1", metavar="X|max",
                         help="how fast the table's time runs: 1 is a spectator's pace, 4 four "
                              "times faster, max as fast as the machine goes (default 1)")
-    parser.add_argument("--db", type=Path, help="the table's record (SQLite); the same file "
+    parser.add_argument("--db", type=given_path, help="the table's record (SQLite); the same file "
                                                 "resumes a stopped demo (default: a new file). Beside it "
                                                 "DB.stones keeps the enrolled stones and DB.tray the "
                                                 "simulated tray's dice")

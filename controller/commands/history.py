@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
 
+from controller.commands.common import given_path
 from controller.games.errors import InvalidInput
 from controller.table.records import GameSummary
 
@@ -23,7 +23,7 @@ def register(subparsers: Any) -> None:
                     "demo`, or the state file of `dicetable run`), newest first, with their "
                     "results; --game N prints that game's history text, which `dicetable "
                     "replay` reads.")
-    parser.add_argument("--db", required=True, type=Path, help="the table's record (SQLite)")
+    parser.add_argument("--db", required=True, type=given_path, help="the table's record (SQLite)")
     parser.add_argument("--game", type=int, metavar="N", help="one game: its history text")
     parser.add_argument("--limit", type=int, default=10, help="games to list (default 10)")
     parser.add_argument("--json", action="store_true", help="one JSON object per game")

@@ -22,7 +22,7 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
-from controller.commands.common import check_output, shown, write_file
+from controller.commands.common import check_output, given, shown, write_file
 from controller.commands.print_tray import PAGE_MARGIN_MM, PAPERS, PT_PER_MM, Box, Text, _pdf, _pdf_op
 from controller.games.dice import DieKind
 from controller.games.errors import InvalidInput
@@ -93,7 +93,7 @@ def register(subparsers: Any) -> None:
                         help="dice in the set (default: 17 for d8-tauren and letters, two for each of "
                              "six seats and five community; 6 for d12, one per seat)")
     parser.add_argument("--paper", choices=tuple(PAPERS), default="a4", help="paper size (default a4)")
-    parser.add_argument("--out", help="output file, .svg or .pdf (default faces-KIND-Nmm.svg)")
+    parser.add_argument("--out", type=given, help="output file, .svg or .pdf (default faces-KIND-Nmm.svg)")
     parser.add_argument("--force", action="store_true", help="overwrite --out if it exists")
     parser.set_defaults(run=run)
 

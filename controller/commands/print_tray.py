@@ -16,7 +16,7 @@ from xml.sax.saxutils import escape
 
 import cv2
 
-from controller.commands.common import check_output
+from controller.commands.common import check_output, given
 from controller.games.errors import ConfigError, InvalidInput
 from vision.calibrate import CORNER_IDS, MARKER_DICTIONARY, TrayLayout
 
@@ -73,7 +73,7 @@ def register(subparsers: Any) -> None:
                     "page') and check the scale bar with a ruler; the same sizes go in the table "
                     "configuration's [tray] table.")
     width, height = DEFAULT_SIZE
-    parser.add_argument("--out", default="tray.pdf", help="output file, .svg or .pdf (default tray.pdf)")
+    parser.add_argument("--out", type=given, default="tray.pdf", help="output file, .svg or .pdf (default tray.pdf)")
     parser.add_argument("--size", default=f"{width:g}x{height:g}", metavar="WxH",
                         help=f"tray (and sheet) width x height in mm (default {width:g}x{height:g})")
     parser.add_argument("--marker-mm", type=float, default=DEFAULT_MARKER_MM,

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any, Callable
 
-from controller.commands.common import Progress, read_text, shown
+from controller.commands.common import Progress, given_path, read_text, shown
 from controller.commands.showdown import HandTally
 from controller.commands.simulate import plural, standings
 from controller.games import history
@@ -26,7 +25,7 @@ def register(subparsers: Any) -> None:
                     "or the table) input by input, checking each against the rules, and prints "
                     "the standings, the game being played and the hands shown by category "
                     "(--json: the same final object as simulate).")
-    parser.add_argument("history", type=Path, metavar="FILE", help="the history file")
+    parser.add_argument("history", type=given_path, metavar="FILE", help="the history file")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 

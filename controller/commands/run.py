@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from controller.commands.common import DEVICE_RECORDS, Announcer
+from controller.commands.common import DEVICE_RECORDS, Announcer, given_path
 from controller.games.errors import InvalidInput
 
 DEFAULT_STATE = Path("/var/lib/dicetable")
@@ -53,8 +53,8 @@ def register(subparsers: Any) -> None:
                     "and the stones, records every input durably, and serves the scoreboard. "
                     "The dealer starts a game from the console (/dealer), or --game starts one "
                     "when none is in play. SIGTERM stops it cleanly.")
-    parser.add_argument("--config", required=True, type=Path, help="the table.toml")
-    parser.add_argument("--state", type=Path, help="where the record lives, and the dice sets taught "
+    parser.add_argument("--config", required=True, type=given_path, help="the table.toml")
+    parser.add_argument("--state", type=given_path, help="where the record lives, and the dice sets taught "
                         "with `dicetable vision teach --data STATE` (default $STATE_DIRECTORY, else "
                         "/var/lib/dicetable)")
     parser.add_argument("--game", type=str.lower, help="start this game if none is in play")

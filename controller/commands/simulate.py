@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any, Sequence
 
 from controller.bots import bot_names
-from controller.commands.common import Output, Progress, check_output, interrupt_held
+from controller.commands.common import Output, Progress, check_output, given_path, interrupt_held
 from controller.commands.showdown import HandTally
 from controller.games import history
 from controller.games.base import Game
@@ -32,7 +31,7 @@ def register(subparsers: Any) -> None:
                         help="bot per seat, comma-separated, repeated round the table "
                              "(e.g. random,heuristic; default heuristic)")
     add_option_argument(parser)
-    parser.add_argument("--record", type=Path, metavar="FILE",
+    parser.add_argument("--record", type=given_path, metavar="FILE",
                         help="write the history of every game played as it is played "
                              "(dicetable replay reads it); an existing FILE needs --force")
     parser.add_argument("--force", action="store_true", help="overwrite an existing --record FILE")

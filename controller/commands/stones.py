@@ -9,7 +9,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from controller.commands.common import FileProblem, shown
+from controller.commands.common import FileProblem, given, shown
 from controller.games.errors import DeviceTimeout, InvalidInput
 from hardware.clock import Clock, SimClock
 from hardware.config import config_for_command
@@ -46,7 +46,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE",
                         help="the table configuration (default: $DICETABLE_CONFIG, else a "
                              "simulated table)")
-    parser.add_argument("--db", metavar="FILE",
+    parser.add_argument("--db", type=given, metavar="FILE",
                         help="the registry file (default: [rfid] registry of the configuration)")
     parser.add_argument("--json", action="store_true", help="one JSON object per tag")
 

@@ -12,8 +12,8 @@ from typing import Any, Literal, Sequence, TextIO
 import cv2
 import numpy as np
 
-from controller.commands.common import (FileProblem, Progress, check_output, made_folder, read_bytes, reason,
-                                        shown, write_file)
+from controller.commands.common import (FileProblem, Progress, check_output, given_path, made_folder, read_bytes,
+                                        reason, shown, write_file)
 from controller.games.dice import DieKind
 from controller.games.errors import DiceTableError, InvalidInput
 from vision.calibrate import Calibration, CalibrationError, TrayConfig, calibrate, load_tray_config
@@ -37,19 +37,19 @@ def register(subparsers: Any) -> None:
                     "of another kind than --kind). Faces print as games write them (5, 12, W, H). A photo over "
                     "50 megapixels is read at 1/2, 1/4 or 1/8 of its size when it is a JPEG (positions stay "
                     "in its pixels) and refused otherwise, so that reading stays within 500 MB.")
-    read.add_argument("images", nargs="+", type=Path, metavar="IMAGE",
+    read.add_argument("images", nargs="+", type=given_path, metavar="IMAGE",
                       help="photo files (JPEG, PNG, BMP, TIFF or WebP), or folders: every photo in them")
     read.add_argument("--kind", default="d6", choices=KINDS, help="kind of dice in the photos (default d6)")
-    read.add_argument("--data", type=Path, metavar="DIR",
+    read.add_argument("--data", type=given_path, metavar="DIR",
                       help="the table's data folder, where taught sets are found (default $STATE_DIRECTORY, "
                            "else ~/.local/share/dicetable)")
     read.add_argument("--json", action="store_true", help="one JSON object per image per line")
-    read.add_argument("--annotate", type=Path, metavar="DIR",
+    read.add_argument("--annotate", type=given_path, metavar="DIR",
                       help="also write each photo with boxes and values drawn into DIR, as "
                            "NAME.png (NAME-2.png, ... when photos share a name)")
     read.add_argument("--force", action="store_true",
                       help="overwrite annotated pictures already in DIR")
-    read.add_argument("--config", type=Path, metavar="FILE",
+    read.add_argument("--config", type=given_path, metavar="FILE",
                       help="the table's configuration (table.toml): read each photo as the table reads "
                            "its tray, calibrated by the tray's markers and its [tray] sizes (the dice's "
                            "size, whether a die leans), and say which of its [zones] each die lies in "
@@ -471,9 +471,9 @@ def _register_teach(actions: Any) -> None:
                                description=TEACH_HELP)
     teach.add_argument("--kind", required=True, choices=[k for k in KINDS if k != DieKind.D6.value],
                        help="the kind of dice the set is")
-    teach.add_argument("--images", required=True, type=Path, metavar="DIR",
+    teach.add_argument("--images", required=True, type=given_path, metavar="DIR",
                        help="the pictures: DIR/<face>/*.jpg or DIR/<face>_*.jpg")
-    teach.add_argument("--data", type=Path, metavar="DIR",
+    teach.add_argument("--data", type=given_path, metavar="DIR",
                        help="the table's data folder (default $STATE_DIRECTORY, else ~/.local/share/dicetable)")
     teach.add_argument("--force", action="store_true",
                        help="replace the set of this kind already taught there (else it is kept and nothing is taught)")

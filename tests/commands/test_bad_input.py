@@ -172,6 +172,18 @@ CASES: list[tuple[list[str], str]] = [
     (["simulate", "--players", "2", "--bots", "random,heuristic,random"],
      "--bots names 3 bots, but only 2 can sit (one per seat): name at most 2"),
     (["play", "--option", "black=-1"], "option black='-1' must be a whole number >= 0"),
+    # an empty name (an unset shell variable) is refused, not read as the current folder or the default
+    (["vision", "read", ""], "argument IMAGE: an empty name"),
+    (["vision", "read", "photo.jpg", "--annotate", " "], "argument --annotate: an empty name"),
+    (["vision", "teach", "--kind", "letters", "--images", ""], "argument --images: an empty name"),
+    (["print-faces", "--kind", "d12", "--die-mm", "16", "--out", ""], "argument --out: an empty name"),
+    (["print-tray", "--out", ""], "argument --out: an empty name"),
+    (["stones", "list", "--db", ""], "argument --db: an empty name"),
+    (["history", "--db", ""], "argument --db: an empty name"),
+    (["replay", ""], "argument FILE: an empty name"),
+    (["simulate", "--record", ""], "argument --record: an empty name"),
+    (["demo", "--db", ""], "argument --db: an empty name"),
+    (["run", "--config", ""], "argument --config: an empty name"),
 ]
 
 
