@@ -16,7 +16,8 @@ from controller.commands.common import (FileProblem, Progress, check_output, giv
                                         reason, shown, write_file)
 from controller.games.dice import DieKind
 from controller.games.errors import DiceTableError, InvalidInput
-from vision.calibrate import Calibration, CalibrationError, TrayConfig, calibrate, load_tray_config
+from hardware.config import read_toml
+from vision.calibrate import Calibration, CalibrationError, TrayConfig, calibrate, tray_config_of
 from vision.read import MAX_FRAME_PX
 
 
@@ -70,7 +71,7 @@ def run_read(args: argparse.Namespace) -> int:
         taught_set(DieKind(args.kind), args.data)
     images = photo_paths(args.images)
     outputs = annotation_paths(args.annotate, images, args.force) if args.annotate else {}
-    tray = None if args.config is None else load_tray_config(args.config)  # a bad one: one line, nothing read
+    tray = None if args.config is None else tray_config_of(read_toml(args.config))  # a bad one: one line, nothing read
     failures = 0
     progress = Progress("vision read", len(images), "photos", enabled=not args.json)
     for n, path in enumerate(images):

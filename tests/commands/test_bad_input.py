@@ -135,6 +135,9 @@ CASES: list[tuple[list[str], str]] = [
     (["vision", "read", "photo.jpg", "--annotate", "/dev/full"], "--annotate '/dev/full' is a file"),
     (["vision", "read", "photo.jpg", "--annotate", "/sys/kernel"], "cannot write in the --annotate folder '/sys/kernel'"),
     (["vision", "read", "photo.jpg", "--annotate", "/proc/annotated"], "cannot make the --annotate folder '/proc/annotated'"),
+    (["vision", "read", "photo.jpg", "--config", "missing.toml"], "missing.toml: no such configuration file"),
+    (["vision", "read", "photo.jpg", "--config", "folder"], "folder: is a folder, not a configuration file"),
+    (["vision", "read", "photo.jpg", "--config", "latin1.txt"], "latin1.txt: not a UTF-8 text file"),
     (["vision", "read", str(PHOTO), "--annotate", "annotated"],
      "'annotated/IMG_20191208_112645.png' exists; choose another name or add --force"),
     # stones and the configuration
