@@ -51,6 +51,9 @@ def loads(text: str, *, upto: int | None = None) -> Game:
     """
     rows = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1)]
     rows = [(n, line) for n, line in rows if line and not line.startswith("#")]
+    if rows and rows[0][1] != MAGIC and rows[0][1].split(" ", 1)[0] == MAGIC.split(" ", 1)[0]:
+        raise HistoryError(f"a dicetable history of another version ({rows[0][1]!r}): this dicetable reads "
+                           f"{MAGIC!r}; replay it with the dicetable that wrote it")
     if not rows or rows[0][1] != MAGIC:
         raise HistoryError(f"not a dicetable history: the first line must be {MAGIC!r}")
     header, body = _read_header(rows[1:])

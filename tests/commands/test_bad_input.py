@@ -40,6 +40,7 @@ def desk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "binary.bin").write_bytes(BINARY)
     (tmp_path / "latin1.txt").write_bytes(LATIN1_TEXT)
     (tmp_path / "folder").mkdir()
+    (tmp_path / "v2.txt").write_text("dicetable-history 2\ngame tao\n")
     (tmp_path / "folder" / "notes.txt").write_text("not a photo\n")
     (tmp_path / "annotated").mkdir()
     (tmp_path / "annotated" / "IMG_20191208_112645.png").write_bytes(b"an earlier picture")
@@ -106,6 +107,7 @@ CASES: list[tuple[list[str], str]] = [
     (["replay", "binary.bin"], "'binary.bin' is not a UTF-8 text history file"),
     (["replay", "latin1.txt"], "'latin1.txt' is not a UTF-8 text history file"),
     (["replay", "folder"], "'folder' is a folder; give a history file"),
+    (["replay", "v2.txt"], "a dicetable history of another version ('dicetable-history 2')"),  # was "not a history"
     (["replay", "photo.jpg"], "'photo.jpg' is not a UTF-8 text history file"),
     (["replay", "games.txt", "--fast"], "unrecognized arguments: --fast"),
     (["replay", "stones.db"], "'stones.db' is an SQLite file (a table's record?), not a text history file: "
