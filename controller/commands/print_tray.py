@@ -16,7 +16,7 @@ from xml.sax.saxutils import escape
 
 import cv2
 
-from controller.commands.common import check_output, given
+from controller.commands.common import check_output, given, write_file
 from controller.games.errors import ConfigError, InvalidInput
 from vision.calibrate import CORNER_IDS, MARKER_DICTIONARY, TrayLayout
 
@@ -108,14 +108,11 @@ def run(args: argparse.Namespace) -> int:
     check_output(out, args.force, "tray sheet")  # a folder, no folder, or there already
     shapes = sheet(layout)
     pages = tiles(layout, PAPERS[args.paper]) if args.paper != "tray" else []
-    try:
-        if suffix == ".svg":
-            out.write_text(to_svg(shapes, layout), encoding="utf-8")
-        else:
-            out.write_bytes(to_tiled_pdf(shapes, layout, pages, PAPERS[args.paper])
-                            if pages else to_pdf(shapes, layout))
-    except OSError as err:
-        raise InvalidInput(f"cannot write {args.out!r}: {err.strerror or err}") from err
+    if suffix == ".svg":
+        data = to_svg(shapes, layout).encode("utf-8")
+    else:
+        data = to_tiled_pdf(shapes, layout, pages, PAPERS[args.paper]) if pages else to_pdf(shapes, layout)
+    write_file(out, data, args.force)  # as every command writes: not over a file that came meanwhile
     on = f" on {len(pages)} {args.paper} pages: cut at the corner marks, butt the pieces" \
         if pages else ""
     print(f"wrote {out} ({width:g} x {height:g} mm, markers {args.marker_mm:g} mm){on}: "
