@@ -8,11 +8,12 @@ Per kind, N frames (default 1,000) rendered with seeds the trainer never uses (f
 :data:`SEED_BASE`), die bodies and inks from :data:`BENCH_PALETTE` (none within
 :data:`LEAST_COLOUR_DISTANCE` of a training colour), half of them in each die's own lettering,
 turned any way, at 0.6-1.4x brightness with warm or cool light, and some blur, noise, JPEG,
-glare and perspective (``--plain``: none of those five, and no cocked die). A reading matches a die when its centre lies in the die's box
-(``bench/dice_reader.py``: :func:`score`); printed: dice found, read right (flagged or not), read
-right and accepted (no flag: the table does not ask the dealer), false dice per frame, and read
-wrong but accepted above ``vision.read.UNCERTAIN`` (goal: none; in brackets, how many of those are
-dice that show no face, cocked or hidden, given a value). Then, per kind, the CPU time of
+glare and perspective (``--plain``: none of those five, and no cocked die). A reading matches a
+die when its centre lies in the die's box (``bench/dice_reader.py``: :func:`score`); printed:
+dice found, read right (flagged or not), read right and accepted (no flag: the table does not
+ask the dealer), false dice per frame, and read wrong but accepted above
+``vision.read.UNCERTAIN`` (goal: none; in brackets, how many of those are dice that show no
+face, cocked or hidden, given a value). Then, per kind, the CPU time of
 reading a 1536x864 frame with seven dice: median and slowest. With ``--lean-frames N``, first the
 cocked network's calls on dice at their true centres (:func:`leans`); with ``--tilted-frames N``,
 calibrated trays seen by a tilted camera (:func:`tilted`); with ``--tray-frames N``, per kind,
@@ -114,7 +115,8 @@ def accuracy(kind: str, frames: int, sheet: Path | None = None, plain: bool = Fa
         if (n + 1) % 100 == 0 and n + 1 < frames:
             print(f"  {kind} so far: {total.line(f'{n + 1} frames')}; accepted right {accepted}", flush=True)
     n_dice = max(total.labelled, 1)
-    print(f"{kind}{' (plain)' if plain else ''}: {total.line(f'{frames} frames')}; read right and accepted {accepted}/{total.labelled} "
+    name = f"{kind} (plain)" if plain else kind
+    print(f"{name}: {total.line(f'{frames} frames')}; read right and accepted {accepted}/{total.labelled} "
           f"({100 * accepted / n_dice:.1f}%)", flush=True)
     if sheet is not None:
         write_sheet(named_sheet(sheet, kind), tiles, what="dice not read right and accepted")

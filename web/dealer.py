@@ -92,9 +92,8 @@ FOLLOW_MS = 2000
 @dealer.post("/answer")
 def answer() -> BaseResponse:
     """The dealer's reading of the dice the table asked about."""
-    question = request.form.get("question", type=int)
-    if question is None:
-        abort(400, f"{request.form.get('question', '')!r} is not a question's number: reload the page")
+    question = _form_number("question", f"{request.form.get('question', '')!r} is not a question's number: "
+                                        "reload the page")
     web_table().table.answer(question, _faces(), DEALER)
     return _back()
 
@@ -211,19 +210,21 @@ def _drawn_at() -> int:
     form's change once it has changed since (``Table.correct``, ``Table.submit``: a second click
     of Undo took back one more input, of Enter gave the same dice to the next seat, of Void voided
     the next hand's first inputs)."""
-    drawn = request.form.get("at", type=int)
-    if drawn is None:
-        abort(400, "the form does not say which state of the table it was drawn in: reload the page")
-    return drawn
+    return _form_number("at", "the form does not say which state of the table it was drawn in: reload the page")
 
 
 def _drawn_in_game() -> int:
     """The game the "Start a game" form was drawn in (``game_no``): a double click on Start
     started two games, the first left empty in the history (``Table.new_game``'s ``after_game``)."""
-    drawn = request.form.get("game_no", type=int)
-    if drawn is None:
-        abort(400, "the form does not say which game it was drawn in: reload the page")
-    return drawn
+    return _form_number("game_no", "the form does not say which game it was drawn in: reload the page")
+
+
+def _form_number(field: str, refusal: str) -> int:
+    """The form's whole number ``field``, else 400 with ``refusal``."""
+    number = request.form.get(field, type=int)
+    if number is None:
+        abort(400, refusal)
+    return number
 
 
 def _faces() -> tuple[str, ...]:

@@ -251,7 +251,7 @@ class TableHandle(Protocol):
         :class:`TableNotReady`."""
         ...
 
-    def correct(self, correction: Correction, at: int | None = None) -> Ack:
+    def correct(self, correction: Correction, *, at: int | None = None) -> Ack:
         """Undo, replace a misread die, or void the hand; recorded with who and why. ``at`` as
         for :meth:`submit`."""
         ...

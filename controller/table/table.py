@@ -180,7 +180,7 @@ class Table:
             return self._record("input", str(entry.input), entry.origin, entry.who,
                                 evidence=evidence, device_event=device_event)
 
-    def correct(self, correction: Correction, at: int | None = None) -> Ack:
+    def correct(self, correction: Correction, *, at: int | None = None) -> Ack:
         """Undo, replace a misread die, or void the hand in play; recorded with who and why. With
         ``at``, only on the table as it stood at record ``at`` (:meth:`_as_seen`)."""
         with self._lock:

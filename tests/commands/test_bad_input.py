@@ -183,7 +183,7 @@ CASES: list[tuple[list[str], str]] = [
     (["vision", "teach", "--kind", "letters", "--images", ""], "argument --images: an empty name"),
     (["print-faces", "--kind", "d12", "--die-mm", "16", "--out", ""], "argument --out: an empty name"),
     (["print-tray", "--out", ""], "argument --out: an empty name"),
-    (["print-tray", "--out", "/sys/tray.svg"], "cannot write '/sys/tray.svg': permission denied"),  # as the others say it
+    (["print-tray", "--out", "/sys/tray.svg"], "cannot write '/sys/tray.svg': permission denied"),  # as others say it
     (["stones", "list", "--db", ""], "argument --db: an empty name"),
     (["history", "--db", ""], "argument --db: an empty name"),
     (["replay", ""], "argument FILE: an empty name"),

@@ -218,7 +218,8 @@ def test_the_demo_tells_a_device_fault_once_with_its_fix_and_tells_its_end(tmp_p
         demo.close()
     said = [line.split("] ", 1)[1] for line in out.getvalue().splitlines()]
     assert len(said) == 2 and said[1] == "Fixed: the camera works again", said
-    assert said[0].startswith("Fault: camera stopped sending frames: the simulated camera stopped") and "cable" in said[0]
+    assert said[0].startswith("Fault: camera stopped sending frames: the simulated camera stopped")
+    assert "cable" in said[0]
 
 
 def test_the_demo_takes_the_simulated_faults_the_environment_names(
@@ -229,7 +230,8 @@ def test_the_demo_takes_the_simulated_faults_the_environment_names(
     assert main(_demo(tmp_path, "--game", "tao", "--players", "2", "--seed", "3", "--hands", "1")) == 0
     said = [line.split("] ", 1)[1] for line in capsys.readouterr().out.splitlines() if line.startswith("[")]
     faults = [line for line in said if line.startswith(("Fault:", "Fixed:"))]
-    assert faults[0].startswith("Fault: camera stopped sending frames: the simulated camera stopped") and faults[1] == "Fixed: the camera works again"
+    assert faults[0].startswith("Fault: camera stopped sending frames: the simulated camera stopped")
+    assert faults[1] == "Fixed: the camera works again"
 
 
 def test_a_simulated_fault_named_wrong_is_one_line_and_nothing_is_made(
