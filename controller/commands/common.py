@@ -196,13 +196,57 @@ def interrupt_held() -> Iterator[None]:
 
 
 def write_file(path: Path, data: bytes, force: bool = False) -> None:
-    """Write ``data`` to a new file ``path`` (an existing one only with ``force``)."""
+    """Write ``data`` to a new file ``path`` (an existing one only with ``force``), whole or not at
+    all: a full disk or a crash halfway leaves ``path`` as it was, never half a file
+    (:func:`_put_whole`). A device or a pipe (``/dev/stdout``) is written to as it is."""
     check_output(path, force)
     try:
-        with open(path, "wb" if force else "xb") as handle:
-            handle.write(data)
+        if path.exists() and not path.is_file():
+            with open(path, "wb") as handle:
+                handle.write(data)
+        else:  # through a link, to the file it names
+            _put_whole(path.resolve() if path.is_symlink() else path, data, force)
     except OSError as err:
         raise FileProblem(f"cannot write {shown(path)}: {reason(err)}") from None
+
+
+def _put_whole(path: Path, data: bytes, force: bool) -> None:
+    """Write ``data`` to a hidden file beside ``path``, flushed to the disk, then give it ``path``'s
+    name: in one step over the old file with ``force``, else as a new name only (a file that
+    appeared there meanwhile is kept). The hidden file is gone whatever happens."""
+    handle = tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".part", delete=False)
+    try:
+        with handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(handle.name, 0o666 & ~_umask())
+        if force:
+            os.replace(handle.name, path)
+        else:
+            _link_new(Path(handle.name), path)
+    finally:
+        Path(handle.name).unlink(missing_ok=True)
+
+
+def _link_new(made: Path, path: Path) -> None:
+    """Give the file ``made`` the new name ``path`` too (``FileExistsError`` if it is taken). On a
+    file system without hard links (FAT, as on many USB sticks) the name is taken first, empty,
+    then the file put in its place."""
+    try:
+        os.link(made, path)
+    except FileExistsError:
+        raise
+    except OSError:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        os.replace(made, path)
+
+
+def _umask() -> int:
+    """The process's file mode mask (read by setting it, then setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 SHOW_AFTER = 1.0

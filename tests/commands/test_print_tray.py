@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import re
+import stat
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -211,3 +214,50 @@ def test_an_out_that_is_a_folder_is_refused_even_with_force(tmp_path: Path, caps
     assert main(["print-tray", "--out", str(tmp_path / "d.svg"), "--force"]) == 2
     assert "'" + str(tmp_path / "d.svg") + "' is a folder; give the name of a tray sheet" in capsys.readouterr().err
 
+
+
+def test_a_disk_that_fills_up_leaves_the_old_sheet_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "tray.svg"
+    out.write_text("mine")
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    assert main(["print-tray", "--out", str(out), "--force"]) == 2
+    assert capsys.readouterr().err == f"dicetable: cannot write '{out}': the disk is full\n"
+    assert out.read_text() == "mine" and sorted(p.name for p in tmp_path.iterdir()) == ["tray.svg"]
+    assert main(["print-tray", "--out", str(tmp_path / "new.svg")]) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tray.svg"]
+
+
+def test_a_sheet_is_written_with_the_usual_permissions(tmp_path: Path) -> None:
+    out = tmp_path / "tray.svg"
+    mask = os.umask(0o027)
+    try:
+        assert main(["print-tray", "--out", str(out)]) == 0
+    finally:
+        os.umask(mask)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o640 and out.read_text().startswith("<?xml")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tray.svg"]
+
+
+def test_a_sheet_is_written_on_a_file_system_without_hard_links(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_links(src: object, dst: object) -> None:
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    out = tmp_path / "tray.svg"
+    assert main(["print-tray", "--out", str(out)]) == 0
+    assert out.read_text().startswith("<?xml") and sorted(p.name for p in tmp_path.iterdir()) == ["tray.svg"]
+
+
+def test_forcing_a_sheet_over_a_link_writes_the_file_it_names(tmp_path: Path) -> None:
+    (tmp_path / "sheets").mkdir()
+    real = tmp_path / "sheets" / "tray.svg"
+    real.write_text("old")
+    (tmp_path / "latest.svg").symlink_to(real)
+    assert main(["print-tray", "--out", str(tmp_path / "latest.svg"), "--force"]) == 0
+    assert (tmp_path / "latest.svg").is_symlink() and real.read_text().startswith("<?xml")
