@@ -16,7 +16,7 @@ import signal
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Callable, Collection, Iterator, TextIO
@@ -126,6 +126,20 @@ def made_folder(folder: Path, option: str) -> None:
     except OSError as err:
         raise FileProblem(f"cannot make the {option} folder {shown(folder)}: {reason(err)}") from None
     check_folder(folder, f"{option} folder")
+
+
+@contextmanager
+def folders_kept_if_used(folder: Path) -> Iterator[None]:
+    """Within it, the folders of ``folder``'s path that do not exist yet and are still empty are
+    removed again when the work fails: a refused command leaves no empty folder behind."""
+    missing = [path for path in (folder, *folder.parents) if not path.exists()]
+    try:
+        yield
+    except BaseException:
+        for path in missing:  # the deepest first
+            with suppress(OSError):
+                path.rmdir()
+        raise
 
 
 def check_folder(folder: Path, what: str) -> None:

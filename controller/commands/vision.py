@@ -12,8 +12,8 @@ from typing import Any, Literal, Sequence, TextIO
 import cv2
 import numpy as np
 
-from controller.commands.common import (FileProblem, Progress, check_output, given_path, made_folder, read_bytes,
-                                        reason, shown, write_file)
+from controller.commands.common import (FileProblem, Progress, check_output, folders_kept_if_used, given_path,
+                                        made_folder, read_bytes, reason, shown, write_file)
 from controller.games.dice import DieKind
 from controller.games.errors import DiceTableError, InvalidInput
 from hardware.config import read_toml
@@ -490,10 +490,11 @@ def run_teach(args: argparse.Namespace) -> int:
         path = set_path(kind, args.data)
         if path.exists() and not args.force:  # checked before the pictures are read
             raise InvalidInput(f"a {kind.value} set is taught already, in {shown(path)}: add --force to replace it")
-        made_folder(path.parent, "--data")  # so is where the set goes
-        pictures = face_pictures(args.images, kind)
-        taught = teach(kind, {face: [load_image(p) for p in paths] for face, paths in pictures.items()})
-        taught.save(path)
+        with folders_kept_if_used(path.parent):
+            made_folder(path.parent, "--data")  # so is where the set goes
+            pictures = face_pictures(args.images, kind)
+            taught = teach(kind, {face: [load_image(p) for p in paths] for face, paths in pictures.items()})
+            taught.save(path)
     except DiceTableError as err:
         print(f"dicetable: {err}", file=sys.stderr)
         return 2

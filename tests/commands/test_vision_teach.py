@@ -117,9 +117,11 @@ def test_bad_pictures_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Cap
     if layout == {"M_1.png": False}:
         for face in DieKind.LETTERS.faces[1:]:
             (folder / f"{face}_1.png").write_text("not a picture")
-    assert main(["vision", "teach", "--kind", "letters", "--images", str(folder), "--data", str(tmp_path)]) == 2
+    assert main(["vision", "teach", "--kind", "letters", "--images", str(folder), "--data",
+                 str(tmp_path / "new" / "data")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("dicetable: ") and message in err[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pictures"]  # no empty data folder left behind
 
 
 def test_read_takes_every_kind_and_prints_faces_as_games_write_them(tmp_path: Path,
