@@ -36,19 +36,10 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the equity of the hands."""
     rules = rules_from_args(args)
-    result = equity(rules, unknown_dice(args.board), [unknown_dice(hand) for hand in args.hand])
+    result = equity(rules, split_dice(args.board), [split_dice(hand) for hand in args.hand])
     print(json.dumps(equity_json(rules, result)) if args.json
           else "\n".join(equity_table(rules, result)))
     return 0
-
-
-UNKNOWN_DIE = ("x", "X", "_")
-"""Ways to type a die nobody knows besides ``?``, which an unquoted shell word expands."""
-
-
-def unknown_dice(words: list[str]) -> list[str]:
-    """One text per die, with ``x`` (or ``_``) for a die not known read as ``?``."""
-    return ["?" if die in UNKNOWN_DIE else die for die in split_dice(words)]
 
 
 def equity_json(rules: HandRules, result: Equity) -> dict[str, Any]:

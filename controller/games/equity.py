@@ -22,6 +22,9 @@ from controller.games.hand_rules import Category, HandRules, face_codes, parse_f
 from controller.games.hands import evaluator
 
 UNKNOWN = "?"
+HIDDEN = (UNKNOWN, "x", "X", "_")
+"""Ways to write a die nobody knows: ``?``, or ``x`` (or ``_``) where a shell would expand ``?``;
+no game has such a face."""
 BOARD_DICE = 5
 HAND_DICE = 2
 MAX_HANDS = 10
@@ -118,13 +121,13 @@ def equity(rules: HandRules, board: Sequence[str], hands: Sequence[Sequence[str]
 
 
 def _canonical(rules: HandRules, dice: Sequence[str], most: int, what: str) -> tuple[str, ...]:
-    """Canonical faces of ``dice``, ``?`` kept for unknown ones.
+    """Canonical faces of ``dice``, ``?`` for unknown ones (any of :data:`HIDDEN`).
 
     :raises InvalidInput: for a bad face or more than ``most`` dice.
     """
     if len(dice) > most:
         raise InvalidInput(f"{what} has at most {most} dice, not {len(dice)}: {' '.join(dice)!r}")
-    return tuple(UNKNOWN if die.strip() == UNKNOWN else parse_face(rules, die) for die in dice)
+    return tuple(UNKNOWN if die.strip() in HIDDEN else parse_face(rules, die) for die in dice)
 
 
 def _hands(rules: HandRules, hands: Sequence[Sequence[str]]) -> list[tuple[str, ...]]:
@@ -137,7 +140,7 @@ def _hands(rules: HandRules, hands: Sequence[Sequence[str]]) -> list[tuple[str, 
     seats = [_canonical(rules, hand, HAND_DICE, "a hand") for hand in hands]
     for hand in seats:
         if len(hand) != HAND_DICE:
-            raise InvalidInput(f"a hand is {HAND_DICE} dice (use ? for a hidden one), "
+            raise InvalidInput(f"a hand is {HAND_DICE} dice (x or ? for a hidden one), "
                                f"not {' '.join(hand)!r}")
     return seats
 

@@ -31,3 +31,18 @@ def test_equity_json_with_hidden_dice_before_the_flop(capsys):
 def test_equity_needs_two_hands(capsys):
     assert main(["equity", "--game", "tauren", "--hand", "S", "S"]) == 2
     assert capsys.readouterr().err == "dicetable: equity needs 2 to 10 hands, not 1\n"
+
+
+@pytest.mark.parametrize("hidden", ["x", "X", "_"])
+def test_a_hidden_die_is_written_x_as_the_help_says(capsys, hidden):
+    assert main(["equity", "--game", "diceholdem", "--hand", "H", "H", "--hand", hidden, "O",
+                 "--board", "x", "L", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["hands"][1]["hand"] == ["?", "O"]
+
+
+def test_a_hand_short_of_a_die_is_told_to_write_x_as_the_help_says(capsys):
+    assert main(["equity", "--game", "diceholdem", "--hand", "", "", "--hand", "H", "H"]) == 2
+    assert capsys.readouterr().err == "dicetable: a hand is 2 dice (x or ? for a hidden one), not ''\n"
+    with pytest.raises(SystemExit):
+        main(["equity", "--help"])
+    assert "x for a hidden one" in " ".join(capsys.readouterr().out.split())
