@@ -146,17 +146,25 @@ def _named(kind: type[SeatInput], values: list[str]) -> list[str]:
         if unknown:
             raise InvalidInput(f"{kind.verb} has no {unknown[0]!r}: type {wanted!r}")
         numbers = [given.get(name, "0") for name in names]
-    elif len(values) != len(names) or any(eq for _, eq, _ in pairs):
-        raise InvalidInput(f"{kind.verb} takes {len(names)} number{'s' * (len(names) != 1)}: "
-                           f"type {wanted!r}")
+    elif any(eq for _, eq, _ in pairs):
+        raise InvalidInput(f"{kind.verb}: give every number bare or every one as NAME=N: type {wanted!r}")
     else:
         numbers = values
+        _whole(numbers, wanted)  # a word that is no number is named before the count
+        if len(values) != len(names):
+            raise InvalidInput(f"{kind.verb} takes {len(names)} number{'s' * (len(names) != 1)}, "
+                               f"not {len(values)}: type {wanted!r}")
+    _whole(numbers, wanted)
+    return [f"{name}={number}" for name, number in zip(names, numbers)]
+
+
+def _whole(numbers: list[str], wanted: str) -> None:
+    """Refuse the first of ``numbers`` that is not a whole number of 0 or more, naming it."""
     bad = [number for number in numbers if not number.isdigit()]
     if bad and _negative(bad[0]):
         raise InvalidInput(f"{bad[0]!r} is below zero: type {wanted!r} with whole numbers of 0 or more")
     if bad:
         raise InvalidInput(f"{bad[0]!r} is not a number: type {wanted!r} with whole numbers")
-    return [f"{name}={number}" for name, number in zip(names, numbers)]
 
 
 def _negative(word: str) -> bool:

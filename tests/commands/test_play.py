@@ -118,7 +118,7 @@ def test_holdem_illegal_amount_is_refused_with_the_reason_and_asked_again(game: 
     out = heads_up(game, "raise 100\nbet 6\nraise\ncall\nquit\n")
     assert "Refused: You cannot raise to 100: only 20 in chips" in out
     assert "Refused: You cannot bet: there is already a bet of 2 (raise instead)" in out
-    assert "Refused: raise takes 1 number: type 'raise TO'" in out
+    assert "Refused: raise takes 1 number, not 0: type 'raise TO'" in out
     assert "  You call\n" in out
 
 
@@ -139,7 +139,7 @@ def test_diceholdem_reroll_and_protect_are_typed_with_die_and_amount() -> None:
     out = run("call\ncheck\nreroll 0\nprotect 9 2\nreroll 0 2\nquit\n", game="diceholdem",
               seed=3)
     assert "| board: 0:L 1:H 2:O | pot 6\n" in out
-    assert "Refused: reroll takes 2 numbers: type 'reroll DIE AMOUNT'" in out
+    assert "Refused: reroll takes 2 numbers, not 1: type 'reroll DIE AMOUNT'" in out
     assert "Refused: You cannot protect die 9 for 2: only dice rolled this street" in out
     assert "  You bet 2 to reroll die 0\n" in out and "board: 0:L(reroll 2) 1:H 2:O" in out
 
@@ -166,16 +166,17 @@ def test_holdem_a_negative_amount_is_refused_as_below_zero(game: str) -> None:
 
 def test_tao_a_negative_number_is_refused_not_played_as_a_bare_raise() -> None:
     # "raise -5" raised with the fewest whites, the -5 dropped without a word
-    out = run("1\nraise -5\nraise -5 1\nquit\n")
+    out = run("1\nraise -5\nraise 3\nquit\n")
     assert "Your choices: 1) pass  2) raise with 1 black" in out  # a raise was open to the person
-    assert "Refused: raise takes 2 numbers: type 'raise BLACK WHITE'" in out
+    assert "Refused: raise takes 2 numbers, not 1: type 'raise BLACK WHITE'" in out
     assert "Refused: '-5' is below zero: type 'raise BLACK WHITE' with whole numbers of 0 or more" in out
     assert "You raise" not in out
 
 
 def test_tao_a_word_after_raise_is_refused_not_dropped_for_a_bare_raise() -> None:
     # "raise five" raised with the fewest whites, "five" dropped without a word
-    out = run("1\nraise five\nquit\n")
+    out = run("1\nraise five\nraise 1 white=2\nquit\n")
     assert "Your choices: 1) pass  2) raise with 1 black" in out
-    assert "Refused: raise takes 2 numbers: type 'raise BLACK WHITE'" in out
+    assert "Refused: 'five' is not a number: type 'raise BLACK WHITE' with whole numbers" in out
+    assert "Refused: raise: give every number bare or every one as NAME=N: type 'raise BLACK WHITE'" in out
     assert "You raise" not in out
