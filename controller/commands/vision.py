@@ -118,7 +118,7 @@ def _read(image: np.ndarray, kind: str, data: Path | None, tray: TrayConfig | No
     try:
         calibration = calibrate(image, tray.layout, tray.focal_px)
     except CalibrationError as err:
-        raise CalibrationError(f"{path}: {err}") from None
+        raise CalibrationError(f"{shown(path)}: {err}") from None
     return read_dice(image, kind, tray=calibration, data=data), calibration
 
 

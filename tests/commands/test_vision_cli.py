@@ -248,7 +248,7 @@ def test_with_the_tables_configuration_a_photo_without_the_tray_markers_is_one_e
     assert main(["vision", "read", str(photo), str(frame), "--config", str(config)]) == 2
     captured = capsys.readouterr()
     assert captured.err.strip().splitlines() == [
-        f"dicetable: {photo}: tray markers [0, 1, 2, 3] not found: is the whole tray in view and lit?"]
+        f"dicetable: '{photo}': tray markers [0, 1, 2, 3] not found: is the whole tray in view and lit?"]
     assert captured.out.splitlines()[0].startswith(f"{frame}: 4 dice")  # the frame is still read
 
 
