@@ -55,6 +55,11 @@ def number(options: Mapping[str, str], key: str, default: int, low: int, high: i
     return int(text)
 
 
+MOST_CHIPS = 1_000_000
+"""Largest starting stack: far more than any table holds, and few enough for the record (SQLite
+keeps 64-bit numbers, and the pot of ten such stacks stays far below)."""
+
+
 def stacks_option(options: Mapping[str, str], seats: int) -> tuple[int, ...]:
     """Read ``stack``: one starting stack for everyone (``20``) or one per seat (``10,20,40``).
 
@@ -62,8 +67,8 @@ def stacks_option(options: Mapping[str, str], seats: int) -> tuple[int, ...]:
     """
     text = options.get("stack", "20").strip()
     parts = [part.strip() for part in text.split(",")]
-    if len(parts) not in (1, seats) or not all(p.isdigit() and int(p) > 0 for p in parts):
-        raise InvalidInput(f"option stack={text!r}: expected a positive whole number, or "
+    if len(parts) not in (1, seats) or not all(p.isdigit() and 0 < int(p) <= MOST_CHIPS for p in parts):
+        raise InvalidInput(f"option stack={text!r}: expected a whole number from 1 to {MOST_CHIPS}, or "
                            f"{seats} of them separated by commas (one per seat)")
     return tuple(int(p) for p in parts) * (seats if len(parts) == 1 else 1)
 

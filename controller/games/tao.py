@@ -157,10 +157,15 @@ def parse_options(seats: int, options: Mapping[str, str]) -> TaoOptions:
                       _switch_option(options.get("bid_multiplier", "on")))
 
 
+MOST_STONES = 1000
+"""Most stones of a colour a player may start with, and most matches a game may be played to: far
+more than any table holds, and few enough for the record (SQLite keeps 64-bit numbers)."""
+
+
 def _count_option(options: Mapping[str, str], key: str, default: int) -> int:
     text = options.get(key, str(default)).strip()
-    if not text.isdigit():
-        raise InvalidInput(f"option {key}={text!r} must be a whole number >= 0")
+    if not text.isdigit() or int(text) > MOST_STONES:
+        raise InvalidInput(f"option {key}={text!r} must be a whole number from 0 to {MOST_STONES}")
     return int(text)
 
 
@@ -169,9 +174,10 @@ def _length_option(text: str) -> tuple[Length, int]:
     if word in ("token", "single"):
         return Length(word), 2
     prefix, _, count = word.rpartition("-")
-    if prefix == "first-to" and count.isdigit() and int(count) >= 1:
+    if prefix == "first-to" and count.isdigit() and 1 <= int(count) <= MOST_STONES:
         return Length.FIRST_TO, int(count)
-    raise InvalidInput(f"option length={text!r} must be token, single or first-to-N (N >= 1)")
+    raise InvalidInput(f"option length={text!r} must be token, single or first-to-N "
+                       f"(N from 1 to {MOST_STONES})")
 
 
 def _switch_option(text: str) -> bool:

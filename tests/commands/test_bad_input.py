@@ -176,7 +176,12 @@ CASES: list[tuple[list[str], str]] = [
      "--bots names 3 bots, but only 2 can sit (the 3 seats but yours): name at most 2"),
     (["simulate", "--players", "2", "--bots", "random,heuristic,random"],
      "--bots names 3 bots, but only 2 can sit (one per seat): name at most 2"),
-    (["play", "--option", "black=-1"], "option black='-1' must be a whole number >= 0"),
+    (["play", "--option", "black=-1"], "option black='-1' must be a whole number from 0 to 1000"),
+    # 1e20 stones were played with, and a record cannot keep them (SQLite's numbers are 64-bit)
+    (["simulate", "--option", "black=99999999999999999999"], "option black='99999999999999999999' must be"),
+    (["simulate", "--option", "length=first-to-99999999999999999999"], "(N from 1 to 1000)"),
+    (["simulate", "--game", "diceholdem", "--option", "stack=99999999999999999999"],
+     "expected a whole number from 1 to 1000000"),
     # an empty name (an unset shell variable) is refused, not read as the current folder or the default
     (["vision", "read", ""], "argument IMAGE: an empty name"),
     (["vision", "read", "photo.jpg", "--annotate", " "], "argument --annotate: an empty name"),
