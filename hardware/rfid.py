@@ -285,6 +285,9 @@ class StoneRegistry:
 
     def __init__(self, path: str | Path, read_only: bool = False) -> None:
         self.path = str(path)
+        if self.path != ":memory:" and Path(path).is_file() and Path(path).stat().st_size == 0:
+            raise DeviceError(f"{self.path} is an empty file, not a stone registry: give the registry's "
+                              "file with --db, or remove it to start a new registry there")
         try:
             if read_only:
                 self._db = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)

@@ -370,6 +370,17 @@ def test_a_stone_command_refuses_an_sqlite_file_that_is_not_a_registry(
     assert snapshot(desk) == before
 
 
+@pytest.mark.parametrize("command", [["stones", "list"],
+                                     ["stones", "enroll", "--kind", "stone", "--colour", "black", "--sim-tags", "AABBCCDD"]])
+def test_a_stone_command_refuses_an_empty_file_as_the_registry(
+        desk: Path, capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    # listing said "no tags registered", and enrolling made a person's empty file a registry
+    before = snapshot(desk)
+    status, err = refused_in_process(capsys, [*command, "--db", "empty.txt"])
+    assert_refused(status, err, "empty.txt is an empty file, not a stone registry")
+    assert snapshot(desk) == before
+
+
 def test_a_history_saved_with_a_byte_order_mark_replays(desk: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # Notepad writes one first; the first line did not read 'dicetable-history 1' then
     (desk / "notepad.txt").write_bytes(b"\xef\xbb\xbf" + (desk / "games.txt").read_bytes())
