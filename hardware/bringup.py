@@ -160,7 +160,8 @@ def measure_frame(frame: Frame, layout: Any = None, focal_px: float | None = Non
     clipped = float(np.mean(frame.max(axis=2) >= 254))
     dark = float(np.mean(grey <= 20))
     calibrate: Any = importlib.import_module("vision.calibrate")
-    markers = tuple(sorted(calibrate.detect_markers(frame)))
+    found = calibrate.detect_markers(frame)
+    markers = tuple(sorted(found))
     advice = []
     if sharpness < SHARP_ENOUGH:
         advice.append(f"blurred (sharpness {sharpness:.0f} < {SHARP_ENOUGH:.0f}): set [camera] "
@@ -174,7 +175,7 @@ def measure_frame(frame: Frame, layout: Any = None, focal_px: float | None = Non
     if missing:
         advice.append(f"markers {missing} not found: glue them in the tray's corners (ids 0-3 "
                       "clockwise from top-left), all in view, printed at 100 %")
-    aim = camera_aim(frame, layout, focal_px) if len(markers) >= 2 else None
+    aim = camera_aim(frame, layout, focal_px, found) if len(markers) >= 2 else None
     if aim is not None and aim[0] > aim[1]:
         advice.append(f"the camera looks {aim[0]:.0f} degrees off straight down: aim it straight down "
                       f"at the tray's middle (the dice read best within {aim[1]:.0f} degrees)")
@@ -182,9 +183,11 @@ def measure_frame(frame: Frame, layout: Any = None, focal_px: float | None = Non
                         tilt_deg=None if aim is None else aim[0])
 
 
-def camera_aim(frame: Frame, layout: Any = None, focal_px: float | None = None) -> tuple[float, float] | None:
+def camera_aim(frame: Frame, layout: Any = None, focal_px: float | None = None,
+               found: Any = None) -> tuple[float, float] | None:
     """How many degrees the camera looks off straight down at the tray, from the tray's markers
-    in ``frame``, and the most it may for the reader to take it as straight above the tray
+    in ``frame`` (those ``found`` there already by ``vision.calibrate.detect_markers``: they are
+    not looked for again), and the most it may for the reader to take it as straight above the tray
     (``vision.crops.straight_above``: the point below the camera within ``STRAIGHT_ABOVE`` of the
     frame's diagonal from its centre). That point lies ``focal * tan(tilt)`` pixels from the
     frame's centre. None when the markers give no calibration, or the focal length is neither
@@ -193,7 +196,7 @@ def camera_aim(frame: Frame, layout: Any = None, focal_px: float | None = None) 
     calibrate: Any = importlib.import_module("vision.calibrate")
     crops: Any = importlib.import_module("vision.crops")
     try:
-        calibration = calibrate.calibrate(frame, layout or calibrate.TrayLayout(), focal_px)
+        calibration = calibrate.calibrate(frame, layout or calibrate.TrayLayout(), focal_px, found)
     except calibrate.CalibrationError:
         return None
     below = calibration.below_camera()

@@ -297,13 +297,15 @@ class Calibration:
         return float(x), float(y)
 
 
-def calibrate(image: np.ndarray, layout: TrayLayout, focal_px: float | None = None) -> Calibration:
-    """Find the tray markers in a frame and fit the pixel <-> tray-mm homography.
+def calibrate(image: np.ndarray, layout: TrayLayout, focal_px: float | None = None,
+              found: dict[int, np.ndarray] | None = None) -> Calibration:
+    """Find the tray markers in a frame (or take those ``found`` in it by :func:`detect_markers`)
+    and fit the pixel <-> tray-mm homography.
 
     Needs at least two of the four markers (eight corners); ``focal_px`` is estimated from the
     view's tilt when not given and the tilt allows it.
     """
-    found = detect_markers(image)
+    found = detect_markers(image) if found is None else found
     if len(found) < 2:
         missing = [i for i in CORNER_IDS if i not in found]
         raise CalibrationError(f"tray markers {missing} not found: is the whole tray in view and lit?")

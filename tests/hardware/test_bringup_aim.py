@@ -52,3 +52,14 @@ def test_a_slightly_tilted_camera_is_within_what_the_reader_takes_for_straight_a
     assert scene.camera is not None
     aim = camera_aim(scene.image, scene.tray, scene.camera.focal_px)
     assert aim is not None and aim[0] < aim[1]  # the reader's limit: STRAIGHT_ABOVE of the diagonal
+
+
+def test_the_markers_are_looked_for_once_per_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.calibrate
+
+    scene = tray(5, 1.0)
+    looks = []
+    detect = vision.calibrate.detect_markers
+    monkeypatch.setattr(vision.calibrate, "detect_markers", lambda image: looks.append(1) or detect(image))
+    report = measure_frame(scene.image, scene.tray, None)
+    assert report.markers == (0, 1, 2, 3) and report.tilt_deg is not None and len(looks) == 1
