@@ -2,13 +2,33 @@
 
 from __future__ import annotations
 
-from typing import Any
+import os
+from contextlib import contextmanager
+from typing import Any, Iterator
 
-import cv2
-import numpy as np
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # FFmpeg's own lines ("[mjpeg @ 0x..] No JPEG data
+# found") go to stderr past the device's one-line status; OpenCV reads this once, at its first FFmpeg
+# capture, so it is set before any (a person's own setting stands)
+
+import cv2  # noqa: E402  (after the setting above)
+import numpy as np  # noqa: E402
 
 from controller.games.errors import DeviceDisconnected, DeviceError, DeviceTimeout
 from hardware.devices import DeviceStatus, Frame
+
+
+@contextmanager
+def opencv_quiet() -> Iterator[None]:
+    """OpenCV's own log lines held back within it ("[ WARN:0@0.1] global cap_v4l.cpp:915 open
+    VIDEOIO(V4L2:/dev/video99): can't open camera by index"): the caller says what went wrong, in
+    one line of its own."""
+    logging = cv2.utils.logging
+    before = logging.getLogLevel()
+    logging.setLogLevel(logging.LOG_LEVEL_SILENT)
+    try:
+        yield
+    finally:
+        logging.setLogLevel(before)
 
 
 class OpenCvCamera:
@@ -19,7 +39,9 @@ class OpenCvCamera:
         self._source = source
         self._name = name
         self._loop = loop and isinstance(source, str)
-        self._capture: Any = cv2.VideoCapture(source)
+        self._frames = 0
+        with opencv_quiet():
+            self._capture: Any = cv2.VideoCapture(source)
         if isinstance(source, int) and width and height:
             self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
             self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
@@ -38,14 +60,18 @@ class OpenCvCamera:
         """
         if self._capture is None or not self._capture.isOpened():
             raise DeviceError(f"{self._name}: cannot open video source {self._source!r}")
-        ok, image = self._capture.read()
-        if not ok and self._loop:
-            self._capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
+        with opencv_quiet():
             ok, image = self._capture.read()
+            if not ok and self._loop:
+                self._capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
+                ok, image = self._capture.read()
+        if not ok and isinstance(self._source, str) and not self._frames:
+            raise DeviceError(f"{self._name}: {self._source!r} gives no frame: not a video OpenCV reads")
         if not ok:
             if isinstance(self._source, str):
                 raise DeviceDisconnected(f"{self._name}: video {self._source!r} ended")
             raise DeviceTimeout(f"{self._name}: webcam {self._source} delivered no frame")
+        self._frames += 1
         return np.ascontiguousarray(image[:, :, :3], dtype=np.uint8)
 
     def check(self) -> DeviceStatus:

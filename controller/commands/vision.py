@@ -16,6 +16,7 @@ from controller.commands.common import (FileProblem, Progress, check_output, fol
                                         made_folder, read_bytes, reason, shown, write_file)
 from controller.games.dice import DieKind
 from controller.games.errors import DiceTableError, InvalidInput
+from hardware.camera_opencv import opencv_quiet
 from hardware.config import read_toml
 from vision.calibrate import Calibration, CalibrationError, TrayConfig, calibrate, tray_config_of
 from vision.read import MAX_FRAME_PX
@@ -263,13 +264,8 @@ def _decoded(data: bytes, flags: int) -> np.ndarray | None:
     """The image ``data`` holds, or None, without OpenCV's own log lines on stderr (a broken BMP
     printed "[ERROR:0@0.1] global loadsave.cpp:1377 imdecode_ ... Assertion failed" before the
     command's one line)."""
-    logging = cv2.utils.logging
-    before = logging.getLogLevel()
-    logging.setLogLevel(logging.LOG_LEVEL_SILENT)
-    try:
+    with opencv_quiet():
         return cv2.imdecode(np.frombuffer(data, np.uint8), flags)
-    finally:
-        logging.setLogLevel(before)
 
 
 def _reduction(path: Path, size: tuple[int, int], jpeg: bool) -> int:

@@ -180,3 +180,18 @@ def test_bring_up_reads_a_folder_camera_photo_whose_name_is_not_utf8(tmp_path):
     assert result.returncode == 1, result.stderr  # the photo shows no tray markers
     camera = json.loads(result.stdout.splitlines()[-1])
     assert camera["sharpness"] > 0 and not any("no frame" in advice for advice in camera["advice"])
+
+
+@pytest.mark.parametrize("device, problem", [('"notes.jpg"', "'notes.jpg' gives no frame: not a video OpenCV reads"),
+                                             ("99", "cannot open video source 99")])
+def test_a_webcam_or_video_that_fails_is_one_status_without_opencvs_own_lines(tmp_path, device, problem):
+    # OpenCV printed "[ WARN:0@0.1] global cap_v4l.cpp:915 open VIDEOIO(V4L2:/dev/video99): can't open
+    # camera by index", and FFmpeg "[mjpeg @ 0x..] No JPEG data found in image", on stderr
+    (tmp_path / "notes.jpg").write_text("not a video")
+    (tmp_path / "table.toml").write_text(f'[hardware]\nbackend = "pi"\n[camera]\nsource = "opencv"\ndevice = {device}\n'
+                                         '[panel]\nsource = "none"\n[rfid]\nsource = "none"\n')
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("DICETABLE_", "OPENCV_"))}
+    result = subprocess.run([sys.executable, "-m", "controller", "doctor", "--config", "table.toml"], env=env,
+                            cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1 and problem in result.stdout
+    assert result.stderr == ""

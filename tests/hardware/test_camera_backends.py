@@ -176,6 +176,13 @@ def test_missing_video_file_fails_with_the_path(tmp_path):
         camera.frame()
 
 
+def test_a_file_that_is_no_video_is_said_to_give_no_frame(tmp_path):
+    path = tmp_path / "notes.jpg"
+    path.write_text("not a video")
+    with pytest.raises(DeviceError, match="'.*notes.jpg' gives no frame: not a video OpenCV reads"):
+        OpenCvCamera(str(path)).frame()
+
+
 def test_video_file_without_loop_ends(tmp_path):
     path = tmp_path / "one.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5, (32, 32))
