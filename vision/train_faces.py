@@ -273,6 +273,34 @@ def cocked_letters_crops(frames: int, seed: int) -> tuple[np.ndarray, np.ndarray
     return cocked_crops(frames, seed, only=DieKind.LETTERS)
 
 
+def cocked_heaps_crops(frames: int, seed: int, only: DieKind | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Crops as :func:`cocked_crops` takes them, from frames of heaps: five to eight dice of every kind
+    (or ``only`` that kind), each die that can beside another (the renderer's ``touching``), and
+    none, one or two of them cocked. In :func:`cocked_crops`' frames a die touching another was
+    most often a cocked one leaning on it, and the network took flat dice in a heap for leaning
+    (16 flat letter dice of 5,433 flagged cocked in ``bench/faces_reader.py --plain``, which has
+    no cocked die)."""
+    return _frames_crops(frames, seed, lambda scene, kind, rng: _cocked_scene(scene, rng, 3),
+                         lambda rng, kind: replace(training_spec(rng, only or kind), touching=True,
+                                                   cocked=rng.choice([0, 0, 1, 2]), n_dice=rng.randint(5, 8)))
+
+
+def cocked_tilted_crops(frames: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Crops as :func:`cocked_crops` takes them, from frames seen by a camera tilted further than
+    :func:`training_spec` tilts it (``perspective`` 0.3-1.0: up to 30 degrees), one to three dice
+    cocked in each: taught on heaps alone, the network let more cocked dice through on a tilted
+    camera's trays."""
+    return _frames_crops(frames, seed, lambda scene, kind, rng: _cocked_scene(scene, rng, 3),
+                         lambda rng, kind: replace(training_spec(rng, kind),
+                                                   perspective=rng.choice([0.3, 0.6, 0.8, 1.0]),
+                                                   cocked=rng.choice([1, 2, 3])))
+
+
+def cocked_letters_heaps_crops(frames: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`cocked_heaps_crops` of letter dice only, for their own cocked network."""
+    return cocked_heaps_crops(frames, seed, only=DieKind.LETTERS)
+
+
 def kind_d6_crops(frames: int, seed: int, per_die: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """The pip d6 dice's kind network's crops (:data:`vision.faces.KIND_D6_PATH`), whole dice as
     the cocked network sees them: real dice lying flat (class 0, a pip d6:
@@ -476,7 +504,9 @@ def export(net: Any, path: Path) -> None:
 NETS = {"faces": (render_crops, len(CLASSES), MODEL_PATH), "numerals": (numeral_crops, 12, NUMERALS_PATH),
         "upright": (upright_crops, len(UPRIGHT_CLASSES), UPRIGHT_PATH), "cocked": (cocked_crops, 2, COCKED_PATH),
         "cocked-d6": (cocked_d6_crops, 2, COCKED_D6_PATH), "kind-d6": (kind_d6_crops, 2, KIND_D6_PATH),
-        "cocked-letters": (cocked_letters_crops, 2, COCKED_LETTERS_PATH)}
+        "cocked-letters": (cocked_letters_crops, 2, COCKED_LETTERS_PATH),
+        "cocked-heaps": (cocked_heaps_crops, 2, COCKED_PATH), "cocked-tilted": (cocked_tilted_crops, 2, COCKED_PATH),
+        "cocked-letters-heaps": (cocked_letters_heaps_crops, 2, COCKED_LETTERS_PATH)}
 """Each network: how its crops are made, its number of classes, where it is shipped."""
 
 
@@ -505,7 +535,10 @@ def main(argv: list[str] | None = None) -> int:
                              "d6 dice, also taught on the real photos' flat dice (start it from the cocked network: "
                              "--start vision/models/cocked.onnx); kind-d6: whether a whole die is a pip d6 or "
                              "another kind (start it from the d6 cocked network); cocked-letters: the cocked network for "
-                             "letter dice on a calibrated tray (start it from the cocked network)")
+                             "letter dice on a calibrated tray (start it from the cocked network); cocked-heaps, "
+                             "cocked-tilted, cocked-letters-heaps: crops for the cocked networks from heaps of dice "
+                             "and from tilted cameras (render them with --render-only, then train --net cocked or "
+                             "cocked-letters on them with the others: vision/README.md)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--start", type=Path, help="go on from the weights of this exported network (ONNX)")
     parser.add_argument("--crops", type=Path, nargs="+", default=[],

@@ -77,6 +77,35 @@ def test_the_d6_kind_networks_crops_are_class_1_for_every_die_of_another_kind() 
     assert len(labels) >= 8 and not any(labels)
 
 
+def drawn_specs(monkeypatch: pytest.MonkeyPatch) -> list:
+    """The scene specs the face trainer renders from, recorded as it draws them."""
+    from vision import train_faces
+
+    specs: list = []
+    real = train_faces.render_scene
+    monkeypatch.setattr(train_faces, "render_scene", lambda rng, spec: specs.append(spec) or real(rng, spec))
+    return specs
+
+
+def test_the_cocked_networks_heaps_are_crowded_and_mostly_flat(monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision import train_faces
+
+    specs = drawn_specs(monkeypatch)
+    x, y = train_faces.cocked_letters_heaps_crops(6, seed=3)
+    assert len(specs) == 6 and all(s.kind == "letters" and s.touching and 5 <= s.n_dice <= 8 and s.cocked <= 2
+                                   for s in specs)
+    assert len(x) == len(y) >= 6 * 5 * 3 * 0.6 and 0 < y.mean() < 0.3  # flat dice in heaps, a few cocked
+
+
+def test_the_cocked_networks_tilted_views_lean_further_than_the_usual_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision import train_faces
+
+    specs = drawn_specs(monkeypatch)
+    _, y = train_faces.cocked_tilted_crops(4, seed=5)
+    assert len(specs) == 4 and all(s.perspective >= 0.3 and s.cocked >= 1 for s in specs) and y.any()
+    assert {s.kind for s in specs} <= {"d6", "d12", "d8-tauren", "letters"}
+
+
 def test_finder_samples_stay_small() -> None:
     photo = synthetic_photos(1, seed=5)[0]
     x, y = epoch_samples([photo], np.random.default_rng(0), per_die=1, negatives_per_photo=2)
