@@ -150,8 +150,8 @@ def _named(kind: type[SeatInput], values: list[str]) -> list[str]:
         raise InvalidInput(f"{kind.verb}: give every number bare or every one as NAME=N: type {wanted!r}")
     else:
         numbers = values
-        _whole(numbers, wanted)  # a word that is no number is named before the count
         if len(values) != len(names):
+            _whole(numbers, wanted)  # a word that is no number is named before the count
             raise InvalidInput(f"{kind.verb} takes {len(names)} number{'s' * (len(names) != 1)}, "
                                f"not {len(values)}: type {wanted!r}")
     _whole(numbers, wanted)
