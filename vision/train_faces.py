@@ -275,7 +275,7 @@ def cocked_letters_crops(frames: int, seed: int) -> tuple[np.ndarray, np.ndarray
 
 def cocked_heaps_crops(frames: int, seed: int, only: DieKind | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Crops as :func:`cocked_crops` takes them, from frames of heaps: five to eight dice of every kind
-    (or ``only`` that kind), each die that can beside another (the renderer's ``touching``), and
+    (or ``only`` that kind), every die that can lie beside another (the renderer's ``touching``), and
     none, one or two of them cocked. In :func:`cocked_crops`' frames a die touching another was
     most often a cocked one leaning on it, and the network took flat dice in a heap for leaning
     (16 flat letter dice of 5,433 flagged cocked in ``bench/faces_reader.py --plain``, which has
