@@ -22,13 +22,17 @@ def opencv_quiet() -> Iterator[None]:
     """OpenCV's own log lines held back within it ("[ WARN:0@0.1] global cap_v4l.cpp:915 open
     VIDEOIO(V4L2:/dev/video99): can't open camera by index"): the caller says what went wrong, in
     one line of its own."""
-    logging = cv2.utils.logging
+    logging = getattr(cv2.utils, "logging", cv2)  # OpenCV 4 (the Pi's) has them on cv2 itself
     before = logging.getLogLevel()
-    logging.setLogLevel(logging.LOG_LEVEL_SILENT)
+    logging.setLogLevel(SILENT)
     try:
         yield
     finally:
         logging.setLogLevel(before)
+
+
+SILENT = 0
+"""OpenCV's log level that prints nothing (``cv2.utils.logging.LOG_LEVEL_SILENT``)."""
 
 
 class OpenCvCamera:
