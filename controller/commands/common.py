@@ -142,6 +142,22 @@ def folders_kept_if_used(folder: Path) -> Iterator[None]:
         raise
 
 
+@contextmanager
+def stderr_held() -> Iterator[None]:
+    """The process's standard error (file descriptor 2, which C libraries write to themselves)
+    pointed at nothing within it: for a single-threaded command around a library call whose own
+    lines would come before the command's one line. Python's ``sys.stderr`` is flushed first."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "wb") as nothing:
+            os.dup2(nothing.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 def check_folder(folder: Path, what: str) -> None:
     """Refuse a folder no file can be written in, by writing one (as root, permissions say yes
     to /sys, a full disk or a read-only mount; only trying tells)."""

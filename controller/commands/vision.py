@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from controller.commands.common import (FileProblem, Progress, check_output, folders_kept_if_used, given_path,
-                                        made_folder, read_bytes, reason, shown, write_file)
+                                        made_folder, read_bytes, reason, shown, stderr_held, write_file)
 from controller.games.dice import DieKind
 from controller.games.errors import DiceTableError, InvalidInput
 from hardware.camera_opencv import opencv_quiet
@@ -263,8 +263,9 @@ def load_photo(path: Path) -> LoadedPhoto:
 def _decoded(data: bytes, flags: int) -> np.ndarray | None:
     """The image ``data`` holds, or None, without OpenCV's own log lines on stderr (a broken BMP
     printed "[ERROR:0@0.1] global loadsave.cpp:1377 imdecode_ ... Assertion failed" before the
-    command's one line)."""
-    with opencv_quiet():
+    command's one line) or the decoders' (libpng writes "libpng error: IDAT: incorrect data check"
+    itself, past OpenCV's log: :func:`common.stderr_held`)."""
+    with opencv_quiet(), stderr_held():
         return cv2.imdecode(np.frombuffer(data, np.uint8), flags)
 
 

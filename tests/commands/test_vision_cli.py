@@ -326,8 +326,12 @@ def test_a_cut_or_broken_photo_is_one_line_without_the_decoders_own(photo: Path,
 
     (tmp_path / "cut.png").write_bytes(photo.read_bytes()[:2000])
     (tmp_path / "broken.bmp").write_bytes(b"BM" + bytes(100))
-    run = subprocess.run([sys.executable, "-m", "controller", "vision", "read", "cut.png", "broken.bmp"],
+    whole = bytearray(cv2.imencode(".png", np.full((50, 50, 3), 120, np.uint8))[1].tobytes())
+    whole[60:90] = bytes(b ^ 0x5A for b in whole[60:90])  # its image data damaged: "libpng error: IDAT: ..."
+    (tmp_path / "damaged.png").write_bytes(bytes(whole))
+    run = subprocess.run([sys.executable, "-m", "controller", "vision", "read", "cut.png", "broken.bmp", "damaged.png"],
                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert run.returncode == 2
     assert run.stderr.splitlines() == ["dicetable: 'cut.png' is cut short (a PNG without its end): copy it again",
-                                       "dicetable: not a readable image: 'broken.bmp'"]
+                                       "dicetable: not a readable image: 'broken.bmp'",
+                                       "dicetable: not a readable image: 'damaged.png'"]
