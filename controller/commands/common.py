@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import secrets
 import signal
 import sys
 import tempfile
@@ -243,20 +244,21 @@ def write_file(path: Path, data: bytes, force: bool = False) -> None:
 def _put_whole(path: Path, data: bytes, force: bool) -> None:
     """Write ``data`` to a hidden file beside ``path``, flushed to the disk, then give it ``path``'s
     name: in one step over the old file with ``force``, else as a new name only (a file that
-    appeared there meanwhile is kept). The hidden file is gone whatever happens."""
-    handle = tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".part", delete=False)
+    appeared there meanwhile is kept). The hidden file is made as any new file is (the umask sets
+    its mode), and it is gone whatever happens."""
+    hidden = path.with_name(f".{path.name}.{secrets.token_hex(4)}.part")
+    fd = os.open(hidden, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
-        with handle:
+        with open(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(handle.name, 0o666 & ~_umask())
         if force:
-            os.replace(handle.name, path)
+            os.replace(hidden, path)
         else:
-            _link_new(Path(handle.name), path)
+            _link_new(hidden, path)
     finally:
-        Path(handle.name).unlink(missing_ok=True)
+        hidden.unlink(missing_ok=True)
 
 
 def _link_new(made: Path, path: Path) -> None:
@@ -270,13 +272,6 @@ def _link_new(made: Path, path: Path) -> None:
     except OSError:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
         os.replace(made, path)
-
-
-def _umask() -> int:
-    """The process's file mode mask (read by setting it, then setting it back)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 SHOW_AFTER = 1.0
