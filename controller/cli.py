@@ -12,13 +12,18 @@ import argparse
 import importlib
 import os
 import pkgutil
+import re
 import signal
 import sys
-from typing import NoReturn, Sequence
+from typing import Any, NoReturn, Sequence
 
 import controller.commands
 from controller.commands.common import reason
 from controller.games.errors import DiceTableError
+
+
+NEGATIVE = re.compile(r"-\.?\d")
+"""The start of a word that begins like a negative number (``-400x300``, ``-1e3``, ``-.5``)."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -28,6 +33,15 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         """Print ``dicetable simulate: argument --game: invalid choice ...`` and exit 2."""
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+    def _parse_optional(self, arg_string: str) -> Any:
+        """A word that begins like a negative number is a value, not an option, so that the command
+        says what is wrong with it: argparse's own rule took only ``-5`` and ``-1.5`` as values, and
+        refused ``--size -400x300`` or ``--timeout -1e3`` with "expected one argument". (Its rule
+        still holds where an option itself looks like a negative number; none of ours does.)"""
+        if NEGATIVE.match(arg_string) and not self._has_negative_number_optionals:
+            return None
+        return super()._parse_optional(arg_string)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -22,6 +22,7 @@ from vision.calibrate import CORNER_IDS, MARKER_DICTIONARY, TrayLayout
 
 PT_PER_MM = 72 / 25.4
 DEFAULT_SIZE = (400.0, 300.0)   # the tray the README describes and table.example.toml's [tray]
+SIZE_WANTED = "a tray size must be two positive numbers in millimetres, WIDTHxHEIGHT (e.g. 400x300)"
 DEFAULT_MARKER_MM = 40.0
 LEAST_MARKER_MM = 10.0  # a cell 1.7 mm: about 4 px of a 1536x864 frame of Camera Module 3 470 mm up
 DEFAULT_MARGIN_MM = 10.0
@@ -204,9 +205,9 @@ def parse_size(text: str) -> tuple[float, float]:
     try:
         width, height = (float(p) for p in parts)
     except ValueError:
-        raise InvalidInput(f"--size {text!r}: expected WIDTHxHEIGHT in mm, e.g. 400x250") from None
+        raise InvalidInput(f"--size {text!r}: {SIZE_WANTED}") from None
     if width <= 0 or height <= 0:
-        raise InvalidInput(f"--size {text!r}: both sides must be positive")
+        raise InvalidInput(f"--size {text!r}: {SIZE_WANTED}")
     return width, height
 
 

@@ -189,6 +189,12 @@ CASES: list[tuple[list[str], str]] = [
     (["print-faces", "--kind", "d12", "--die-mm", "16", "--out", ""], "argument --out: an empty name"),
     (["print-tray", "--out", ""], "argument --out: an empty name"),
     (["print-tray", "--out", "/sys/tray.svg"], "cannot write '/sys/tray.svg': permission denied"),  # as others say it
+    # a value that starts as a negative number does goes to the command, which says what is wrong with
+    # it (argparse said "argument --size: expected one argument", the value unseen)
+    (["print-tray", "--size", "-400x300"],
+     "--size '-400x300': a tray size must be two positive numbers in millimetres, WIDTHxHEIGHT"),
+    (["print-tray", "--marker-mm", "-1e3"], "--marker-mm -1000: the camera cannot find markers under 10 mm"),
+    (["stones", "enroll", "--kind", "stone", "--colour", "black", "--timeout", "-1e3"], "--timeout -1000: give seconds"),
     (["stones", "list", "--db", ""], "argument --db: an empty name"),
     (["history", "--db", ""], "argument --db: an empty name"),
     (["replay", ""], "argument FILE: an empty name"),
