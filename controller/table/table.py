@@ -44,6 +44,11 @@ LOG_LINES = 40
 DEVICE_FIX = "check the device's cable and power; `dicetable doctor` says more"
 """What to tell the dealer about a failing device that says nothing better itself."""
 
+HEALTH_EVERY = 1.0
+"""Seconds between two polls of the reader and the camera while no game is in play: each of the
+camera's reads a frame, not worth a beat's cost when no dice can be awaited, and a device that
+fails then is seen soon enough."""
+
 SEALED = "?"
 """The face of a hidden die whose value the table cannot see (in a tube or cup)."""
 
@@ -143,6 +148,7 @@ class Table:
         self._paused = False
         self._pause_why = ""
         self._faults: dict[str, tuple[str, str]] = {}
+        self._next_check = float("-inf")  # the devices' clock time of the next check between games
         self._questions = 0
         self._seq = 0
         self._resume()
@@ -246,7 +252,7 @@ class Table:
             check = getattr(self.eyes, "check_colours", None)  # eyes that tell dice by colour
             if check is not None:
                 check(chosen, names)
-            if self.ledger is not None and self.status is not TableStatus.OVER:
+            if self.ledger is not None and not self.ledger.game.pending().over:
                 self._finish()
             self.game_no = self.store.start_game(game, len(names), options, list(names), chosen)
             self._start(game, tuple(names), options, chosen)
@@ -294,14 +300,24 @@ class Table:
         """No game in play: a press now is no input, and must not become one of the next game's.
         The panel keeps its events until it is polled, so presses made while the dealer had not
         started the next game were played at its first beat (a fold, a call with the stones on the
-        spot). Each is told, and dropped. A panel failing now is left for the game to report."""
+        spot). Each is told, and dropped. The devices are watched as in a game (:meth:`_poll`), so
+        one that fails now is shown at once, not when the dealer starts the next game: the panel
+        at every beat, the reader and the camera every :data:`HEALTH_EVERY` seconds."""
+        if self.hw is None:
+            return False
+        busy = self._poll("panel", self._presses_dropped)
+        now = self.hw.clock.now()
+        if now < self._next_check:
+            return busy
+        self._next_check = now + HEALTH_EVERY
+        busy = self._poll("rfid", self._tags) or busy
+        return self._poll("camera", self._look) or busy  # no dice awaited: the tray is only watched
+
+    def _presses_dropped(self) -> bool:
         panel = self._device("panel")
         if panel is None:
             return False
-        try:
-            presses = [event for event in panel.poll() if event.kind.value == "press"]
-        except DeviceError:
-            return False
+        presses = [event for event in panel.poll() if event.kind.value == "press"]
         for event in presses:
             self._notice(f"{self._name(event.seat)} pressed {event.button}, but no game is in play", event.seat)
         return bool(presses)
@@ -447,12 +463,12 @@ class Table:
         self._note("clear", f"the {device} works again", device, "")
 
     def _note(self, kind: str, line: str, device: str, why: str) -> None:
-        """Record a fault or its end (a game in play), or only show it (none yet)."""
+        """Record a fault or its end; before the first game, which a record needs, only show it as
+        its record would be shown (the log, the status, the update that `run` tells its terminal)."""
         if self.game_no:
             self._record(kind, line, device, device, why=why)
         else:
-            self._set_status()
-            self._notice(f"{line}; {why}" if why else line, None)
+            self._shown(_Row(self._seq, kind, line, device, why, device, self._now()))
 
     def _faults_except(self, device: str) -> bool:
         return any(name != device for name in self._faults)
@@ -478,11 +494,11 @@ class Table:
             raise TableNotReady(f"the table waits for the {device}: {problem}; {fix}")
 
     def _set_status(self) -> None:
-        if self.ledger is None or self.ledger.game.pending().over:
-            self.status, self.problem, self.fix = TableStatus.OVER, "", ""
-        elif self._faults:
+        if self._faults:  # between games too: the dealer sees a dead device before starting a game
             device, (problem, fix) = next(iter(self._faults.items()))
             self.status, self.problem, self.fix = TableStatus.FAULT, named(device, problem), fix
+        elif self.ledger is None or self.ledger.game.pending().over:
+            self.status, self.problem, self.fix = TableStatus.OVER, "", ""
         elif self._paused:
             self.status, self.problem, self.fix = TableStatus.PAUSED, \
                 self._pause_why or "paused by the dealer", "resume from the dealer console"
@@ -513,13 +529,18 @@ class Table:
         self._seq = seq
         row = _Row(seq, kind, line, who, why, origin, self._now())
         self._apply(row)
-        text = self._sentence(row)
-        self._log.append(_log_line(self, row, text))
         if self.ledger is not None and self.ledger.game.pending().over and kind in INPUT_KINDS:
             self._finish()
+        return self._shown(row)
+
+    def _shown(self, row: _Row) -> Ack:
+        """Show a record (or what one would say): its line in the log, the status after it, the
+        update to subscribers."""
+        text = self._sentence(row)
+        self._log.append(_log_line(self, row, text))
         self._set_status()
-        self._publish(Update(seq, _update_kind(kind), text, self.state(), kind, why))
-        return Ack(seq, text)
+        self._publish(Update(row.seq, _update_kind(row.kind), text, self.state(), row.kind, row.why))
+        return Ack(row.seq, text)
 
     def _finish(self) -> None:
         """Record the game's results; keep the last ten games whole, export older ones."""

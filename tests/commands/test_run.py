@@ -153,10 +153,11 @@ def test_run_says_when_its_dealer_console_has_no_pin_to_open_it_or_a_short_one(t
     assert ("warning: the dealer PIN has 4 characters" in err) is (pin == "8642")
 
 
-def _run_with_faults(tmp_path: Path, faults: str, beats: int = 4) -> str:
-    """The stderr of ``run --no-web`` with ``faults`` injected, stopped once the watchdog was fed
-    ``beats`` times (its loop turned for a while)."""
-    with _service(tmp_path, ["--no-web", "--game", "tao", "--names", "Ana,Ben"],
+def _run_with_faults(tmp_path: Path, faults: str, beats: int = 4,
+                     game: tuple[str, ...] = ("--game", "tao", "--names", "Ana,Ben")) -> str:
+    """The stderr of ``run --no-web`` (starting ``game``) with ``faults`` injected, stopped once the
+    watchdog was fed ``beats`` times (its loop turned for a while)."""
+    with _service(tmp_path, ["--no-web", *game],
                   DICETABLE_SIM_FAULTS=faults, WATCHDOG_USEC="200000") as (child, listener):
         messages = [listener.recv(100).decode()]
         while messages.count("WATCHDOG=1") < beats:
@@ -176,3 +177,11 @@ def test_run_says_when_the_camera_works_again(tmp_path: Path) -> None:
     err = _run_with_faults(tmp_path, "camera:stopped@once")
     said = [line.split("] ", 1)[1][:29] for line in err.splitlines() if line.startswith("[")]
     assert said == ["Fault: camera stopped sending", "Fixed: the camera works again"], err
+
+
+def test_run_says_at_once_that_the_camera_stopped_before_any_game_is_started(tmp_path: Path) -> None:
+    # between games only the buttons were read: a dead camera was told when the dealer started a game
+    err = _run_with_faults(tmp_path, "camera:stopped", game=())
+    said = [line for line in err.splitlines() if line.startswith("[")]
+    assert len(said) == 1, err
+    assert "Fault: camera stopped sending frames: the simulated camera stopped" in said[0] and "cable" in said[0]

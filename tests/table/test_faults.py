@@ -3,6 +3,7 @@ and goes on correctly once it is put right; the stones and chips still add up.""
 
 from __future__ import annotations
 
+import io
 import random
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -17,6 +18,7 @@ from controller.table.records import Entry, TableStatus
 from controller.table import service
 from controller.table.replay import replay_game
 from controller.table.service import Notifier, Stop, serve_table
+from controller.table.table import HEALTH_EVERY
 
 
 @pytest.fixture
@@ -226,3 +228,77 @@ def test_a_second_pause_of_a_paused_table_at_fault_names_the_pause_not_the_fault
     assert tao.table.state().status is TableStatus.FAULT  # the console shows Pause, not Resume
     with pytest.raises(TableNotReady, match="^the table is already paused: a drink was spilled$"):
         tao.table.pause("dealer", "again")
+
+
+def _between_games(demo: Demo, seconds: float) -> list[bool]:
+    """Let the table poll its devices for ``seconds`` of simulated time while no game is in play."""
+    ticks = []
+    for _ in range(round(seconds / BEAT)):
+        ticks.append(demo.table.tick())
+        demo.clock.advance(BEAT)
+    return ticks
+
+
+@pytest.fixture
+def over(tmp_path: Path) -> Iterator[Demo]:
+    """A demo whose short game of Tao Dice is over: the table waits for the dealer's next one."""
+    from tests.table.test_every_die import GAMES
+
+    demo, _ = build_demo("tao", 2, 2, tmp_path / "t.db", None, ["heuristic"], GAMES["tao"][0])
+    play_out(demo, None)
+    yield demo
+    demo.close()
+
+
+@pytest.mark.parametrize("fault", ["camera:stopped", "rfid:dead"])
+def test_a_device_failing_between_games_is_shown_at_once_and_cleared_when_it_is_back(
+        over: Demo, fault: str) -> None:
+    # a dead camera or reader was only seen when the dealer started the next game
+    device = fault.split(":")[0]
+    listening = over.table.subscribe(after=over.table.state().seq)
+    over.parts.devices.sim.inject(fault)
+    _between_games(over, HEALTH_EVERY + 2 * BEAT)
+    state = over.table.state()
+    assert state.status is TableStatus.FAULT and state.problem.startswith(device) and state.fix
+    faults = [r.line for r in over.table.store.records(over.table.game_no) if r.kind == "fault"]
+    # the banner says the record's words (a dead RC522 first times out, then answers no version)
+    assert 1 <= len(faults) <= 2 and faults[-1] == state.problem
+    assert [u.record for u in _drained(listening)] == ["fault"] * len(faults)  # what `run` tells its terminal
+    over.parts.devices.sim.clear(device)
+    _between_games(over, HEALTH_EVERY + 2 * BEAT)
+    assert over.table.state().status is TableStatus.OVER and kinds(over)[-1] == "clear"
+
+
+def test_a_camera_failing_before_the_first_game_is_shown_before_any_game_starts(over: Demo) -> None:
+    from controller.commands.common import DEVICE_RECORDS, Announcer
+    from controller.store import Store
+    from controller.table.table import Table
+
+    fresh = Table(Store(over.table.store.path.with_name("fresh.db")), devices=over.parts.devices,
+                  eyes=over.table.eyes)  # the table `run` builds on its first start
+    terminal = io.StringIO()
+    told = Announcer(fresh, terminal, only=DEVICE_RECORDS)
+    over.parts.devices.sim.inject("camera:stopped")
+    for _ in range(round((HEALTH_EVERY + 2 * BEAT) / BEAT)):
+        fresh.tick()
+        over.clock.advance(BEAT)
+    told.tell()
+    state = fresh.state()
+    assert fresh.game_no == 0 and state.status is TableStatus.FAULT and "camera" in state.problem
+    assert terminal.getvalue().count("Fault: camera") == 1, terminal.getvalue()
+    assert [line.text for line in state.log] == [f"Fault: {state.problem}"]
+    fresh.store.close()
+
+
+def test_healthy_devices_are_checked_at_a_modest_rate_and_the_next_game_starts_as_usual(over: Demo) -> None:
+    camera = over.parts.devices.camera
+    frames = camera._frames
+    ticks = _between_games(over, 10 * HEALTH_EVERY)
+    assert not any(ticks) and over.table.state().status is TableStatus.OVER
+    assert 1 <= camera._frames - frames <= 11  # a frame a second, not one at every beat
+    last = over.table.game_no
+    over.table.new_game("tao", ["Ana", "Ben"], {"length": "single", "black": "2", "white": "1"})
+    assert over.table.game_no == last + 1 and over.table.state().status is TableStatus.RUNNING
+    play_out(over, 1)
+    assert over.table.ledger is not None and over.table.ledger.game.hands_played == 1
+    assert not {"fault", "clear"} & set(kinds(over))
