@@ -14,13 +14,13 @@ import logging
 import random
 import struct
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import serial  # type: ignore[import-untyped]
 
-from controller.games.errors import DeviceDisconnected
+from controller.games.errors import DeviceDisconnected, DeviceError
 from hardware.clock import Clock
 from hardware.devices import (
     ButtonEvent,
@@ -351,13 +351,26 @@ class SeatNodeLink:
 
 
 class NodeAway(DeviceDisconnected):
-    """A seat node that answered before does not now: ``problem`` and ``fix`` for the dealer."""
+    """A seat node that answered before does not now: ``problem`` and ``fix`` for the dealer.
+    ``whose`` says which node it is to the dealer ("seat 3's node", "the node of spot 'pot'")."""
 
-    def __init__(self, node: SeatNodeLink, seat: int) -> None:
+    def __init__(self, node: SeatNodeLink, whose: str) -> None:
         how = "is unplugged" if node._port is None else "does not answer"
-        self.problem = f"seat {seat}'s node on {node.url} {how}"
-        self.fix = (f"check the USB cable of seat {seat}'s node; the table goes on by itself "
+        self.problem = f"{whose} on {node.url} {how}"
+        self.fix = (f"check the USB cable of {whose}; the table goes on by itself "
                     "when it answers again")
+        super().__init__(f"{self.problem}; {self.fix}")
+
+
+class ReaderFailed(DeviceError):
+    """A seat node says one of its RC522 readers failed (the firmware's ``T_READER`` message):
+    ``problem`` and ``fix`` for the dealer, naming the node and the spot."""
+
+    def __init__(self, node: SeatNodeLink, reader: int, spot: str) -> None:
+        self.problem = (f"seat node on {node.url}: its RC522 reader {reader} (spot {spot!r}) "
+                        "does not answer on the node's SPI bus")
+        self.fix = ("check that reader's wiring to the Pico (3.3 V, GND, SCK GP18, MOSI GP19, "
+                    "MISO GP16, SDA GP17, see firmware/README.md), then power the node off and on")
         super().__init__(f"{self.problem}; {self.fix}")
 
 
@@ -413,7 +426,7 @@ class SeatNodePanel:
         away = [seat for seat in self._answered if not self._nodes[seat].connected]
         if away:
             self._held = events
-            raise NodeAway(self._nodes[away[0]], away[0])
+            raise NodeAway(self._nodes[away[0]], f"seat {away[0]}'s node")
         return events
 
     def set_light(self, seat: int, state: LightState) -> None:
@@ -444,6 +457,8 @@ class SeatNodeReader:
         self._name = name
         self._tags: dict[str, set[str]] = {spot: set() for spot in self._spots}
         self._nodes = list({id(node): node for node, _ in self._spots.values()}.values())
+        self._held: list[TagEvent] = []
+        self._answered: set[int] = set()  # the nodes (by id) that have answered since the start
 
     @property
     def name(self) -> str:
@@ -468,15 +483,41 @@ class SeatNodeReader:
         return None
 
     def poll(self) -> list[TagEvent]:
-        """The arrivals and departures the nodes reported since the last poll, oldest first."""
-        events = []
+        """The arrivals and departures the nodes reported since the last poll, oldest first.
+
+        Every node is read even when one fails; the events found are then kept for the next
+        poll, so none is lost, and the first failure is raised (as the SPI readers do).
+
+        :raises NodeAway: a node that was answering no longer does (a pulled cable, a crashed
+            node): its tags are not seen while it is away.
+        :raises ReaderFailed: a node says the RC522 under one of the spots failed.
+        """
+        events, self._held = self._held, []
         for node in self._nodes:
             node.pump()
             for tag in node.take_tags():
                 spot = self._spot_of(node, tag.reader)
                 if spot is not None:
                     events.append(self._record(spot, tag))
+            if node.connected:
+                self._answered.add(id(node))
+        failure = next(self._failures(), None)
+        if failure is not None:
+            self._held = events
+            raise failure
         return events
+
+    def _failures(self) -> Iterator[DeviceError]:
+        """What fails now: each node that answered before and is away, each reader its node
+        says failed."""
+        for node in self._nodes:
+            if id(node) in self._answered and not node.connected:
+                yield NodeAway(node, f"the node of spot {self._spots_of(node)}")
+            for reader in sorted(node.failed_readers):
+                yield ReaderFailed(node, reader, self._spot_of(node, reader) or "no spot")
+
+    def _spots_of(self, node: SeatNodeLink) -> str:
+        return ", ".join(repr(spot) for spot, (on, _) in self._spots.items() if on is node)
 
     def _record(self, spot: str, tag: NodeTag) -> TagEvent:
         if tag.change is TagChange.ARRIVE:
@@ -494,12 +535,8 @@ class SeatNodeReader:
             if not status.ok:
                 return status
             for reader in sorted(node.failed_readers):
-                spot = self._spot_of(node, reader) or "no spot"
-                return DeviceStatus.failing(
-                    self._name, f"seat node on {node.url}: its RC522 reader {reader} (spot "
-                    f"{spot!r}) does not answer on the node's SPI bus",
-                    "check that reader's wiring to the Pico (3.3 V, GND, SCK GP18, MOSI GP19, "
-                    "MISO GP16, SDA GP17, see firmware/README.md), then power the node off and on")
+                failed = ReaderFailed(node, reader, self._spot_of(node, reader) or "no spot")
+                return DeviceStatus.failing(self._name, failed.problem, failed.fix)
         return DeviceStatus.healthy(self._name)
 
     def close(self) -> None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 from types import ModuleType
 from typing import Any
 
 import pytest
 
 from hardware.clock import SimClock
-from hardware.seatnode import SeatNodeReader
+from hardware.seatnode import ReaderFailed, SeatNodeReader
 from hardware.seatnode_firmware import firmware
 from hardware.seatnode_sim import SimSeatNode
 from hardware.devices import TagChange
@@ -164,3 +165,27 @@ def test_tag_arriving_and_leaving_is_reported_over_the_link(reader: Any, chip: E
     assert [(e.tag, e.change) for e in arrived + left] == [
         (CHIP.hex().upper(), TagChange.ARRIVE), (CHIP.hex().upper(), TagChange.LEAVE)]
     assert spots.tags("pot") == frozenset()
+
+
+def test_a_dead_chip_is_said_by_the_pis_poll_until_it_answers_again(reader: Any,
+                                                                    chip: EmulatedRC522) -> None:
+    # the firmware's own driver finds the chip dead and sends T_READER; the table only polls
+    clock = SimClock()
+    node = SimSeatNode(clock, antennas=[reader])
+    spots = SeatNodeReader({"pot": (node.link(), 0)}, clock)
+    clock.advance(0.3)
+    assert spots.poll() == []
+    chip.fault = ChipFault.DEAD
+    clock.advance(0.3)
+    with pytest.raises(ReaderFailed, match=r"sim://seatnode: its RC522 reader 0 \(spot 'pot'\)"):
+        spots.poll()
+    chip.fault = ChipFault.NONE
+    reader.init()  # what a power cycle of the node does to the chip
+    chip.place(EmulatedTag(STONE))
+    arrived = []
+    for _ in range(5):  # the table's loop polls on; the node's next reads say the chip is back
+        clock.advance(0.1)
+        with contextlib.suppress(ReaderFailed):
+            arrived += spots.poll()
+    assert spots.poll() == [] and [(e.tag, e.change) for e in arrived] == [
+        (STONE.hex().upper(), TagChange.ARRIVE)]

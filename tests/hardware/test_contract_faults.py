@@ -240,14 +240,40 @@ def test_tag_placed_during_a_seat_node_outage_arrives_once_after_it(sim_reader_r
     assert changes(rig.drain(2.0)) == [(STONE, TagChange.ARRIVE)]
 
 
+def failures(rig, seconds):
+    """The errors polls raised while ``seconds`` of the table's loop passed (every 50 ms)."""
+    found = []
+    for _ in range(round(seconds / 0.05)):
+        rig.advance(0.05)
+        try:
+            rig.device.poll()
+        except DeviceError as err:
+            found.append(err)
+    return found
+
+
 def test_failed_reader_on_a_seat_node_is_reported_and_recovers(sim_reader_rig):
     rig = seat_node(sim_reader_rig)
     rig.table.inject("seatnode:reader-failed")
-    rig.drain(1.0)
+    raised = failures(rig, 1.0)
     status = rig.device.check()
     assert not status.ok and "RC522" in status.problem and "reader 0" in status.problem
+    # the table polls, and never calls check() in a game: the poll says it too, every time
+    assert raised and all(err.problem == status.problem for err in raised[-5:])
+    assert "spot 'seat0'" in status.problem and "wiring" in raised[-1].fix
     rig.table.clear("seatnode:reader-failed")
-    rig.drain(1.0)
-    assert rig.device.check().ok
+    assert failures(rig, 1.0) == [] and rig.device.check().ok
     rig.place("seat1", STONE)
     assert changes(rig.drain()) == [(STONE, TagChange.ARRIVE)]
+
+
+def test_a_seat_node_that_goes_away_is_said_by_the_readers_poll(sim_reader_rig):
+    rig = seat_node(sim_reader_rig)
+    rig.drain(0.5)
+    rig.table.inject("seatnode:disconnected")
+    raised = failures(rig, 3.0)
+    assert raised and isinstance(raised[-1], DeviceDisconnected)
+    assert "the node of spot 'seat0' on sim://node0" in raised[-1].problem
+    rig.table.clear()
+    rig.drain(2.0)  # the port is opened again, the node says hello
+    assert failures(rig, 1.0) == [] and rig.device.check().ok

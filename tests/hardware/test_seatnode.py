@@ -35,11 +35,11 @@ class Table:
         events: list[ButtonEvent | TagEvent] = []
         for _ in range(round(seconds / 0.02)):
             self.clock.advance(0.02)
-            try:
-                events += self.panel.poll()
-            except NodeAway:
-                self.away += 1
-            events += self.reader.poll()
+            for device in (self.panel, self.reader):
+                try:
+                    events += device.poll()
+                except NodeAway:
+                    self.away += 1
         return events
 
     def tap(self, button: int) -> None:

@@ -302,3 +302,35 @@ def test_healthy_devices_are_checked_at_a_modest_rate_and_the_next_game_starts_a
     play_out(over, 1)
     assert over.table.ledger is not None and over.table.ledger.game.hands_played == 1
     assert not {"fault", "clear"} & set(kinds(over))
+
+
+def test_a_seat_nodes_failed_reader_is_a_fault_the_table_sees_without_a_doctor(tmp_path: Path) -> None:
+    # the seat nodes' readers told a failed RC522 only to check(): the table, which polls, lost
+    # every stone laid on that spot without a word
+    from controller.store import Store
+    from controller.table.table import Table
+    from hardware.config import parse_config
+    from hardware.factory import build_devices
+
+    nodes = [{"seat": seat, "url": f"sim://node{seat}", "spot": f"seat{seat}"} for seat in (0, 1)]
+    devices = build_devices(parse_config({"panel": {"source": "seatnode"}, "rfid": {"source": "seatnode"},
+                                          "seatnodes": nodes}, {}))
+    table = Table(Store(tmp_path / "nodes.db"), devices=devices)
+    assert devices.sim is not None
+    try:
+        devices.sim.inject("seatnode:reader-failed")
+        for _ in range(round(3 * HEALTH_EVERY / BEAT)):
+            table.tick()
+            devices.clock.advance(BEAT)
+        state = table.state()
+        assert state.status is TableStatus.FAULT and state.problem.startswith("rfid: seat node on sim://node0")
+        assert "RC522 reader 0 (spot 'seat0')" in state.problem and "wiring" in state.fix
+        devices.sim.clear("seatnode")
+        for _ in range(round(3 * HEALTH_EVERY / BEAT)):
+            table.tick()
+            devices.clock.advance(BEAT)
+        assert table.state().status is TableStatus.OVER
+        assert [line.text.split(":")[0] for line in table.state().log] == ["Fault", "Fixed"]
+    finally:
+        devices.close()
+        table.store.close()
