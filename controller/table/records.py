@@ -99,8 +99,11 @@ class LogLine:
 class TableState:
     """The public state of the table: the game's view (with seat names), the table's status
     and the tail of the action log. ``seq`` is the last durable record's sequence number.
-    ``paused``: the dealer paused the table; true also while a device's fault is the status shown,
-    so that the console can offer Resume then."""
+    ``paused``: the dealer paused the table, and only that (the console offers Resume when it is
+    true, and :meth:`TableHandle.resume` refuses a table the dealer did not pause). A device's
+    fault is no pause: it is the status (``fault``, with ``problem`` and ``fix``) and ends by
+    itself when the device is back. A paused table whose device fails shows the fault as its
+    status and stays ``paused``, so that the console still offers Resume."""
 
     seq: int
     game_no: int

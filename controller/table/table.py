@@ -487,7 +487,7 @@ class Table:
 
     def _ready(self) -> None:
         if self._paused:
-            raise TableNotReady(f"the table is paused: {self.problem or 'by the dealer'}; "
+            raise TableNotReady(f"the table is paused: {self._pause_why or 'by the dealer'}; "
                                 "the dealer resumes it from the console")
         if self._faults:
             device, (problem, fix) = next(iter(self._faults.items()))

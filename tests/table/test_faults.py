@@ -11,6 +11,7 @@ from typing import Any, Callable, Iterator
 import pytest
 
 from controller.games.dice import DieKind
+from controller.games.rolls import Roll
 from controller.games.errors import TableNotReady
 from controller.table.build import build_demo, throw_values
 from controller.table.demo import BEAT, Demo, play_out
@@ -225,9 +226,35 @@ def test_a_second_pause_of_a_paused_table_at_fault_names_the_pause_not_the_fault
     tao.table.pause("dealer", "a drink was spilled")
     tao.parts.devices.sim.inject("camera:stopped")
     table_only(tao, 3)
-    assert tao.table.state().status is TableStatus.FAULT  # the console shows Pause, not Resume
+    assert tao.table.state().status is TableStatus.FAULT  # and paused: the console shows Resume
     with pytest.raises(TableNotReady, match="^the table is already paused: a drink was spilled$"):
         tao.table.pause("dealer", "again")
+
+
+def test_a_device_fault_is_no_pause_and_a_paused_table_at_fault_refuses_with_the_pause(tao: Demo) -> None:
+    # TableState.paused said it was true during a device fault; only the dealer's pause is, and an
+    # input refused on a paused table at fault gave the camera's fault as the pause's reason
+    until(tao, lambda: tao.table.ledger is not None and tao.table.ledger.played)
+    roll = Entry(Roll(0, DieKind.D6, ("1",)), "console", "dealer")
+    tao.parts.devices.sim.inject("camera:stopped")
+    table_only(tao, 3)
+    state = tao.table.state()
+    assert (state.status, state.paused) == (TableStatus.FAULT, False)
+    with pytest.raises(TableNotReady, match="^the table is not paused"):
+        tao.table.resume("dealer")
+    with pytest.raises(TableNotReady, match="^the table waits for the camera"):
+        tao.table.submit(roll)
+    tao.table.pause("dealer", "a drink was spilled")
+    state = tao.table.state()
+    assert (state.status, state.paused) == (TableStatus.FAULT, True) and "camera" in state.problem
+    with pytest.raises(TableNotReady, match="^the table is paused: a drink was spilled; "):
+        tao.table.submit(roll)
+    tao.parts.devices.sim.clear("camera")
+    table_only(tao, 3)
+    state = tao.table.state()
+    assert (state.status, state.paused, state.problem) == (TableStatus.PAUSED, True, "a drink was spilled")
+    tao.table.resume("dealer")
+    assert tao.table.state().status is TableStatus.RUNNING and not tao.table.state().paused
 
 
 def _between_games(demo: Demo, seconds: float) -> list[bool]:

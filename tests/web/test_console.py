@@ -141,6 +141,22 @@ def test_a_paused_table_at_fault_can_still_be_resumed(dealer: FlaskClient, table
     assert 'id="pause"' in dealer.get("/dealer/").get_data(as_text=True)
 
 
+def test_a_device_fault_alone_is_no_pause_and_the_console_offers_pause(dealer: FlaskClient,
+                                                                      table: Any) -> None:
+    # TableState.paused is the dealer's pause only: Resume on a table nobody paused is refused
+    table.eyes.failing = DeviceDisconnected("camera: stopped sending frames")
+    table.tick()
+    state = dealer.get("/api/state").get_json()["state"]
+    assert (state["status"], state["paused"]) == ("fault", False)
+    console = dealer.get("/dealer/").get_data(as_text=True)
+    assert 'id="pause"' in console and 'id="resume"' not in console
+    dealer.post("/dealer/pause", data={"csrf": csrf_of(dealer, "/dealer/"), "why": "a player left"})
+    assert table.state().paused and table.state().status.value == "fault"
+    table.eyes.failing = None
+    table.tick()
+    assert table.state().status.value == "paused" and table.state().problem == "a player left"
+
+
 def test_a_new_game_with_names_options_and_colours(dealer: FlaskClient, table: Any) -> None:
     answer = dealer.post("/dealer/new-game", data={
         **console_form(dealer), "game": "tauren", "names": "Zed, Yu",
