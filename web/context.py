@@ -7,7 +7,7 @@ from typing import Any, Callable, TypeVar
 
 from flask import Flask, current_app
 
-from controller.table.records import Subscription, TableHandle, TableState, Update
+from controller.table.records import Place, Subscription, TableHandle, TableState, Update
 from web.delay import DelayedSubscription, SpectatorDelay
 from web.feed import DirectFeed, Fanout, Feed, FanoutFeed
 from web.payload import Payloads
@@ -59,14 +59,15 @@ class WebTable:
         """The state the scoreboard shows: the table's now, or the delayed one."""
         return self.delay.state() if self.delay.active else self.table.state()
 
-    def public_subscribe(self, after: int) -> Subscription:
-        """Changes after ``after`` as the scoreboard gets them (delayed when the delay is on)."""
+    def public_subscribe(self, after: Place) -> Subscription:
+        """Changes after place ``after`` as the scoreboard gets them (delayed when the delay is
+        on; the table's own subscription goes by the record, the changes told since it come live)."""
         if self.delay.active:
             return DelayedSubscription(self.delay, after)
-        return self.table.subscribe(after=after)
+        return self.table.subscribe(after=after[0])
 
-    def feed(self, after: int) -> Feed:
-        """Where one event stream gets the changes after ``after``."""
+    def feed(self, after: Place) -> Feed:
+        """Where one event stream gets the changes after place ``after``."""
         if self.fanout is not None:
             return FanoutFeed(self.fanout, after, self.public_subscribe, self.blocking)
         return DirectFeed(self.blocking(self.public_subscribe, after), self.blocking)

@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Callable
 
 from controller.games.view import Awaited, SeatView
-from controller.table.records import TableHandle, TableState, Update
+from controller.table.records import Place, TableHandle, TableState, Update
 
 KEEP = 10_000  # changes kept for streams that resume from an older sequence number
 LATE = "The scoreboard runs one hand late: it shows this hand when it is over"
@@ -100,13 +100,13 @@ class SpectatorDelay:
                         if _due(self._hold(position, at))]
             return released[-1] if released else self._first
 
-    def next_after(self, after: int, timeout: float) -> Update | None:
-        """The first released change above ``after``, waiting up to ``timeout`` real seconds
+    def next_after(self, after: Place, timeout: float) -> Update | None:
+        """The first released change after place ``after``, waiting up to ``timeout`` real seconds
         (the clock decides what is released, the wait is always in real time)."""
         end = time.monotonic() + timeout
         with self._ready:
             while True:
-                waiting = next((item for item in self._timeline if item[2].seq > after), None)
+                waiting = next((item for item in self._timeline if item[2].place > after), None)
                 hold = self._hold(waiting[0], waiting[1]) if waiting else None
                 if waiting is not None and _due(hold):
                     return waiting[2]
@@ -137,14 +137,14 @@ def without_hand(state: TableState) -> TableState:
 class DelayedSubscription:
     """A subscription to the delayed timeline (the :class:`Subscription` protocol)."""
 
-    def __init__(self, delay: SpectatorDelay, after: int) -> None:
+    def __init__(self, delay: SpectatorDelay, after: Place) -> None:
         self._delay, self._after = delay, after
 
     def next(self, timeout: float) -> Update | None:
         """The next released change, or None within ``timeout`` seconds."""
         update = self._delay.next_after(self._after, timeout)
         if update is not None:
-            self._after = update.seq
+            self._after = update.place
         return update
 
     def close(self) -> None:

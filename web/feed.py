@@ -4,7 +4,9 @@ A :class:`DirectFeed` holds its own subscription (the test client, a threaded se
 gevent server every stream reads one :class:`Fanout` instead: a single thread follows the table
 and hands each change to the event loop, whose streams all wake on one gevent event, so two
 hundred spectators cost one subscription and no thread each. A stream resuming from before what
-the fan-out keeps catches up from the table's record first.
+the fan-out keeps catches up from the table's record first. A stream's place is a change's
+:attr:`~controller.table.records.Update.place`, not its record number: a notice keeps the last
+record's number, and a stream that went by the number alone never sent it.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import threading
 from collections import deque
 from typing import Any, Callable, Protocol
 
-from controller.table.records import Subscription, Update
+from controller.table.records import Place, Subscription, Update
 
 KEPT = 2000  # changes the fan-out keeps for streams that fall behind or resume
 
@@ -54,13 +56,13 @@ class DirectFeed:
 class Fanout:
     """One subscription shared by every stream of a gevent server (build it in that thread).
 
-    ``subscribe(after)`` opens a subscription of the public changes; ``prepare(update)``, run
-    in the fan-out's own thread, serialises a change before the event loop sees it (so the loop,
-    which writes to every stream, never stops for a ``json.dumps``); ``floor`` is the sequence
-    number below which changes are no longer kept here.
+    ``subscribe(after)`` opens a subscription of the public changes after place ``after``;
+    ``prepare(update)``, run in the fan-out's own thread, serialises a change before the event
+    loop sees it (so the loop, which writes to every stream, never stops for a ``json.dumps``);
+    ``floor`` is the place at and below which changes are no longer kept here.
     """
 
-    def __init__(self, subscribe: Callable[[int], Subscription], after: int,
+    def __init__(self, subscribe: Callable[[Place], Subscription], after: Place,
                  prepare: Callable[[Update], object] = lambda update: None) -> None:
         from gevent.event import Event
         from gevent.hub import get_hub
@@ -75,7 +77,7 @@ class Fanout:
         self._running = True
         threading.Thread(target=self._pump, args=(after,), name="web-fanout", daemon=True).start()
 
-    def _pump(self, after: int) -> None:
+    def _pump(self, after: Place) -> None:
         subscription = self._subscribe(after)
         try:
             while self._running:
@@ -93,18 +95,18 @@ class Fanout:
             incoming, self._incoming = self._incoming, []
         self._kept.extend(incoming)
         while len(self._kept) > KEPT:
-            self.floor = self._kept.popleft().seq
+            self.floor = self._kept.popleft().place
         changed, self.changed = self.changed, self._event_type()
         changed.set()
 
-    def since(self, after: int) -> list[Update]:
+    def since(self, after: Place) -> list[Update]:
         """The kept changes above ``after``, read from the newest back: every stream asks at
         every change, and a live one is a change or two behind, so this costs what it returns,
         not the length of what is kept (200 streams scanning 2000 kept changes each took most
         of the fan-out's time)."""
         found: list[Update] = []
         for update in reversed(self._kept):
-            if update.seq <= after:
+            if update.place <= after:
                 break
             found.append(update)
         found.reverse()
@@ -119,7 +121,7 @@ class Fanout:
 class FanoutFeed:
     """One stream's place in a :class:`Fanout`."""
 
-    def __init__(self, fanout: Fanout, after: int, subscribe: Callable[[int], Subscription],
+    def __init__(self, fanout: Fanout, after: Place, subscribe: Callable[[Place], Subscription],
                  blocking: Callable[..., Any]) -> None:
         self._fanout, self._after = fanout, after
         self._subscribe, self._blocking = subscribe, blocking
@@ -141,7 +143,7 @@ class FanoutFeed:
         try:
             while (update := subscription.next(0)) is not None:
                 found.append(update)
-                if update.seq >= self._fanout.floor:
+                if update.place >= self._fanout.floor:
                     break
         finally:
             subscription.close()
@@ -151,7 +153,7 @@ class FanoutFeed:
 
     def _advance(self, found: list[Update]) -> list[Update]:
         if found:
-            self._after = found[-1].seq
+            self._after = found[-1].place
         return found
 
     def close(self) -> None:

@@ -1,7 +1,7 @@
 """The JSON the scoreboard receives: the table's public state plus the hand chart and live odds.
 
-An update is serialised once, however many streams send it (a small cache keyed by its sequence
-number), so two hundred spectators cost one ``json.dumps`` per change.
+An update is serialised once, however many streams send it (a small cache keyed by its place
+among the changes), so two hundred spectators cost one ``json.dumps`` per change.
 """
 
 from __future__ import annotations
@@ -44,13 +44,13 @@ class Payloads:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._events: OrderedDict[tuple[int, str], bytes] = OrderedDict()
+        self._events: OrderedDict[tuple[int, int, str], bytes] = OrderedDict()
         self._rules: dict[int, HandRules | None] = {}
 
     def event(self, table: TableHandle, update: Update, late: str = "") -> bytes:
         """``update``'s whole event as the stream sends it (``id``, ``event``, ``data``), encoded
         once: every stream then writes the same bytes, with no formatting or encoding of its own."""
-        key = (update.seq, update.kind)
+        key = (*update.place, update.kind)  # notices share a record's number, not its place
         with self._lock:
             if key in self._events:
                 return self._events[key]

@@ -40,7 +40,7 @@ def server(app: Flask, host: str, port: int) -> WSGIServer:
     ctx.blocking = in_pool
     if ctx.fanout is not None:
         ctx.fanout.close()  # a server started again gets a fan-out of its own event loop
-    ctx.fanout = Fanout(ctx.public_subscribe, ctx.public_state().seq, ctx.event)
+    ctx.fanout = Fanout(ctx.public_subscribe, ctx.public_state().place, ctx.event)
     return WSGIServer((host, port), app, log=None, error_log=sys.stderr, spawn=Pool(CONNECTIONS))
 
 

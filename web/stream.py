@@ -1,8 +1,10 @@
 """Server-Sent Events: the scoreboard's live feed, one event per change, resumable.
 
 Each change is an ``update`` event whose ``id`` is its record sequence number; a browser that
-reconnects sends the last id it saw (``Last-Event-ID``) and gets every change after it, so a
-restart of the server loses nothing. A stream opened fresh starts with a ``state`` event.
+reconnects sends the last id it saw (``Last-Event-ID``) and gets every change after that record,
+so a restart of the server loses nothing recorded. A change told without a record (a notice)
+carries the last record's number; an open stream sends it in its turn, a resumed one goes on after
+it (its line is in the next change's log). A stream opened fresh starts with a ``state`` event.
 Comments keep an idle connection open through proxies.
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Iterator
 
+from controller.table.records import AFTER_ALL_TOLD
 from web.context import WebTable
 from web.payload import sse
 
@@ -45,12 +48,13 @@ def resume_point(header: str | None, query: str | None) -> int | None:
 def events(ctx: WebTable, after: int | None) -> Iterator[bytes]:
     """The stream's text: ``retry``, then a ``state`` (fresh) and every change after ``after``."""
     yield f"retry: {int(ctx.settings['retry_ms'])}\n\n".encode()
-    if after is None:
+    place = (after, AFTER_ALL_TOLD) if after is not None else None
+    if place is None:
         state = ctx.public_state()
         yield sse("state", json.dumps(ctx.document(state), separators=(",", ":")),
                   state.seq).encode()
-        after = state.seq
-    feed = ctx.feed(after)
+        place = state.place
+    feed = ctx.feed(place)
     keepalive = float(ctx.settings["keepalive"])
     try:
         while True:

@@ -95,6 +95,17 @@ class LogLine:
     roll: bool = False
 
 
+Place = tuple[int, int]
+"""A change's place among the table's changes: the last record's number, and how many changes
+were told since it without a record of their own (:attr:`Update.place`)."""
+
+AFTER_ALL_TOLD = 2**62
+"""``told`` of a place after every change told since a record: ``(seq, AFTER_ALL_TOLD)`` is where
+a stream resumed after record ``seq`` (a ``Last-Event-ID``) goes on, since the id names the record
+and not the changes told after it (those are not in the record; the next change's state has them
+in its log)."""
+
+
 @dataclass(frozen=True)
 class TableState:
     """The public state of the table: the game's view (with seat names), the table's status
@@ -103,7 +114,9 @@ class TableState:
     true, and :meth:`TableHandle.resume` refuses a table the dealer did not pause). A device's
     fault is no pause: it is the status (``fault``, with ``problem`` and ``fix``) and ends by
     itself when the device is back. A paused table whose device fails shows the fault as its
-    status and stays ``paused``, so that the console still offers Resume."""
+    status and stays ``paused``, so that the console still offers Resume.
+    ``told``: how many changes were told since record ``seq`` that made no record of their own
+    (see :class:`Update`); with ``seq``, the state's :attr:`place` among the changes."""
 
     seq: int
     game_no: int
@@ -115,6 +128,13 @@ class TableState:
     log: tuple[LogLine, ...] = ()
     colours: tuple[str, ...] = ()  # each seat's registered colour ("" unknown), by seat
     paused: bool = False
+    told: int = 0
+
+    @property
+    def place(self) -> Place:
+        """Where this state stands among the table's changes: after :attr:`Update.place` of the
+        change that made it."""
+        return self.seq, self.told
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data for ``GET /api/state`` and the event stream."""
@@ -127,7 +147,13 @@ class Update:
     """A change the subscribers are told of: its sequence number, a kind (``input``,
     ``correction``, ``status``, ``game``), the sentence, and the state after it. A record's update
     also says which record it is (``record``: ``fault``, ``clear``, ``pause``, ...) and its ``why``
-    (a fault's fix, a pause's reason), so that a terminal can tell a device failing from the rest."""
+    (a fault's fix, a pause's reason), so that a terminal can tell a device failing from the rest.
+
+    ``seq`` is the last durable record's number, which a stream resumes after (``Last-Event-ID``)
+    and a console form acts on; a change that makes no record (a notice such as "Ann pressed call,
+    but no game is in play", a new game, a fault before the first game) keeps it and counts up
+    ``told`` instead (0: the record's own change), so that :attr:`place` orders every change the
+    table tells, once each."""
 
     seq: int
     kind: str
@@ -135,6 +161,14 @@ class Update:
     state: TableState
     record: str = ""
     why: str = ""
+    told: int = 0
+
+    @property
+    def place(self) -> Place:
+        """The change's place among the table's changes, in the order they were told: record 4's
+        own change ``(4, 0)`` comes before the notices told after it, ``(4, 1)``, ``(4, 2)``, and
+        those before record 5's, ``(5, 0)``."""
+        return self.seq, self.told
 
 
 @dataclass(frozen=True)
@@ -245,7 +279,8 @@ class TableHandle(Protocol):
         ...
 
     def subscribe(self, after: int = 0) -> Subscription:
-        """Changes with a sequence number above ``after`` (those already recorded come first)."""
+        """Changes after record ``after``: those already recorded first, then every change told
+        from now on (a notice keeps the last record's number: see :attr:`Update.place`)."""
         ...
 
     def submit(self, entry: Entry, *, at: int | None = None) -> Ack:

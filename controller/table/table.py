@@ -151,6 +151,7 @@ class Table:
         self._next_check = float("-inf")  # the devices' clock time of the next check between games
         self._questions = 0
         self._seq = 0
+        self._told = 0  # changes told since record _seq without a record of their own
         self._resume()
 
     # -- the TableHandle interface -----------------------------------------------------------
@@ -158,10 +159,12 @@ class Table:
         """The public state now: the engine's one redacted view, with names, status and log."""
         with self._lock:
             return TableState(self._seq, self.game_no, self._view(), self.status, self.problem,
-                              self.fix, self.question, tuple(self._log), self.colours, self._paused)
+                              self.fix, self.question, tuple(self._log), self.colours, self._paused,
+                              self._told)
 
     def subscribe(self, after: int = 0) -> _Subscription:
-        """Updates above ``after``: the recorded ones first (with the state now), then live."""
+        """Updates after record ``after``: the recorded ones first (with the state now), then every
+        one told from now on, those without a record of their own too (:attr:`Update.place`)."""
         with self._lock:
             backlog = [Update(row.seq, _update_kind(row.kind), self._sentence(row), self.state(), row.kind,
                               row.why)
@@ -259,7 +262,8 @@ class Table:
             self._paused, self._pause_why = False, ""
             self._question_cleared()
             text = f"New game: {self._view().title} for {', '.join(names)}"
-            self._publish(Update(self._seq, "game", text, self.state()))
+            self._told += 1  # the game is in the record's games, not in its records
+            self._publish(Update(self._seq, "game", text, self.state(), told=self._told))
             return Ack(self._seq, text)
 
     def games(self, limit: int = 10) -> list[GameSummary]:
@@ -468,6 +472,7 @@ class Table:
         if self.game_no:
             self._record(kind, line, device, device, why=why)
         else:
+            self._told += 1
             self._shown(_Row(self._seq, kind, line, device, why, device, self._now()))
 
     def _faults_except(self, device: str) -> bool:
@@ -526,7 +531,7 @@ class Table:
             raise TableNotReady("no game has been started: start one from the dealer console")
         seq = self.store.append(self.game_no, kind, line, who=who, why=why, origin=origin,
                                 device_event=device_event, evidence=evidence, at=self._now())
-        self._seq = seq
+        self._seq, self._told = seq, 0
         row = _Row(seq, kind, line, who, why, origin, self._now())
         self._apply(row)
         if self.ledger is not None and self.ledger.game.pending().over and kind in INPUT_KINDS:
@@ -539,7 +544,8 @@ class Table:
         text = self._sentence(row)
         self._log.append(_log_line(self, row, text))
         self._set_status()
-        self._publish(Update(row.seq, _update_kind(row.kind), text, self.state(), row.kind, row.why))
+        self._publish(Update(row.seq, _update_kind(row.kind), text, self.state(), row.kind, row.why,
+                             self._told))
         return Ack(row.seq, text)
 
     def _finish(self) -> None:
@@ -618,8 +624,11 @@ class Table:
         return sentence(row, self._name, self.ledger)
 
     def _notice(self, text: str, seat: int | None) -> None:
+        """Tell a change that makes no record: it keeps the last record's number and is told
+        after the changes told since (:attr:`Update.place`), so a live stream sends it too."""
+        self._told += 1
         self._log.append(LogLine(self._seq, self._now(), text, seat))
-        self._publish(Update(self._seq, "notice", text, self.state()))
+        self._publish(Update(self._seq, "notice", text, self.state(), told=self._told))
 
     def _publish(self, update: Update) -> None:
         for subscriber in list(self._subscribers):

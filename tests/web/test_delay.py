@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from controller.table.records import AFTER_ALL_TOLD
 from web.delay import DelayedSubscription, SpectatorDelay
 from web_conftest import app_for, new_table, read_events
 
@@ -25,7 +26,7 @@ def test_changes_are_released_once_they_are_old_enough(table: Any) -> None:
     delay.follow(table)
     for _ in range(3):
         table.step()
-    subscription = DelayedSubscription(delay, start)
+    subscription = DelayedSubscription(delay, (start, AFTER_ALL_TOLD))  # after record start
     wait_for(lambda: len(delay._timeline) == 3)
     assert delay.state().seq == start and subscription.next(0.01) is None
     now[0] += 9.9
