@@ -27,10 +27,10 @@ pytestmark = pytest.mark.pi_stack  # scripts/test-pi runs these on the Pi's Open
 SMALL = dict(size=(640, 400), n_dice=5, die_px=(48, 64), background="felt")
 
 
-def read_bench_frame(kind: str, frame: int) -> tuple[Observation, list[Any]]:
-    """Frame ``frame`` of ``bench/faces_reader.py`` for ``kind``, read as ``kind``, with its truth
-    (the bench's ``Truth``: a value and a box per die)."""
-    image, truths = bench_script("faces_reader.py", "bench_faces").bench_frame(kind, frame)
+def read_bench_frame(kind: str, frame: int, plain: bool = False) -> tuple[Observation, list[Any]]:
+    """Frame ``frame`` of ``bench/faces_reader.py`` for ``kind`` (``plain``: as ``--plain`` draws it),
+    read as ``kind``, with its truth (the bench's ``Truth``: a value and a box per die)."""
+    image, truths = bench_script("faces_reader.py", "bench_faces").bench_frame(kind, frame, plain=plain)
     return read_faces(image, kind), truths
 
 
@@ -438,6 +438,15 @@ def test_a_die_the_readers_doubt_in_a_frame_with_no_calibration_is_taken_when_it
     without_the_lean_cap(monkeypatch)
     observation, truths = read_bench_frame("d8-tauren", frame)
     assert each_read_surely(observation, truths)
+
+
+def test_a_die_the_first_look_read_surely_is_kept_when_a_farther_look_is_taken() -> None:
+    # a heap of four letter dice: the first look read the L surely and the three others under the
+    # threshold; the look at 48 px, taken for reading two of them surely, did not find the L
+    observation, truths = read_bench_frame("letters", 151, plain=True)
+    the_l = next(truth for truth in truths if truth.value == 4)
+    assert [(d.value, d.flag) for d in found(the_l.box, observation.dice)] == [(4, None)]
+    assert len(observation.dice) == 4
 
 
 def test_a_farther_look_that_reads_few_dice_surely_is_not_taken(monkeypatch: pytest.MonkeyPatch) -> None:
