@@ -11,6 +11,7 @@ from typing import Any, Callable
 import pytest
 
 from controller.games.dice import DieKind
+from controller.table.table import HEALTH_EVERY
 from vision.face_art import svg_path
 
 from browser_conftest import LiveServer, shot, web_conftest
@@ -327,30 +328,16 @@ def test_an_open_scoreboard_shows_a_notice_and_a_fault_told_after_it_opened(
     # a notice (and a fault before the first game) keeps the last record's number, and the
     # production server's fan-out sent only changes of a higher number: only a page opened
     # afterwards showed them
-    from controller.store import Store
-    from controller.table.table import HEALTH_EVERY, Table
-    from hardware.config import parse_config
-    from hardware.factory import build_devices
-
-    devices = build_devices(parse_config({}, {}))
-    assert devices.sim is not None
-    table = Table(Store(tmp_path / "fresh.db"), devices=devices)  # the table `run` starts: no game
-
-    def beats(seconds: float) -> None:
-        for _ in range(round(seconds / 0.05)):
-            table.tick()
-            devices.clock.advance(0.05)
+    table = web_conftest.fresh_table(tmp_path)  # the table `run` starts: no game
     try:
         board = open_board(browser, served(table))
-        devices.sim.press(1, "call")
-        beats(0.1)
+        table.press(1, "call")
         board.locator("#log li", has_text="pressed call, but no game is in play").wait_for(timeout=WAIT_MS)
-        devices.sim.inject("rfid:dead")
-        beats(HEALTH_EVERY * 2.5)
+        table.devices.sim.inject("rfid:dead")
+        table.beats(HEALTH_EVERY * 2.5)
         assert table.state().status.value == "fault"
         board.locator("#status", has_text=table.state().problem).wait_for(timeout=WAIT_MS)
         assert board.evaluate("window.dicetable.seq") == 0  # no record yet: the events' id says so
         shot(board, "scoreboard-large-fault-before-the-first-game")
     finally:
-        devices.close()
-        table.store.close()
+        table.close()

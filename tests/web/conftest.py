@@ -50,6 +50,12 @@ def new_table(game: str = "tauren", players: int = 3, seed: int = 7,
                               colours, loaded)
 
 
+def fresh_table(folder: Path) -> Any:
+    """The table ``run`` starts on a fresh record in ``folder``: no game yet, simulated devices
+    (see ``FreshTable`` in ``tests/web/driven.py``)."""
+    return _load("web_driven", "driven.py").FreshTable(folder)
+
+
 def app_for(table: Any, **config: Any) -> Flask:
     """The web app of ``table`` with the test PIN and short keep-alives."""
     return create_app(table, {"dealer_pin": PIN, "TESTING": True, "keepalive": 0.2, **config})

@@ -23,7 +23,10 @@ from controller.games.rolls import Roll
 from controller.simulation import roll_dice
 from controller.store import Store
 from controller.table.records import Ack, DieSeen, Entry, Question
+from controller.table.controls import find_controls
 from controller.table.table import Sighting, Table
+from hardware.config import parse_config
+from hardware.factory import build_devices
 
 
 class DoubtfulEyes:
@@ -139,6 +142,40 @@ class DrivenTable:
         """Close the record and remove its folder."""
         self.store.close()
         self._folder.cleanup()
+
+
+class FreshTable:
+    """The table ``run`` starts on a fresh record: no game yet, the simulated devices (its clock
+    advanced by :meth:`beats`), seat panels whose presses mean what they do at a real table, and
+    a camera path that fails while ``eyes.failing`` is set. Every ``TableHandle`` method is the
+    table's own."""
+
+    def __init__(self, folder: Path) -> None:
+        self.devices = build_devices(parse_config({}, {}))
+        self.eyes = DoubtfulEyes()
+        self.table = Table(Store(folder / "fresh.db"), devices=self.devices, eyes=self.eyes,
+                           controls_for=find_controls)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.table, name)
+
+    def beats(self, seconds: float, beat: float = 0.05) -> None:
+        """Let the table watch its devices for ``seconds`` of the devices' clock."""
+        for _ in range(round(seconds / beat)):
+            self.table.tick()
+            self.devices.clock.advance(beat)
+
+    def press(self, seat: int, button: str) -> None:
+        """Press ``button`` at ``seat`` and let it go, as a person does."""
+        self.devices.sim.press(seat, button)
+        self.beats(0.1)
+        self.devices.sim.release(seat, button)
+        self.beats(0.1)
+
+    def close(self) -> None:
+        """Close the devices and the record."""
+        self.devices.close()
+        self.table.store.close()
 
 
 def evidence_picture(seen: Sequence[DieSeen]) -> bytes:
