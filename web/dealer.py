@@ -168,11 +168,14 @@ def new_game() -> BaseResponse:
 
 @dealer.get("/at")
 def at() -> Response:
-    """Where the table stands now (the record's sequence number, the game's number): the console
-    page asks every few seconds and draws itself again when it changed, since its forms act only
-    on the table as they were drawn (:func:`_drawn_at`)."""
+    """Where the table stands now: the record's sequence number and the game's number, which the
+    console's forms act on (:func:`_drawn_at`, :func:`_drawn_in_game`), and ``told``, the changes
+    told since that record without one of their own (a notice, a device's fault before the first
+    game and its end: ``TableState.told``). The console page asks every few seconds: when the
+    record or the game changed, it draws itself again (or says its forms are stale); when only
+    ``told`` did, it draws again the parts such a change shows, its forms still valid."""
     state = web_table().table.state()
-    return jsonify({"at": state.seq, "game_no": state.game_no})
+    return jsonify({"at": state.seq, "game_no": state.game_no, "told": state.told})
 
 
 @dealer.get("/devices")

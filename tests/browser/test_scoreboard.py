@@ -11,6 +11,7 @@ from typing import Any, Callable
 import pytest
 
 from controller.games.dice import DieKind
+from controller.games.errors import DeviceDisconnected
 from controller.table.table import HEALTH_EVERY
 from vision.face_art import svg_path
 
@@ -339,5 +340,52 @@ def test_an_open_scoreboard_shows_a_notice_and_a_fault_told_after_it_opened(
         board.locator("#status", has_text=table.state().problem).wait_for(timeout=WAIT_MS)
         assert board.evaluate("window.dicetable.seq") == 0  # no record yet: the events' id says so
         shot(board, "scoreboard-large-fault-before-the-first-game")
+    finally:
+        table.close()
+
+
+def test_an_open_console_shows_a_fault_before_the_first_game_and_its_end(
+        browser: Any, served: Any, tmp_path: Any) -> None:
+    # the console asked /dealer/at for the record's number and the game's, which a fault before
+    # any game keeps: the dealer, who must see a dead camera first, saw it only on reloading
+    table = web_conftest.fresh_table(tmp_path)
+    try:
+        console = log_in(browser, served(table))
+        table.eyes.failing = DeviceDisconnected("camera: stopped sending frames")
+        table.beats(HEALTH_EVERY * 2.5)
+        status = console.locator("#table-status.status-fault")
+        status.filter(has_text="fault: camera: stopped sending frames").wait_for(timeout=WAIT_MS)
+        assert "Fix: check the device's cable" in status.inner_text()
+        console.locator("#log li", has_text="Fault: camera: stopped sending frames").wait_for(timeout=WAIT_MS)
+        assert console.locator("#stale").is_hidden()
+        shot(console, "console-fault-before-the-first-game")
+        table.eyes.failing = None
+        table.beats(HEALTH_EVERY * 2.5)
+        console.locator("#log li", has_text="the camera works again").wait_for(timeout=WAIT_MS)
+        assert console.locator("#table-status.status-over").count() == 1
+        assert "camera" not in console.locator("#status-shown").inner_text()
+    finally:
+        table.close()
+
+
+def test_a_console_form_filled_in_before_a_notice_is_sent_after_it(browser: Any, served: Any,
+                                                                   tmp_path: Any) -> None:
+    # a notice makes no record and the forms act on the record: the console draws the notice
+    # again without calling its forms stale, and keeps what the dealer typed
+    table = web_conftest.fresh_table(tmp_path)
+    try:
+        table.new_game("tauren", ["Ann", "Bo", "Cy"], {})
+        table.beats(0.5)  # the hidden rolls, sealed: Ann is to bet
+        console = log_in(browser, served(table))
+        console.fill("#void-why", "dice off the tray")
+        table.press(1, "call")  # not Bo's turn: told, not recorded
+        notice = table.state().log[-1].text
+        assert notice.startswith("Bo: ")
+        console.locator("#log li", has_text=notice).wait_for(timeout=WAIT_MS)
+        assert console.locator("#stale").is_hidden()
+        assert console.input_value("#void-why") == "dice off the tray"
+        console.click("#void")
+        console.locator("#log li", has_text="dice off the tray").wait_for(timeout=WAIT_MS)
+        assert "dice off the tray" in table.state().log[-1].text
     finally:
         table.close()

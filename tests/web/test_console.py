@@ -12,7 +12,7 @@ from controller.games.rolls import Roll
 from controller.table.records import SEAT_COLOURS, Entry
 from controller.games.errors import DeviceDisconnected
 from hardware.devices import DeviceStatus
-from web_conftest import app_for, console_form, csrf_of, log_in, new_table
+from web_conftest import app_for, console_form, csrf_of, fresh_table, log_in, new_table
 
 
 def roll_records(table: Any) -> list[Any]:
@@ -313,3 +313,44 @@ def test_a_seat_name_or_a_reason_too_long_for_the_scoreboard_is_refused(dealer: 
     assert (table.state().seq, len(table.games(10))) == before and table.state().status.value != "paused"
     assert dealer.post("/dealer/new-game", data={**console_form(dealer), "game": "tao",
                                                  "names": f"Zed, {'Y' * 32}"}).status_code == 303
+
+
+def test_the_console_is_told_of_a_fault_before_the_first_game_and_of_its_end(tmp_path: Any) -> None:
+    # /dealer/at said only the record's number and the game's, which a fault before any game
+    # keeps: an open console never drew the dead camera the dealer must see first, nor its end
+    table = fresh_table(tmp_path)
+    try:
+        dealer = app_for(table).test_client()
+        assert log_in(dealer).status_code == 302
+        asked = [dealer.get("/dealer/at").get_json()]
+        table.eyes.failing = DeviceDisconnected("camera: stopped sending frames")
+        table.beats(2.5)
+        asked.append(dealer.get("/dealer/at").get_json())
+        console = dealer.get("/dealer/").get_data(as_text=True)
+        assert "status-fault" in console and "fault</strong>: camera: stopped sending frames" in console
+        table.eyes.failing = None
+        table.beats(2.5)
+        asked.append(dealer.get("/dealer/at").get_json())
+        assert "the camera works again" in dealer.get("/dealer/").get_data(as_text=True)
+        assert [(a["at"], a["game_no"]) for a in asked] == [(0, 0)] * 3  # the forms are still valid
+        assert len({a["told"] for a in asked}) == 3  # ... but the page is not what the table shows
+    finally:
+        table.close()
+
+
+def test_a_console_form_drawn_before_a_notice_is_accepted_after_it(tmp_path: Any) -> None:
+    # a notice makes no record, and the forms act on the record: it must not make them stale
+    table = fresh_table(tmp_path)
+    try:
+        table.new_game("tauren", ["Ann", "Bo", "Cy"], {})
+        table.beats(0.5)  # the hidden rolls, sealed: Ann is to bet
+        dealer = app_for(table).test_client()
+        assert log_in(dealer).status_code == 302
+        form, before = console_form(dealer), dealer.get("/dealer/at").get_json()
+        table.press(1, "call")
+        notice = table.state().log[-1].text
+        assert notice.startswith("Bo: ") and dealer.get("/dealer/at").get_json()["told"] != before["told"]
+        assert dealer.post("/dealer/void", data={**form, "why": "dice off the tray"}).status_code == 303
+        assert "dice off the tray" in table.state().log[-1].text
+    finally:
+        table.close()
