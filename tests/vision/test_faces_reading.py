@@ -449,6 +449,15 @@ def test_a_die_the_first_look_read_surely_is_kept_when_a_farther_look_is_taken()
     assert len(observation.dice) == 4
 
 
+def test_a_frame_whose_sure_readings_lie_closer_than_a_die_is_looked_at_again() -> None:
+    # eight letter dice, a heap of three and two pairs: the first look read five surely, two of
+    # them (a pair) 0.69 of the side it looked for apart, and lost the heap (two dice missed, one
+    # taken for leaning); looked at again, every die is read right
+    observation, truths = read_bench_frame("letters", 296, plain=True)
+    assert [[d.value for d in found(truth.box, observation.dice)] for truth in truths] == \
+        [[truth.value] for truth in truths]
+
+
 def test_a_farther_look_that_reads_few_dice_surely_is_not_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     # the first look read nothing surely; farther looks reading one die of one surely, or two of
     # five, are not taken (d8-tauren bench frames 295 and 169: such looks gave a wrong or a false
