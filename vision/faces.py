@@ -342,9 +342,10 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, die_
     """Every die in ``frame`` read as ``kind``: found in the best view (or at the known die side
     ``die_px``, shrunk so that it is at most :data:`TRAY_LOOK_PX`), looked at again (``below``:
     the point straight below the camera, when a calibration knows it), read once, crumbs left out
-    (:func:`vision.detect.is_crumb`, :func:`_speck`); a frame of the shipped kinds under
-    :data:`FARTHER_SURE` of whose readings are sure, looked at again in the other working view and
-    for other die sizes (:func:`_farther_look`)."""
+    (:func:`vision.detect.is_crumb`, :func:`_speck`); a frame of the shipped kinds no more than
+    :data:`FARTHER_SURE` of whose readings are sure, or whose sure readings crowd together
+    (:data:`CROWDED`), looked at again in the other working view and for other die sizes
+    (:func:`_farther_look`)."""
     from vision.read import KNOWN_SIDE_SPREAD
 
     if die_px:
@@ -362,7 +363,7 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, die_
         hits = [h for h in hits if not _speck(frame, view.scale, h, h.side / view.scale * BOX_PER_SIDE[kind])]
     readings = _read_hits(frame, kind, taught, view, hits, below, on_tray=False)
     sure = _sure_readings(readings)
-    if taught is not None or not readings or (sure >= FARTHER_SURE * len(readings) and not _crowded(readings, kind)):
+    if taught is not None or not readings or (sure > FARTHER_SURE * len(readings) and not _crowded(readings, kind)):
         return readings
     farther = _farther_look(frame, kind, below, view.scale, sure, views)
     return readings if farther is None else farther + _unseen_sure(readings, farther)
@@ -472,8 +473,8 @@ def _speck(frame: np.ndarray, scale: float, hit: Hit, die_px: float) -> bool:
 
 
 FARTHER_SURE = 0.5
-"""The least share of a look's readings that must be sure (a value, no flag): under it the frame is
-looked at again (:func:`_farther_look`), and another look must reach it, with at least two sure
+"""The least share of a look's readings that must be sure (a value, no flag): at or under it the
+frame is looked at again (:func:`_farther_look`), and another look must reach it, with at least two sure
 readings and more than the first look's, to be taken. Looking again only when no reading was sure
 left heaps read at a wrong size: eight letter dice 60-79 px across, in a heap, were looked for at
 95 px, one read surely of four readings (``bench/faces_reader.py`` letters frame 854), where at
@@ -482,7 +483,14 @@ left heaps read at a wrong size: eight letter dice 60-79 px across, in a heap, w
 accepted 79 more, false dice 28 fewer, the frames' read time (CPU) 5-13% more; wrong readings
 accepted d12 4 -> 6, d8-tauren 9 -> 10, letters 14 -> 13: cocked dice that the cocked network sees
 flat read surely in the closer look (d12 2 -> 4, d8-tauren 8 -> 9, letters 11 -> 13), misread dice
-fewer (letters 3 -> 0)."""
+fewer (letters 3 -> 0). A frame with exactly that share sure is looked at again too (it was
+not): a row of six touching letter dice guessed 1.6 times their size was read in four hits, two of
+them sure (``--plain`` letters frame 693), and looked at again reads one die more.
+``bench/faces_reader.py --frames 1000 --speed-rounds 0``, under ``--plain``: letters read right
+5403 -> 5405, read right and accepted 5292 -> 5294 (d12 5319 -> 5322), false dice 2 -> 1,
+d8-tauren unchanged; on the hard frames read right d12 5370 -> 5375, d8-tauren 5429 as before,
+letters 5388 -> 5393, read right and accepted 4966 -> 4987, 5156 -> 5161, 5084 -> 5096, false
+dice 550 / 490 / 479 -> 547 / 492 / 476, wrong readings accepted 4 / 3 / 2 as before."""
 
 
 def _farther_look(frame: np.ndarray, kind: DieKind, below: tuple[float, float] | None,

@@ -458,6 +458,14 @@ def test_a_frame_whose_sure_readings_lie_closer_than_a_die_is_looked_at_again() 
         [[truth.value] for truth in truths]
 
 
+def test_a_frame_with_half_its_readings_sure_is_looked_at_again() -> None:
+    # a row of six touching letter dice, guessed 1.6 times their size: four hits, two of them
+    # sure; looked at again, the M in the middle of the row is read too
+    observation, truths = read_bench_frame("letters", 693, plain=True)
+    the_m = next(truth for truth in truths if truth.value == 6)
+    assert [(d.value, d.flag) for d in found(the_m.box, observation.dice)] == [(6, None)]
+
+
 def test_a_farther_look_that_reads_few_dice_surely_is_not_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     # the first look read nothing surely; farther looks reading one die of one surely, or two of
     # five, are not taken (d8-tauren bench frames 295 and 169: such looks gave a wrong or a false
