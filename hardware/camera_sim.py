@@ -7,6 +7,12 @@ does not depend on ``vision`` at import time). Faults on demand: drop frames, or
 With a :attr:`SimCamera.tray` (a ``vision.calibrate.TrayConfig``) the frames show that tray, its
 markers drawn and fitted to the frame, 15-17 mm dice on it, and :meth:`SimCamera.show` can put the
 dice in named zones or at tray positions; :meth:`SimCamera.roll` shows them tumbling in first.
+
+Every frame has its own sensor noise (:data:`SENSOR_NOISE`), as a real camera's frames of a still
+tray differ: code that looks again at the next frame, or waits for frames to agree, meets what it
+meets on the table. The noise is drawn afresh for each frame, from the camera's seed, the throw
+and the frame's place in it, so a run made twice, or restarted in the middle of a throw, sees the
+same frames.
 """
 
 from __future__ import annotations
@@ -33,6 +39,18 @@ FULL_WIDTH = 1536
 DIE_PX = (60.0, 110.0)      # die edge range at FULL_WIDTH, as the renderer's default
 TRAY_DIE_MM = (15.0, 17.0)  # die edges on a configured tray: standard 16 mm dice, give or take
 TRAY_FILL = 0.9             # share of the frame's width or height the configured tray fills
+
+SENSOR_NOISE = 3
+"""The sensor noise of every frame, in grey levels (the standard deviation of one pixel's channel
+between frames of a still tray; whole levels, as :func:`vision.render_ground.sensor_noise` draws
+it). An estimate, not a measurement: a Camera Module 3 (IMX708) at 1536x864 (its 2x2-binned mode,
+scaled) under indoor light runs at some analog gain, where a processed 8-bit frame shows a few
+grey levels of temporal noise after the ISP's denoise; no published figure for that was found
+(the nearest, the HQ camera's IMX477, reads 1.5 of 4096 levels of raw read noise at gain 1,
+before shot noise and gain). 3 is the renderer's own "some noise" (the reader's benches draw 0, 3
+or 6). Replace it with the table's own figure when one is measured: the standard deviation of the
+difference of two frames of a still tray, divided by the square root of 2. A ``noise`` given to
+:meth:`SimCamera.show` or :meth:`SimCamera.roll` replaces it for those dice (0: clean frames)."""
 
 
 class CameraFault(Enum):
@@ -64,6 +82,10 @@ class SimCamera:
         self._frames = 0
         self._rolling: list[Any] = []
         self._key: str | None = None
+        self._seed = _seed_of(rng)
+        self._shows = 0
+        self._shot = ""      # names the dice shown now: the throw's key, else the count of shows
+        self._shot_frames = 0
         self._clock = clock or SimClock()
         self.fault = CameraFault.NONE
         self.slow_s = 0.0
@@ -102,6 +124,8 @@ class SimCamera:
         """
         self._values, self._overrides, self._scene = tuple(values), dict(spec), None
         self._rolling = []
+        self._shows += 1
+        self._shot, self._shot_frames = f"show {self._shows}", 0
         if bodies is not None and len(bodies) != len(self._values):
             raise InvalidInput(f"{self._name}: {len(bodies)} body colours for {len(self._values)} dice")
         self._bodies = None if bodies is None else tuple(tuple(int(c) for c in b) for b in bodies)  # type: ignore[misc]
@@ -143,6 +167,8 @@ class SimCamera:
             positions_mm = None if positions_mm is None else [positions_mm[i] for i in drawn]
             bodies = None if bodies is None else [bodies[i] for i in drawn]
         self.show(values, zones, positions_mm, bodies, **spec)
+        if key is not None:
+            self._shot = f"throw {key}"  # the same throw made again after a restart: the same frames
         render = importlib.import_module("vision.render")
         if staying is None:
             scenes = render_painted(render, self._rng, self._spec(render), list(self._values), self._bodies,
@@ -234,10 +260,19 @@ class SimCamera:
                 self.fault is CameraFault.DROPS and self._frames % DROP_EVERY == 0):
             raise DeviceTimeout(f"{self._name}: frame {self._frames} dropped (simulated)")
         if self._rolling:
-            return np.array(self._rolling.pop(0).image, dtype=np.uint8, copy=True)
+            return self._noisy(self._rolling.pop(0).image)
         if self._scene is None:
             self._scene = self._render()
-        return np.array(self._scene.image, dtype=np.uint8, copy=True)
+        return self._noisy(self._scene.image)
+
+    def _noisy(self, image: np.ndarray) -> Frame:
+        """A new frame of the rendered ``image`` with this frame's own sensor noise (:data:`SENSOR_NOISE`)."""
+        index, self._shot_frames = self._shot_frames, self._shot_frames + 1
+        sigma = float(self._overrides.get("noise", SENSOR_NOISE))
+        if sigma <= 0:
+            return np.array(image, dtype=np.uint8, copy=True)
+        rng = random.Random(f"{self._seed}/{self._shot}/{index}")
+        return importlib.import_module("vision.render_ground").sensor_noise(rng, image, sigma)  # type: ignore[no-any-return]
 
     def _render(self) -> Any:
         render = importlib.import_module("vision.render")
@@ -258,6 +293,7 @@ class SimCamera:
         for place in ("positions_mm", "areas_mm"):
             if fields.get(place) is not None:
                 fields[place] = fields[place][skip:]
+        fields["noise"] = 0.0  # rendered clean: every frame gets its own (_noisy), not one baked in
         return render.SceneSpec(size=self._size, n_dice=len(self._values) - skip, **fields)
 
     def check(self) -> DeviceStatus:
@@ -280,6 +316,13 @@ class SimCamera:
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def _seed_of(rng: random.Random) -> int:
+    """A number from ``rng``'s state that leaves ``rng`` as it was (the renderings draw from it)."""
+    twin = random.Random()
+    twin.setstate(rng.getstate())
+    return twin.getrandbits(64)
 
 
 def _staying(before: Any, values: Sequence[int], kinds: Sequence[str], zones: Sequence[str] | None,

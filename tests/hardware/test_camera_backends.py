@@ -13,7 +13,7 @@ from hardware.camera import open_camera
 from hardware.camera_folder import FolderCamera
 from hardware.camera_opencv import OpenCvCamera
 from hardware.camera_picamera2 import Picamera2Camera
-from hardware.camera_sim import CameraFault, SimCamera
+from hardware.camera_sim import SENSOR_NOISE, CameraFault, SimCamera
 from hardware.config import CameraConfig
 from vision.photos import DEFAULT_SET
 
@@ -199,6 +199,45 @@ def test_sim_camera_renders_the_dice_it_is_shown():
     camera.show([2, 5])
     camera.frame()
     assert sorted(d.value for d in camera.scene.dice) == [2, 5]
+
+
+def _still_frames(seed, count, **spec):
+    camera = SimCamera(random.Random(seed), (1536, 864))
+    camera.show([2, 5, 6], **spec)
+    return [camera.frame().astype(np.int16) for _ in range(count)]
+
+
+def test_sim_camera_frames_of_a_still_tray_differ_by_sensor_noise_only():
+    first, second = _still_frames(3, 2)
+    difference = second - first
+    assert np.count_nonzero(difference) > 0.5 * difference.size  # each frame its own noise
+    # two frames' noise of SENSOR_NOISE each: their difference has a spread of SENSOR_NOISE * sqrt(2)
+    assert abs(float(difference.mean())) < 0.1
+    assert float(difference.std()) == pytest.approx(SENSOR_NOISE * 2 ** 0.5, rel=0.15)
+    assert float(np.abs(difference).mean()) < 2 * SENSOR_NOISE
+
+
+def test_sim_camera_gives_the_same_frames_noise_and_all_from_the_same_seed():
+    frames = _still_frames(3, 3)
+    assert all(np.array_equal(a, b) for a, b in zip(frames, _still_frames(3, 3)))
+    camera = SimCamera(random.Random(3), (1536, 864))
+    camera.show([2, 5, 6])
+    assert not np.array_equal(camera.frame(), camera.scene.image)  # not the clean rendering
+
+
+def test_a_throw_made_again_gives_the_same_frames():
+    def throw(camera):
+        camera.roll([1, 4], frames=2, key="hand 1 seat 0")
+        return [camera.frame() for _ in range(4)]
+
+    calm, stopped = SimCamera(random.Random(3), (640, 360)), SimCamera(random.Random(3), (640, 360))
+    first = throw(stopped)[:1]  # the controller stopped after one frame: the dice are thrown again
+    assert all(np.array_equal(a, b) for a, b in zip(throw(calm), first + throw(stopped)[1:]))
+
+
+def test_sim_camera_shown_noise_replaces_the_sensor_noise():
+    first, second = _still_frames(3, 2, noise=0)
+    assert np.array_equal(first, second)
 
 
 def test_sim_camera_drops_every_third_frame():
