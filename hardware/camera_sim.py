@@ -10,9 +10,9 @@ dice in named zones or at tray positions; :meth:`SimCamera.roll` shows them tumb
 
 Every frame has its own sensor noise (:data:`SENSOR_NOISE`), as a real camera's frames of a still
 tray differ: code that looks again at the next frame, or waits for frames to agree, meets what it
-meets on the table. The noise is drawn afresh for each frame, from the camera's seed, the throw
-and the frame's place in it, so a run made twice, or restarted in the middle of a throw, sees the
-same frames.
+meets on the table. The noise is drawn afresh for each frame, from the frame's place in the throw
+and the throw's key (which seeds the throw's rendering too), else the camera's seed and the count
+of shows, so a run made twice, or restarted in the middle of a throw, sees the same frames.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class SimCamera:
         self._key: str | None = None
         self._seed = _seed_of(rng)
         self._shows = 0
-        self._shot = ""      # names the dice shown now: the throw's key, else the count of shows
+        self._shot = ""      # seeds the noise of the dice shown now: the throw's key, else the camera's seed and show
         self._shot_frames = 0
         self._clock = clock or SimClock()
         self.fault = CameraFault.NONE
@@ -125,7 +125,7 @@ class SimCamera:
         self._values, self._overrides, self._scene = tuple(values), dict(spec), None
         self._rolling = []
         self._shows += 1
-        self._shot, self._shot_frames = f"show {self._shows}", 0
+        self._shot, self._shot_frames = f"{self._seed}/show {self._shows}", 0
         if bodies is not None and len(bodies) != len(self._values):
             raise InvalidInput(f"{self._name}: {len(bodies)} body colours for {len(self._values)} dice")
         self._bodies = None if bodies is None else tuple(tuple(int(c) for c in b) for b in bodies)  # type: ignore[misc]
@@ -168,7 +168,7 @@ class SimCamera:
             bodies = None if bodies is None else [bodies[i] for i in drawn]
         self.show(values, zones, positions_mm, bodies, **spec)
         if key is not None:
-            self._shot = f"throw {key}"  # the same throw made again after a restart: the same frames
+            self._shot = f"throw {key}"  # as the rendering: the same throw made again after a restart, the same frames
         render = importlib.import_module("vision.render")
         if staying is None:
             scenes = render_painted(render, self._rng, self._spec(render), list(self._values), self._bodies,
@@ -271,7 +271,7 @@ class SimCamera:
         sigma = float(self._overrides.get("noise", SENSOR_NOISE))
         if sigma <= 0:
             return np.array(image, dtype=np.uint8, copy=True)
-        rng = random.Random(f"{self._seed}/{self._shot}/{index}")
+        rng = random.Random(f"{self._shot}/{index}")
         return importlib.import_module("vision.render_ground").sensor_noise(rng, image, sigma)  # type: ignore[no-any-return]
 
     def _render(self) -> Any:
