@@ -89,7 +89,7 @@ def test_the_evidence_is_the_annotated_frame_as_jpeg(flop: tuple[SimCamera, Tray
     picture = cv2.imdecode(np.frombuffer(seen.jpeg, np.uint8), cv2.IMREAD_COLOR)
     assert picture is not None and picture.shape == (SIZE[1], SIZE[0], 3)
     change = np.abs(picture.astype(int) - camera.frame().astype(int)).sum(axis=2)
-    x, y, w, h = (int(v) for v in seen.dice[0].box)
+    x, y, w, h = (round(v) for v in seen.dice[0].box)  # as annotate() draws it
     assert change[y, x + 2:x + w - 2].mean() > 100  # the die's box is drawn on the frame...
     assert change[y + h // 3:y + 2 * h // 3, x + w // 3:x + 2 * w // 3].mean() < 25  # ...which is this frame
 
@@ -180,7 +180,9 @@ def test_a_flat_d6_the_readers_doubt_is_taken_when_the_cocked_network_sees_it_fl
     for flat in (-1.0, vision.read.D6_FLAT):
         monkeypatch.setattr(vision.read, "D6_FLAT", flat)
         camera = table_camera(seed)
-        camera.show(values, zones=["seat0", "seat0"])
+        # the clean rendering of seed 57 is such a die; under sensor noise the readers are sure of
+        # it (no seed of 1..115 under noise is one: those the readers doubt stay doubted)
+        camera.show(values, zones=["seat0", "seat0"], noise=0)
         results.append(match(need, read_once(watch(camera)[1]), TRAY.zones))
     assert question(results[0]).reason == "confidence"
     assert isinstance(results[1], Roll) and sorted(results[1].faces) == sorted(str(v) for v in values)

@@ -13,11 +13,13 @@ from controller.games.errors import InvalidInput
 from hardware.camera_sim import SimCamera
 from vision.calibrate import Zone, load_tray_config
 from vision.render import SceneSpec, render_scene
+from vision.settle import SettleConfig, changed_share, shrink
 
 pytestmark = pytest.mark.pi_stack  # scripts/test-pi runs these on the Pi's OpenCV and numpy too
 
 TRAY = load_tray_config(Path(__file__).parents[2] / "table.example.toml")
 ZONES = {zone.name: zone for zone in TRAY.zones.zones}
+QUIET = SettleConfig()  # what the table's settle check calls a frame with no motion
 
 
 def camera(seed: int) -> SimCamera:
@@ -74,8 +76,10 @@ def test_a_roll_tumbles_into_its_zone_then_rests_there() -> None:
     cam = camera(5)
     cam.roll([3, 6], frames=4, zones=["seat1", "seat1"])
     frames = [cam.frame() for _ in range(6)]
-    assert not np.array_equal(frames[0], frames[1])  # moving
-    assert np.array_equal(frames[4], frames[5])      # at rest
+    changed = [changed_share(shrink(a, QUIET.width), shrink(b, QUIET.width), QUIET.threshold)
+               for a, b in zip(frames, frames[1:])]
+    assert changed[0] >= QUIET.min_changed  # moving
+    assert changed[4] < QUIET.min_changed   # at rest: the frames differ by sensor noise only
     assert all(inside(ZONES["seat1"], d.tray_mm, 0) for d in cam.scene.dice if d.tray_mm)
 
 
