@@ -446,7 +446,6 @@ def test_a_die_the_first_look_read_surely_is_kept_when_a_farther_look_is_taken()
     observation, truths = read_bench_frame("letters", 151, plain=True)
     the_l = next(truth for truth in truths if truth.value == 4)
     assert [(d.value, d.flag) for d in found(the_l.box, observation.dice)] == [(4, None)]
-    assert len(observation.dice) == 4
 
 
 def test_a_frame_whose_sure_readings_lie_closer_than_a_die_is_looked_at_again() -> None:
