@@ -390,7 +390,7 @@ farther look's reads (up to nine views)."""
 def _crowded(readings: list[DieReading], kind: DieKind) -> bool:
     """Whether two sure ``readings`` lie closer than :data:`CROWDED` sides (their boxes' sides over
     :data:`BOX_PER_SIDE`)."""
-    sure = [r for r in readings if r.value is not None and r.flag is None]
+    sure = [r for r in readings if _is_sure(r)]
     return any(_dist(a.center, b.center) < CROWDED * min(a.box[2], b.box[2]) / BOX_PER_SIDE[kind]
                for i, a in enumerate(sure) for b in sure[i + 1:])
 
@@ -405,7 +405,7 @@ def _unseen_sure(readings: list[DieReading], seen: list[DieReading]) -> list[Die
     5278 -> 5279, false dice as before (2); d12 and d8-tauren under ``--plain``, and the hard
     frames of every kind, unchanged. Keeping the first look's doubtful readings too found two dice
     more but read one fewer right, with 52 false dice more."""
-    return [r for r in readings if r.value is not None and r.flag is None
+    return [r for r in readings if _is_sure(r)
             and not any(_dist(r.center, s.center) < 0.5 * min(r.box[2], s.box[2]) for s in seen)]
 
 
@@ -526,8 +526,13 @@ def _farther_look(frame: np.ndarray, kind: DieKind, below: tuple[float, float] |
 
 
 def _sure_readings(readings: list[DieReading]) -> int:
-    """How many of ``readings`` give a value without a flag."""
-    return sum(1 for r in readings if r.value is not None and r.flag is None)
+    """How many of ``readings`` are sure (:func:`_is_sure`)."""
+    return sum(1 for r in readings if _is_sure(r))
+
+
+def _is_sure(reading: DieReading) -> bool:
+    """Whether ``reading`` gives a value without a flag: the table takes it without asking."""
+    return reading.value is not None and reading.flag is None
 
 
 OTHER_SIZES = (2.0,)
