@@ -354,3 +354,27 @@ def test_a_console_form_drawn_before_a_notice_is_accepted_after_it(tmp_path: Any
         assert "dice off the tray" in table.state().log[-1].text
     finally:
         table.close()
+
+
+def test_before_the_first_game_the_console_offers_only_a_new_game(tmp_path: Any) -> None:
+    # it offered Pause, Undo, Void and a correction, which the table refuses with no game, and
+    # a Start that "ends the current game" when there was none
+    table = fresh_table(tmp_path)
+    try:
+        dealer = app_for(table).test_client()
+        assert log_in(dealer).status_code == 302
+        console = dealer.get("/dealer/").get_data(as_text=True)
+        for refused in ("pause", "resume", "undo", "void", "correct-button"):
+            assert f'id="{refused}"' not in console, refused
+        assert '<button id="start">Start</button>' in console
+    finally:
+        table.close()
+
+
+def test_start_says_it_ends_a_game_only_while_one_is_in_play(dealer: FlaskClient, table: Any) -> None:
+    assert '<button id="start">Start (ends the current game)</button>' in dealer.get("/dealer/").get_data(as_text=True)
+    while not table.game.pending().over:
+        table.step()
+    console = dealer.get("/dealer/").get_data(as_text=True)
+    assert '<button id="start">Start</button>' in console
+    assert all(f'id="{taken}"' in console for taken in ("pause", "undo", "void"))  # the table takes them
