@@ -222,8 +222,7 @@ class Table:
         with self._lock:
             if self._paused:
                 raise TableNotReady(f"the table is already paused: {self._pause_why or 'by the dealer'}")
-            self._paused = True
-            return self._record("pause", "", "console", who, why=why)
+            return self._record("pause", "", "console", who, why=why)  # the record pauses it (_apply)
 
     def resume(self, who: str) -> Ack:
         """Resume a paused table (a device fault still holds it until the device is back).
@@ -233,7 +232,6 @@ class Table:
         with self._lock:
             if not self._paused:
                 raise TableNotReady("the table is not paused: there is nothing to resume")
-            self._paused = False
             return self._record("resume", "", "console", who)
 
     def new_game(self, game: str, names: Sequence[str], options: dict[str, str],

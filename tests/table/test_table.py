@@ -281,3 +281,12 @@ def test_a_change_asked_of_the_table_as_it_stood_at_an_earlier_record_is_refused
     with pytest.raises(TableNotReady, match=f"game {game + 1} was started since game {game}"):
         table.new_game("tao", ["Cy", "Di"], {}, after_game=game)
     assert table.game_no == game + 1
+
+
+def test_a_pause_refused_before_the_first_game_leaves_the_table_as_it_was(store: Store) -> None:
+    # the table took itself for paused, though the pause was refused and not recorded: a console
+    # drawn then offered Resume, which was refused too
+    table = Table(store)
+    with pytest.raises(TableNotReady, match="no game has been started"):
+        table.pause("dealer", "a drink was spilled")
+    assert not table.state().paused
