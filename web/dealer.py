@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import (Blueprint, Response, abort, jsonify, make_response, redirect, render_template,
                    request, url_for)
+from markupsafe import Markup, escape
 from werkzeug.wrappers import Response as BaseResponse
 
 from controller.games.registry import GAMES
@@ -43,6 +44,21 @@ def guard() -> BaseResponse | None:
 def tokens() -> dict[str, Any]:
     """Every console template gets the CSRF token, and whether a dealer is logged in."""
     return {"csrf": csrf_token(), "dealer": logged_in(web_table().gate)}
+
+
+CODE_SPAN = re.compile(r"`([^`]+)`")
+"""A command quoted as the terminal shows it, in backticks (``table.DEVICE_FIX``)."""
+
+
+@dealer.app_template_filter("code")
+def code_spans(text: str) -> Markup:
+    """``text`` for a page, each command quoted in backticks shown as code: the table's problems
+    and fixes are written for its terminal too, which has no other way to show one.
+
+    >>> code_spans("check <it>; `dicetable doctor` says more")
+    Markup('check &lt;it&gt;; <code>dicetable doctor</code> says more')
+    """
+    return Markup(CODE_SPAN.sub(r"<code>\1</code>", str(escape(text))))
 
 
 NO_PIN = ("This table has no dealer PIN, so the console stays locked: set DICETABLE_DEALER_PIN where "

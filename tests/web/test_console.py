@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 from controller.games.rolls import Roll
 from controller.table.records import SEAT_COLOURS, Entry
 from controller.games.errors import DeviceDisconnected
+from controller.table.table import DEVICE_FIX
 from hardware.devices import DeviceStatus
 from web_conftest import app_for, console_form, csrf_of, fresh_table, log_in, new_table
 
@@ -378,3 +379,24 @@ def test_start_says_it_ends_a_game_only_while_one_is_in_play(dealer: FlaskClient
     console = dealer.get("/dealer/").get_data(as_text=True)
     assert '<button id="start">Start</button>' in console
     assert all(f'id="{taken}"' in console for taken in ("pause", "undo", "void"))  # the table takes them
+
+
+def test_a_command_in_a_fix_is_shown_as_code_not_in_the_terminals_backticks(tmp_path: Any) -> None:
+    # table.DEVICE_FIX is the terminal's sentence too, and the console showed "`dicetable doctor`"
+    table = fresh_table(tmp_path)
+    try:
+        dealer = app_for(table).test_client()
+        assert log_in(dealer).status_code == 302
+        table.eyes.failing = DeviceDisconnected("camera: stopped sending frames")
+        table.beats(2.5)
+        status = dealer.get("/dealer/").get_data(as_text=True).split('id="status-shown"')[1].split("</div>")[0]
+        assert "Fix: check the device&#39;s cable and power; <code>dicetable doctor</code> says more" in status
+        assert "`" not in status and "`dicetable doctor`" in DEVICE_FIX  # the terminal's words stay
+    finally:
+        table.close()
+
+
+def test_the_device_health_page_shows_a_command_in_a_fix_as_code(dealer: FlaskClient, table: Any) -> None:
+    table.devices = lambda: [DeviceStatus.failing("camera", "no frame for 5 s", DEVICE_FIX)]
+    detail = dealer.get("/dealer/devices").get_data(as_text=True).split('id="devices"')[1]
+    assert "<code>dicetable doctor</code> says more" in detail and "`" not in detail
