@@ -118,13 +118,14 @@ def answer() -> BaseResponse:
 def dice() -> BaseResponse:
     """Enter by hand the dice the table waits for (the camera is off or cannot read them): an
     input like any other, refused (409) while the table is paused or at fault."""
-    at = _drawn_at()
+    at, game = _drawn_at(), _drawn_in_game()
     awaited = web_table().table.state().view.awaited.dice
     if not awaited:
         abort(400, "the table waits for no dice now")
     need = awaited[0]
     faces = tuple(need.kind.parse_face(face) for face in _faces())
-    web_table().table.submit(Entry(Roll(need.seat, need.kind, faces), "console", DEALER), at=at)
+    web_table().table.submit(Entry(Roll(need.seat, need.kind, faces), "console", DEALER), at=at,
+                             in_game=game)
     return _back()
 
 
@@ -141,7 +142,7 @@ def replace() -> BaseResponse:
 @dealer.post("/undo")
 def undo() -> BaseResponse:
     """Take back the last input (the last the page showed: see :func:`_drawn_at`)."""
-    web_table().table.correct(Undo(DEALER, _why("undo")), at=_drawn_at())
+    web_table().table.correct(Undo(DEALER, _why("undo")), at=_drawn_at(), in_game=_drawn_in_game())
     return _back()
 
 
@@ -151,7 +152,7 @@ def void() -> BaseResponse:
     why = _why()
     if not why:
         abort(400, "say why the hand is void")
-    web_table().table.correct(VoidHand(DEALER, why), at=_drawn_at())
+    web_table().table.correct(VoidHand(DEALER, why), at=_drawn_at(), in_game=_drawn_in_game())
     return _back()
 
 
@@ -233,8 +234,11 @@ def _drawn_at() -> int:
 
 
 def _drawn_in_game() -> int:
-    """The game the "Start a game" form was drawn in (``game_no``): a double click on Start
-    started two games, the first left empty in the history (``Table.new_game``'s ``after_game``)."""
+    """The game the form's page was drawn in (``game_no``): a double click on Start started two
+    games, the first left empty in the history (``Table.new_game``'s ``after_game``); and a new
+    game makes no record, so Undo, Void and Enter check the game with the record
+    (``Table.correct``, ``Table.submit``: Enter drawn in the game before gave its dice to the new
+    one)."""
     return _form_number("game_no", "the form does not say which game it was drawn in: reload the page")
 
 

@@ -283,15 +283,16 @@ class TableHandle(Protocol):
         from now on (a notice keeps the last record's number: see :attr:`Update.place`)."""
         ...
 
-    def submit(self, entry: Entry, *, at: int | None = None) -> Ack:
-        """Verify, record durably, then apply an input; returns once it is durable. With ``at``,
-        only if the table has not changed since record ``at`` (a form drawn then), else
-        :class:`TableNotReady`."""
+    def submit(self, entry: Entry, *, at: int | None = None, in_game: int | None = None) -> Ack:
+        """Verify, record durably, then apply an input; returns once it is durable. With ``at``
+        (and ``in_game``), only if the table has not changed since record ``at`` (in game
+        ``in_game``: a form drawn then), else :class:`TableNotReady`."""
         ...
 
-    def correct(self, correction: Correction, *, at: int | None = None) -> Ack:
-        """Undo, replace a misread die, or void the hand; recorded with who and why. ``at`` as
-        for :meth:`submit`."""
+    def correct(self, correction: Correction, *, at: int | None = None,
+                in_game: int | None = None) -> Ack:
+        """Undo, replace a misread die, or void the hand; recorded with who and why. ``at`` and
+        ``in_game`` as for :meth:`submit`."""
         ...
 
     def answer(self, question: int, faces: Sequence[str], who: str) -> Ack:

@@ -173,27 +173,31 @@ class Table:
             self._subscribers.append(subscription)
             return subscription
 
-    def submit(self, entry: Entry, *, at: int | None = None, evidence: bytes | None = None,
+    def submit(self, entry: Entry, *, at: int | None = None, in_game: int | None = None,
+               evidence: bytes | None = None,
                device_event: tuple[str, int, int] | None = None) -> Ack:
-        """Verify, record durably, apply and publish ``entry``'s input; with ``at``, only on the
-        table as it stood at record ``at`` (:meth:`_as_seen`).
+        """Verify, record durably, apply and publish ``entry``'s input; with ``at`` and
+        ``in_game``, only on the table as it stood at record ``at`` in game ``in_game``
+        (:meth:`_as_seen`).
 
-        :raises TableNotReady: paused or at fault, or changed since ``at``.
+        :raises TableNotReady: paused or at fault, or changed since ``at`` or ``in_game``.
         :raises IllegalAction: with the reason.
         """
         with self._lock:
-            self._as_seen(at)
+            self._as_seen(at, in_game)
             self._ready()
             ledger = self._ledger()
             ledger.check(entry.input)
             return self._record("input", str(entry.input), entry.origin, entry.who,
                                 evidence=evidence, device_event=device_event)
 
-    def correct(self, correction: Correction, *, at: int | None = None) -> Ack:
+    def correct(self, correction: Correction, *, at: int | None = None,
+                in_game: int | None = None) -> Ack:
         """Undo, replace a misread die, or void the hand in play; recorded with who and why. With
-        ``at``, only on the table as it stood at record ``at`` (:meth:`_as_seen`)."""
+        ``at`` and ``in_game``, only on the table as it stood at record ``at`` in game
+        ``in_game`` (:meth:`_as_seen`)."""
         with self._lock:
-            self._as_seen(at)
+            self._as_seen(at, in_game)
             ledger = self._ledger()
             kind, line = _correction_line(correction)
             ledger.preview(kind, line)
@@ -479,11 +483,16 @@ class Table:
     def _not_ready(self) -> bool:
         return self._paused or bool(self._faults)
 
-    def _as_seen(self, at: int | None) -> None:
-        """Refuse a change asked of the table as it stood at record ``at`` (a console form drawn
-        then) once it has changed since: a second click of Undo took back an input the dealer
-        never saw, of Enter gave the same dice to the next seat, of Void voided the next hand.
+    def _as_seen(self, at: int | None, in_game: int | None = None) -> None:
+        """Refuse a change asked of the table as it stood at record ``at`` in game ``in_game`` (a
+        console form drawn then) once it has changed since: a second click of Undo took back an
+        input the dealer never saw, of Enter gave the same dice to the next seat, of Void voided
+        the next hand. A new game makes no record, so the record's number alone let a form drawn
+        in the game before act on the new one (Enter gave its dice to the new game's first roll).
         Checked under the table's lock with the change itself, so two clicks cannot both pass."""
+        if in_game is not None and in_game != self.game_no:
+            raise TableNotReady(f"game {self.game_no} was started since game {in_game}, in which "
+                                "the form was drawn: look at the table again, then retry")
         if at is not None and at != self._seq:
             raise TableNotReady(f"the table has changed since record {at} (now {self._seq}): look at "
                                 "it again, then retry")

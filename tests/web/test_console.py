@@ -400,3 +400,20 @@ def test_the_device_health_page_shows_a_command_in_a_fix_as_code(dealer: FlaskCl
     table.devices = lambda: [DeviceStatus.failing("camera", "no frame for 5 s", DEVICE_FIX)]
     detail = dealer.get("/dealer/devices").get_data(as_text=True).split('id="devices"')[1]
     assert "<code>dicetable doctor</code> says more" in detail and "`" not in detail
+
+
+def test_a_form_drawn_in_the_game_before_is_refused_in_the_new_one(dealer: FlaskClient, table: Any) -> None:
+    # a new game makes no record, and the forms were checked against the record's number alone:
+    # Enter drawn in the last game gave its dice to the new game's first roll
+    while not table.game.pending().dice:
+        table.step()
+    form, drawn_in = console_form(dealer), table.game_no
+    table.new_game("tauren", ["Ann", "Bo", "Cy"], {})  # from another console: no record
+    need = table.game.pending().dice[0]
+    faces = " ".join(need.kind.faces[:need.count])
+    for path in ("/dealer/dice", "/dealer/undo", "/dealer/void"):
+        answer = dealer.post(path, data={**form, "faces": faces, "why": "dice off the tray"})
+        said = answer.get_data(as_text=True)
+        assert answer.status_code == 409, (path, said)
+        assert f"game {table.game_no} was started since game {drawn_in}, in which the form was drawn" in said
+    assert table.records == []
