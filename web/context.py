@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
@@ -27,6 +28,9 @@ class WebTable:
 
     ``blocking`` runs a call that may block (a subscription's ``next``); :func:`web.server.serve`
     replaces it with gevent's thread pool so that a waiting stream never stalls the others.
+    ``run`` names this run of the table: a table that restarts is served by a new app (the web
+    runs in the table's process), and its ``TableState.told`` counts again from 0, so the same
+    record, game and ``told`` of two runs are not the same table (the console's place, ``at``).
     """
 
     table: TableHandle
@@ -36,6 +40,7 @@ class WebTable:
     delay: SpectatorDelay
     blocking: Callable[..., Any] = field(default=direct)
     fanout: Fanout | None = None  # set by the gevent server: one subscription for every stream
+    run: str = field(default_factory=lambda: secrets.token_hex(8))
 
     def document(self, state: TableState, kind: str = "state", text: str = "") -> dict[str, Any]:
         """The public document of ``state`` (see :meth:`web.payload.Payloads.document`)."""

@@ -97,7 +97,7 @@ def home() -> str:
     """The console: status, the open question with its evidence, corrections and controls."""
     ctx = web_table()
     state = ctx.table.state()
-    return render_template("dealer/home.html", state=state, games=sorted(GAMES),
+    return render_template("dealer/home.html", state=state, games=sorted(GAMES), run=ctx.run,
                            colours=COLOURS, seat_colours=state.colours, follow_ms=FOLLOW_MS)
 
 
@@ -190,9 +190,12 @@ def at() -> Response:
     told since that record without one of their own (a notice, a device's fault before the first
     game and its end: ``TableState.told``). The console page asks every few seconds: when the
     record or the game changed, it draws itself again (or says its forms are stale); when only
-    ``told`` did, it draws again the parts such a change shows, its forms still valid."""
-    state = web_table().table.state()
-    return jsonify({"at": state.seq, "game_no": state.game_no, "told": state.told})
+    ``told`` did, it draws again the parts such a change shows, its forms still valid. ``run``
+    names the table's run (``WebTable.run``): a restarted table counts ``told`` from 0 again, and
+    the page draws itself again as for a new record."""
+    ctx = web_table()
+    state = ctx.table.state()
+    return jsonify({"at": state.seq, "game_no": state.game_no, "told": state.told, "run": ctx.run})
 
 
 @dealer.get("/devices")

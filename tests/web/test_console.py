@@ -417,3 +417,33 @@ def test_a_form_drawn_in_the_game_before_is_refused_in_the_new_one(dealer: Flask
         assert answer.status_code == 409, (path, said)
         assert f"game {table.game_no} was started since game {drawn_in}, in which the form was drawn" in said
     assert table.records == []
+
+
+def drawn_place(page: str) -> dict[str, Any]:
+    """The place a console page was drawn at (#status-shown's data attributes), named as
+    /dealer/at names them."""
+    shown = page.split('id="status-shown"')[1].split(">")[0]
+    place: dict[str, Any] = {name.replace("-", "_"): value
+                             for name, value in re.findall(r'data-([a-z-]+)="([^"]*)"', shown)}
+    return {**place, **{name: int(place[name]) for name in ("at", "game_no", "told")}}
+
+
+def test_a_restarted_table_is_not_taken_for_the_one_an_open_console_was_drawn_by(tmp_path: Any) -> None:
+    # told counts again from 0 when the table restarts: a console drawn after a notice took the
+    # restarted table, at the same record and game after a notice of its own, for what it showed
+    places = []
+    for _ in range(2):  # the table, then the table restarted on its record
+        table = fresh_table(tmp_path)
+        try:
+            dealer = app_for(table).test_client()
+            assert log_in(dealer).status_code == 302
+            table.press(1, "call")
+            places.append((drawn_place(dealer.get("/dealer/").get_data(as_text=True)),
+                           dealer.get("/dealer/at").get_json()))
+        finally:
+            table.close()
+    (drawn, _), (_, restarted) = places
+    assert [drawn[name] for name in ("at", "game_no", "told")] == \
+        [restarted[name] for name in ("at", "game_no", "told")]  # the same record, game and told ...
+    assert drawn != restarted  # ... but not the table the page shows
+    assert all(page == at for page, at in places)  # a page drawn now is where /dealer/at says
