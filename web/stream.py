@@ -4,7 +4,8 @@ Each change is an ``update`` event whose ``id`` is its record sequence number; a
 reconnects sends the last id it saw (``Last-Event-ID``) and gets every change after that record,
 so a restart of the server loses nothing recorded. A change told without a record (a notice)
 carries the last record's number; an open stream sends it in its turn, a resumed one goes on after
-it (its line is in the next change's log). A stream opened fresh starts with a ``state`` event.
+those told before it resumed (their lines are in the next change's log) and sends those told from
+then on (:func:`resumed_at`). A stream opened fresh starts with a ``state`` event.
 Comments keep an idle connection open through proxies.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Iterator
 
-from controller.table.records import AFTER_ALL_TOLD
+from controller.table.records import AFTER_ALL_TOLD, Place
 from web.context import WebTable
 from web.payload import sse
 
@@ -45,15 +46,28 @@ def resume_point(header: str | None, query: str | None) -> int | None:
     return None
 
 
+def resumed_at(after: int, now: Place) -> Place:
+    """Where a stream resumed after record ``after`` goes on, the table standing at ``now``: after
+    every change told of that record (the id names the record, not the changes told after it),
+    but no further than ``now``, so that what is told from now on is sent. Past ``now``, a stream
+    resumed at the table's last record sent nothing told without a record (a new game, a fault
+    before the first game and its end) until the next record, nor a restarted table's, whose
+    count of them starts again from 0.
+
+    >>> resumed_at(7, (7, 2)), resumed_at(7, (9, 0)) == (7, AFTER_ALL_TOLD)
+    ((7, 2), True)
+    """
+    return min((after, AFTER_ALL_TOLD), now)
+
+
 def events(ctx: WebTable, after: int | None) -> Iterator[bytes]:
     """The stream's text: ``retry``, then a ``state`` (fresh) and every change after ``after``."""
     yield f"retry: {int(ctx.settings['retry_ms'])}\n\n".encode()
-    place = (after, AFTER_ALL_TOLD) if after is not None else None
-    if place is None:
-        state = ctx.public_state()
+    state = ctx.public_state()
+    if after is None:
         yield sse("state", json.dumps(ctx.document(state), separators=(",", ":")),
                   state.seq).encode()
-        place = state.place
+    place = state.place if after is None else resumed_at(after, state.place)
     feed = ctx.feed(place)
     keepalive = float(ctx.settings["keepalive"])
     try:

@@ -103,7 +103,7 @@ AFTER_ALL_TOLD = 2**62
 """``told`` of a place after every change told since a record: ``(seq, AFTER_ALL_TOLD)`` is where
 a stream resumed after record ``seq`` (a ``Last-Event-ID``) goes on, since the id names the record
 and not the changes told after it (those are not in the record; the next change's state has them
-in its log)."""
+in its log); no further than the table's place when it resumes (``web.stream.resumed_at``)."""
 
 
 @dataclass(frozen=True)

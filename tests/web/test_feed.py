@@ -12,6 +12,7 @@ from controller.table.records import AFTER_ALL_TOLD, Update
 from web.context import direct, web_table
 from web.delay import DelayedSubscription, SpectatorDelay
 from web.feed import Fanout, FanoutFeed
+from web.stream import events
 from web_conftest import app_for
 
 
@@ -85,3 +86,21 @@ def test_the_delayed_stream_releases_the_changes_that_make_no_record(table: Any)
     seq, since = start
     assert told(updates) == [("game", seq, since + 1), ("game", seq, since + 2), ("status", seq + 1, 0)]
     assert subscription.next(0.05) is None
+
+
+def test_a_stream_resumed_at_the_last_record_gets_what_is_told_after_it(table: Any) -> None:
+    # it went on after (seq, AFTER_ALL_TOLD): a scoreboard that reconnected at the table's last
+    # record (the table restarted, told counting from 0 again; a phone's network came back) got
+    # nothing told without a record until the next record: a new game, a fault before the first
+    # game and its end
+    ctx = web_table(app_for(table))
+    ctx.fanout = Fanout(ctx.public_subscribe, table.state().place, ctx.event)
+    stream = events(ctx, table.state().seq)
+    try:
+        assert next(stream).startswith(b"retry:") and next(stream) == b": keep-alive\n\n"
+        table.new_game("tauren", ["Ann", "Bo", "Dee"], {})
+        sent = [next(stream) for _ in range(10)]
+        assert any(b"New game" in block for block in sent)
+    finally:
+        stream.close()
+        ctx.fanout.close()
