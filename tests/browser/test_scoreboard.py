@@ -344,6 +344,22 @@ def test_an_open_scoreboard_shows_a_notice_and_a_fault_told_after_it_opened(
         table.close()
 
 
+def test_the_scoreboard_shows_a_command_in_a_fault_as_code_not_in_backticks(browser: Any, served: Any,
+                                                                           tmp_path: Any) -> None:
+    # the fix of a device that says nothing better (table.DEVICE_FIX) is the terminal's sentence
+    # too, and the board showed the room "`dicetable doctor`"
+    table = web_conftest.fresh_table(tmp_path)
+    try:
+        board = open_board(browser, served(table))
+        table.eyes.failing = DeviceDisconnected("camera: stopped sending frames")
+        table.beats(HEALTH_EVERY * 2.5)
+        board.locator("#status", has_text="stopped sending frames").wait_for(timeout=WAIT_MS)
+        assert board.locator("#status code").inner_text() == "dicetable doctor"
+        assert "`" not in board.locator("#status").inner_text()
+    finally:
+        table.close()
+
+
 def test_an_open_console_shows_a_fault_before_the_first_game_and_its_end(
         browser: Any, served: Any, tmp_path: Any) -> None:
     # the console asked /dealer/at for the record's number and the game's, which a fault before

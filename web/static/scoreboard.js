@@ -7,6 +7,8 @@ const SHOWDOWN_MS = Number(body.dataset.showdownMs || 6000);
 const $ = (id) => document.getElementById(id);
 const esc = (text) => String(text ?? "").replace(/[&<>"']/g,
   (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+// a command the table's sentence quotes for its terminal (`dicetable doctor`), as code: escaped first
+const code = (html) => html.replace(/`([^`]+)`/g, "<code>$1</code>");
 
 // What the tests (and a curious person at the console) can read: every event id seen, in order.
 const live = window.dicetable = { seq: null, seen: [], renders: 0, connected: false };
@@ -56,7 +58,7 @@ function renderStatus(state) {
   }[state.status];
   box.hidden = !words;
   box.className = `status-${state.status}`;
-  box.innerHTML = words ? `<strong>${esc(words[0])}</strong> ${esc(words[1])}` : "";
+  box.innerHTML = words ? `<strong>${esc(words[0])}</strong> ${code(esc(words[1]))}` : "";
 }
 
 function renderPots(view) {
