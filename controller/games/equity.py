@@ -138,10 +138,11 @@ def _hands(rules: HandRules, hands: Sequence[Sequence[str]]) -> list[tuple[str, 
     if not 2 <= len(hands) <= MAX_HANDS:
         raise InvalidInput(f"equity needs 2 to {MAX_HANDS} hands, not {len(hands)}")
     seats = [_canonical(rules, hand, HAND_DICE, "a hand") for hand in hands]
-    for hand in seats:
+    for given, hand in zip(hands, seats):
         if len(hand) != HAND_DICE:
+            # Quote the dice as given: the canonical ones would show a typed x as '?'.
             raise InvalidInput(f"a hand is {HAND_DICE} dice (x or ? for a hidden one), "
-                               f"not {' '.join(hand)!r}")
+                               f"not {' '.join(given)!r}")
     return seats
 
 

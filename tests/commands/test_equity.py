@@ -46,3 +46,10 @@ def test_a_hand_short_of_a_die_is_told_to_write_x_as_the_help_says(capsys):
     with pytest.raises(SystemExit):
         main(["equity", "--help"])
     assert "x for a hidden one" in " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize(("typed", "quoted"), [("x", "'x'"), ("s", "'s'"), ("_", "'_'")])
+def test_a_short_hand_is_quoted_as_the_user_typed_it(capsys, typed, quoted):
+    assert main(["equity", "--game", "tauren", "--hand", typed, "--hand", "S", "S"]) == 2
+    assert capsys.readouterr().err == (
+        f"dicetable: a hand is 2 dice (x or ? for a hidden one), not {quoted}\n")
