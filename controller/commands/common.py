@@ -32,13 +32,17 @@ class FileProblem(DiceTableError, OSError):
     """A file named on the command line that cannot be read or written; the message names it."""
 
 
-def shown(path: str | Path) -> str:
-    r"""``path`` quoted as a person can read it, even when its name is not UTF-8 (bytes as ``\xff``).
+def shown(path: str | Path, quoted: bool = True) -> str:
+    r"""``path`` quoted as a person can read it, even when its name is not UTF-8 (bytes as ``\xff``);
+    unquoted where it stands inside a quoted command or starts a line of output.
 
     >>> print(shown(Path(os.fsdecode(b"photos/d\xffe.jpg"))))
     'photos/d\xffe.jpg'
+    >>> print(shown(Path(os.fsdecode(b"photos/d\xffe.jpg")), quoted=False))
+    photos/d\xffe.jpg
     """
-    return "'" + os.fsencode(path).decode("utf-8", "backslashreplace") + "'"
+    text = os.fsencode(path).decode("utf-8", "backslashreplace")
+    return f"'{text}'" if quoted else text
 
 
 def given(text: str) -> str:
@@ -88,7 +92,7 @@ def read_text(path: Path, what: str = "file") -> str:
     data = read_bytes(path, what)
     if data.startswith(SQLITE_HEADER):
         raise FileProblem(f"{shown(path)} is an SQLite file (a table's record?), not a text {what}: "
-                          f"'dicetable history --db {path} --game N' prints a game's history")
+                          f"'dicetable history --db {shown(path, quoted=False)} --game N' prints a game's history")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:

@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from controller.commands.common import Announcer, given_path
+from controller.commands.common import Announcer, given_path, shown
 from controller.commands.simulate import add_option_argument, named_bots, parse_options, seated_bots
 from controller.games.errors import InvalidInput
 from controller.games.registry import GAMES, find_game
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         narrator.finish()
     except KeyboardInterrupt:
         narrator.tell()
-        print(f"\ndemo stopped; resume with: dicetable demo --db {db}", file=out)
+        print(f"\ndemo stopped; resume with: dicetable demo --db {shown(db)}", file=out)
     finally:
         if server is not None:
             server.stop()
@@ -133,7 +133,7 @@ def _introduce(demo: Any, resumed: bool, db: Path, out: TextIO) -> None:
     names = ", ".join(table.names)
     how = "resumed" if resumed else "started"
     print(f"{view.title} demo {how}: game {table.game_no}, {names}; seed {demo.seed}", file=out)
-    print(f"record: {db} (the same --db resumes)", file=out, flush=True)
+    print(f"record: {shown(db)} (the same --db resumes)", file=out, flush=True)
 
 
 SHOWDOWN_LEAST_S = 1.0

@@ -10,7 +10,7 @@ import argparse
 import json
 from typing import Any
 
-from controller.commands.common import given_path
+from controller.commands.common import given_path, shown
 from controller.games.errors import InvalidInput
 from controller.table.records import GameSummary
 
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     if args.game is not None and args.game < 1:
         raise InvalidInput(f"--game must be a game number (1 or more), not {args.game}")
     if not args.db.exists():
-        raise InvalidInput(f"{args.db}: no such record (give the --db file of a demo or table)")
+        raise InvalidInput(f"{shown(args.db)}: no such record (give the --db file of a demo or table)")
     reader = Store.open_readonly(args.db)
     try:
         if args.game is not None:
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     for game in games:
         print(json.dumps(_json(game)) if args.json else _line(game))
     if not games and not args.json:
-        print(f"{args.db}: no game recorded yet")
+        print(f"{shown(args.db)}: no game recorded yet")
     return 0
 
 

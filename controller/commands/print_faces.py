@@ -121,13 +121,13 @@ def run(args: argparse.Namespace) -> int:
     else:
         for target, page in zip(targets, pages):
             write_file(target, to_svg(page).encode("utf-8"), args.force)
-    names = ", ".join(str(t) for t in targets)
+    names = ", ".join(shown(t) for t in targets)
     print(f"wrote {names}: {dice} {kind.value} dice x {len(kind.faces)} faces for {die_mm:g} mm dice "
           f"on {len(pages)} {args.paper} page{'s' if len(pages) > 1 else ''}; print at 100% and check the "
           f"{BAR_MM:g} mm bar")
     stale = _later_pages(out, len(targets)) if suffix == ".svg" else []
     if stale:
-        print(f"note: {', '.join(str(p) for p in stale)} {'is' if len(stale) == 1 else 'are'} from an earlier run, "
+        print(f"note: {', '.join(shown(p) for p in stale)} {'is' if len(stale) == 1 else 'are'} from an earlier run, "
               "not of this set: leave them out when printing", file=sys.stderr)
     return 0
 

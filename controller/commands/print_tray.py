@@ -16,7 +16,7 @@ from xml.sax.saxutils import escape
 
 import cv2
 
-from controller.commands.common import check_output, given, write_file
+from controller.commands.common import check_output, given, shown, write_file
 from controller.games.errors import ConfigError, InvalidInput
 from vision.calibrate import CORNER_IDS, MARKER_DICTIONARY, TrayLayout
 
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     suffix = out.suffix.lower()
     if suffix not in (".svg", ".pdf"):
-        raise InvalidInput(f"--out {args.out!r}: the file must end in .svg or .pdf")
+        raise InvalidInput(f"--out {shown(out)}: the file must end in .svg or .pdf")
     if args.paper != "tray" and suffix != ".pdf":
         raise InvalidInput(f"--paper {args.paper}: tiled pages are written as one PDF; use "
                            "--out tray.pdf")
@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     write_file(out, data, args.force)  # as every command writes: not over a file that came meanwhile
     on = f" on {len(pages)} {args.paper} pages: cut at the corner marks, butt the pieces" \
         if pages else ""
-    print(f"wrote {out} ({width:g} x {height:g} mm, markers {args.marker_mm:g} mm){on}: "
+    print(f"wrote {shown(out)} ({width:g} x {height:g} mm, markers {args.marker_mm:g} mm){on}: "
           "print at 100%")
     return 0
 

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from controller.commands.common import DEVICE_RECORDS, Announcer, given_path
+from controller.commands.common import DEVICE_RECORDS, Announcer, given_path, shown
 from controller.games.errors import InvalidInput
 
 DEFAULT_STATE = Path("/var/lib/dicetable")
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
             warning = pin_warning(environment_pin())
             if warning is not None:
                 print(warning, file=sys.stderr, flush=True)
-        print(f"table running; record {state / 'table.db'}", file=sys.stderr, flush=True)
+        print(f"table running; record {shown(state / 'table.db')}", file=sys.stderr, flush=True)
         faults = Announcer(table, sys.stderr, only=DEVICE_RECORDS)
         stop = Stop()
         stop.install()
@@ -119,12 +119,12 @@ def _telling(tick: Callable[[], bool], faults: Announcer) -> Callable[[], bool]:
 
 def _writable(state: Path) -> None:
     if state.exists() and not state.is_dir():
-        raise InvalidInput(f"--state {state} is a file; give a directory for the table's state")
+        raise InvalidInput(f"--state {shown(state)} is a file; give a directory for the table's state")
     try:
         state.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise InvalidInput(f"--state {state}: cannot make the state directory "
+        raise InvalidInput(f"--state {shown(state)}: cannot make the state directory "
                            f"({err.strerror}); give a writable one") from None
     if not os.access(state, os.W_OK):
-        raise InvalidInput(f"--state {state}: not writable by this user; give a writable "
+        raise InvalidInput(f"--state {shown(state)}: not writable by this user; give a writable "
                            "directory (the service unit's StateDirectory=dicetable makes one)")

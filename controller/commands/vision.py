@@ -351,13 +351,13 @@ def print_observation(path: Path, observation: Any, as_json: bool, out: TextIO,
         dice = [d.to_json() for d in observation.dice]
         if zones is not None:
             dice = [{**die, "zone": zone} for die, zone in zip(dice, zones)]
-        out.write(json.dumps({"image": _text(path), "ms": round(observation.ms, 2), "dice": dice}) + "\n")
+        out.write(json.dumps({"image": shown(path, quoted=False), "ms": round(observation.ms, 2), "dice": dice}) + "\n")
         return
     faces = " ".join(face_label(d) for d in observation.dice)
     flagged = sum(1 for d in observation.dice if d.flag)
     note = f", {flagged} flagged" if flagged else ""
     where = "" if zones is None else "; " + by_zone(observation.dice, zones, order)
-    out.write(f"{_text(path)}: {len(observation.dice)} dice [{faces}]{note} ({observation.ms:.0f} ms){where}\n")
+    out.write(f"{shown(path, quoted=False)}: {len(observation.dice)} dice [{faces}]{note} ({observation.ms:.0f} ms){where}\n")
 
 
 def by_zone(dice: Sequence[Any], zones: Sequence[str | None], order: Sequence[str] = ()) -> str:
@@ -437,11 +437,6 @@ def face_label(die: Any) -> str:
     if die.value is None:
         return "?"
     return str(DieKind(die.kind).faces[die.value - 1])
-
-
-def _text(path: Path) -> str:
-    """``path`` printable on any output, a byte that is not UTF-8 shown as ``\\xff``."""
-    return shown(path)[1:-1]
 
 
 def _colour(value: int | None, flag: str | None) -> tuple[int, int, int]:

@@ -91,7 +91,7 @@ CASES: list[tuple[list[str], str]] = [
     (["simulate", "--bots", "genius"], "--bots: unknown bot 'genius'"),
     (["simulate", "--bots", "random,,heuristic"], "--bots 'random,,heuristic': a bot name is missing"),
     (["simulate", "--bots", ""], "--bots '': a bot name is missing"),
-    (["run", "--config", "games.txt", "--state", "photo.jpg"], "--state photo.jpg is a file; give a directory"),
+    (["run", "--config", "games.txt", "--state", "photo.jpg"], "--state 'photo.jpg' is a file; give a directory"),
     (["run", "--config", "games.txt", "--names", "Ana,Ben"], "--names and --colours go with --game"),
     (["simulate", "--option", "colour=red"], "unknown Tao Dice option 'colour'"),
     (["simulate", "--option", "black"], "--option needs KEY=VALUE, not 'black'"),
@@ -270,6 +270,8 @@ PROCESS_CASES: list[tuple[list[str], Setup | None, bytes]] = [
     (["simulate", "--hands", "5", "--record", f"{NOT_UTF8}/games.txt"], None,
      b"there is no folder 'caf\\xe9'"),
     (["stones", "list", "--config", f"{NOT_UTF8}.toml"], None, b"caf\\xe9.toml: no such configuration file"),
+    (["history", "--db", f"{NOT_UTF8}.db"], None, b"'caf\\xe9.db': no such record"),
+    (["print-tray", "--out", f"{NOT_UTF8}.png"], None, b"--out 'caf\\xe9.png': the file must end in .svg"),
 ]
 
 
@@ -294,6 +296,18 @@ def test_a_photo_whose_name_is_not_utf8_is_read_and_annotated(desk: Path) -> Non
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(b"shots/caf\\xe9.jpg: ") and b" dice [" in done.stdout
     assert (desk / "out" / f"{NOT_UTF8}.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("args, wrote", [
+    (["print-tray", "--out", f"{NOT_UTF8}.svg"], b"wrote 'caf\\xe9.svg' ("),
+    (["print-faces", "--kind", "d12", "--die-mm", "16", "--out", f"{NOT_UTF8}.pdf"], b"wrote 'caf\\xe9.pdf': "),
+], ids=["print-tray", "print-faces"])
+def test_a_file_written_under_a_name_that_is_not_utf8_is_named_escaped(desk: Path, args: list[str],
+                                                                      wrote: bytes) -> None:
+    done = run_process(desk, *args)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(wrote), done.stdout
+    assert (desk / args[-1]).stat().st_size > 0
 
 
 def test_photos_of_the_same_name_in_two_folders_are_annotated_apart(desk: Path,
