@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import parse_qsl
 
 from flask import (Blueprint, Response, abort, jsonify, make_response, redirect, render_template,
                    request, url_for)
@@ -32,12 +33,30 @@ COLOURS = SEAT_COLOURS
 def guard() -> BaseResponse | None:
     """Refuse a request without a dealer session; check the CSRF token of every POST."""
     if request.method == "POST":
+        _check_text()
         check_csrf(request.form.get("csrf"))
     if request.endpoint in OPEN or logged_in(web_table().gate):
         return None
     if request.method == "GET":
         return redirect(url_for("dealer.login"))
     abort(401, "log in to the dealer console first")
+
+
+NOT_TEXT = "the form is not valid text (UTF-8): reload the page and type it again"
+"""The refusal of a form whose body, or a %-escape in it, is not UTF-8."""
+
+
+def _check_text() -> None:
+    """Refuse (400, :data:`NOT_TEXT`) a form body that is not UTF-8: werkzeug reads such a body
+    as an empty form (refused as a stale security token) and keeps a %-escape of bytes that are
+    not UTF-8 as it came (``%FF`` reached the table as a seat named ``%FF``). The console's forms
+    are all urlencoded; the body is kept for werkzeug's own reading of the form."""
+    if request.mimetype != "application/x-www-form-urlencoded":
+        return
+    try:
+        parse_qsl(request.get_data(cache=True).decode(), keep_blank_values=True, errors="strict")
+    except UnicodeDecodeError:
+        abort(400, NOT_TEXT)
 
 
 @dealer.context_processor

@@ -447,3 +447,32 @@ def test_a_restarted_table_is_not_taken_for_the_one_an_open_console_was_drawn_by
         [restarted[name] for name in ("at", "game_no", "told")]  # the same record, game and told ...
     assert drawn != restarted  # ... but not the table the page shows
     assert all(page == at for page, at in places)  # a page drawn now is where /dealer/at says
+
+
+def _posted(dealer: FlaskClient, path: str, body: bytes) -> Any:
+    """``body`` posted raw to ``path`` as a browser posts a form."""
+    return dealer.post(path, data=body, content_type="application/x-www-form-urlencoded")
+
+
+def test_a_form_whose_body_is_not_utf8_text_is_refused_as_such(dealer: FlaskClient, table: Any) -> None:
+    # werkzeug read such a body as an empty form: it was refused as a stale security token
+    form = console_form(dealer)
+    before = table.state().seq, len(table.games(10))
+    body = "&".join(f"{key}={value}" for key, value in form.items()).encode() + b"&game=tao&names=Zed,%20Y\xffu"
+    answer = _posted(dealer, "/dealer/new-game", body)
+    assert answer.status_code == 400 and "the form is not valid text" in answer.get_data(as_text=True)
+    assert "security token" not in answer.get_data(as_text=True)
+    assert (table.state().seq, len(table.games(10))) == before
+
+
+def test_a_percent_escape_that_is_not_utf8_is_refused_not_taken_as_text(dealer: FlaskClient, table: Any) -> None:
+    # werkzeug keeps a bad escape as it came: the table got a seat named 'Y%FFu'
+    form = console_form(dealer)
+    before = table.state().seq, len(table.games(10))
+    body = "&".join(f"{key}={value}" for key, value in form.items()) + "&game=tao&names=Zed,%20Y%FFu"
+    answer = _posted(dealer, "/dealer/new-game", body.encode())
+    assert answer.status_code == 400 and "the form is not valid text" in answer.get_data(as_text=True)
+    assert (table.state().seq, len(table.games(10))) == before
+    typed = body.replace("%FF", "%25FF")  # a name typed with a percent sign is a name
+    assert _posted(dealer, "/dealer/new-game", typed.encode()).status_code == 303
+    assert table.games(1)[0].names == ("Zed", "Y%FFu")
