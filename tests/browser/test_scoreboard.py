@@ -360,6 +360,20 @@ def test_the_scoreboard_shows_a_command_in_a_fault_as_code_not_in_backticks(brow
         table.close()
 
 
+def test_the_scoreboard_log_shows_a_command_in_a_line_as_code_not_in_backticks(browser: Any, served: Any,
+                                                                             tmp_path: Any) -> None:
+    # a stray tag's fault names `dicetable stones enroll` in its line, and the log showed it in backticks
+    table = web_conftest.fresh_table(tmp_path)
+    try:
+        board = open_board(browser, served(table))
+        table.stray_tag("seat0", "04a1b2c3")
+        board.locator("#log li", has_text="unknown tag").wait_for(timeout=WAIT_MS)
+        assert board.locator("#log li code").inner_text() == "dicetable stones enroll"
+        assert "`" not in board.locator("#log").inner_text()
+    finally:
+        table.close()
+
+
 def test_an_open_console_shows_a_fault_before_the_first_game_and_its_end(
         browser: Any, served: Any, tmp_path: Any) -> None:
     # the console asked /dealer/at for the record's number and the game's, which a fault before

@@ -172,6 +172,13 @@ class FreshTable:
         self.devices.sim.release(seat, button)
         self.beats(0.1)
 
+    def stray_tag(self, spot: str, tag: str) -> None:
+        """Lay ``tag`` on ``spot``, a tag the table does not know (a registry with none enrolled),
+        and let the table find it: a fault whose problem names `dicetable stones enroll`."""
+        self.table.registry = {}
+        self.devices.sim.place(spot, tag)
+        self.beats(0.5)
+
     def close(self) -> None:
         """Close the devices and the record."""
         self.devices.close()

@@ -396,6 +396,19 @@ def test_a_command_in_a_fix_is_shown_as_code_not_in_the_terminals_backticks(tmp_
         table.close()
 
 
+def test_the_log_shows_a_command_in_a_line_as_code_not_in_the_terminals_backticks(tmp_path: Any) -> None:
+    # a stray tag's fault names `dicetable stones enroll`, and the log showed it in backticks
+    table = fresh_table(tmp_path)
+    try:
+        dealer = app_for(table).test_client()
+        assert log_in(dealer).status_code == 302
+        table.stray_tag("seat0", "04a1b2c3")
+        log = dealer.get("/dealer/").get_data(as_text=True).split('id="log"')[1].split("</section>")[0]
+        assert "enrol it with <code>dicetable stones enroll</code>" in log and "`" not in log
+    finally:
+        table.close()
+
+
 def test_the_device_health_page_shows_a_command_in_a_fix_as_code(dealer: FlaskClient, table: Any) -> None:
     table.devices = lambda: [DeviceStatus.failing("camera", "no frame for 5 s", DEVICE_FIX)]
     detail = dealer.get("/dealer/devices").get_data(as_text=True).split('id="devices"')[1]
