@@ -334,7 +334,7 @@ def test_an_open_scoreboard_shows_a_notice_and_a_fault_told_after_it_opened(
         board = open_board(browser, served(table))
         table.press(1, "call")
         board.locator("#log li", has_text="pressed call, but no game is in play").wait_for(timeout=WAIT_MS)
-        table.devices.sim.inject("rfid:dead")
+        table.hardware.sim.inject("rfid:dead")
         table.beats(HEALTH_EVERY * 2.5)
         assert table.state().status.value == "fault"
         board.locator("#status", has_text=table.state().problem).wait_for(timeout=WAIT_MS)

@@ -148,12 +148,12 @@ class FreshTable:
     """The table ``run`` starts on a fresh record: no game yet, the simulated devices (its clock
     advanced by :meth:`beats`), seat panels whose presses mean what they do at a real table, and
     a camera path that fails while ``eyes.failing`` is set. Every ``TableHandle`` method is the
-    table's own."""
+    table's own (``devices()`` too: the simulated devices are ``hardware``)."""
 
     def __init__(self, folder: Path) -> None:
-        self.devices = build_devices(parse_config({}, {}))
+        self.hardware = build_devices(parse_config({}, {}))
         self.eyes = DoubtfulEyes()
-        self.table = Table(Store(folder / "fresh.db"), devices=self.devices, eyes=self.eyes,
+        self.table = Table(Store(folder / "fresh.db"), devices=self.hardware, eyes=self.eyes,
                            controls_for=find_controls)
 
     def __getattr__(self, name: str) -> Any:
@@ -163,25 +163,25 @@ class FreshTable:
         """Let the table watch its devices for ``seconds`` of the devices' clock."""
         for _ in range(round(seconds / beat)):
             self.table.tick()
-            self.devices.clock.advance(beat)
+            self.hardware.clock.advance(beat)
 
     def press(self, seat: int, button: str) -> None:
         """Press ``button`` at ``seat`` and let it go, as a person does."""
-        self.devices.sim.press(seat, button)
+        self.hardware.sim.press(seat, button)
         self.beats(0.1)
-        self.devices.sim.release(seat, button)
+        self.hardware.sim.release(seat, button)
         self.beats(0.1)
 
     def stray_tag(self, spot: str, tag: str) -> None:
         """Lay ``tag`` on ``spot``, a tag the table does not know (a registry with none enrolled),
         and let the table find it: a fault whose problem names `dicetable stones enroll`."""
         self.table.registry = {}
-        self.devices.sim.place(spot, tag)
+        self.hardware.sim.place(spot, tag)
         self.beats(0.5)
 
     def close(self) -> None:
         """Close the devices and the record."""
-        self.devices.close()
+        self.hardware.close()
         self.table.store.close()
 
 

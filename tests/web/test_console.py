@@ -201,6 +201,20 @@ def test_device_health_names_the_failing_device_and_its_fix(dealer: FlaskClient,
     assert 'class="bad"><td>camera' in page and "check its cable" in page
 
 
+def test_device_health_of_the_table_run_starts_names_its_dead_reader(tmp_path: Any) -> None:
+    # the page on the table's own Table.devices(), not a stand-in: the fresh table's simulated
+    # devices were its attribute "devices", which hid the method
+    table = fresh_table(tmp_path)
+    try:
+        dealer = app_for(table).test_client()
+        assert log_in(dealer).status_code == 302
+        table.hardware.sim.inject("rfid:dead")
+        page = dealer.get("/dealer/devices").get_data(as_text=True).split('id="devices"')[1]
+        assert 'class="bad"><td>rfid' in page and 'class="ok"><td>camera' in page
+    finally:
+        table.close()
+
+
 def test_the_last_games_page_lists_recorded_games(dealer: FlaskClient, table: Any) -> None:
     while table.game_no < 3:
         table.step()
