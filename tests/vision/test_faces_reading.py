@@ -440,6 +440,16 @@ def test_a_die_the_readers_doubt_in_a_frame_with_no_calibration_is_taken_when_it
     assert each_read_surely(observation, truths)
 
 
+def test_an_upside_down_3_is_read_closer_not_taken_for_a_9() -> None:
+    # a 3 about 35 px across, upside down in a blobby font: its open curves read as a 9's loop
+    # at 0.889, with no flag, until a doubtful 9 was read closer too (faces.NEAR_NUMERALS)
+    observation, truths = read_bench_frame("d12", 715, plain=True)
+    threes = [truth for truth in truths if truth.value == 3]
+    assert len(threes) == 2
+    for three in threes:
+        assert [d.value for d in found(three.box, observation.dice)] == [3]
+
+
 def test_a_die_the_first_look_read_surely_is_kept_when_a_farther_look_is_taken() -> None:
     # a heap of four letter dice: the first look read the L surely and the three others under the
     # threshold; the look at 48 px, taken for reading two of them surely, did not find the L
