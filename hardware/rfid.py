@@ -374,6 +374,11 @@ def _record(row: tuple[str, str, str | None, int | None, str]) -> TagRecord:
                      denomination, owner)
 
 
+STRAY_FIX = "take it off the spot, or enrol it with `dicetable stones enroll`"
+"""What to do about a tag lying on a spot that is not enrolled: the reader works, so the fix of a
+failing device (its cable, its power) would mislead."""
+
+
 def check_tags(reader: TagReader, registry: StoneRegistry | None) -> DeviceStatus:
     """Whether every tag lying on the reader's spots now is registered (``reader`` must be OK).
 
@@ -385,6 +390,5 @@ def check_tags(reader: TagReader, registry: StoneRegistry | None) -> DeviceStatu
         for tag in sorted(reader.tags(spot)):
             if registry is None or registry.get(tag) is None:
                 return DeviceStatus.failing(
-                    reader.name, f"tag {tag} on spot {spot!r} is not registered",
-                    "enrol it with 'dicetable stones enroll', or take it off the table")
+                    reader.name, f"tag {tag} on spot {spot!r} is not registered", STRAY_FIX)
     return DeviceStatus.healthy(reader.name)

@@ -34,6 +34,7 @@ from controller.table.records import (
     Ack, Correction, Entry, GameSummary, LogLine, Question, ReplaceDice, RollSeen, TableState,
     TableStatus, Undo, Update, VoidHand, seat_colours,
 )
+from hardware.rfid import STRAY_FIX
 
 KEEP_GAMES = 10
 """Games kept whole in the record, recallable and replayable (casino table rules ask for ten)."""
@@ -351,9 +352,7 @@ class Table:
         strays = [(spot, tag) for spot in reader.spots for tag in sorted(reader.tags(spot))
                   if self.registry is not None and self.registry.get(tag) is None]
         if strays:
-            spot, tag = strays[0]
-            raise StrayTag(f"an unknown tag {tag} lies on spot {spot}; take it off the spot, "
-                           "or enrol it with `dicetable stones enroll`")
+            raise StrayTag(*strays[0])
         return bool(events)
 
     def _buttons(self) -> bool:
@@ -655,7 +654,13 @@ class Table:
 
 
 class StrayTag(DeviceError):
-    """A tag that is not enrolled lies on a spot: the table waits until it is taken off."""
+    """A tag that is not enrolled lies on a spot: the table waits until it is taken off. Its
+    ``fix`` is :data:`~hardware.rfid.STRAY_FIX`, not a failing device's (:data:`DEVICE_FIX`)."""
+
+    def __init__(self, spot: str, tag: str) -> None:
+        self.problem = f"an unknown tag {tag} lies on spot {spot}; {STRAY_FIX}"
+        self.fix = STRAY_FIX
+        super().__init__(self.problem)
 
 
 @dataclass(frozen=True)

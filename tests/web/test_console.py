@@ -423,6 +423,21 @@ def test_the_log_shows_a_command_in_a_line_as_code_not_in_the_terminals_backtick
         table.close()
 
 
+def test_a_stray_tags_fault_says_to_take_it_off_or_enrol_it_not_to_check_the_device(tmp_path: Any) -> None:
+    # its fix was the failing device's (DEVICE_FIX: the cable, the power), yet the reader works
+    table = fresh_table(tmp_path)
+    try:
+        dealer = app_for(table).test_client()
+        assert log_in(dealer).status_code == 302
+        table.stray_tag("seat0", "04a1b2c3")
+        status = dealer.get("/dealer/").get_data(as_text=True).split('id="status-shown"')[1].split("</div>")[0]
+        fix = status.split("Fix: ")[1].split("</p>")[0]
+        assert "take it off" in fix and "<code>dicetable stones enroll</code>" in fix
+        assert "cable" not in fix and "doctor" not in fix
+    finally:
+        table.close()
+
+
 def test_the_device_health_page_shows_a_command_in_a_fix_as_code(dealer: FlaskClient, table: Any) -> None:
     table.devices = lambda: [DeviceStatus.failing("camera", "no frame for 5 s", DEVICE_FIX)]
     detail = dealer.get("/dealer/devices").get_data(as_text=True).split('id="devices"')[1]
