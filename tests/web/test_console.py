@@ -444,6 +444,20 @@ def test_the_device_health_page_shows_a_command_in_a_fix_as_code(dealer: FlaskCl
     assert "<code>dicetable doctor</code> says more" in detail and "`" not in detail
 
 
+def test_the_refusal_page_shows_a_command_as_code_and_escapes_the_rest(dealer: FlaskClient, table: Any) -> None:
+    # a refusal quotes the table's words (a fault's fix, a pause's reason), written for its terminal too
+    dealer.post("/dealer/pause", data={"csrf": csrf_of(dealer, "/dealer/"), "why": "<b>run `dicetable doctor`</b>"})
+    refused = dealer.post("/dealer/dice", data={**console_form(dealer), "faces": "2 3"})
+    reason = refused.get_data(as_text=True).split('id="reason">')[1].split("</p>")[0]
+    assert refused.status_code == 409 and "&lt;b&gt;run <code>dicetable doctor</code>&lt;/b&gt;" in reason
+
+
+def test_a_questions_text_shows_a_command_as_code_and_escapes_the_rest(dealer: FlaskClient, table: Any) -> None:
+    table.ask(reason="<i>teach the set again</i> with `dicetable vision teach`")
+    question = dealer.get("/dealer/").get_data(as_text=True).split('id="question"')[1].split("</h2>")[0]
+    assert "&lt;i&gt;teach the set again&lt;/i&gt; with <code>dicetable vision teach</code>" in question
+
+
 def test_a_form_drawn_in_the_game_before_is_refused_in_the_new_one(dealer: FlaskClient, table: Any) -> None:
     # a new game makes no record, and the forms were checked against the record's number alone:
     # Enter drawn in the last game gave its dice to the new game's first roll
