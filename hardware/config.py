@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from controller.games.errors import ConfigError
+from controller.paths import shown
 
 ENV_BACKEND = "DICETABLE_HW"
 ENV_FAULTS = "DICETABLE_SIM_FAULTS"
@@ -449,20 +450,19 @@ def read_toml(path: Path) -> dict[str, Any]:
 
     :raises ConfigError: it is missing, a folder, unreadable, not UTF-8 text, or not TOML.
     """
-    shown = os.fsencode(path).decode("utf-8", "backslashreplace")
     if path.is_dir():
-        raise ConfigError(f"{shown}: is a folder, not a configuration file")
+        raise ConfigError(f"{shown(path)}: is a folder, not a configuration file")
     try:
         return tomllib.loads(path.read_bytes().decode("utf-8"))
     except FileNotFoundError:
-        raise ConfigError(f"{shown}: no such configuration file") from None
+        raise ConfigError(f"{shown(path)}: no such configuration file") from None
     except OSError as err:
-        raise ConfigError(f"{shown}: cannot read it: {err.strerror}") from None
+        raise ConfigError(f"{shown(path)}: cannot read it: {err.strerror}") from None
     except UnicodeDecodeError:
-        raise ConfigError(f"{shown}: not a UTF-8 text file (save the configuration as "
+        raise ConfigError(f"{shown(path)}: not a UTF-8 text file (save the configuration as "
                           "UTF-8)") from None
     except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{shown}: not valid TOML: {err}") from None
+        raise ConfigError(f"{shown(path)}: not valid TOML: {err}") from None
 
 
 def config_for_command(path: str | None, env: Mapping[str, str] | None = None) -> HardwareConfig:

@@ -23,6 +23,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any, Callable, Collection, Iterator, TextIO
 
 from controller.games.errors import DiceTableError
+from controller.paths import shown as shown  # the name the commands use
 
 if TYPE_CHECKING:
     from controller.table.records import Update
@@ -30,19 +31,6 @@ if TYPE_CHECKING:
 
 class FileProblem(DiceTableError, OSError):
     """A file named on the command line that cannot be read or written; the message names it."""
-
-
-def shown(path: str | Path, quoted: bool = True) -> str:
-    r"""``path`` quoted as a person can read it, even when its name is not UTF-8 (bytes as ``\xff``);
-    unquoted where it stands inside a quoted command or starts a line of output.
-
-    >>> print(shown(Path(os.fsdecode(b"photos/d\xffe.jpg"))))
-    'photos/d\xffe.jpg'
-    >>> print(shown(Path(os.fsdecode(b"photos/d\xffe.jpg")), quoted=False))
-    photos/d\xffe.jpg
-    """
-    text = os.fsencode(path).decode("utf-8", "backslashreplace")
-    return f"'{text}'" if quoted else text
 
 
 def given(text: str) -> str:

@@ -293,7 +293,7 @@ def face_label_of(die: dict[str, object]) -> str:
 
 
 @pytest.mark.parametrize(("content", "said"), [
-    (None, "table.toml: no such configuration file"),  # in the words doctor and run use
+    (None, "table.toml': no such configuration file"),  # in the words doctor and run use
     ("[tray]\nwidth_mm = 'wide'\n", "tray.width_mm: must be a number of millimetres above 0, not 'wide'")])
 def test_a_table_configuration_that_cannot_be_used_is_one_line_before_any_photo_is_read(
         photo: Path, tmp_path: Path, content: str | None, said: str, capsys: pytest.CaptureFixture[str]) -> None:

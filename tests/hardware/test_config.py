@@ -1,5 +1,6 @@
 """Reading table.toml: backends, the environment override, and errors that name the key."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -76,6 +77,14 @@ def test_faults_come_from_config_and_environment():
 def test_missing_file_is_a_config_error(tmp_path):
     with pytest.raises(ConfigError, match="no such configuration file"):
         load_config(tmp_path / "table.toml", {})
+
+
+def test_a_configuration_refusal_quotes_the_path_as_the_commands_do(tmp_path, monkeypatch):
+    # read_toml named it unquoted, with its own copy of the commands' escaping (common.shown)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError) as refused:
+        load_config(Path(os.fsdecode(b"caf\xe9 table.toml")), {})
+    assert str(refused.value) == "'caf\\xe9 table.toml': no such configuration file"
 
 
 def test_invalid_toml_is_a_config_error(tmp_path):
