@@ -655,10 +655,12 @@ class Table:
 
 class StrayTag(DeviceError):
     """A tag that is not enrolled lies on a spot: the table waits until it is taken off. Its
-    ``fix`` is :data:`~hardware.rfid.STRAY_FIX`, not a failing device's (:data:`DEVICE_FIX`)."""
+    ``fix`` is :data:`~hardware.rfid.STRAY_FIX`, not a failing device's (:data:`DEVICE_FIX`); its
+    problem does not say it again (the console showed "...; take it off the spot, or enrol it ...
+    Fix: take it off the spot, or enrol it ...", and the terminal the fix twice on one line)."""
 
     def __init__(self, spot: str, tag: str) -> None:
-        self.problem = f"an unknown tag {tag} lies on spot {spot}; {STRAY_FIX}"
+        self.problem = f"an unknown tag {tag} lies on spot {spot}"
         self.fix = STRAY_FIX
         super().__init__(self.problem)
 

@@ -360,16 +360,17 @@ def test_the_scoreboard_shows_a_command_in_a_fault_as_code_not_in_backticks(brow
         table.close()
 
 
-def test_the_scoreboard_log_shows_a_command_in_a_line_as_code_not_in_backticks(browser: Any, served: Any,
-                                                                             tmp_path: Any) -> None:
-    # a stray tag's fault names `dicetable stones enroll` in its line, and the log showed it in backticks
+def test_the_scoreboard_tells_a_stray_tags_fix_once_as_code(browser: Any, served: Any,
+                                                           tmp_path: Any) -> None:
+    # a stray tag's problem said its fix too, so the board's status said it twice
     table = web_conftest.fresh_table(tmp_path)
     try:
         board = open_board(browser, served(table))
         table.stray_tag("seat0", "04a1b2c3")
-        board.locator("#log li", has_text="unknown tag").wait_for(timeout=WAIT_MS)
-        assert board.locator("#log li code").inner_text() == "dicetable stones enroll"
-        assert "`" not in board.locator("#log").inner_text()
+        board.locator("#status", has_text="unknown tag").wait_for(timeout=WAIT_MS)
+        assert board.locator("#status code").inner_text() == "dicetable stones enroll"
+        assert board.locator("#status").inner_text().count("take it off") == 1
+        assert "enrol" not in board.locator("#log li", has_text="unknown tag").inner_text()
     finally:
         table.close()
 

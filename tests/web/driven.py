@@ -174,7 +174,7 @@ class FreshTable:
 
     def stray_tag(self, spot: str, tag: str) -> None:
         """Lay ``tag`` on ``spot``, a tag the table does not know (a registry with none enrolled),
-        and let the table find it: a fault whose problem names `dicetable stones enroll`."""
+        and let the table find it: a fault whose fix names `dicetable stones enroll`."""
         self.table.registry = {}
         self.hardware.sim.place(spot, tag)
         self.beats(0.5)

@@ -410,19 +410,6 @@ def test_a_command_in_a_fix_is_shown_as_code_not_in_the_terminals_backticks(tmp_
         table.close()
 
 
-def test_the_log_shows_a_command_in_a_line_as_code_not_in_the_terminals_backticks(tmp_path: Any) -> None:
-    # a stray tag's fault names `dicetable stones enroll`, and the log showed it in backticks
-    table = fresh_table(tmp_path)
-    try:
-        dealer = app_for(table).test_client()
-        assert log_in(dealer).status_code == 302
-        table.stray_tag("seat0", "04a1b2c3")
-        log = dealer.get("/dealer/").get_data(as_text=True).split('id="log"')[1].split("</section>")[0]
-        assert "enrol it with <code>dicetable stones enroll</code>" in log and "`" not in log
-    finally:
-        table.close()
-
-
 def test_a_stray_tags_fault_says_to_take_it_off_or_enrol_it_not_to_check_the_device(tmp_path: Any) -> None:
     # its fix was the failing device's (DEVICE_FIX: the cable, the power), yet the reader works
     table = fresh_table(tmp_path)
@@ -431,9 +418,13 @@ def test_a_stray_tags_fault_says_to_take_it_off_or_enrol_it_not_to_check_the_dev
         assert log_in(dealer).status_code == 302
         table.stray_tag("seat0", "04a1b2c3")
         status = dealer.get("/dealer/").get_data(as_text=True).split('id="status-shown"')[1].split("</div>")[0]
-        fix = status.split("Fix: ")[1].split("</p>")[0]
+        problem, fix = status.split("Fix: ")
         assert "take it off" in fix and "<code>dicetable stones enroll</code>" in fix
         assert "cable" not in fix and "doctor" not in fix
+        # told once, in the fix: the problem and the log's line name the tag and the spot only
+        log = dealer.get("/dealer/").get_data(as_text=True).split('id="log"')[1].split("</section>")[0]
+        for told in (problem, log):
+            assert "unknown tag 04A1B2C3 lies on spot seat0" in told and "enrol" not in told
     finally:
         table.close()
 

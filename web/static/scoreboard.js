@@ -125,7 +125,7 @@ function render(doc) {
   $("pots").innerHTML = renderPots(view);
   $("seats").innerHTML = view.seats.map((seat) => renderSeat(seat, view, doc.colours || [])).join("");
   $("log").innerHTML = (state.log || []).slice().reverse().map((line) =>
-    `<li data-seq="${line.seq}">${code(esc(line.text))}</li>`).join("");
+    `<li data-seq="${line.seq}">${esc(line.text)}</li>`).join("");
   renderChart(doc.chart || []);
   renderOdds(state, doc.odds || []);
   renderShowdown(state);
