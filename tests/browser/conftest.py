@@ -39,6 +39,7 @@ def _web_conftest() -> Any:
 
 
 web_conftest = _web_conftest()
+fresh = web_conftest.fresh  # the fixture: the table `run` starts, on a fresh record
 # the tests import their helpers from here under one name (conftest files are not packages)
 sys.modules.setdefault("browser_conftest", sys.modules[__name__])
 

@@ -325,98 +325,78 @@ def test_a_console_page_whose_session_ended_elsewhere_goes_to_the_login(browser:
 
 
 def test_an_open_scoreboard_shows_a_notice_and_a_fault_told_after_it_opened(
-        browser: Any, served: Any, tmp_path: Any) -> None:
+        browser: Any, served: Any, fresh: Any) -> None:
     # a notice (and a fault before the first game) keeps the last record's number, and the
     # production server's fan-out sent only changes of a higher number: only a page opened
     # afterwards showed them
-    table = web_conftest.fresh_table(tmp_path)  # the table `run` starts: no game
-    try:
-        board = open_board(browser, served(table))
-        table.press(1, "call")
-        board.locator("#log li", has_text="pressed call, but no game is in play").wait_for(timeout=WAIT_MS)
-        table.hardware.sim.inject("rfid:dead")
-        table.beats(HEALTH_EVERY * 2.5)
-        assert table.state().status.value == "fault"
-        board.locator("#status", has_text=table.state().problem).wait_for(timeout=WAIT_MS)
-        assert board.evaluate("window.dicetable.seq") == 0  # no record yet: the events' id says so
-        shot(board, "scoreboard-large-fault-before-the-first-game")
-    finally:
-        table.close()
+    board = open_board(browser, served(fresh))
+    fresh.press(1, "call")
+    board.locator("#log li", has_text="pressed call, but no game is in play").wait_for(timeout=WAIT_MS)
+    fresh.hardware.sim.inject("rfid:dead")
+    fresh.beats(HEALTH_EVERY * 2.5)
+    assert fresh.state().status.value == "fault"
+    board.locator("#status", has_text=fresh.state().problem).wait_for(timeout=WAIT_MS)
+    assert board.evaluate("window.dicetable.seq") == 0  # no record yet: the events' id says so
+    shot(board, "scoreboard-large-fault-before-the-first-game")
 
 
 def test_the_scoreboard_shows_a_command_in_a_fault_as_code_not_in_backticks(browser: Any, served: Any,
-                                                                           tmp_path: Any) -> None:
+                                                                           fresh: Any) -> None:
     # the fix of a device that says nothing better (table.DEVICE_FIX) is the terminal's sentence
     # too, and the board showed the room "`dicetable doctor`"
-    table = web_conftest.fresh_table(tmp_path)
-    try:
-        board = open_board(browser, served(table))
-        table.eyes.failing = DeviceDisconnected("camera: stopped sending frames")
-        table.beats(HEALTH_EVERY * 2.5)
-        board.locator("#status", has_text="stopped sending frames").wait_for(timeout=WAIT_MS)
-        assert board.locator("#status code").inner_text() == "dicetable doctor"
-        assert "`" not in board.locator("#status").inner_text()
-    finally:
-        table.close()
+    board = open_board(browser, served(fresh))
+    fresh.eyes.failing = DeviceDisconnected("camera: stopped sending frames")
+    fresh.beats(HEALTH_EVERY * 2.5)
+    board.locator("#status", has_text="stopped sending frames").wait_for(timeout=WAIT_MS)
+    assert board.locator("#status code").inner_text() == "dicetable doctor"
+    assert "`" not in board.locator("#status").inner_text()
 
 
 def test_the_scoreboard_tells_a_stray_tags_fix_once_as_code(browser: Any, served: Any,
-                                                           tmp_path: Any) -> None:
+                                                           fresh: Any) -> None:
     # a stray tag's problem said its fix too, so the board's status said it twice
-    table = web_conftest.fresh_table(tmp_path)
-    try:
-        board = open_board(browser, served(table))
-        table.stray_tag("seat0", "04a1b2c3")
-        board.locator("#status", has_text="unknown tag").wait_for(timeout=WAIT_MS)
-        assert board.locator("#status code").inner_text() == "dicetable stones enroll"
-        assert board.locator("#status").inner_text().count("take it off") == 1
-        assert "enrol" not in board.locator("#log li", has_text="unknown tag").inner_text()
-    finally:
-        table.close()
+    board = open_board(browser, served(fresh))
+    fresh.stray_tag("seat0", "04a1b2c3")
+    board.locator("#status", has_text="unknown tag").wait_for(timeout=WAIT_MS)
+    assert board.locator("#status code").inner_text() == "dicetable stones enroll"
+    assert board.locator("#status").inner_text().count("take it off") == 1
+    assert "enrol" not in board.locator("#log li", has_text="unknown tag").inner_text()
 
 
 def test_an_open_console_shows_a_fault_before_the_first_game_and_its_end(
-        browser: Any, served: Any, tmp_path: Any) -> None:
+        browser: Any, served: Any, fresh: Any) -> None:
     # the console asked /dealer/at for the record's number and the game's, which a fault before
     # any game keeps: the dealer, who must see a dead camera first, saw it only on reloading
-    table = web_conftest.fresh_table(tmp_path)
-    try:
-        console = log_in(browser, served(table))
-        table.eyes.failing = DeviceDisconnected("camera: stopped sending frames")
-        table.beats(HEALTH_EVERY * 2.5)
-        status = console.locator("#table-status.status-fault")
-        status.filter(has_text="fault: camera: stopped sending frames").wait_for(timeout=WAIT_MS)
-        assert "Fix: check the device's cable" in status.inner_text()
-        console.locator("#log li", has_text="Fault: camera: stopped sending frames").wait_for(timeout=WAIT_MS)
-        assert console.locator("#stale").is_hidden()
-        shot(console, "console-fault-before-the-first-game")
-        table.eyes.failing = None
-        table.beats(HEALTH_EVERY * 2.5)
-        console.locator("#log li", has_text="the camera works again").wait_for(timeout=WAIT_MS)
-        assert console.locator("#table-status.status-over").count() == 1
-        assert "camera" not in console.locator("#status-shown").inner_text()
-    finally:
-        table.close()
+    console = log_in(browser, served(fresh))
+    fresh.eyes.failing = DeviceDisconnected("camera: stopped sending frames")
+    fresh.beats(HEALTH_EVERY * 2.5)
+    status = console.locator("#table-status.status-fault")
+    status.filter(has_text="fault: camera: stopped sending frames").wait_for(timeout=WAIT_MS)
+    assert "Fix: check the device's cable" in status.inner_text()
+    console.locator("#log li", has_text="Fault: camera: stopped sending frames").wait_for(timeout=WAIT_MS)
+    assert console.locator("#stale").is_hidden()
+    shot(console, "console-fault-before-the-first-game")
+    fresh.eyes.failing = None
+    fresh.beats(HEALTH_EVERY * 2.5)
+    console.locator("#log li", has_text="the camera works again").wait_for(timeout=WAIT_MS)
+    assert console.locator("#table-status.status-over").count() == 1
+    assert "camera" not in console.locator("#status-shown").inner_text()
 
 
 def test_a_console_form_filled_in_before_a_notice_is_sent_after_it(browser: Any, served: Any,
-                                                                   tmp_path: Any) -> None:
+                                                                   fresh: Any) -> None:
     # a notice makes no record and the forms act on the record: the console draws the notice
     # again without calling its forms stale, and keeps what the dealer typed
-    table = web_conftest.fresh_table(tmp_path)
-    try:
-        table.new_game("tauren", ["Ann", "Bo", "Cy"], {})
-        table.beats(0.5)  # the hidden rolls, sealed: Ann is to bet
-        console = log_in(browser, served(table))
-        console.fill("#void-why", "dice off the tray")
-        table.press(1, "call")  # not Bo's turn: told, not recorded
-        notice = table.state().log[-1].text
-        assert notice.startswith("Bo: ")
-        console.locator("#log li", has_text=notice).wait_for(timeout=WAIT_MS)
-        assert console.locator("#stale").is_hidden()
-        assert console.input_value("#void-why") == "dice off the tray"
-        console.click("#void")
-        console.locator("#log li", has_text="dice off the tray").wait_for(timeout=WAIT_MS)
-        assert "dice off the tray" in table.state().log[-1].text
-    finally:
-        table.close()
+    fresh.new_game("tauren", ["Ann", "Bo", "Cy"], {})
+    fresh.beats(0.5)  # the hidden rolls, sealed: Ann is to bet
+    console = log_in(browser, served(fresh))
+    console.fill("#void-why", "dice off the tray")
+    fresh.press(1, "call")  # not Bo's turn: told, not recorded
+    notice = fresh.state().log[-1].text
+    assert notice.startswith("Bo: ")
+    console.locator("#log li", has_text=notice).wait_for(timeout=WAIT_MS)
+    assert console.locator("#stale").is_hidden()
+    assert console.input_value("#void-why") == "dice off the tray"
+    console.click("#void")
+    console.locator("#log li", has_text="dice off the tray").wait_for(timeout=WAIT_MS)
+    assert "dice off the tray" in fresh.state().log[-1].text

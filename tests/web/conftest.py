@@ -109,6 +109,22 @@ def dealer(client: FlaskClient) -> Iterator[FlaskClient]:
     yield client
 
 
+@pytest.fixture
+def fresh(tmp_path: Path) -> Iterator[Any]:
+    """The table ``run`` starts on a fresh record (:func:`fresh_table`), closed after the test."""
+    table = fresh_table(tmp_path)
+    yield table
+    table.close()
+
+
+@pytest.fixture
+def fresh_dealer(fresh: Any) -> FlaskClient:
+    """A browser with a dealer session on the console of :func:`fresh`'s table."""
+    client = app_for(fresh).test_client()
+    assert log_in(client).status_code == 302
+    return client
+
+
 def hidden_rolls(table: Any) -> list[Any]:
     """The hidden rolls with known faces in the game in play, as the table recorded them (what
     the room must not see before the showdown)."""

@@ -201,18 +201,13 @@ def test_device_health_names_the_failing_device_and_its_fix(dealer: FlaskClient,
     assert 'class="bad"><td>camera' in page and "check its cable" in page
 
 
-def test_device_health_of_the_table_run_starts_names_its_dead_reader(tmp_path: Any) -> None:
+def test_device_health_of_the_table_run_starts_names_its_dead_reader(fresh: Any,
+                                                                     fresh_dealer: FlaskClient) -> None:
     # the page on the table's own Table.devices(), not a stand-in: the fresh table's simulated
     # devices were its attribute "devices", which hid the method
-    table = fresh_table(tmp_path)
-    try:
-        dealer = app_for(table).test_client()
-        assert log_in(dealer).status_code == 302
-        table.hardware.sim.inject("rfid:dead")
-        page = dealer.get("/dealer/devices").get_data(as_text=True).split('id="devices"')[1]
-        assert 'class="bad"><td>rfid' in page and 'class="ok"><td>camera' in page
-    finally:
-        table.close()
+    fresh.hardware.sim.inject("rfid:dead")
+    page = fresh_dealer.get("/dealer/devices").get_data(as_text=True).split('id="devices"')[1]
+    assert 'class="bad"><td>rfid' in page and 'class="ok"><td>camera' in page
 
 
 def test_the_last_games_page_lists_recorded_games(dealer: FlaskClient, table: Any) -> None:
@@ -330,60 +325,45 @@ def test_a_seat_name_or_a_reason_too_long_for_the_scoreboard_is_refused(dealer: 
                                                  "names": f"Zed, {'Y' * 32}"}).status_code == 303
 
 
-def test_the_console_is_told_of_a_fault_before_the_first_game_and_of_its_end(tmp_path: Any) -> None:
+def test_the_console_is_told_of_a_fault_before_the_first_game_and_of_its_end(fresh: Any,
+                                                                             fresh_dealer: FlaskClient) -> None:
     # /dealer/at said only the record's number and the game's, which a fault before any game
     # keeps: an open console never drew the dead camera the dealer must see first, nor its end
-    table = fresh_table(tmp_path)
-    try:
-        dealer = app_for(table).test_client()
-        assert log_in(dealer).status_code == 302
-        asked = [dealer.get("/dealer/at").get_json()]
-        table.eyes.failing = DeviceDisconnected("camera: stopped sending frames")
-        table.beats(2.5)
-        asked.append(dealer.get("/dealer/at").get_json())
-        console = dealer.get("/dealer/").get_data(as_text=True)
-        assert "status-fault" in console and "fault</strong>: camera: stopped sending frames" in console
-        table.eyes.failing = None
-        table.beats(2.5)
-        asked.append(dealer.get("/dealer/at").get_json())
-        assert "the camera works again" in dealer.get("/dealer/").get_data(as_text=True)
-        assert [(a["at"], a["game_no"]) for a in asked] == [(0, 0)] * 3  # the forms are still valid
-        assert len({a["told"] for a in asked}) == 3  # ... but the page is not what the table shows
-    finally:
-        table.close()
+    asked = [fresh_dealer.get("/dealer/at").get_json()]
+    fresh.eyes.failing = DeviceDisconnected("camera: stopped sending frames")
+    fresh.beats(2.5)
+    asked.append(fresh_dealer.get("/dealer/at").get_json())
+    console = fresh_dealer.get("/dealer/").get_data(as_text=True)
+    assert "status-fault" in console and "fault</strong>: camera: stopped sending frames" in console
+    fresh.eyes.failing = None
+    fresh.beats(2.5)
+    asked.append(fresh_dealer.get("/dealer/at").get_json())
+    assert "the camera works again" in fresh_dealer.get("/dealer/").get_data(as_text=True)
+    assert [(a["at"], a["game_no"]) for a in asked] == [(0, 0)] * 3  # the forms are still valid
+    assert len({a["told"] for a in asked}) == 3  # ... but the page is not what the table shows
 
 
-def test_a_console_form_drawn_before_a_notice_is_accepted_after_it(tmp_path: Any) -> None:
+def test_a_console_form_drawn_before_a_notice_is_accepted_after_it(fresh: Any,
+                                                                   fresh_dealer: FlaskClient) -> None:
     # a notice makes no record, and the forms act on the record: it must not make them stale
-    table = fresh_table(tmp_path)
-    try:
-        table.new_game("tauren", ["Ann", "Bo", "Cy"], {})
-        table.beats(0.5)  # the hidden rolls, sealed: Ann is to bet
-        dealer = app_for(table).test_client()
-        assert log_in(dealer).status_code == 302
-        form, before = console_form(dealer), dealer.get("/dealer/at").get_json()
-        table.press(1, "call")
-        notice = table.state().log[-1].text
-        assert notice.startswith("Bo: ") and dealer.get("/dealer/at").get_json()["told"] != before["told"]
-        assert dealer.post("/dealer/void", data={**form, "why": "dice off the tray"}).status_code == 303
-        assert "dice off the tray" in table.state().log[-1].text
-    finally:
-        table.close()
+    fresh.new_game("tauren", ["Ann", "Bo", "Cy"], {})
+    fresh.beats(0.5)  # the hidden rolls, sealed: Ann is to bet
+    form, before = console_form(fresh_dealer), fresh_dealer.get("/dealer/at").get_json()
+    fresh.press(1, "call")
+    notice = fresh.state().log[-1].text
+    assert notice.startswith("Bo: ") and fresh_dealer.get("/dealer/at").get_json()["told"] != before["told"]
+    assert fresh_dealer.post("/dealer/void", data={**form, "why": "dice off the tray"}).status_code == 303
+    assert "dice off the tray" in fresh.state().log[-1].text
 
 
-def test_before_the_first_game_the_console_offers_only_a_new_game(tmp_path: Any) -> None:
+def test_before_the_first_game_the_console_offers_only_a_new_game(fresh: Any,
+                                                                  fresh_dealer: FlaskClient) -> None:
     # it offered Pause, Undo, Void and a correction, which the table refuses with no game, and
     # a Start that "ends the current game" when there was none
-    table = fresh_table(tmp_path)
-    try:
-        dealer = app_for(table).test_client()
-        assert log_in(dealer).status_code == 302
-        console = dealer.get("/dealer/").get_data(as_text=True)
-        for refused in ("pause", "resume", "undo", "void", "correct-button"):
-            assert f'id="{refused}"' not in console, refused
-        assert '<button id="start">Start</button>' in console
-    finally:
-        table.close()
+    console = fresh_dealer.get("/dealer/").get_data(as_text=True)
+    for refused in ("pause", "resume", "undo", "void", "correct-button"):
+        assert f'id="{refused}"' not in console, refused
+    assert '<button id="start">Start</button>' in console
 
 
 def test_start_says_it_ends_a_game_only_while_one_is_in_play(dealer: FlaskClient, table: Any) -> None:
@@ -395,38 +375,28 @@ def test_start_says_it_ends_a_game_only_while_one_is_in_play(dealer: FlaskClient
     assert all(f'id="{taken}"' in console for taken in ("pause", "undo", "void"))  # the table takes them
 
 
-def test_a_command_in_a_fix_is_shown_as_code_not_in_the_terminals_backticks(tmp_path: Any) -> None:
+def test_a_command_in_a_fix_is_shown_as_code_not_in_the_terminals_backticks(fresh: Any,
+                                                                            fresh_dealer: FlaskClient) -> None:
     # table.DEVICE_FIX is the terminal's sentence too, and the console showed "`dicetable doctor`"
-    table = fresh_table(tmp_path)
-    try:
-        dealer = app_for(table).test_client()
-        assert log_in(dealer).status_code == 302
-        table.eyes.failing = DeviceDisconnected("camera: stopped sending frames")
-        table.beats(2.5)
-        status = dealer.get("/dealer/").get_data(as_text=True).split('id="status-shown"')[1].split("</div>")[0]
-        assert "Fix: check the device&#39;s cable and power; <code>dicetable doctor</code> says more" in status
-        assert "`" not in status and "`dicetable doctor`" in DEVICE_FIX  # the terminal's words stay
-    finally:
-        table.close()
+    fresh.eyes.failing = DeviceDisconnected("camera: stopped sending frames")
+    fresh.beats(2.5)
+    status = fresh_dealer.get("/dealer/").get_data(as_text=True).split('id="status-shown"')[1].split("</div>")[0]
+    assert "Fix: check the device&#39;s cable and power; <code>dicetable doctor</code> says more" in status
+    assert "`" not in status and "`dicetable doctor`" in DEVICE_FIX  # the terminal's words stay
 
 
-def test_a_stray_tags_fault_says_to_take_it_off_or_enrol_it_not_to_check_the_device(tmp_path: Any) -> None:
+def test_a_stray_tags_fault_says_to_take_it_off_or_enrol_it_not_to_check_the_device(fresh: Any,
+                                                                                    fresh_dealer: FlaskClient) -> None:
     # its fix was the failing device's (DEVICE_FIX: the cable, the power), yet the reader works
-    table = fresh_table(tmp_path)
-    try:
-        dealer = app_for(table).test_client()
-        assert log_in(dealer).status_code == 302
-        table.stray_tag("seat0", "04a1b2c3")
-        status = dealer.get("/dealer/").get_data(as_text=True).split('id="status-shown"')[1].split("</div>")[0]
-        problem, fix = status.split("Fix: ")
-        assert "take it off" in fix and "<code>dicetable stones enroll</code>" in fix
-        assert "cable" not in fix and "doctor" not in fix
-        # told once, in the fix: the problem and the log's line name the tag and the spot only
-        log = dealer.get("/dealer/").get_data(as_text=True).split('id="log"')[1].split("</section>")[0]
-        for told in (problem, log):
-            assert "unknown tag 04A1B2C3 lies on spot seat0" in told and "enrol" not in told
-    finally:
-        table.close()
+    fresh.stray_tag("seat0", "04a1b2c3")
+    status = fresh_dealer.get("/dealer/").get_data(as_text=True).split('id="status-shown"')[1].split("</div>")[0]
+    problem, fix = status.split("Fix: ")
+    assert "take it off" in fix and "<code>dicetable stones enroll</code>" in fix
+    assert "cable" not in fix and "doctor" not in fix
+    # told once, in the fix: the problem and the log's line name the tag and the spot only
+    log = fresh_dealer.get("/dealer/").get_data(as_text=True).split('id="log"')[1].split("</section>")[0]
+    for told in (problem, log):
+        assert "unknown tag 04A1B2C3 lies on spot seat0" in told and "enrol" not in told
 
 
 def test_the_device_health_page_shows_a_command_in_a_fix_as_code(dealer: FlaskClient, table: Any) -> None:
