@@ -440,6 +440,14 @@ def test_a_die_the_readers_doubt_in_a_frame_with_no_calibration_is_taken_when_it
     assert each_read_surely(observation, truths)
 
 
+def test_a_near_miss_of_another_size_is_looked_at_again_at_the_views_die_side() -> None:
+    # a dark green M on dark grey felt, touching a heap: its one candidate centred on it was cut
+    # smaller than the view's dice and scored under DIE_SCORE, so the die was never found
+    observation, truths = read_bench_frame("letters", 844, plain=True)
+    the_m = next(truth for truth in truths if truth.value == 1)
+    assert [d.value for d in found(the_m.box, observation.dice)] == [1]
+
+
 def test_an_upside_down_3_is_read_closer_not_taken_for_a_9() -> None:
     # a 3 about 35 px across, upside down in a blobby font: its open curves read as a 9's loop
     # at 0.889, with no flag, until a doubtful 9 was read closer too (faces.NEAR_NUMERALS)
