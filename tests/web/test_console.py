@@ -364,6 +364,7 @@ def test_before_the_first_game_the_console_offers_only_a_new_game(fresh: Any,
     for refused in ("pause", "resume", "undo", "void", "correct-button"):
         assert f'id="{refused}"' not in console, refused
     assert '<button id="start">Start</button>' in console
+    assert 'id="seats"' not in console  # a table of column heads with no one in it
 
 
 def test_start_says_it_ends_a_game_only_while_one_is_in_play(dealer: FlaskClient, table: Any) -> None:
