@@ -669,9 +669,11 @@ def _at_view_side(view: View, candidates: tuple[Candidate, ...], probs: np.ndarr
         return candidates, probs
     resized = tuple(replace(candidates[i], side=side) for i in again)
     looked, _ = face_net().run(_candidate_crops(view.work, resized))
-    taken = {i: k for k, i in enumerate(again) if 1.0 - looked[k, NOT_A_DIE] >= least}
-    return (tuple(resized[taken[i]] if i in taken else c for i, c in enumerate(candidates)),
-            np.array([looked[taken[i]] if i in taken else p for i, p in enumerate(probs)]))
+    kept, probs = list(candidates), probs.copy()
+    for i, candidate, p in zip(again, resized, looked):
+        if 1.0 - p[NOT_A_DIE] >= least:
+            kept[i], probs[i] = candidate, p
+    return tuple(kept), probs
 
 
 def _candidate_crops(work: np.ndarray, candidates: tuple[Candidate, ...]) -> np.ndarray:
@@ -742,9 +744,9 @@ With 6 and 9 read closer (``--frames 1000 --speed-rounds 0 --kinds d12``): under
 right 5462 -> 5466 of 5490 (99.56%), read right and accepted 5322 -> 5333, wrong readings accepted
 1 -> 0; on the hard frames read right 5375 -> 5374, read right and accepted 4987 -> 4997, wrong
 readings accepted 4 -> 3, false dice 547 as before; on 300 calibrated trays (``--tray-frames
-300``) read right 1593 of 1611 as before, read right and accepted 1489 -> 1488. 9 alone: 5466, 5327 and 0 under ``--plain``,
-5373, 4992 and 3 on the hard frames. Letters' O and D read closer changed no die read right
-(5405) and accepted 6 fewer."""
+300``) read right 1593 of 1611 as before, read right and accepted 1489 -> 1488. 9 alone: 5466,
+5327 and 0 under ``--plain``, 5373, 4992 and 3 on the hard frames. Letters' O and D read closer
+changed no die read right (5405) and accepted 6 fewer."""
 
 CLOSER_CROP = 0.72
 """The crop (a multiple of the die's side) in which a doubtful numeral of :data:`NEAR_NUMERALS` is
