@@ -1,10 +1,10 @@
 """Figures of the table (not a test): the whole path from camera frame to durable record.
 
     .venv/bin/python bench/table.py [--hands 6] [--kills 1000] [--game tao] [--camera-games N] [--players P]
-                                    [--first-seed S]
+                                    [--first-seed S] [--camera-game G ...]
 
 Prints:
-- with ``--camera-games N``, for each game: N whole demo games (``--players``, default 4 as the
+- with ``--camera-games N``, for each game (or each ``--camera-game G`` named): N whole demo games (``--players``, default 4 as the
   demo's; seeds S..S+N-1, ``--first-seed`` S default 1), the rolls the camera read whole and those
   the dealer entered, by what the question said, each printed with its seed (issue 18, acceptance
   6: every die read by camera, no dealer entries), the
@@ -89,12 +89,13 @@ def whole_path(game: str, hands: int, folder: Path) -> None:
               f"{percentile(latencies, 0.95) * 1000:.0f} ms, slowest {max(latencies) * 1000:.0f} ms")
 
 
-def camera_games(count: int, folder: Path, players: int = 4, first_seed: int = 1) -> None:
-    """Play ``count`` demo games of each game with ``players`` bots (seeds from ``first_seed``); print how
-    many camera rolls went to the dealer, and each such roll's question with its seed."""
+def camera_games(count: int, folder: Path, players: int = 4, first_seed: int = 1,
+                 games: list[str] | None = None) -> None:
+    """Play ``count`` demo games of each of ``games`` (default: every game) with ``players`` bots
+    (seeds from ``first_seed``); print how many camera rolls went to the dealer, and each such
+    roll's question with its seed."""
     from controller.table import build
     from controller.table.sim_seats import AGAIN, MISREAD
-    from tests.table.test_every_die import GAMES
 
     cocked_keys: list[str] = []
     thrown_keys: set[str] = set()
@@ -108,7 +109,7 @@ def camera_games(count: int, folder: Path, players: int = 4, first_seed: int = 1
         return cocked
 
     build.cocked_dice = counted
-    for game, (options, _) in sorted(GAMES.items()):
+    for game, options in chosen(games):
         taken, entered, settled, misread, why = 0, 0, 0, 0, Counter[str]()
         cocked, cocked_taken = 0, 0
         for seed in range(first_seed, first_seed + count):
@@ -140,13 +141,20 @@ def camera_games(count: int, folder: Path, players: int = 4, first_seed: int = 1
     build.cocked_dice = cocked_dice
 
 
-def _check_players(parser: argparse.ArgumentParser, players: int) -> None:
-    """Refuse, before any game is played, a count of players one of the games cannot seat."""
-    from controller.games.errors import DiceTableError
-    from controller.games.registry import create_game
+def chosen(games: list[str] | None) -> list[tuple[str, dict[str, str]]]:
+    """The camera games to play, each with its options (``tests/table/test_every_die.GAMES``):
+    those named in ``games`` (default: all), in name order, each once."""
     from tests.table.test_every_die import GAMES
 
-    for game, (options, _) in sorted(GAMES.items()):
+    return [(game, options) for game, (options, _) in sorted(GAMES.items()) if games is None or game in games]
+
+
+def _check_players(parser: argparse.ArgumentParser, players: int, games: list[str] | None) -> None:
+    """Refuse, before any game is played, a count of players one of the chosen games cannot seat."""
+    from controller.games.errors import DiceTableError
+    from controller.games.registry import create_game
+
+    for game, options in chosen(games):
         try:
             create_game(game, players, dict(options))
         except DiceTableError as err:
@@ -224,12 +232,14 @@ def main() -> None:
                         help="bots in each of those games (default 4, as dicetable demo)")
     parser.add_argument("--first-seed", type=int, default=1, metavar="S",
                         help="those games' first seed (default 1: seeds 1..N)")
+    parser.add_argument("--camera-game", action="append", metavar="G", choices=[g for g, _ in chosen(None)],
+                        help="play those games of this game only (again for more; default: every game)")
     args = parser.parse_args()
     if args.camera_games:
-        _check_players(parser, args.players)
+        _check_players(parser, args.players, args.camera_game)
     with tempfile.TemporaryDirectory() as folder:
         if args.camera_games:
-            camera_games(args.camera_games, Path(folder), args.players, args.first_seed)
+            camera_games(args.camera_games, Path(folder), args.players, args.first_seed, args.camera_game)
         if args.hands:
             whole_path(args.game, args.hands, Path(folder))
         if args.kills:

@@ -60,3 +60,13 @@ def test_a_demo_game_reads_every_die_by_camera(game: str, tmp_path: Path) -> Non
         assert set(kinds) <= by_camera
     finally:
         demo.close()
+
+
+def test_the_bench_plays_the_camera_games_named_only() -> None:
+    # bench/table.py --camera-game G: line 6 measured one game at a time (it was a scratch filter)
+    from tests.vision.conftest import bench_script
+
+    chosen = bench_script("table.py", "bench_table").chosen
+    assert [game for game, _ in chosen(None)] == sorted(GAMES)
+    assert chosen(["tauren"]) == [("tauren", GAMES["tauren"][0])]
+    assert [game for game, _ in chosen(["tauren", "tao"])] == ["tao", "tauren"]
