@@ -34,6 +34,17 @@ class Parser(argparse.ArgumentParser):
         """Print ``dicetable simulate: argument --game: invalid choice ...`` and exit 2."""
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: Any = None) -> tuple[Any, list[str]]:
+        """Refuse words this parser does not know, in its own name: argparse handed a command's
+        unknown options up to ``dicetable``, which said "dicetable: unrecognized arguments: --bogus
+        (see dicetable --help)", whose help does not list any command's options. Nothing here
+        takes unknown words on purpose."""
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
     def _parse_optional(self, arg_string: str) -> Any:
         """A word that begins like a negative number is a value, not an option, so that the command
         says what is wrong with it: argparse's own rule took only ``-5`` and ``-1.5`` as values, and

@@ -53,3 +53,19 @@ def test_a_second_ctrl_c_while_the_first_is_told_stops_with_one_line(monkeypatch
     finally:
         signal.signal(signal.SIGINT, before)
     assert status == 130 and sys.stderr.getvalue() == "dicetable: interrupted\n"
+
+
+@pytest.mark.parametrize("args, whose", [
+    (["demo", "--bogus"], "dicetable demo"),
+    (["stones", "list", "--registry", "x.db"], "dicetable stones list"),
+    (["vision", "read", "photo.jpg", "--bogus"], "dicetable vision read"),
+    (["--bogus", "demo"], "dicetable"),
+])
+def test_an_unknown_option_is_refused_by_the_command_whose_help_lists_the_options(capsys, args, whose):
+    # it was always "dicetable: unrecognized arguments: ... (see dicetable --help)", a help that
+    # lists no command's options
+    with pytest.raises(SystemExit) as stop:
+        main(args)
+    unknown = " ".join(a for a in args if a.startswith("--") or a == "x.db")
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == f"{whose}: unrecognized arguments: {unknown} (see {whose} --help)\n"
