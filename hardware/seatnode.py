@@ -159,6 +159,8 @@ class SeatNodeLink:
         self._answer_within = answer_within
         self._port: SerialPort | None = None
         self._next_open = clock.now()
+        self._first_pump: float | None = None
+        self._answered = False
         self._problem = ""
         self._buttons: deque[NodeButton] = deque()
         self._tags: deque[NodeTag] = deque()
@@ -196,6 +198,8 @@ class SeatNodeLink:
 
     def pump(self) -> None:
         """Exchange what is due now: (re)open the port, read, acknowledge, resend, heartbeat."""
+        if self._first_pump is None:
+            self._first_pump = self._clock.now()
         if self._port is None and not self._reopen():
             return
         data = self._read()
@@ -204,6 +208,31 @@ class SeatNodeLink:
                 self._deliver(kind, seq, bytes(payload))
         if self._port is not None:
             self._link.poll()
+        self._answered = self._answered or self.connected
+
+    @property
+    def answered(self) -> bool:
+        """True once the node has answered since this driver started."""
+        return self._answered
+
+    @property
+    def away(self) -> bool:
+        """True when the node should be answering and is not: it answered and stopped, or it
+        has not answered within ``answer_within`` seconds of the first exchange.
+
+        That is :meth:`wait_answer`'s deadline, the time ``doctor`` gives a node, and it is
+        ample: the Pi says hello when it opens the port and again every second until answered
+        (the link's ``heartbeat_ms``); a running node answers at its next loop pass, and one
+        still booting says hello itself as soon as its loop runs, and every second after. It is
+        counted from the first ``pump()``, not from this driver's creation, because nothing is
+        sent before it: a table slow to poll first must not take a working node for a dead one.
+        """
+        if self.connected:
+            return False
+        if self._answered:
+            return True
+        return (self._first_pump is not None
+                and self._clock.now() >= self._first_pump + self._answer_within)
 
     def _read(self) -> bytes:
         assert self._port is not None
@@ -324,24 +353,26 @@ class SeatNodeLink:
         """Probe the node now and say, as device ``name``, whether it works and how to fix it."""
         if self.wait_answer():
             return DeviceStatus.healthy(name)
+        return DeviceStatus.failing(name, *self.silence())
+
+    def silence(self) -> tuple[str, str]:
+        """Why the node does not answer, as far as the link can tell now, and the fix: the port
+        is not found, the node speaks another protocol version, the port sends only data that
+        does not decode, or it is silent."""
         version = self._link.peer_version
         expected = firmware().link.VERSION
         if version is not None and version != expected:
-            return DeviceStatus.failing(
-                name, f"seat node on {self.url} speaks link protocol v{version}, "
-                f"this table speaks v{expected}", FLASH_FIX)
+            return (f"seat node on {self.url} speaks link protocol v{version}, "
+                    f"this table speaks v{expected}", FLASH_FIX)
         if self._port is None:
-            return DeviceStatus.failing(
-                name, f"seat node on {self.url} not found ({self._problem})",
-                f"check the USB cable and that the node appears as {self.url}")
+            return (f"seat node on {self.url} not found ({self._problem})",
+                    f"check the USB cable and that the node appears as {self.url}")
         if self.damaged_frames:
-            return DeviceStatus.failing(
-                name, f"seat node on {self.url} sends data the table cannot read "
-                f"({self.damaged_frames} damaged frames)",
-                f"check that nothing else uses {self.url}; {FLASH_FIX}")
-        return DeviceStatus.failing(
-            name, f"seat node on {self.url} not answering: check the USB cable",
-            f"check the USB cable; if the node's light stays dark, {FLASH_FIX}")
+            return (f"seat node on {self.url} sends data the table cannot read "
+                    f"({self.damaged_frames} damaged frames)",
+                    f"check that nothing else uses {self.url}; {FLASH_FIX}")
+        return (f"seat node on {self.url} not answering: check the USB cable",
+                f"check the USB cable; if the node's light stays dark, {FLASH_FIX}")
 
     def close(self) -> None:
         """Close the port (harmless twice); a later ``pump()`` would open it again."""
@@ -351,14 +382,21 @@ class SeatNodeLink:
 
 
 class NodeAway(DeviceDisconnected):
-    """A seat node that answered before does not now: ``problem`` and ``fix`` for the dealer.
-    ``whose`` says which node it is to the dealer ("seat 3's node", "the node of spot 'pot'")."""
+    """A seat node is :attr:`~SeatNodeLink.away`: ``problem`` and ``fix`` for the dealer.
+    ``whose`` says which node it is to the dealer ("seat 3's node", "the node of spot 'pot'").
+    A node that answered before is unplugged or silent now; one that never answered is told
+    with ``doctor``'s words (not found, another protocol version, not answering)."""
 
     def __init__(self, node: SeatNodeLink, whose: str) -> None:
-        how = "is unplugged" if node._port is None else "does not answer"
-        self.problem = f"{whose} on {node.url} {how}"
-        self.fix = (f"check the USB cable of {whose}; the table goes on by itself "
-                    "when it answers again")
+        if node.answered:
+            how = "is unplugged" if node._port is None else "does not answer"
+            self.problem = f"{whose} on {node.url} {how}"
+            self.fix = (f"check the USB cable of {whose}; the table goes on by itself "
+                        "when it answers again")
+        else:
+            problem, fix = node.silence()
+            self.problem = f"{whose} has never answered: {problem}"
+            self.fix = f"{fix}; the table goes on by itself when it answers"
         super().__init__(f"{self.problem}; {self.fix}")
 
 
@@ -384,7 +422,6 @@ class SeatNodePanel:
         self._button_names = tuple(buttons)
         self._name = name
         self._held: list[ButtonEvent] = []
-        self._answered: set[int] = set()  # seats whose node has answered since the start
 
     @property
     def name(self) -> str:
@@ -412,8 +449,10 @@ class SeatNodePanel:
     def poll(self) -> list[ButtonEvent]:
         """Every button event the nodes sent since the last poll, seat by seat, each once.
 
-        :raises NodeAway: a node that was answering no longer does (a pulled cable, a crashed
-            node); the other nodes' events are kept for the next poll, so none is lost.
+        :raises NodeAway: a node is away (:attr:`SeatNodeLink.away`): it was answering and no
+            longer does (a pulled cable, a crashed node), or it never answered (unplugged, dead,
+            another port or firmware); the other nodes' events are kept for the next poll, so
+            none is lost.
         """
         events, self._held = self._held, []
         for seat in self.seats:
@@ -421,9 +460,7 @@ class SeatNodePanel:
             node.pump()
             events += [ButtonEvent(seat, self._button_name(b.index), b.kind, b.at, node.url,
                                    b.session, b.sequence) for b in node.take_buttons()]
-            if node.connected:
-                self._answered.add(seat)
-        away = [seat for seat in self._answered if not self._nodes[seat].connected]
+        away = [seat for seat in self.seats if self._nodes[seat].away]
         if away:
             self._held = events
             raise NodeAway(self._nodes[away[0]], f"seat {away[0]}'s node")
@@ -458,7 +495,6 @@ class SeatNodeReader:
         self._tags: dict[str, set[str]] = {spot: set() for spot in self._spots}
         self._nodes = list({id(node): node for node, _ in self._spots.values()}.values())
         self._held: list[TagEvent] = []
-        self._answered: set[int] = set()  # the nodes (by id) that have answered since the start
 
     @property
     def name(self) -> str:
@@ -488,8 +524,8 @@ class SeatNodeReader:
         Every node is read even when one fails; the events found are then kept for the next
         poll, so none is lost, and the first failure is raised (as the SPI readers do).
 
-        :raises NodeAway: a node that was answering no longer does (a pulled cable, a crashed
-            node): its tags are not seen while it is away.
+        :raises NodeAway: a node is away (:attr:`SeatNodeLink.away`: it stopped answering, or
+            never answered): its tags are not seen while it is away.
         :raises ReaderFailed: a node says the RC522 under one of the spots failed.
         """
         events, self._held = self._held, []
@@ -499,8 +535,6 @@ class SeatNodeReader:
                 spot = self._spot_of(node, tag.reader)
                 if spot is not None:
                     events.append(self._record(spot, tag))
-            if node.connected:
-                self._answered.add(id(node))
         failure = next(self._failures(), None)
         if failure is not None:
             self._held = events
@@ -508,10 +542,9 @@ class SeatNodeReader:
         return events
 
     def _failures(self) -> Iterator[DeviceError]:
-        """What fails now: each node that answered before and is away, each reader its node
-        says failed."""
+        """What fails now: each node that is away, each reader its node says failed."""
         for node in self._nodes:
-            if id(node) in self._answered and not node.connected:
+            if node.away:
                 yield NodeAway(node, f"the node of spot {self._spots_of(node)}")
             for reader in sorted(node.failed_readers):
                 yield ReaderFailed(node, reader, self._spot_of(node, reader) or "no spot")

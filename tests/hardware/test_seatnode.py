@@ -266,3 +266,72 @@ def test_node_notice_is_logged(table: Table, caplog: pytest.LogCaptureFixture) -
     table.node.node.notice("error: ZeroDivisionError: division by zero")
     table.run(0.5)
     assert "ZeroDivisionError" in caplog.text and table.link.notices
+
+
+class TableWithAMissingNode(Table):
+    """Seat 3's node works; seat 4's, under spot ``side``, is unplugged from the start."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.late = SimSeatNode(self.clock, session=0x0D0D)
+        self.late.unplug()
+        late_link = self.late.link("sim://node4", retry_after=0.5)
+        self.panel = SeatNodePanel({3: self.link, 4: late_link}, self.clock)
+        self.reader = SeatNodeReader({"pot": (self.link, 0), "side": (late_link, 0)}, self.clock)
+
+
+@pytest.fixture
+def missing() -> TableWithAMissingNode:
+    """A table started with seat 4's node unplugged; nothing polled yet."""
+    return TableWithAMissingNode()
+
+
+def test_a_node_that_never_answers_is_away_once_the_links_answer_time_is_over(
+        missing: TableWithAMissingNode) -> None:
+    missing.run(1.4)  # the link's answer_within is 1.5 s from the first poll
+    assert missing.away == 0
+    missing.run(0.2)
+    assert missing.away > 0
+    with pytest.raises(NodeAway, match="seat 4's node has never answered: seat node on "
+                                       "sim://node4 not found") as away:
+        missing.panel.poll()
+    assert "USB cable" in away.value.fix and "goes on by itself" in away.value.fix
+    with pytest.raises(NodeAway, match="the node of spot 'side' has never answered"):
+        missing.reader.poll()
+
+
+def test_a_node_that_answers_late_is_away_no_more(missing: TableWithAMissingNode) -> None:
+    missing.run(2.0)
+    assert missing.away > 0
+    missing.late.plug()
+    missing.run(1.0)  # the port is opened again, the node says hello
+    assert missing.panel.poll() == [] and missing.reader.poll() == []
+
+
+def test_the_other_nodes_events_wait_for_a_node_that_never_answered(
+        missing: TableWithAMissingNode) -> None:
+    missing.run(2.0)
+    missing.node.press(0)
+    missing.node.place_tag(STONE)
+    held = missing.run(0.3)
+    missing.node.release(0)
+    held += missing.run(0.3)
+    missing.late.plug()
+    events = missing.run(1.0)
+    assert held == [] and presses(events) == [(3, "raise", PressKind.PRESS),
+                                              (3, "raise", PressKind.RELEASE)]
+    assert [(e.spot, e.tag, e.change) for e in events if isinstance(e, TagEvent)] == [
+        ("pot", "11223344", TagChange.ARRIVE)]
+
+
+def test_a_silent_port_is_away_in_doctors_words_once_the_answer_time_is_over() -> None:
+    clock = SimClock()
+    panel = SeatNodePanel({0: SeatNodeLink("loop://", clock)}, clock)
+    assert panel.poll() == []
+    clock.advance(1.5)
+    with pytest.raises(NodeAway) as away:
+        panel.poll()
+    assert away.value.problem == ("seat 0's node has never answered: seat node on loop:// "
+                                  "not answering: check the USB cable")
+    assert "flash firmware/" in away.value.fix
+    panel.close()
