@@ -331,9 +331,10 @@ def test_healthy_devices_are_checked_at_a_modest_rate_and_the_next_game_starts_a
     assert not {"fault", "clear"} & set(kinds(over))
 
 
-def test_a_seat_nodes_failed_reader_is_a_fault_the_table_sees_without_a_doctor(tmp_path: Path) -> None:
-    # the seat nodes' readers told a failed RC522 only to check(): the table, which polls, lost
-    # every stone laid on that spot without a word
+@pytest.fixture
+def on_nodes(tmp_path: Path) -> Iterator[tuple[Any, Any]]:
+    """A table on two simulated seat nodes (seats 0 and 1, spots 'seat0' and 'seat1'), with no
+    game yet, and its devices; nothing polled yet."""
     from controller.store import Store
     from controller.table.table import Table
     from hardware.config import parse_config
@@ -344,20 +345,30 @@ def test_a_seat_nodes_failed_reader_is_a_fault_the_table_sees_without_a_doctor(t
                                           "seatnodes": nodes}, {}))
     table = Table(Store(tmp_path / "nodes.db"), devices=devices)
     assert devices.sim is not None
-    try:
-        devices.sim.inject("seatnode:reader-failed")
-        for _ in range(round(3 * HEALTH_EVERY / BEAT)):
-            table.tick()
-            devices.clock.advance(BEAT)
-        state = table.state()
-        assert state.status is TableStatus.FAULT and state.problem.startswith("rfid: seat node on sim://node0")
-        assert "RC522 reader 0 (spot 'seat0')" in state.problem and "wiring" in state.fix
-        devices.sim.clear("seatnode")
-        for _ in range(round(3 * HEALTH_EVERY / BEAT)):
-            table.tick()
-            devices.clock.advance(BEAT)
-        assert table.state().status is TableStatus.OVER
-        assert [line.text.split(":")[0] for line in table.state().log] == ["Fault", "Fixed"]
-    finally:
-        devices.close()
-        table.store.close()
+    yield table, devices
+    devices.close()
+    table.store.close()
+
+
+def _polling(on_nodes: tuple[Any, Any], seconds: float) -> None:
+    """Let the table on seat nodes poll its devices for ``seconds`` of simulated time."""
+    table, devices = on_nodes
+    for _ in range(round(seconds / BEAT)):
+        table.tick()
+        devices.clock.advance(BEAT)
+
+
+def test_a_seat_nodes_failed_reader_is_a_fault_the_table_sees_without_a_doctor(
+        on_nodes: tuple[Any, Any]) -> None:
+    # the seat nodes' readers told a failed RC522 only to check(): the table, which polls, lost
+    # every stone laid on that spot without a word
+    table, devices = on_nodes
+    devices.sim.inject("seatnode:reader-failed")
+    _polling(on_nodes, 3 * HEALTH_EVERY)
+    state = table.state()
+    assert state.status is TableStatus.FAULT and state.problem.startswith("rfid: seat node on sim://node0")
+    assert "RC522 reader 0 (spot 'seat0')" in state.problem and "wiring" in state.fix
+    devices.sim.clear("seatnode")
+    _polling(on_nodes, 3 * HEALTH_EVERY)
+    assert table.state().status is TableStatus.OVER
+    assert [line.text.split(":")[0] for line in table.state().log] == ["Fault", "Fixed"]
