@@ -372,3 +372,23 @@ def test_a_seat_nodes_failed_reader_is_a_fault_the_table_sees_without_a_doctor(
     _polling(on_nodes, 3 * HEALTH_EVERY)
     assert table.state().status is TableStatus.OVER
     assert [line.text.split(":")[0] for line in table.state().log] == ["Fault", "Fixed"]
+
+
+def test_seat_nodes_that_never_answer_are_a_fault_until_they_answer(on_nodes: tuple[Any, Any]) -> None:
+    # a node unplugged since the table started was said only by doctor: the table, which polls,
+    # lost its presses and the stones on its spot without a word
+    table, devices = on_nodes
+    devices.sim.inject("seatnode:disconnected")
+    _polling(on_nodes, 1.0)  # within the time a node has to say hello
+    assert table.state().status is TableStatus.OVER and not table.state().log
+    _polling(on_nodes, 1.0)
+    state = table.state()
+    assert state.status is TableStatus.FAULT
+    assert state.problem.startswith("panel: seat 0's node has never answered: seat node on "
+                                    "sim://node0 not found")
+    assert "USB cable" in state.fix and "goes on by itself" in state.fix
+    devices.sim.clear("seatnode")
+    _polling(on_nodes, 3 * HEALTH_EVERY)
+    assert table.state().status is TableStatus.OVER
+    assert [line.text for line in table.state().log][-2:] == [
+        "Fixed: the panel works again", "Fixed: the rfid works again"]
