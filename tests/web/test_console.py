@@ -376,6 +376,20 @@ def test_start_says_it_ends_a_game_only_while_one_is_in_play(dealer: FlaskClient
     assert all(f'id="{taken}"' in console for taken in ("pause", "undo", "void"))  # the table takes them
 
 
+def test_start_offers_the_game_in_play_with_its_seats(dealer: FlaskClient, table: Any) -> None:
+    # it offered the first game by name (diceholdem) and no names, whatever was played: the next
+    # game of the same players meant choosing the game again and typing every name
+    start = dealer.get("/dealer/").get_data(as_text=True).split('id="new-game"')[1]
+    names = ", ".join(seat.name for seat in table.state().view.seats)
+    assert re.findall(r"<option selected>(\w+)</option>", start) == [table.state().view.game]
+    assert f'name="names" placeholder="Ann, Bo, Cy" value="{names}"' in start
+
+
+def test_before_the_first_game_start_offers_no_names(fresh: Any, fresh_dealer: FlaskClient) -> None:
+    start = fresh_dealer.get("/dealer/").get_data(as_text=True).split('id="new-game"')[1]
+    assert "<option selected>" not in start and 'name="names" placeholder="Ann, Bo, Cy" value=""' in start
+
+
 def test_a_command_in_a_fix_is_shown_as_code_not_in_the_terminals_backticks(fresh: Any,
                                                                             fresh_dealer: FlaskClient) -> None:
     # table.DEVICE_FIX is the terminal's sentence too, and the console showed "`dicetable doctor`"
