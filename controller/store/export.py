@@ -15,6 +15,7 @@ from typing import Sequence
 
 from controller.games.errors import InvalidInput
 from controller.games.history import MAGIC
+from controller.paths import shown
 from controller.store.errors import StoreError
 from controller.table.records import GameSummary
 
@@ -56,7 +57,7 @@ def write_once(path: Path, text: str) -> None:
             os.link(partial, path)
         except FileExistsError:
             if path.read_bytes() != data:
-                raise StoreError(f"{path} exists and is not this game's export: it is not "
+                raise StoreError(f"{shown(path)} exists and is not this game's export: it is not "
                                  "overwritten; move it away and prune again") from None
         finally:
             partial.unlink()
@@ -64,7 +65,7 @@ def write_once(path: Path, text: str) -> None:
     except OSError as err:
         if isinstance(err, StoreError):
             raise
-        raise StoreError(f"cannot write the export {path}: {err.strerror or err}") from None
+        raise StoreError(f"cannot write the export {shown(path)}: {err.strerror or err}") from None
 
 
 def when(at: float | None) -> str:

@@ -12,6 +12,7 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import quote
 
+from controller.paths import shown
 from controller.store.errors import StoreError
 
 APPLICATION_ID = 0x44494345  # "DICE": tells a dicetable record from another program's SQLite file
@@ -130,13 +131,13 @@ def check_place(path: Path, readonly: bool) -> None:
     :raises StoreError: naming the file and what to do.
     """
     if path.is_dir():
-        raise StoreError(f"{path} is a folder, not a database file: name a file in it, "
-                         f"e.g. {path / 'table.db'}")
+        raise StoreError(f"{shown(path)} is a folder, not a database file: name a file in it, "
+                         f"e.g. {shown(path / 'table.db')}")
     if not path.parent.is_dir():
-        raise StoreError(f"{path}: the folder {path.parent} does not exist: create it or "
-                         "choose another place for the table's record")
+        raise StoreError(f"{shown(path)}: the folder {shown(path.parent)} does not exist: create "
+                         "it or choose another place for the table's record")
     if readonly and not path.exists():
-        raise StoreError(f"{path} does not exist: start the table on it first")
+        raise StoreError(f"{shown(path)} does not exist: start the table on it first")
 
 
 def _open(path: Path, readonly: bool) -> sqlite3.Connection:
@@ -153,7 +154,7 @@ def _open(path: Path, readonly: bool) -> sqlite3.Connection:
 def _configure(conn: sqlite3.Connection, path: Path) -> None:
     mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
     if mode != "wal":
-        raise StoreError(f"{path}: this file system cannot hold an SQLite write-ahead log "
+        raise StoreError(f"{shown(path)}: this file system cannot hold an SQLite write-ahead log "
                          f"(journal mode stays {mode!r}): put the record on a local disk")
     conn.execute("PRAGMA synchronous = FULL")
 
@@ -163,27 +164,29 @@ def _check_version(conn: sqlite3.Connection, path: Path, readonly: bool) -> None
     owner = conn.execute("PRAGMA application_id").fetchone()[0]
     tables = conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
     if (version == 0 and tables) or (version > 0 and owner != APPLICATION_ID):
-        raise StoreError(f"{path} is an SQLite file of another program, not a dicetable "
+        raise StoreError(f"{shown(path)} is an SQLite file of another program, not a dicetable "
                          "record: move it away or choose another file")
     if version > len(MIGRATIONS):
-        raise StoreError(f"{path} was written by a newer dicetable (schema {version}, this one "
-                         f"knows up to {len(MIGRATIONS)}): upgrade dicetable or choose another "
-                         "file")
+        raise StoreError(f"{shown(path)} was written by a newer dicetable (schema {version}, "
+                         f"this one knows up to {len(MIGRATIONS)}): upgrade dicetable or choose "
+                         "another file")
     if readonly and version == 0 and not tables:
-        raise StoreError(f"{path} is empty, not a dicetable record (a demo's --db, or a table's table.db)")
+        raise StoreError(f"{shown(path)} is empty, not a dicetable record (a demo's --db, or a "
+                         "table's table.db)")
     if readonly and version < len(MIGRATIONS):
-        raise StoreError(f"{path} has the older schema {version} (now {len(MIGRATIONS)}): open "
-                         "it once with the table, which migrates it, then read it")
+        raise StoreError(f"{shown(path)} has the older schema {version} (now "
+                         f"{len(MIGRATIONS)}): open it once with the table, which migrates it, "
+                         "then read it")
 
 
 def _reason(path: Path, err: sqlite3.Error, readonly: bool) -> str:
     text = str(err)
     if "not a database" in text:
-        return (f"{path} is not a dicetable record (not an SQLite file): move it away or "
+        return (f"{shown(path)} is not a dicetable record (not an SQLite file): move it away or "
                 "choose another file")
     if readonly and "unable to open" in text:
-        return f"cannot read {path} ({text}): make it readable by this user"
+        return f"cannot read {shown(path)} ({text}): make it readable by this user"
     if "readonly" in text or "unable to open" in text:
-        return (f"cannot write or create {path} ({text}): make the place writable by this "
+        return (f"cannot write or create {shown(path)} ({text}): make the place writable by this "
                 "user or choose another file")
-    return f"cannot use {path} as the table's record: {text}"
+    return f"cannot use {shown(path)} as the table's record: {text}"

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Self, Sequence
 
 from controller.games.errors import InvalidInput
+from controller.paths import shown
 from controller.store import export, schema
 from controller.store.errors import DuplicateEvent, GameInProgress, NoSuchGame, StoreError
 from controller.table.records import GameSummary
@@ -92,7 +93,7 @@ class Reader:
         row = self._conn.execute(f"{_GAME_COLUMNS} WHERE g.game_no = ?",
                                  (game_no,)).fetchone() if 0 < game_no <= ROWID_MAX else None
         if row is None:
-            raise NoSuchGame(f"{self.path} holds no game {game_no}")
+            raise NoSuchGame(f"{shown(self.path)} holds no game {game_no}")
         return _summary(row)
 
     def games(self, limit: int = 10) -> list[GameSummary]:
@@ -233,7 +234,7 @@ class Store(Reader):
                 "UPDATE games SET finished = ?, final = ? WHERE game_no = ?",
                 (self._clock(), json.dumps(dict(final), sort_keys=True), game_no))
             if cursor.rowcount == 0:
-                raise NoSuchGame(f"{self.path} holds no game {game_no}")
+                raise NoSuchGame(f"{shown(self.path)} holds no game {game_no}")
 
     def append(self, game_no: int, kind: str, line: str, *, who: str = "", why: str = "",
                origin: str = "", device_event: DeviceEvent | None = None,
@@ -280,7 +281,7 @@ class Store(Reader):
         """
         folder = Path(export_dir)
         if not folder.is_dir():
-            raise StoreError(f"{folder} is not a folder: cannot export old games there")
+            raise StoreError(f"{shown(folder)} is not a folder: cannot export old games there")
         written = []
         for game_no in self._prunable(keep):
             summary = self.game(game_no)
@@ -304,7 +305,7 @@ class Store(Reader):
 
     def _check_new(self, game_no: int, event: DeviceEvent | None) -> None:
         if not self._conn.execute("SELECT 1 FROM games WHERE game_no = ?", (game_no,)).fetchone():
-            raise NoSuchGame(f"{self.path} holds no game {game_no}")
+            raise NoSuchGame(f"{shown(self.path)} holds no game {game_no}")
         seq = self._event_seq(event) if event is not None else None
         if event is not None and seq is not None:
             origin, session, sequence = event
@@ -384,12 +385,13 @@ def _lock_writer(path: Path) -> int:
     try:
         fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as err:
-        raise StoreError(f"cannot write or create {path} (its lock file: {err.strerror}): make "
-                         f"{path.parent} writable by this user or choose another file") from None
+        raise StoreError(f"cannot write or create {shown(path)} (its lock file: {err.strerror}): "
+                         f"make {shown(path.parent)} writable by this user or choose another "
+                         "file") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(fd)
-        raise StoreError(f"{path} is open in another table (it holds {lock}): stop that one "
-                         "first, or choose another file") from None
+        raise StoreError(f"{shown(path)} is open in another table (it holds {shown(lock)}): stop "
+                         "that one first, or choose another file") from None
     return fd

@@ -112,7 +112,7 @@ CASES: list[tuple[list[str], str]] = [
     (["replay", "games.txt", "--fast"], "unrecognized arguments: --fast"),
     (["replay", "stones.db"], "'stones.db' is an SQLite file (a table's record?), not a text history file: "
                               "'dicetable history --db stones.db --game N' prints a game's history"),
-    (["history", "--db", "empty.txt"], "empty.txt is empty, not a dicetable record"),
+    (["history", "--db", "empty.txt"], "'empty.txt' is empty, not a dicetable record"),
     # rank, odds, equity
     (["rank", "--game", "tao", "W"], "argument --game: invalid choice: 'tao'"),
     (["rank", "--game", "tauren", "W", "W", "Q", "5", "5"], "'Q' is not a face"),
@@ -271,6 +271,8 @@ PROCESS_CASES: list[tuple[list[str], Setup | None, bytes]] = [
      b"there is no folder 'caf\\xe9'"),
     (["stones", "list", "--config", f"{NOT_UTF8}.toml"], None, b"'caf\\xe9.toml': no such configuration file"),
     (["history", "--db", f"{NOT_UTF8}.db"], None, b"'caf\\xe9.db': no such record"),
+    (["demo", "--db", f"{NOT_UTF8}/table.db"], None,  # the record's refusal (it printed '\udce9')
+     b"'caf\\xe9/table.db': the folder 'caf\\xe9' does not exist"),
     (["print-tray", "--out", f"{NOT_UTF8}.png"], None, b"--out 'caf\\xe9.png': the file must end in .svg"),
 ]
 
