@@ -29,6 +29,7 @@ from typing import Iterable, Sequence
 import cv2
 import numpy as np
 
+from controller.paths import shown
 from vision.classify import classifier, readers
 from vision.perturb import CHANGES
 from vision.photos import DEFAULT_SET, is_held_out, load_set
@@ -178,14 +179,14 @@ def _caption(tile: np.ndarray, text: str, y: int) -> None:
 def write_sheet(path: Path, tiles: list[np.ndarray], columns: int = 8, what: str = "labelled dice not read right") -> None:
     """Write ``tiles`` as one picture, ``columns`` across."""
     if not tiles:
-        print(f"no errors: {path} not written", flush=True)
+        print(f"no errors: {shown(path)} not written", flush=True)
         return
     padded = tiles + [np.zeros_like(tiles[0])] * (-len(tiles) % columns)
     rows = [np.hstack(padded[k:k + columns]) for k in range(0, len(padded), columns)]
     path.parent.mkdir(parents=True, exist_ok=True)
     if not cv2.imwrite(str(path), np.vstack(rows)):
-        raise SystemExit(f"cannot write {path}")
-    print(f"wrote {path}: the {len(tiles)} {what}", flush=True)
+        raise SystemExit(f"cannot write {shown(path)}")
+    print(f"wrote {shown(path)}: the {len(tiles)} {what}", flush=True)
 
 
 def wide_view(folder: Path, every: int) -> None:

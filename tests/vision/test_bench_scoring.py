@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from types import ModuleType
 
@@ -42,7 +43,8 @@ def test_a_value_accepted_for_a_die_showing_no_face_is_counted_apart(bench: Modu
     assert "read wrong but not flagged 3 (2 on dice showing no face)" in tally.line("x")
 
 
-def test_error_sheet_shows_every_die_not_read_right(bench: ModuleType, tmp_path: Path) -> None:
+def test_error_sheet_shows_every_die_not_read_right(bench: ModuleType, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
     image = np.full((120, 120, 3), 200, np.uint8)
     truths = [bench.Truth(3, (10, 10, 20, 20)), bench.Truth(5, (60, 60, 20, 20)), bench.Truth(6, (90, 10, 20, 20))]
     found = {0: _reading(3, 20, 20), 1: _reading(2, 70, 70)}
@@ -50,9 +52,17 @@ def test_error_sheet_shows_every_die_not_read_right(bench: ModuleType, tmp_path:
     assert len(tiles) == 2  # the misread 5 and the missed 6
     sheet = tmp_path / "errors.png"
     bench.write_sheet(sheet, tiles, columns=8)
+    assert capsys.readouterr().out == f"wrote '{sheet}': the 2 labelled dice not read right\n"
     picture = cv2.imread(str(sheet))
     assert picture.shape == (bench.TILE, 8 * bench.TILE, 3)
     assert (picture[:, :2 * bench.TILE] != 200).any() and (picture[:, 2 * bench.TILE:] == 0).all()
+
+
+def test_an_error_sheet_whose_name_is_not_utf8_is_named_escaped(bench: ModuleType, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    # its name was printed raw: '\udce9' for the byte 0xe9
+    bench.write_sheet(tmp_path / os.fsdecode(b"caf\xe9.png"), [])
+    assert capsys.readouterr().out == f"no errors: '{tmp_path}/caf\\xe9.png' not written\n"
 
 
 def test_under_each_change_the_dice_not_read_right_go_on_a_sheet_of_its_own(
