@@ -12,7 +12,7 @@ import sqlite3
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Protocol
 
 from controller.games.errors import DeviceError, DeviceTimeout, InvalidInput
 from hardware.clock import Clock
@@ -249,6 +249,14 @@ class TagRecord:
                 "denomination": self.denomination, "owner": self.owner}
 
 
+class TagLookup(Protocol):
+    """Where a tag's record comes from (a :class:`StoneRegistry`)."""
+
+    def get(self, tag_id: str) -> TagRecord | None:
+        """The record of ``tag_id``, None when it is not enrolled."""
+        ...
+
+
 def normalise_tag(text: str) -> str:
     """A tag id as the registry keeps it: 4 or 7 bytes of upper-case hex.
 
@@ -379,16 +387,31 @@ STRAY_FIX = "take it off the spot, or enrol it with `dicetable stones enroll`"
 failing device (its cable, its power) would mislead."""
 
 
-def check_tags(reader: TagReader, registry: StoneRegistry | None) -> DeviceStatus:
+def strays(reader: TagReader, registry: TagLookup | None) -> list[tuple[str, str]]:
+    """The tags lying on the reader's spots as of its last poll that ``registry`` does not hold
+    (every one, without a registry), as (spot, tag), spot by spot."""
+    return [(spot, tag) for spot in reader.spots for tag in sorted(reader.tags(spot))
+            if registry is None or registry.get(tag) is None]
+
+
+def stray_problem(spot: str, tag: str) -> str:
+    """A stray tag as the table's fault and ``dicetable doctor`` both name it: the tag and the
+    spot only (its fix is :data:`STRAY_FIX`).
+
+    >>> stray_problem("seat0", "04A1B2C3")
+    'an unknown tag 04A1B2C3 lies on spot seat0'
+    """
+    return f"an unknown tag {tag} lies on spot {spot}"
+
+
+def check_tags(reader: TagReader, registry: TagLookup | None) -> DeviceStatus:
     """Whether every tag lying on the reader's spots now is registered (``reader`` must be OK).
 
     Polls the reader once; a tag that is not in ``registry`` (or any tag, without a registry)
-    makes the status fail, naming the tag, its spot and the fix.
+    makes the status fail, naming the first such tag and its spot, with :data:`STRAY_FIX`.
     """
     reader.poll()
-    for spot in reader.spots:
-        for tag in sorted(reader.tags(spot)):
-            if registry is None or registry.get(tag) is None:
-                return DeviceStatus.failing(
-                    reader.name, f"tag {tag} on spot {spot!r} is not registered", STRAY_FIX)
+    found = strays(reader, registry)
+    if found:
+        return DeviceStatus.failing(reader.name, stray_problem(*found[0]), STRAY_FIX)
     return DeviceStatus.healthy(reader.name)

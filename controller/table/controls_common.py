@@ -11,25 +11,17 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Callable, ClassVar, Iterable, Mapping, Protocol, Sequence
+from typing import Callable, ClassVar, Iterable, Mapping, Sequence
 
 from controller.games.base import Game, Input
 from controller.games.errors import DiceTableError, IllegalAction
 from controller.games.records import SeatInput
 from controller.games.rolls import Roll
-from hardware.rfid import StoneColour, TagKind, TagRecord
+from hardware.rfid import StoneColour, TagKind, TagLookup, TagRecord
 
 
 class NoGesture(DiceTableError, ValueError):
     """An input no press of this seat's panel can give (dice, or a size its dial cannot reach)."""
-
-
-class TagLookup(Protocol):
-    """Where a tag's record comes from (a :class:`~hardware.rfid.StoneRegistry`)."""
-
-    def get(self, tag_id: str) -> TagRecord | None:
-        """The record of ``tag_id``, None when it is not enrolled."""
-        ...
 
 
 @dataclass(frozen=True)

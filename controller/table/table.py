@@ -28,13 +28,12 @@ from controller.simulation import describe
 from controller.table.ledger import CORRECTION_KINDS, INPUT_KINDS, Ledger, Played, replace_line
 from controller.store.errors import DuplicateEvent
 from controller.table.controls import Controls, Refusal, Setting, Stake
-from controller.table.controls_common import TagLookup
 from controller.table.replay import effective_lines, summaries
 from controller.table.records import (
     Ack, Correction, Entry, GameSummary, LogLine, Question, ReplaceDice, RollSeen, TableState,
     TableStatus, Undo, Update, VoidHand, seat_colours,
 )
-from hardware.rfid import STRAY_FIX
+from hardware.rfid import STRAY_FIX, TagLookup, stray_problem, strays
 
 KEEP_GAMES = 10
 """Games kept whole in the record, recallable and replayable (casino table rules ask for ten)."""
@@ -349,10 +348,9 @@ class Table:
         if reader is None:
             return False
         events = reader.poll()
-        strays = [(spot, tag) for spot in reader.spots for tag in sorted(reader.tags(spot))
-                  if self.registry is not None and self.registry.get(tag) is None]
-        if strays:
-            raise StrayTag(*strays[0])
+        found = strays(reader, self.registry) if self.registry is not None else []
+        if found:
+            raise StrayTag(*found[0])
         return bool(events)
 
     def _buttons(self) -> bool:
@@ -660,7 +658,7 @@ class StrayTag(DeviceError):
     Fix: take it off the spot, or enrol it ...", and the terminal the fix twice on one line)."""
 
     def __init__(self, spot: str, tag: str) -> None:
-        self.problem = f"an unknown tag {tag} lies on spot {spot}"
+        self.problem = stray_problem(spot, tag)
         self.fix = STRAY_FIX
         super().__init__(self.problem)
 

@@ -20,6 +20,7 @@ from controller.table import service
 from controller.table.replay import replay_game
 from controller.table.service import Notifier, Stop, serve_table
 from controller.table.table import HEALTH_EVERY
+from hardware.rfid import check_tags
 
 
 @pytest.fixture
@@ -133,6 +134,10 @@ def test_an_unknown_tag_on_a_spot_holds_the_table_until_it_is_taken_off(tao: Dem
     state = tao.table.state()
     assert state.status is TableStatus.FAULT and "0BADC0DE" in state.problem
     assert "enrol" in state.problem or "enrol" in state.fix
+    # dicetable doctor says it in the same words (it said "tag 0BADC0DE on spot 'seat1' is not registered")
+    doctor = check_tags(tao.parts.devices.rfid, tao.parts.registry)
+    assert (state.problem, state.fix) == (f"rfid: {doctor.problem}", doctor.fix)
+    assert doctor.problem == "an unknown tag 0BADC0DE lies on spot seat1"
     sim.remove("seat1", "0BADC0DE")
     table_only(tao, 6)
     assert tao.table.state().status is TableStatus.RUNNING
