@@ -30,7 +30,7 @@ def history_text(summary: GameSummary, inputs: Sequence[str], source: Path) -> s
         if "\n" in line or "\r" in line:
             raise InvalidInput(f"game {summary.game_no}: an input line holds a line break: {line!r}")
     lines = [MAGIC,
-             f"# game {summary.game_no} of {source}, started {summary.started}",
+             f"# game {summary.game_no} of {shown(source, quoted=False)}, started {summary.started}",
              f"# names {json.dumps(list(summary.names))}",
              f"# final {json.dumps(summary.final, sort_keys=True)}",
              f"game {summary.game}", f"seats {summary.seats}"]

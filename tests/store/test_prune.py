@@ -1,6 +1,8 @@
 """Retention: the last ten games stay whole; older finished ones leave as history files that
 replay, and only once those files are safely written."""
 
+import os
+
 import pytest
 
 from controller.games import history
@@ -123,3 +125,13 @@ def test_an_export_written_before_an_interrupted_prune_is_taken_as_done(store, t
 def test_the_export_folder_must_exist(store, tmp_path):
     with pytest.raises(StoreError, match="not a folder"):
         store.prune(tmp_path / "nowhere", _effective(store))
+
+
+def test_a_record_whose_name_is_not_utf8_exports_its_old_games(tmp_path):
+    # the export's header named the record raw, and writing it as UTF-8 raised
+    # UnicodeEncodeError: a table on such a file crashed once it finished its eleventh game
+    with Store(tmp_path / os.fsdecode(b"caf\xe9.db")) as store:
+        _short(store, 11)
+        [written] = store.prune(tmp_path, _effective(store))
+    header = written.read_text(encoding="utf-8").splitlines()[1]
+    assert header.startswith("# game 1 of ") and "caf\\xe9.db, started " in header  # escaped as the commands show it
