@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol
 
 from controller.games.errors import DeviceError, DeviceTimeout, InvalidInput
+from controller.paths import shown
 from hardware.clock import Clock
 from hardware.devices import DeviceStatus, TagChange, TagEvent, TagReader
 from hardware.mfrc522 import MFRC522, TagProtocolError
@@ -294,7 +295,7 @@ class StoneRegistry:
     def __init__(self, path: str | Path, read_only: bool = False) -> None:
         self.path = str(path)
         if self.path != ":memory:" and Path(path).is_file() and Path(path).stat().st_size == 0:
-            raise DeviceError(f"{self.path} is an empty file, not a stone registry: give the registry's "
+            raise DeviceError(f"{shown(self.path)} is an empty file, not a stone registry: give the registry's "
                               "file with --db, or remove it to start a new registry there")
         try:
             if read_only:
@@ -306,7 +307,7 @@ class StoneRegistry:
                 self._db.execute(_SCHEMA)
                 self._db.commit()
         except sqlite3.Error as err:
-            raise DeviceError(f"stone registry {self.path}: {err} "
+            raise DeviceError(f"stone registry {shown(self.path)}: {err} "
                               "(give the registry's SQLite file with --db)") from None
 
     def _refuse_another_programs(self) -> None:
@@ -315,7 +316,7 @@ class StoneRegistry:
         tables = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if tables and "tags" not in tables:
             self._db.close()
-            raise DeviceError(f"{self.path} is not a stone registry (an SQLite file with the tables "
+            raise DeviceError(f"{shown(self.path)} is not a stone registry (an SQLite file with the tables "
                               f"{', '.join(sorted(tables)[:4])}): give the registry's file with --db")
 
     def enroll(self, record: TagRecord, replace: bool = False) -> bool:
@@ -337,7 +338,7 @@ class StoneRegistry:
                      record.colour.value if record.colour else None,
                      record.denomination, record.owner))
         except sqlite3.Error as err:
-            raise DeviceError(f"stone registry {self.path}: cannot enrol {record.tag_id}: "
+            raise DeviceError(f"stone registry {shown(self.path)}: cannot enrol {record.tag_id}: "
                               f"{err}") from None
         return True
 
@@ -369,7 +370,7 @@ class StoneRegistry:
         except sqlite3.OperationalError as err:
             if "no such table" in str(err):
                 return []
-            raise DeviceError(f"stone registry {self.path}: {err}") from None
+            raise DeviceError(f"stone registry {shown(self.path)}: {err}") from None
 
     def close(self) -> None:
         """Close the database."""

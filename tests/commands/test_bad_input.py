@@ -159,7 +159,7 @@ CASES: list[tuple[list[str], str]] = [
      "tag DEADBEEF is already enrolled as white stone (ana), not 5 chip: add --replace"),
     (["stones", "enroll", "--kind", "stone", "--colour", "black", "--db", "folder"], "the stone registry 'folder' is a folder"),
     (["stones", "enroll", "--kind", "stone", "--colour", "black", "--db", "nowhere/s.db"], "there is no folder 'nowhere'"),
-    (["stones", "list", "--db", "games.txt"], "stone registry games.txt: file is not a database"),
+    (["stones", "list", "--db", "games.txt"], "stone registry 'games.txt': file is not a database"),
     (["stones", "list", "--db", "missing.db"], "no stone registry 'missing.db'"),
     (["stones", "list", "--config", "missing.toml"], "'missing.toml': no such configuration file"),
     (["stones", "list", "--config", "binary.bin"], "'binary.bin': not a UTF-8 text file"),
@@ -258,6 +258,10 @@ def _latin1_history(desk: Path) -> None:
     (desk / f"{NOT_UTF8}.txt").write_text("hello\n")
 
 
+def _latin1_empty_registry(desk: Path) -> None:
+    (desk / f"{NOT_UTF8}.db").write_bytes(b"")
+
+
 def _latin1_folder_of_junk(desk: Path) -> None:
     (desk / "shots").mkdir()
     (desk / "shots" / f"{NOT_UTF8}.jpg").write_bytes(b"not a picture")
@@ -271,6 +275,8 @@ PROCESS_CASES: list[tuple[list[str], Setup | None, bytes]] = [
      b"there is no folder 'caf\\xe9'"),
     (["stones", "list", "--config", f"{NOT_UTF8}.toml"], None, b"'caf\\xe9.toml': no such configuration file"),
     (["history", "--db", f"{NOT_UTF8}.db"], None, b"'caf\\xe9.db': no such record"),
+    (["stones", "list", "--db", f"{NOT_UTF8}.db"], _latin1_empty_registry,
+     b"'caf\\xe9.db' is an empty file, not a stone registry"),  # the registry's refusal (it printed '\udce9')
     (["demo", "--db", f"{NOT_UTF8}/table.db"], None,  # the record's refusal (it printed '\udce9')
      b"'caf\\xe9/table.db': the folder 'caf\\xe9' does not exist"),
     (["print-tray", "--out", f"{NOT_UTF8}.png"], None, b"--out 'caf\\xe9.png': the file must end in .svg"),
@@ -388,7 +394,7 @@ def test_a_stone_command_refuses_an_sqlite_file_that_is_not_a_registry(
     other.close()
     before = snapshot(desk)
     status, err = refused_in_process(capsys, [*command, "--db", "other.db"])
-    assert_refused(status, err, "other.db is not a stone registry (an SQLite file with the tables songs)")
+    assert_refused(status, err, "'other.db' is not a stone registry (an SQLite file with the tables songs)")
     assert snapshot(desk) == before
 
 
@@ -399,7 +405,7 @@ def test_a_stone_command_refuses_an_empty_file_as_the_registry(
     # listing said "no tags registered", and enrolling made a person's empty file a registry
     before = snapshot(desk)
     status, err = refused_in_process(capsys, [*command, "--db", "empty.txt"])
-    assert_refused(status, err, "empty.txt is an empty file, not a stone registry")
+    assert_refused(status, err, "'empty.txt' is an empty file, not a stone registry")
     assert snapshot(desk) == before
 
 
