@@ -29,6 +29,8 @@ from typing import Iterable, Sequence
 import cv2
 import numpy as np
 
+from controller.commands.vision import write_png
+from controller.games.errors import DiceTableError
 from controller.paths import shown
 from vision.classify import classifier, readers
 from vision.perturb import CHANGES
@@ -184,8 +186,10 @@ def write_sheet(path: Path, tiles: list[np.ndarray], columns: int = 8, what: str
     padded = tiles + [np.zeros_like(tiles[0])] * (-len(tiles) % columns)
     rows = [np.hstack(padded[k:k + columns]) for k in range(0, len(padded), columns)]
     path.parent.mkdir(parents=True, exist_ok=True)
-    if not cv2.imwrite(str(path), np.vstack(rows)):
-        raise SystemExit(f"cannot write {shown(path)}")
+    try:  # through Python: cv2.imwrite crashes the process on a name that is not UTF-8
+        write_png(path, np.vstack(rows), force=True)
+    except DiceTableError as err:
+        raise SystemExit(str(err)) from None
     print(f"wrote {shown(path)}: the {len(tiles)} {what}", flush=True)
 
 

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from controller.games.errors import DeviceDisconnected, DeviceError
+from controller.paths import shown
 from hardware.devices import DeviceStatus, Frame
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
@@ -41,7 +42,7 @@ class FolderCamera:
         :raises DeviceDisconnected: every image was shown and ``loop`` is off.
         """
         if not self._files:
-            raise DeviceError(f"{self._name}: no images in {self._folder}")
+            raise DeviceError(f"{self._name}: no images in {shown(self._folder)}")
         if self._next >= len(self._files):
             if not self._loop:
                 raise DeviceDisconnected(f"{self._name}: all {len(self._files)} images shown")
@@ -51,17 +52,17 @@ class FolderCamera:
         try:  # decoded from Python's bytes: cv2.imread crashes the process on a name that is not UTF-8
             data = path.read_bytes()
         except OSError as err:
-            raise DeviceError(f"{self._name}: cannot read {path}: {err.strerror or err}") from None
+            raise DeviceError(f"{self._name}: cannot read {shown(path)}: {err.strerror or err}") from None
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
         if image is None:
-            raise DeviceError(f"{self._name}: {path} is not a readable image")
+            raise DeviceError(f"{self._name}: {shown(path)} is not a readable image")
         return np.ascontiguousarray(image, dtype=np.uint8)
 
     def check(self) -> DeviceStatus:
         """OK when the folder holds at least one image."""
         if self._files:
             return DeviceStatus.healthy(self._name)
-        return DeviceStatus.failing(self._name, f"no images in {self._folder}",
+        return DeviceStatus.failing(self._name, f"no images in {shown(self._folder)}",
                                     "set [camera] folder to a folder of .jpg/.png frames")
 
     def close(self) -> None:

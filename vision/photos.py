@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from controller.games.errors import InvalidInput
+from controller.paths import shown
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_SET = REPO / "data" / "dice-photos" / "byler-d6-dev"
@@ -44,10 +45,14 @@ class LabelledPhoto:
 
     def load(self) -> np.ndarray:
         """The photo as a BGR array; raises :class:`InvalidInput` when it cannot be read."""
-        image = cv2.imread(str(self.path), cv2.IMREAD_COLOR)
+        try:  # decoded from Python's bytes: cv2.imread crashes the process on a name that is not UTF-8
+            data = self.path.read_bytes()
+        except OSError as err:
+            raise InvalidInput(f"cannot read image {shown(self.path)}: {err.strerror or err}") from None
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
         if image is None:
-            raise InvalidInput(f"cannot read image {str(self.path)!r}")
-        return image
+            raise InvalidInput(f"cannot read image {shown(self.path)}")
+        return np.asarray(image)
 
     def seen_wide(self) -> tuple[np.ndarray, tuple[LabelledDie, ...]]:
         """The photo as if seen from three times as far, and its dice there: the photo with its eight

@@ -1,5 +1,6 @@
 """Camera backends' own behaviour: picamera2 against a stand-in module, folders, video files, faults."""
 
+import os
 import random
 import threading
 import time
@@ -168,6 +169,15 @@ def test_folder_with_loop_starts_over(tmp_path):
 def test_empty_folder_fails_check(tmp_path):
     status = FolderCamera(tmp_path).check()
     assert not status.ok and "folder" in status.fix
+
+
+def test_a_folder_image_that_is_not_readable_is_named_escaped(tmp_path):
+    # a name that is not UTF-8 was printed raw ('\udce9'), and the folder's junk unquoted
+    (tmp_path / os.fsdecode(b"caf\xe9.png")).write_bytes(b"not a picture")
+    with pytest.raises(DeviceError) as err:
+        FolderCamera(tmp_path).frame()
+    assert str(err.value).endswith(f": '{tmp_path}/caf\\xe9.png' is not a readable image")
+    assert FolderCamera(tmp_path / "none").check().problem == f"no images in '{tmp_path}/none'"
 
 
 def test_missing_video_file_fails_with_the_path(tmp_path):

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.photos import LabelledPhoto
 from vision.read import DieReading
 
 
@@ -63,6 +64,21 @@ def test_an_error_sheet_whose_name_is_not_utf8_is_named_escaped(bench: ModuleTyp
     # its name was printed raw: '\udce9' for the byte 0xe9
     bench.write_sheet(tmp_path / os.fsdecode(b"caf\xe9.png"), [])
     assert capsys.readouterr().out == f"no errors: '{tmp_path}/caf\\xe9.png' not written\n"
+
+
+def test_an_error_sheet_is_written_under_a_name_that_is_not_utf8(bench: ModuleType, tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    # cv2.imwrite crashed the process (SIGSEGV) on such a name
+    bench.write_sheet(tmp_path / os.fsdecode(b"caf\xe9.png"), [np.zeros((bench.TILE, bench.TILE, 3), np.uint8)])
+    assert capsys.readouterr().out == f"wrote '{tmp_path}/caf\\xe9.png': the 1 labelled dice not read right\n"
+    assert (tmp_path / os.fsdecode(b"caf\xe9.png")).read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_labelled_photo_under_a_name_that_is_not_utf8_is_read(tmp_path: Path) -> None:
+    # cv2.imread crashed the process (SIGSEGV) on such a name
+    path = tmp_path / os.fsdecode(b"caf\xe9.png")
+    path.write_bytes(cv2.imencode(".png", np.full((6, 8, 3), 7, np.uint8))[1].tobytes())
+    assert LabelledPhoto(path, ()).load().shape == (6, 8, 3)
 
 
 def test_under_each_change_the_dice_not_read_right_go_on_a_sheet_of_its_own(
