@@ -217,6 +217,13 @@ def test_the_last_games_page_lists_recorded_games(dealer: FlaskClient, table: An
     assert "The last 3 games" in page and page.count("Ann, Bo, Cy") == 3
 
 
+def test_the_last_games_page_counts_one_game_and_none_in_words(fresh: Any, fresh_dealer: FlaskClient,
+                                                                dealer: FlaskClient) -> None:
+    # it said "The last 1 games" (seen on dicetable demo's console), and "The last 0 games"
+    assert "<h1>The last game</h1>" in dealer.get("/dealer/games").get_data(as_text=True)
+    assert "<h1>Last games</h1>" in fresh_dealer.get("/dealer/games").get_data(as_text=True)
+
+
 def test_the_last_games_show_every_roll_with_its_evidence_picture(dealer: FlaskClient,
                                                                   table: Any) -> None:
     from web_driven import evidence_picture
