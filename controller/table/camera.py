@@ -179,7 +179,8 @@ class TrayWatcher:
         self.calibration: Calibration | None = None
         self._calibrated_from = 0  # markers the calibration was made from
         self._blind: DeviceStatus | None = None   # the camera gives no frames
-        self._lost: DeviceStatus | None = None    # the tray's markers cannot be found
+        self._lost: DeviceStatus | None = None    # the tray's markers cannot be found, or the reader cannot read
+        self._tray_lost = False   # _lost is the tray's markers (looked for again while no dice are awaited)
         self._timeouts = 0
         self._unread = False      # the tray came to rest and has not been read since
         self._frames = 0
@@ -210,9 +211,26 @@ class TrayWatcher:
         motion = self.detector.update(frame)
         if motion.settled_now:
             self._unread, self._next_try = True, self._frames
-        if kind is None or not self._unread or motion.state is not Motion.SETTLED or self._frames < self._next_try:
+        if motion.state is not Motion.SETTLED or self._frames < self._next_try:
+            return CameraStep(motion.state, fault=self.fault, recovered=recovered)
+        if kind is None and self._tray_lost:
+            return self._find_tray(frame, motion.state, recovered)
+        if kind is None or not self._unread:
             return CameraStep(motion.state, fault=self.fault, recovered=recovered)
         return self._read_step(frame, kind, motion.state, recovered, colours, names)
+
+    def _find_tray(self, frame: Frame, state: Motion, recovered: bool) -> CameraStep:
+        """Look for the tray's lost markers while no dice are awaited (between games, or while the
+        players bet), every :data:`RETRY_FRAMES` still frames: the fault ends when they are seen
+        again, not at the next roll (the console and the scoreboard said "the camera cannot find
+        the tray" all through the gap between two games). The tray is read when dice are awaited."""
+        try:
+            self._calibrated(frame)
+        except CalibrationError:
+            self._next_try = self._frames + RETRY_FRAMES
+            return CameraStep(state, fault=self.fault, recovered=recovered)
+        self._lost, self._tray_lost = None, False
+        return CameraStep(state, recovered=True)
 
     def _read_step(self, frame: Frame, kind: DieKind, state: Motion, recovered: bool,
                    colours: Sequence[str], names: Sequence[str]) -> CameraStep:
@@ -225,9 +243,10 @@ class TrayWatcher:
             problem, fix = ((f"the camera cannot find the tray: {err}", TRAY_FIX) if isinstance(err, CalibrationError)
                             else (f"the camera cannot read the dice: {err}", READER_FIX))
             self._lost = DeviceStatus.failing(self.camera.name, problem, fix)
+            self._tray_lost = isinstance(err, CalibrationError)
             return CameraStep(state, fault=self._lost, recovered=recovered)
         tray_back = self._lost is not None
-        self._lost, self._unread = None, False
+        self._lost, self._tray_lost, self._unread = None, False, False
         return CameraStep(state, reading, recovered=recovered or tray_back)
 
     def _grab(self) -> Frame | None:

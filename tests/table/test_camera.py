@@ -319,6 +319,29 @@ def test_a_tray_without_markers_in_view_is_a_fault_until_they_are_seen() -> None
     assert len(back) == 1 and back[0].recovered and back[0].fault is None and watcher.fault is None
 
 
+def test_a_lost_tray_is_looked_for_while_no_dice_are_awaited_and_read_when_they_are() -> None:
+    # the fault lasted until the next roll: all through the gap between two games
+    camera = table_camera(12)
+    camera.show([4], markers=False)
+    watcher, _ = watch(camera)
+    assert watcher.fault is not None and watcher.fault.problem.startswith("the camera cannot find the tray")
+    camera.show([4], zones=["seat1"])
+    _, idle = watch(camera, kind=None, watcher=watcher, frames=QUIET + 2 + RETRY_FRAMES)
+    back = [n for n, s in enumerate(idle) if s.recovered]
+    assert len(back) == 1 and watcher.fault is None and all(s.fault is None for s in idle[back[0]:])
+    assert all(s.reading is None for s in idle)  # no dice awaited: found, not read
+    step = watcher.step(DieKind.D6)
+    assert step.reading is not None and [d.face for d in step.reading.dice] == ["4"]
+
+
+def test_markers_still_hidden_while_no_dice_are_awaited_stay_a_fault() -> None:
+    camera = table_camera(12)
+    camera.show([4], markers=False)
+    watcher, _ = watch(camera)
+    _, idle = watch(camera, kind=None, watcher=watcher, frames=2 * RETRY_FRAMES)
+    assert all(s.fault is not None and not s.recovered for s in idle)
+
+
 def test_a_stopped_camera_is_a_fault_and_the_tray_is_read_again_when_frames_return() -> None:
     camera = table_camera(13)
     camera.show([2, 2], zones=["seat2", "seat2"])
