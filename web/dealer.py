@@ -8,6 +8,7 @@ paused (409, with its reason) exactly as it refuses a button.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -78,6 +79,22 @@ def code_spans(text: str) -> Markup:
     Markup('check &lt;it&gt;; <code>dicetable doctor</code> says more')
     """
     return Markup(CODE_SPAN.sub(r"<code>\1</code>", str(escape(text))))
+
+
+@dealer.app_template_filter("local_time")
+def local_time(iso: str) -> Markup:
+    """A recorded time (ISO 8601, UTC, as the record keeps it) in the table's own clock, as a
+    dealer reads one ("6 Dec 2026 15:45"), with the exact time kept in the element's ``datetime``;
+    a text that is no such time is shown as it is.
+
+    >>> local_time("not a time")
+    Markup('not a time')
+    """
+    try:
+        at = datetime.fromisoformat(iso).astimezone()
+    except ValueError:
+        return Markup(escape(iso))
+    return Markup(f'<time datetime="{escape(iso)}">{at.day} {at:%b %Y %H:%M}</time>')
 
 
 NO_PIN = ("This table has no dealer PIN, so the console stays locked: set DICETABLE_DEALER_PIN where "

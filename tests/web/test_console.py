@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import time
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -222,6 +224,21 @@ def test_the_last_games_page_counts_one_game_and_none_in_words(fresh: Any, fresh
     # it said "The last 1 games" (seen on dicetable demo's console), and "The last 0 games"
     assert "<h1>The last game</h1>" in dealer.get("/dealer/games").get_data(as_text=True)
     assert "<h1>Last games</h1>" in fresh_dealer.get("/dealer/games").get_data(as_text=True)
+
+
+def test_the_last_games_page_says_when_a_game_started_in_the_tables_own_time(
+        dealer: FlaskClient, table: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # it showed the record's UTC ISO text ('2026-12-06T15:45:58+00:00')
+    monkeypatch.setenv("TZ", "Asia/Kolkata")  # UTC+5:30 all year
+    time.tzset()
+    try:
+        page = dealer.get("/dealer/games").get_data(as_text=True)
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    [(iso, shown)] = re.findall(r'<time datetime="([^"]+)">([^<]+)</time>', page)
+    local = datetime.fromisoformat(iso) + timedelta(hours=5, minutes=30)
+    assert iso.endswith("+00:00") and shown == f"{local.day} {local:%b %Y %H:%M}"
 
 
 def test_the_last_games_show_every_roll_with_its_evidence_picture(dealer: FlaskClient,
