@@ -10,7 +10,9 @@ disconnect and never delivers a message twice. Nothing here runs in a thread: ev
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import random
 import struct
 from collections import deque
@@ -162,6 +164,7 @@ class SeatNodeLink:
         self._first_pump: float | None = None
         self._answered = False
         self._problem = ""
+        self._open_errno: int | None = None  # why the port could not be opened, when the system said
         self._buttons: deque[NodeButton] = deque()
         self._tags: deque[NodeTag] = deque()
         self.malformed = 0
@@ -256,10 +259,11 @@ class SeatNodeLink:
         try:
             self._port = self._open_port()
         except (serial.SerialException, OSError) as exc:
-            self._problem = f"cannot open {self.url}: {exc}"
+            self._open_errno = exc.errno if isinstance(exc.errno, int) else None
+            self._problem = os.strerror(self._open_errno) if self._open_errno else str(exc)
             self._next_open = self._clock.now() + self._retry_after
             return False
-        self._problem = ""
+        self._problem, self._open_errno = "", None
         self._link.hello(True)
         return self._port is not None
 
@@ -364,6 +368,10 @@ class SeatNodeLink:
         if version is not None and version != expected:
             return (f"seat node on {self.url} speaks link protocol v{version}, "
                     f"this table speaks v{expected}", FLASH_FIX)
+        if self._port is None and self._open_errno in (errno.EACCES, errno.EPERM):
+            return (f"seat node on {self.url} cannot be opened: permission denied",
+                    "let this user use serial ports: sudo usermod -aG dialout $USER, then log in again "
+                    "(the service's user is in dialout: hardware/README.md)")
         if self._port is None:
             return (f"seat node on {self.url} not found ({self._problem})",
                     f"check the USB cable and that the node appears as {self.url}")

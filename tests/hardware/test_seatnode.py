@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+import serial  # type: ignore[import-untyped]
 
 from hardware.clock import SimClock
 from hardware.devices import (
     ButtonEvent, LightState, PressKind, SeatPanel, TagChange, TagEvent, TagReader,
 )
 from controller.games.errors import DeviceDisconnected
-from hardware.seatnode import (NodeAway, 
-    LIGHT_MODES, PRESS_KINDS, TAG_CHANGES, SeatNodeLink, SeatNodePanel, SeatNodeReader, decode_event,
+from hardware.seatnode import (
+    LIGHT_MODES, PRESS_KINDS, TAG_CHANGES, NodeAway, SeatNodeLink, SeatNodePanel, SeatNodeReader, decode_event,
 )
 from hardware.seatnode_firmware import firmware
 from hardware.seatnode_sim import SimSeatNode
@@ -179,7 +182,22 @@ def test_silent_port_is_reported_as_not_answering() -> None:
 def test_missing_port_is_reported_as_not_found() -> None:
     clock = SimClock()
     status = SeatNodePanel({0: SeatNodeLink("/dev/ttyACM9", clock)}, clock).check()
-    assert "seat node on /dev/ttyACM9 not found" in status.problem and "USB cable" in status.fix
+    # pyserial's own text said the port three times ("cannot open /dev/ttyACM9: [Errno 2] could not
+    # open port /dev/ttyACM9: [Errno 2] No such file or directory: '/dev/ttyACM9'")
+    assert status.problem == "seat node on /dev/ttyACM9 not found (No such file or directory)"
+    assert "USB cable" in status.fix
+
+
+def test_a_port_this_user_may_not_open_is_told_with_the_dialout_fix() -> None:
+    # a person trying `dicetable doctor` or `run` as themselves, not in the dialout group, was
+    # told the node was "not found" and to check its USB cable
+    def refused() -> Any:
+        raise serial.SerialException(13, "could not open port /dev/ttyACM0: [Errno 13] Permission denied")
+
+    clock = SimClock()
+    status = SeatNodePanel({0: SeatNodeLink("/dev/ttyACM0", clock, open_port=refused)}, clock).check()
+    assert status.problem == "seat node on /dev/ttyACM0 cannot be opened: permission denied"
+    assert "usermod -aG dialout" in status.fix and "USB cable" not in status.fix
 
 
 def test_garbage_between_frames_is_skipped(table: Table) -> None:
