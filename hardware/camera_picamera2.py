@@ -105,6 +105,17 @@ class Capture:
         return not self.running
 
 
+class CameraNotOpen(DeviceError):
+    """The Pi camera did not open (no picamera2, no camera on the ribbon): ``problem`` and ``fix``
+    as ``doctor`` says them, for the table's fault (which gave a failing device's fix, the cable
+    and the power, to a machine without picamera2)."""
+
+    def __init__(self, name: str, why: str) -> None:
+        self.problem = f"Pi camera not working ({why})"
+        self.fix = INSTALL_FIX
+        super().__init__(f"{name}: {why}")
+
+
 class Picamera2Camera:
     """A picamera2 camera delivering BGR frames of the configured size."""
 
@@ -171,7 +182,7 @@ class Picamera2Camera:
     def _bounded(self, call: Callable[[], Any], what: str) -> Any:
         """``call()``'s result, waited for at most ``timeout`` seconds."""
         if self._camera is None:
-            raise DeviceError(f"{self._name}: {self._error or 'closed'}")
+            raise CameraNotOpen(self._name, self._error or "closed")
         timeout = self._config.timeout
         if self._hung is not None and self._hung.running:
             raise DeviceDisconnected(f"{self._name}: still no frame since a capture hung; "

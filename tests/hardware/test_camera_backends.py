@@ -133,6 +133,14 @@ def test_picamera2_module_missing_is_a_status_not_a_crash():
     assert not status.ok and "ModuleNotFoundError" in status.problem
 
 
+def test_a_pi_camera_that_did_not_open_gives_the_table_doctors_problem_and_fix():
+    # run's fault said "camera: ModuleNotFoundError: ...; check the device's cable and power"
+    with pytest.raises(DeviceError) as err:
+        open_camera(CameraConfig(source="picamera2")).frame()
+    assert getattr(err.value, "problem", "").startswith("Pi camera not working (ModuleNotFoundError")
+    assert getattr(err.value, "fix", "") == open_camera(CameraConfig(source="picamera2")).check().fix
+
+
 def test_picamera2_capture_failure_is_a_disconnect():
     camera = Picamera2Camera(CameraConfig(), StandInModule(StandInPicamera2(fail_capture=True)))
     with pytest.raises(DeviceDisconnected):
