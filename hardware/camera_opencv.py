@@ -14,7 +14,7 @@ import cv2  # noqa: E402  (after the setting above)
 import numpy as np  # noqa: E402
 
 from controller.games.errors import DeviceDisconnected, DeviceError, DeviceTimeout
-from hardware.devices import DeviceStatus, Frame
+from hardware.devices import DeviceFailing, DeviceStatus, Frame
 
 
 @contextmanager
@@ -30,6 +30,9 @@ def opencv_quiet() -> Iterator[None]:
     finally:
         logging.setLogLevel(before)
 
+
+WEBCAM_FIX = ("plug the USB webcam in (ls /dev/video*) and set [camera] device to its index, "
+              "or to the path of a readable video file")
 
 SILENT = 0
 """OpenCV's log level that prints nothing (``cv2.utils.logging.LOG_LEVEL_SILENT``)."""
@@ -63,7 +66,8 @@ class OpenCvCamera:
         :raises DeviceTimeout: the webcam delivered no frame this time.
         """
         if self._capture is None or not self._capture.isOpened():
-            raise DeviceError(f"{self._name}: cannot open video source {self._source!r}")
+            raise DeviceFailing(DeviceStatus.failing(self._name, f"cannot open video source {self._source!r}",
+                                                     WEBCAM_FIX))
         with opencv_quiet():
             ok, image = self._capture.read()
             if not ok and self._loop:
@@ -83,10 +87,7 @@ class OpenCvCamera:
         try:
             self.frame()
         except DeviceError as err:
-            return DeviceStatus.failing(
-                self._name, str(err),
-                "plug the USB webcam in (ls /dev/video*) and set [camera] device to its index, "
-                "or to the path of a readable video file")
+            return DeviceStatus.failing(self._name, getattr(err, "problem", "") or str(err), WEBCAM_FIX)
         return DeviceStatus.healthy(self._name)
 
     def close(self) -> None:

@@ -24,7 +24,7 @@ import numpy as np
 
 from controller.games.errors import DeviceDisconnected, DeviceError
 from hardware.config import CameraConfig
-from hardware.devices import DeviceStatus, Frame
+from hardware.devices import DeviceFailing, DeviceStatus, Frame
 
 INSTALL_FIX = ("connect the camera ribbon (contacts facing the board, power off first), install "
                "Debian's python3-picamera2 and create the venv with --system-site-packages "
@@ -105,17 +105,6 @@ class Capture:
         return not self.running
 
 
-class CameraNotOpen(DeviceError):
-    """The Pi camera did not open (no picamera2, no camera on the ribbon): ``problem`` and ``fix``
-    as ``doctor`` says them, for the table's fault (which gave a failing device's fix, the cable
-    and the power, to a machine without picamera2)."""
-
-    def __init__(self, name: str, why: str) -> None:
-        self.problem = f"Pi camera not working ({why})"
-        self.fix = INSTALL_FIX
-        super().__init__(f"{name}: {why}")
-
-
 class Picamera2Camera:
     """A picamera2 camera delivering BGR frames of the configured size."""
 
@@ -182,7 +171,8 @@ class Picamera2Camera:
     def _bounded(self, call: Callable[[], Any], what: str) -> Any:
         """``call()``'s result, waited for at most ``timeout`` seconds."""
         if self._camera is None:
-            raise CameraNotOpen(self._name, self._error or "closed")
+            raise DeviceFailing(DeviceStatus.failing(self._name, f"Pi camera not working ({self._error or 'closed'})",
+                                                     INSTALL_FIX))
         timeout = self._config.timeout
         if self._hung is not None and self._hung.running:
             raise DeviceDisconnected(f"{self._name}: still no frame since a capture hung; "

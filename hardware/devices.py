@@ -15,6 +15,8 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from controller.games.errors import DeviceError
+
 Frame = npt.NDArray[np.uint8]
 """A camera frame: BGR, ``uint8``, shape ``(height, width, 3)`` (OpenCV's layout)."""
 
@@ -41,6 +43,17 @@ class DeviceStatus:
     def to_json(self) -> dict[str, Any]:
         """The status as a JSON object (field names are part of ``dicetable doctor --json``)."""
         return {"device": self.name, "ok": self.ok, "problem": self.problem, "fix": self.fix}
+
+
+class DeviceFailing(DeviceError):
+    """A device that does not work, with the ``problem`` and ``fix`` its :meth:`Device.check` says:
+    the table shows those (its fault, the dealer's console, ``run``'s terminal), where a bare
+    :class:`DeviceError` gets a failing device's general fix (its cable, its power), wrong for a
+    module not installed or a bus not enabled. The message says both, for a command's one line."""
+
+    def __init__(self, status: DeviceStatus) -> None:
+        self.problem, self.fix = status.problem, status.fix
+        super().__init__(f"{status.name}: {status.problem}; {status.fix}")
 
 
 class PressKind(Enum):

@@ -16,7 +16,7 @@ from hardware.camera import open_camera
 from hardware.clock import Clock, RealClock, SimClock
 from hardware.config import Backend, HardwareConfig
 from hardware.devices import (
-    Camera, Device, DeviceStatus, Frame, LightState, SeatPanel, TagReader,
+    Camera, Device, DeviceFailing, DeviceStatus, Frame, LightState, SeatPanel, TagReader,
 )
 from hardware.panels import GpioPanel
 from hardware.sim import SimTable
@@ -37,7 +37,7 @@ class BrokenDevice:
     seats: tuple[int, ...] = ()
 
     def _fail(self) -> DeviceError:
-        return DeviceError(f"{self.name}: {self.problem}; {self.fix}")
+        return DeviceFailing(self.check())
 
     def frame(self) -> Frame:
         """:raises DeviceError: always."""

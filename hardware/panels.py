@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping, MutableMapping
 from controller.games.errors import DeviceDisconnected, DeviceError
 from hardware.clock import Clock
 from hardware.config import PanelConfig
-from hardware.devices import ButtonEvent, DeviceStatus, LightState, PressKind
+from hardware.devices import ButtonEvent, DeviceFailing, DeviceStatus, LightState, PressKind
 
 
 def give_lgpio_a_writable_directory(env: MutableMapping[str, str] | None = None) -> str:
@@ -230,7 +230,7 @@ class GpioPanel(_DebouncedPanel):
 
     def _raise_if_broken(self) -> None:
         if self._error:
-            raise DeviceError(f"{self._name}: {self._error}")
+            raise DeviceFailing(self.check())
 
     def check(self) -> DeviceStatus:
         """OK when every pin opened; otherwise the error and the usual causes."""

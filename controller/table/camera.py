@@ -35,12 +35,12 @@ import numpy as np
 from controller.commands.vision import Rect, annotate, free_spot, label_spots
 from controller.games.base import REVEAL, DiceNeeded
 from controller.games.dice import DieKind
-from controller.games.errors import ConfigError, DeviceDisconnected, DeviceError, DeviceTimeout, InvalidInput
+from controller.games.errors import ConfigError, DeviceDisconnected, DeviceTimeout, InvalidInput
 from controller.games.rolls import Roll
 from controller.games.view import DieView, TableView
 from controller.table.records import DieSeen, Question
 from controller.table.table import Sighting
-from hardware.devices import Camera, DeviceStatus, Frame, camera_focal_px
+from hardware.devices import Camera, DeviceFailing, DeviceStatus, Frame, camera_focal_px
 from vision.calibrate import Calibration, CalibrationError, TrayConfig, ZoneMap, calibrate, detect_markers
 from vision.colour import NO_REFERENCE, Light, body_colour, check_colours, lab_of_hex, owner, parse_hex, tray_light
 from vision.read import UNCERTAIN as CONFIDENCE_THRESHOLD
@@ -642,15 +642,6 @@ def _new_faces(faces: Sequence[str], before: Sequence[str]) -> tuple[str, ...]:
     return tuple(new)
 
 
-class CameraFailing(DeviceError):
-    """The camera path cannot see the tray (no frames, or the markers not found): ``problem`` and
-    ``fix`` say what to tell the dealer (the table's device loop shows them and waits)."""
-
-    def __init__(self, status: DeviceStatus) -> None:
-        super().__init__(f"{status.name}: {status.problem}")
-        self.problem, self.fix = status.problem, status.fix
-
-
 class TableEyes:
     """The camera path as the table loop uses it (:class:`controller.table.table.Eyes`): one
     :meth:`TrayWatcher.step` per look, the reading matched to the need.
@@ -688,13 +679,14 @@ class TableEyes:
         """One frame: None while the tray moves or nothing new settled (or ``need`` is None),
         else the roll ``need`` asks for, or the reason the dealer must decide, with the evidence.
 
-        :raises CameraFailing: while the camera gives no frames or the tray's markers are not found.
+        :raises DeviceFailing: while the camera gives no frames or the tray's markers are not found
+            (its problem and fix are the dealer's to read).
         """
         colours = tuple(self._colours()) if self._colours is not None else ()
         names = tuple(self._names()) if self._names is not None else ()
         step = self.watcher.step(None if need is None else need.kind, colours, names)
         if step.fault is not None:
-            raise CameraFailing(step.fault)
+            raise DeviceFailing(step.fault)
         self._moved = self._moved or step.motion is Motion.MOVING
         if step.reading is None:
             return None

@@ -190,8 +190,11 @@ def test_a_folder_image_that_is_not_readable_is_named_escaped(tmp_path):
 
 def test_missing_video_file_fails_with_the_path(tmp_path):
     camera = OpenCvCamera(str(tmp_path / "none.avi"))
-    with pytest.raises(DeviceError, match="none.avi"):
+    with pytest.raises(DeviceError, match="none.avi") as err:
         camera.frame()
+    status = camera.check()  # the table shows the error's problem and fix, as doctor says them
+    assert (getattr(err.value, "problem", ""), getattr(err.value, "fix", "")) == (status.problem, status.fix)
+    assert "USB webcam" in status.fix
 
 
 def test_a_file_that_is_no_video_is_said_to_give_no_frame(tmp_path):

@@ -147,8 +147,10 @@ def test_pin_in_use_makes_check_say_so():
     second = GpioPanel(CONFIG, clock, pin_factory=factory)
     status = second.check()
     assert not status.ok and "GPIO" in status.problem and "table.toml" in status.fix
-    with pytest.raises(DeviceError):
+    with pytest.raises(DeviceError) as err:
         second.poll()
+    # the table shows the error's problem and fix: they were a failing device's (cable, power)
+    assert (getattr(err.value, "problem", ""), getattr(err.value, "fix", "")) == (status.problem, status.fix)
     first.close()
 
 

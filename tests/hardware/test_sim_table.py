@@ -3,7 +3,7 @@
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from controller.games.errors import DeviceDisconnected, DeviceTimeout, InvalidInput
+from controller.games.errors import DeviceDisconnected, DeviceError, DeviceTimeout, InvalidInput
 from hardware.clock import SimClock
 from hardware.config import load_config, parse_config
 from hardware.factory import BrokenDevice, build_devices
@@ -92,4 +92,8 @@ def test_factory_on_a_machine_without_spi_reports_the_reader_broken():
     assert isinstance(devices.rfid, BrokenDevice)
     status = devices.rfid.check()
     assert not status.ok and "raspi-config" in status.fix
+    with pytest.raises(DeviceError) as err:
+        devices.rfid.poll()
+    # the table shows the error's problem and fix: they were a failing device's (cable, power)
+    assert (getattr(err.value, "problem", ""), getattr(err.value, "fix", "")) == (status.problem, status.fix)
     devices.close()
