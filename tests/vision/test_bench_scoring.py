@@ -178,6 +178,15 @@ def test_the_face_bench_s_help_says_its_whole_first_sentence(capsys: pytest.Capt
     assert shown.value.code == 0 and "it was not tuned on, and the read time" in " ".join(capsys.readouterr().out.split())
 
 
+def test_the_teach_bench_s_leaning_frames_show_one_leaning_die_each() -> None:
+    from tests.vision.conftest import bench_script
+
+    teach = bench_script("teach_reader.py", "bench_teach")
+    for n in range(3):
+        dice = teach.leaning_frame(teach.FIRST_LEANING + n).dice
+        assert len(dice) == 1 and dice[0].cocked and dice[0].value is None
+
+
 def test_the_demo_tray_bench_scores_each_die_once_and_counts_false_and_cocked_dice_apart() -> None:
     from types import SimpleNamespace
 

@@ -26,10 +26,10 @@ NEW_COLOURS = (((70, 150, 95), ((245, 245, 245),)),)
 """An olive-green body with white letters: not a training colour."""
 
 
-def new_look(seed: int, values: list[int], size: tuple[int, int] = (240, 180)) -> Scene:
-    """A rendered frame of dice of the new look showing ``values``."""
+def new_look(seed: int, values: list[int], size: tuple[int, int] = (240, 180), cocked: int = 0) -> Scene:
+    """A rendered frame of dice of the new look showing ``values``, the last ``cocked`` leaning."""
     spec = SceneSpec(size=size, die_px=(48, 60), kind="letters", lettering=NEW_LOOK, palette=NEW_COLOURS,
-                     background="random", noise=3, tint=1.0)
+                     background="random", noise=3, tint=1.0, cocked=cocked)
     return render_scene(random.Random(seed), spec, values=values)
 
 
