@@ -34,7 +34,6 @@ import numpy as np
 
 from controller.games.dice import DieKind
 from controller.games.errors import ConfigError, InvalidInput
-from vision import top_face
 from vision.classify import unreadable_cleared
 from vision.crops import crop, facing, frame_centre, normalise, sharpest_channel, straight_above
 from vision.detect import (TRAY_CANDIDATES, Candidate, View, closer_view, is_crumb, propose, shrink,
@@ -255,9 +254,6 @@ class Hit:
     """How surely the cocked network sees the die leaning, 0..1 (0 without that network)."""
     angle: float = 0.0
     """The turn (degrees) its crops are taken at: a taught set's top face's (:mod:`vision.top_face`)."""
-    square: float = 1.0
-    """How square its top face is seen (a taught set's: :attr:`vision.top_face.TopFace.square`; 1 when
-    not measured): a face seen foreshortened may lean (:func:`vision.top_face.leaning`)."""
 
 
 def read_faces(image: np.ndarray, kind: str, *, tray: Calibration | None = None,
@@ -910,16 +906,14 @@ def _reading(hit: Hit, kind: DieKind, taught: TaughtSet | None, scale: float, sh
              leans: float = LEANS) -> DieReading:
     """The reading of one hit as a ``kind`` die, in frame pixels, flagged as :mod:`vision.read` flags
     (``cocked`` over the cocked network's share ``leans``). A value read is no surer than the
-    cocked network's share that the die lies flat (``1 - leaning``), nor than its top face's shape
-    says (:func:`vision.top_face.leaning`): a die that may lean is doubted, not taken, whatever its
-    top face reads (:func:`_no_surer_than_flat`)."""
+    cocked network's share that the die lies flat (``1 - leaning``): a die that may lean is
+    doubted, not taken, whatever its top face reads (:func:`_no_surer_than_flat`)."""
     from vision.read import BLURRED, SURE_THOUGH_BLURRED, UNCERTAIN, DieReading, cut_off, seen_well
 
     value, confidence, flag = _value(hit, kind, taught, leans)
     blurred = value is not None and confidence < SURE_THOUGH_BLURRED and hit.sharpness < BLURRED
     if value is not None:
-        leaning = max(hit.leaning, top_face.leaning(hit.square))
-        confidence = _no_surer_than_flat(confidence * seen_well(hit.sharpness, hit.side / scale), leaning)
+        confidence = _no_surer_than_flat(confidence * seen_well(hit.sharpness, hit.side / scale), hit.leaning)
     if cut_off(hit.center, hit.side, shape):
         value, flag = None, "cut_off"
     elif blurred:

@@ -33,20 +33,14 @@ if TYPE_CHECKING:
 TEACH_TURNS = tuple(float(a) for a in range(0, 360, 20))
 """The turns (degrees) each taught die is stored in, so that a die read at any turn has a near one."""
 
-TEMPERATURE = 0.007
-"""Softmax temperature over the faces' best similarities: a face 0.021 nearer than the next gets 95%.
-A new look's crops are all much alike (the median die's best face 0.997, 0.022 nearer than the next),
-so the temperature is low. ``bench/teach_reader.py`` (200 frames, dice placed on their top faces):
-read right and accepted 34.2% at 0.025 before the shape check below, and with it 76.7% and 85.9%
-at 0.01 and 0.007 (``--first 20000``: 31.4%; 74.9%, 85.4%), none read wrong but accepted at any
-(nor at 0.005, 91%). A lower temperature gives a
-leaning die of the set a value more often: the cocked network never saw its look, and takes few of
-them for leaning; a top face not seen square is doubted as it doubts
-(:func:`vision.top_face.leaning`). Of 600 frames with one leaning die of the set (``--lean-frames
-600``), 1 leaning die was given a value without a flag at 0.007 with that check, 5 at 0.025 without
-it; of another 600 (seeds 7000-7149, 8000-8299 and 9000-9149, by scratch script) 3, 4, and 11 at
-0.007 without it. Before the dice were placed: read wrong but accepted 11, 4, 3 and right accepted
-19.6%, 9.9%, 2.7% at 0.02, 0.025, 0.03."""
+TEMPERATURE = 0.025
+"""Softmax temperature over the faces' best similarities: a face 0.075 nearer than the next gets 95%.
+``bench/teach_reader.py`` (200 frames, dice placed on their top faces): read right and accepted
+34.0%, 77%, 92% at 0.025, 0.01, 0.005, none read wrong but accepted at any; but of 150 frames with
+a leaning die of the set, 8, 14 and 17 leaning dice were given a value without a flag (10, 18 and
+26 before the cocked network's crops faced the frame's centre; it does not know a new look).
+Before the dice were placed: read wrong but accepted 11, 4, 3 and right accepted 19.6%, 9.9%,
+2.7% at 0.02, 0.025, 0.03."""
 
 LEAST_SIMILARITY = 0.6
 """Least similarity to any taught crop for a die to be read as the taught set at all; below, the die
@@ -133,8 +127,7 @@ def placed(frame: np.ndarray, scale: float, hits: list[Hit], body: np.ndarray, s
         more = _spotted(frame, scale, body, [hit for hit, face in zip(hits, faces) if face is not None])
         hits, faces = hits + more, faces + _faces(frame, scale, more, body, usual)[0]
     return [hit if face is None else replace(hit, center=(face.center[0] * scale, face.center[1] * scale),
-                                             side=face.side * top_face.DIE_PER_FACE * scale, angle=face.angle,
-                                             square=face.square)
+                                             side=face.side * top_face.DIE_PER_FACE * scale, angle=face.angle)
             for hit, face in zip(hits, faces)]
 
 

@@ -51,14 +51,11 @@ BACKGROUND = 25.0
 
 @dataclass(frozen=True)
 class TopFace:
-    """A top face found in a frame: centre and side in frame pixels, its turn (degrees, 0-90), and
-    how square it is seen (:func:`leaning`)."""
+    """A top face found in a frame: centre and side in frame pixels, and its turn (degrees, 0-90)."""
 
     center: tuple[float, float]
     side: float
     angle: float
-    square: float = 1.0
-    """The shorter side of the rectangle around the face over its longer."""
 
 
 def picture_body(picture: np.ndarray) -> np.ndarray:
@@ -92,25 +89,6 @@ WIDENINGS = 2
 """How many times :func:`locate` looks again in a window twice as wide."""
 
 
-SQUARE = 0.93
-"""How square (:attr:`TopFace.square`) a top face is seen at the least before it is doubted (see
-:func:`leaning`). A flat die's face is parallel to the picture of a camera looking straight down,
-so it is seen square wherever it lies; a leaning die's, tilted 20-38 degrees, is foreshortened.
-On ``bench/teach_reader.py``'s dice, where the reader places them (scratch script): the faces of
-flat dice 0.945 and over in 99 of 100 (0.983 in 19 of 20; 200 frames), of leaning dice 0.82 in the
-median and under 0.94 in 9 of 10 (``--lean-frames 150``)."""
-
-
-def leaning(square: float) -> float:
-    """How surely a die whose top face is seen ``square`` leans, as the cocked network's share says
-    it (:func:`vision.faces._no_surer_than_flat`: its reading is no surer than 1 minus this): 0 for a
-    square face, ``1 - vision.read.UNCERTAIN`` at :data:`SQUARE`, more the less square, at most 1.
-    The one threshold judges it: a face seen less square than :data:`SQUARE` is doubted, not flagged."""
-    from vision.read import UNCERTAIN
-
-    return min(1.0, (1.0 - square) * (1.0 - UNCERTAIN) / (1.0 - SQUARE))
-
-
 def _look(frame: np.ndarray, center: tuple[float, float], side: float, body: np.ndarray) -> tuple[TopFace | None, bool]:
     """:func:`locate` in one window: the face, and whether it ran out of the window."""
     scale = WINDOW_PX / (WINDOW * side)
@@ -137,7 +115,7 @@ def _look(frame: np.ndarray, center: tuple[float, float], side: float, body: np.
     outline = max(cv2.findContours(around, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0], key=cv2.contourArea)
     (cx, cy), (width, height), angle = cv2.minAreaRect(cv2.convexHull(outline))
     return TopFace((center[0] + (cx - WINDOW_PX / 2) / scale, center[1] + (cy - WINDOW_PX / 2) / scale),
-                   max(width, height) / scale, angle % 90.0, min(width, height) / max(width, height, 1e-6)), False
+                   max(width, height) / scale, angle % 90.0), False
 
 
 def _parted(face: np.ndarray, center: tuple[int, int], radius: float) -> np.ndarray:

@@ -453,9 +453,9 @@ name), faces as games write them (1..12, 2..6 W C S, H O L D E M); every die in 
 that face. One picture of each face is the least; give 5 per face, each die turned another way and
 lit as at the table, alone on a tray of another colour (the set's body colour is taken from them:
 the dice are then placed on their top faces by it). A rendered set of a new look taught 5 per face
-reads 99% of its dice right and flags one in seven for the dealer; its leaning dice are told by the
-shape of their top faces more than by the cocked network, which never saw the set's look
-(bench/teach_reader.py, vision/README.md)."""
+reads 99% of its dice right, but flags two thirds of the readings for the dealer, and a leaning
+die of a taught set is given a value more often than one of the shipped sets (bench/teach_reader.py,
+vision/README.md)."""
 
 
 def _register_teach(actions: Any) -> None:

@@ -75,33 +75,6 @@ def test_the_dice_of_a_taught_set_are_found_though_their_look_is_new(taught: Pat
     assert total == 22 and found == 22 and right >= 21
 
 
-def test_most_dice_of_a_taught_set_read_right_are_taken(taught: Path) -> None:
-    # issue 18's teach mode read right but sent two thirds of the dice to the dealer: of these 22
-    # dice, 5 were read right above vision.read.UNCERTAIN at teach.TEMPERATURE 0.025
-    from tests.vision.conftest import dice_bench
-
-    bench = dice_bench()
-    taken = wrong = 0
-    for seed in range(5000, 5012):
-        rng = random.Random(seed)
-        scene = new_look(seed, [rng.randint(1, 6) for _ in range(rng.randint(1, 3))], (360, 240))
-        truths = [bench.Truth(d.value, d.box) for d in scene.dice]
-        for i, reading in bench.match(read_faces(scene.image, "letters", data=taught).dice, truths)[0].items():
-            taken += reading.flag is None and reading.value == truths[i].value
-            wrong += reading.flag is None and reading.value != truths[i].value
-    assert taken >= 18 and wrong == 0
-
-
-def test_a_leaning_die_of_a_taught_set_whose_top_face_is_not_square_is_doubted(taught: Path) -> None:
-    # the cocked network never saw the set's look and puts this leaning die at 0.06; its face reads
-    # 6 surely, but its top face is seen 0.90 as wide as long (vision.top_face.SQUARE)
-    rng = random.Random(7056)
-    scene = new_look(7056, [rng.randint(1, 6)], (360, 240), cocked=1)
-    assert [d.value for d in scene.dice] == [None]
-    readings = read_faces(scene.image, "letters", data=taught).dice
-    assert readings and all(r.value is None or r.flag is not None for r in readings)
-
-
 @pytest.mark.slow
 def test_a_taught_set_reads_200_new_frames(taught: Path) -> None:
     # issue 18: taught from 5 pictures per face, 200 new frames read at 99% or better; with the

@@ -11,19 +11,17 @@ import numpy as np
 import pytest
 
 from vision.render import SceneSpec, render_scene
-from vision.read import UNCERTAIN
-from vision.top_face import DIE_PER_FACE, SQUARE, leaning, locate, picture_body, spots
+from vision.top_face import DIE_PER_FACE, locate, picture_body, spots
 
 pytestmark = pytest.mark.pi_stack  # scripts/test-pi runs these on the Pi's OpenCV and numpy too
 
 OLIVE = (((70, 150, 95), ((245, 245, 245),)),)
 
 
-def _scene(seed: int, n_dice: int, background: str = "random",
-           cocked: int = 0) -> tuple[np.ndarray, list[tuple[tuple[float, float], float]]]:
-    """A frame of olive letter dice (the last ``cocked`` leaning) and each die's top-face centre and visible side."""
+def _scene(seed: int, n_dice: int, background: str = "random") -> tuple[np.ndarray, list[tuple[tuple[float, float], float]]]:
+    """A frame of olive letter dice and each die's top-face centre and visible side."""
     spec = SceneSpec(size=(360, 240), n_dice=n_dice, die_px=(48, 60), kind="letters", palette=OLIVE,
-                     background=background, noise=3, tint=1.0, cocked=cocked)
+                     background=background, noise=3, tint=1.0)
     scene = render_scene(random.Random(seed), spec)
     return scene.image, [(d.center, min(d.box[2], d.box[3])) for d in scene.dice]
 
@@ -56,29 +54,6 @@ def test_a_hint_a_third_the_size_and_off_centre_is_moved_onto_the_top_face() -> 
         assert 0.6 < face.side * DIE_PER_FACE / box_side < 1.25
         moved += 1
     assert moved == 10
-
-
-def test_a_flat_die_s_top_face_is_seen_square_and_a_leaning_die_s_mostly_not() -> None:
-    # a face parallel to the picture is seen square wherever it lies; a leaning die's is foreshortened,
-    # less so when it leans towards the camera (three of these ten leaning dice are seen 0.94-0.97)
-    body = _body()
-    flat: list[float] = []
-    leaning_faces: list[float] = []
-    for seed in range(20, 30):
-        for cocked, squares in ((0, flat), (1, leaning_faces)):
-            image, dice = _scene(seed, 1, cocked=cocked)
-            face = locate(image, dice[0][0], dice[0][1], body)
-            assert face is not None
-            squares.append(face.square)
-    assert min(flat) >= SQUARE
-    assert sum(square < SQUARE for square in leaning_faces) >= 7
-
-
-def test_a_top_face_less_square_than_square_is_doubted_as_a_cocked_share_over_the_threshold_would_be() -> None:
-    assert leaning(1.0) == 0.0
-    assert leaning(SQUARE) == pytest.approx(1.0 - UNCERTAIN)
-    assert 1.0 - leaning(SQUARE - 0.01) < UNCERTAIN < 1.0 - leaning(SQUARE + 0.01)
-    assert leaning(0.5) == 1.0
 
 
 def test_a_hint_on_the_bare_tray_finds_no_face() -> None:
