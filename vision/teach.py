@@ -213,13 +213,17 @@ def _loaded(path: Path, stamp: int) -> TaughtSet:
 
 def teach(kind: DieKind, pictures: dict[str, list[np.ndarray]]) -> TaughtSet:
     """Learn a set of ``kind`` dice from BGR pictures of each face (face as games write it -> pictures;
-    every die in a picture shows that face).
+    every die in a picture shows that face). The tray's markers that show in a picture are painted
+    over first, as reading a frame without its calibration does (:func:`vision.read.without_tray_markers`):
+    in frames of the table's own camera the finder took each marker for a die, taught as the face,
+    and the largest patch unlike the tray was a marker's white border, taught as the body colour.
 
     :raises InvalidInput: for a face the kind lacks, a face without pictures, or a picture with no die.
     """
-    from vision.read import as_bgr
+    from vision.read import as_bgr, without_tray_markers
 
-    faces = {kind.parse_face(face): [as_bgr(image) for image in images] for face, images in pictures.items()}
+    faces = {kind.parse_face(face): [without_tray_markers(as_bgr(image)) for image in images]
+             for face, images in pictures.items()}
     missing = [face for face in kind.faces if len(faces.get(face, [])) < LEAST_PICTURES]
     if missing:
         raise InvalidInput(f"no pictures of face{'s' if len(missing) > 1 else ''} {' '.join(missing)} "

@@ -1,0 +1,81 @@
+"""A set taught (:mod:`vision.teach`) from the table camera's own frames, then read on the calibrated
+tray as the table reads it (:meth:`controller.table.camera.TrayWatcher.read`): a d8-tauren set of one
+body colour, taught from five frames per face of one die lying in the community zone."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from controller.games.dice import DieKind
+from controller.table.camera import TrayWatcher
+from hardware.camera_sim import SimCamera
+from tests.table.test_camera import TRAY, table_camera
+from vision.read import UNCERTAIN
+from vision.teach import TEACH_TURNS, set_path, taught_set, teach
+
+pytestmark = pytest.mark.slow
+
+KIND = DieKind.D8_TAUREN
+BODY = (60, 140, 200)
+"""The set's body colour (BGR): an orange no shipped look has."""
+
+PER_FACE = 5
+ZONES = ("seat0", "seat1", "seat2", "seat3", "community")
+
+
+def one_die(seed: int, value: int) -> np.ndarray:
+    """A frame of the table's camera with one die of the set in the community zone, showing ``value``."""
+    camera = table_camera(seed)
+    camera.show([value], zones=["community"], kind=KIND.value, bodies=[BODY])
+    return camera.frame()
+
+
+@pytest.fixture(scope="module")
+def taught(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The data folder of a table taught the set from its camera's frames (tray, markers and all)."""
+    pictures = {face: [one_die(100 + 10 * value + n, value) for n in range(PER_FACE)]
+                for value, face in enumerate(KIND.faces, start=1)}
+    folder = tmp_path_factory.mktemp("data")
+    teach(KIND, pictures).save(set_path(KIND, folder))
+    return folder
+
+
+def test_a_set_taught_from_the_table_cameras_frames_learns_its_dice_not_the_tray_markers(taught: Path) -> None:
+    stored = taught_set(KIND, taught)
+    assert stored is not None and stored.body is not None
+    body = cv2.cvtColor(np.array([[BODY]], np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
+    assert np.linalg.norm(stored.body - body) < 20  # the dice's orange, not the markers' white border
+    assert len(stored.values) == len(KIND.faces) * PER_FACE * len(TEACH_TURNS)  # one die per frame
+
+
+def tray_of_the_set(seed: int) -> SimCamera:
+    """The table's camera over four dice of the set in random zones, the last one leaning."""
+    rng = random.Random(seed)
+    camera = table_camera(5000 + seed)
+    values = [rng.randint(1, len(KIND.faces)) for _ in range(4)]
+    camera.show(values, zones=[rng.choice(ZONES) for _ in values], kind=KIND.value, bodies=[BODY] * 4, cocked=1)
+    return camera
+
+
+def test_a_set_taught_from_the_table_cameras_frames_is_read_on_the_calibrated_tray(taught: Path) -> None:
+    right = flat = 0
+    for seed in range(10):
+        camera = tray_of_the_set(seed)
+        seen = TrayWatcher(camera, TRAY, data=taught).read(camera.frame(), KIND)
+        for die in seen.dice:
+            truth = min(camera.scene.dice, key=lambda t: float(np.hypot(t.center[0] - die.center[0],
+                                                                        t.center[1] - die.center[1])))
+            taken = die.face is not None and die.flag is None and die.confidence >= UNCERTAIN
+            if truth.cocked:
+                assert not taken, f"frame {seed}: a leaning die given {die.face}"
+                continue
+            flat += 1
+            right += die.face == truth.face
+            assert die.face == truth.face or not taken, f"frame {seed}: a {truth.face} taken for {die.face}"
+    assert flat == 30
+    assert right >= 28  # 25 when the markers were taught as dice and their white as the body colour
