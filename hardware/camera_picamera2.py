@@ -227,6 +227,8 @@ class Picamera2Camera:
             exposure = self.exposure_problem()
         except DeviceDisconnected as err:
             return DeviceStatus.failing(self._name, str(err).split("; ")[0], STALL_FIX)
+        except DeviceFailing as err:  # it did not open: said as the table says it
+            return DeviceStatus.failing(self._name, err.problem, err.fix)
         except DeviceError as err:
             return DeviceStatus.failing(self._name, f"Pi camera not working ({err})", INSTALL_FIX)
         if exposure:
