@@ -20,7 +20,7 @@ from controller.store import Store
 from controller.table.camera import TrayReading, match
 from controller.table.records import DieSeen, Question, TableStatus
 
-from tests.table.test_camera import TRAY, read_once, table_camera, truth_faces, watch
+from tests.table.test_camera import TRAY, read_once, readers_before_moved_crops, table_camera, truth_faces, watch
 from tests.table.test_camera_table import next_visible_roll, table_at_first_visible_roll, tick
 
 pytestmark = pytest.mark.pi_stack  # scripts/test-pi runs these on the Pi's OpenCV and numpy too
@@ -166,6 +166,7 @@ def test_the_table_asks_about_a_doubtful_flop_die_once_not_again_at_the_turn(
     # the threshold (with the lens the reader paints its sides over and reads it surely; none of
     # 500 flops then has a doubtful die); at the turn it lies still, answered
     monkeypatch.setattr(controller.table.camera, "camera_focal_px", lambda camera: None)
+    readers_before_moved_crops(monkeypatch)  # which doubted that die
     camera = table_camera(463)
     table, _ = table_at_first_visible_roll(store, "diceholdem", camera)
     camera.roll([2, 5, 3], frames=3, zones=["community"] * 3)

@@ -199,8 +199,9 @@ def test_only_the_first_reader_looks_at_a_die_it_is_sure_of(monkeypatch: pytest.
     monkeypatch.setattr(vision.read, "REFINE_BELOW", 1.01)  # unsure of every die: both readers, every view
     _assert_reads(_scene(11, [1, 2, 3, 4, 5, 6], background="felt"))
     first, second = readers()
+    shifted = [(first, 48), (second, 48)] * 4  # each doubtful die's 8 views again, moved each way (read.SHIFTED_BY)
     assert [(net, n) for net, n in seen if net is not classifier()] == [(first, 6), (second, 6), (first, 42),
-                                                                         (second, 42)]
+                                                                         (second, 42), *shifted]
 
 
 def test_the_red_channel_shows_red_pips_on_a_dark_body_light_on_dark() -> None:
@@ -243,15 +244,26 @@ def test_doubtful_dark_dice_are_read_again_in_their_red_channel(monkeypatch: pyt
     assert sum(grey_crops) == 0
 
 
-def test_the_red_channel_reads_more_of_the_smoky_dice_right(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_red_channel_reads_a_smoky_die_the_colour_views_misread(monkeypatch: pytest.MonkeyPatch) -> None:
+    # IMG_20191209_095919's smoky 5, its red pips faint on a dark body, reads 4 without its red
+    # views. Since they count a third (read.RED_WEIGHT) beside the moved crops (read.SHIFTED_BY), it
+    # is the one die of the 200 clean photos they mend (1482 read right, 1481 without); counting
+    # alike without the moved crops, they mended 4 (1484 against 1480), but read JPEG blotches as pips
     import vision.crops
 
-    def right() -> int:
-        return sum(_count(read_dice(p.load()).dice, [(d.value, d.box) for d in p.dice])[1] for p in _smoky_photos())
+    from tests.vision.conftest import dice_bench
 
-    with_red = right()  # 47 of these 51 dice, against 45 without (all 200 photos: 1484 against 1480)
+    bench = dice_bench()
+    photo = next(p for p in load_set(DEFAULT_SET) if p.path.stem == "IMG_20191209_095919")
+    truths = [bench.Truth(d.value, d.box) for d in photo.dice]
+
+    def smoky_five() -> int | None:
+        taken, _ = bench.match(read_dice(photo.load()).dice, truths)
+        return taken[4].value
+
+    assert truths[4].value == 5 and smoky_five() == 5
     monkeypatch.setattr(vision.crops, "DARK_BODY", -1)
-    assert with_red >= right() + 2
+    assert smoky_five() == 4
 
 
 def test_the_readers_alone_give_the_confidence_however_unsure_the_finder_was(monkeypatch: pytest.MonkeyPatch) -> None:
