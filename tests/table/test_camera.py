@@ -168,8 +168,8 @@ def test_a_cocked_d6_the_readers_give_its_top_face_is_still_a_question(
 def readers_before_moved_crops(monkeypatch: pytest.MonkeyPatch) -> None:
     """The d6 readers as they were before the moved crops and the lighter red views
     (``vision.read.SHIFTED_BY``, ``RED_WEIGHT``): they doubted the dice some tests need doubted,
-    which the readers now read surely (no seed of 1-399 of the flat die below, nor any of 700 flops
-    read without the lens, is doubted now)."""
+    which the readers now read surely (scanned: no seed of 1-399 gives the flat die below, doubted
+    and then taken as flat, and none of 700 flops read without the lens has a doubted die)."""
     import vision.read
 
     monkeypatch.setattr(vision.read, "_read_shifted", lambda *args: None)
