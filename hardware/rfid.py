@@ -405,14 +405,20 @@ def stray_problem(spot: str, tag: str) -> str:
     return f"an unknown tag {tag} lies on spot {spot}"
 
 
+def stray_status(reader: TagReader, registry: TagLookup | None) -> DeviceStatus | None:
+    """The reader's failing status for the first stray tag on its spots as of its last poll (see
+    :func:`strays`), with :data:`STRAY_FIX` (the reader works: a failing device's fix, its cable
+    and power, would mislead, and the problem does not say the fix again); None when there is none.
+    The table's fault and ``dicetable doctor`` say it alike."""
+    found = strays(reader, registry)
+    return DeviceStatus.failing(reader.name, stray_problem(*found[0]), STRAY_FIX) if found else None
+
+
 def check_tags(reader: TagReader, registry: TagLookup | None) -> DeviceStatus:
     """Whether every tag lying on the reader's spots now is registered (``reader`` must be OK).
 
     Polls the reader once; a tag that is not in ``registry`` (or any tag, without a registry)
-    makes the status fail, naming the first such tag and its spot, with :data:`STRAY_FIX`.
+    makes the status fail (:func:`stray_status`).
     """
     reader.poll()
-    found = strays(reader, registry)
-    if found:
-        return DeviceStatus.failing(reader.name, stray_problem(*found[0]), STRAY_FIX)
-    return DeviceStatus.healthy(reader.name)
+    return stray_status(reader, registry) or DeviceStatus.healthy(reader.name)

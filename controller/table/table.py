@@ -33,7 +33,8 @@ from controller.table.records import (
     Ack, Correction, Entry, GameSummary, LogLine, Question, ReplaceDice, RollSeen, TableState,
     TableStatus, Undo, Update, VoidHand, seat_colours,
 )
-from hardware.rfid import STRAY_FIX, TagLookup, stray_problem, strays
+from hardware.devices import DeviceFailing
+from hardware.rfid import TagLookup, stray_status
 
 KEEP_GAMES = 10
 """Games kept whole in the record, recallable and replayable (casino table rules ask for ten)."""
@@ -348,9 +349,9 @@ class Table:
         if reader is None:
             return False
         events = reader.poll()
-        found = strays(reader, self.registry) if self.registry is not None else []
-        if found:
-            raise StrayTag(*found[0])
+        stray = stray_status(reader, self.registry) if self.registry is not None else None
+        if stray is not None:
+            raise DeviceFailing(stray)  # the table waits until it is taken off
         return bool(events)
 
     def _buttons(self) -> bool:
@@ -648,19 +649,6 @@ class Table:
 
     def _all_devices(self) -> list[Any]:
         return list(self.hw.all()) if self.hw is not None else []
-
-
-
-class StrayTag(DeviceError):
-    """A tag that is not enrolled lies on a spot: the table waits until it is taken off. Its
-    ``fix`` is :data:`~hardware.rfid.STRAY_FIX`, not a failing device's (:data:`DEVICE_FIX`); its
-    problem does not say it again (the console showed "...; take it off the spot, or enrol it ...
-    Fix: take it off the spot, or enrol it ...", and the terminal the fix twice on one line)."""
-
-    def __init__(self, spot: str, tag: str) -> None:
-        self.problem = stray_problem(spot, tag)
-        self.fix = STRAY_FIX
-        super().__init__(self.problem)
 
 
 @dataclass(frozen=True)
