@@ -8,6 +8,7 @@ structurally (no base class needed); the contract tests in ``tests/hardware/`` c
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Protocol, runtime_checkable
@@ -23,7 +24,10 @@ Frame = npt.NDArray[np.uint8]
 
 @dataclass(frozen=True)
 class DeviceStatus:
-    """A device's health: ``ok``, or the ``problem`` in a person's words and the ``fix`` to try."""
+    """A device's health: ``ok``, or the ``problem`` in a person's words and the ``fix`` to try.
+
+    A status that is ``ok`` with a ``problem`` is a warning (:meth:`warning`): the table plays on
+    without the part that fails, as it does without a seat node under an empty seat."""
 
     name: str
     ok: bool
@@ -39,6 +43,32 @@ class DeviceStatus:
     def failing(cls, name: str, problem: str, fix: str) -> DeviceStatus:
         """A status saying what is wrong with ``name`` and how to fix it."""
         return cls(name, False, problem, fix)
+
+    @classmethod
+    def warning(cls, name: str, problem: str, fix: str) -> DeviceStatus:
+        """A status saying ``name`` serves the game in play, and what fails in a part of it the
+        game does not need (the node of a seat where no one plays), with the fix."""
+        return cls(name, True, problem, fix)
+
+    @property
+    def warns(self) -> bool:
+        """True for a :meth:`warning`."""
+        return self.ok and bool(self.problem)
+
+    @classmethod
+    def first_wrong(cls, name: str, statuses: Iterable[DeviceStatus]) -> DeviceStatus:
+        """The first of ``statuses`` failing (the rest are not looked at), else the first
+        warning, else a status saying ``name`` works.
+
+        >>> DeviceStatus.first_wrong("panel", [DeviceStatus.warning("panel", "seat 3: away", "plug it")])
+        DeviceStatus(name='panel', ok=True, problem='seat 3: away', fix='plug it')
+        """
+        warning = None
+        for status in statuses:
+            if not status.ok:
+                return status
+            warning = warning or (status if status.warns else None)
+        return warning or cls.healthy(name)
 
     def to_json(self) -> dict[str, Any]:
         """The status as a JSON object (field names are part of ``dicetable doctor --json``)."""
@@ -159,7 +189,38 @@ def camera_focal_px(camera: Camera) -> float | None:
 
 
 @runtime_checkable
-class SeatPanel(Device, Protocol):
+class SeatDevice(Device, Protocol):
+    """A device that serves the seats (a panel, the bet spots' readers): the table tells it where
+    players sit, and it waits for those seats only."""
+
+    def set_seats_in_play(self, seats: frozenset[int]) -> None:
+        """Players sit at ``seats`` (the game in play's, counted from 0); until told, at every
+        seat. A part serving only other seats that fails (a seat node under an empty seat) no
+        longer fails the device: :meth:`poll` neither raises for it nor holds the other seats'
+        events, and :meth:`warning` and :meth:`check` say it as a warning. A device whose parts
+        all serve every seat (the Pi's GPIO panel, the RC522s on its SPI bus) does nothing."""
+        ...
+
+    def warning(self) -> DeviceStatus | None:
+        """What fails, as of the last poll, in a part of the device serving only seats where no
+        one plays (a :meth:`DeviceStatus.warning`), or None."""
+        ...
+
+
+class EverySeat:
+    """What a :class:`SeatDevice` whose parts all serve every seat does with the seats in play:
+    nothing (the Pi's GPIO panel, the RC522s on its SPI bus, a device that did not open)."""
+
+    def set_seats_in_play(self, seats: frozenset[int]) -> None:
+        """Nothing: every part serves every seat."""
+
+    def warning(self) -> DeviceStatus | None:
+        """None: no part serves only seats where no one plays."""
+        return None
+
+
+@runtime_checkable
+class SeatPanel(SeatDevice, Protocol):
     """Buttons and a turn light per seat; button events are debounced by the backend."""
 
     @property
@@ -181,7 +242,7 @@ class SeatPanel(Device, Protocol):
 
 
 @runtime_checkable
-class TagReader(Device, Protocol):
+class TagReader(SeatDevice, Protocol):
     """RFID readers under the bet spots: which tags lie on each spot."""
 
     @property

@@ -16,7 +16,8 @@ from hardware.camera import open_camera
 from hardware.clock import Clock, RealClock, SimClock
 from hardware.config import Backend, HardwareConfig
 from hardware.devices import (
-    Camera, Device, DeviceFailing, DeviceStatus, Frame, LightState, SeatPanel, TagReader,
+    Camera, Device, DeviceFailing, DeviceStatus, EverySeat, Frame, LightState, SeatPanel,
+    TagReader,
 )
 from hardware.panels import GpioPanel
 from hardware.sim import SimTable
@@ -27,7 +28,7 @@ SPI_FIX = ("enable SPI (sudo raspi-config nonint do_spi 0), add dtoverlay=spi0-0
 
 
 @dataclass(frozen=True)
-class BrokenDevice:
+class BrokenDevice(EverySeat):
     """A device that could not be opened: every use raises, :meth:`check` explains."""
 
     name: str
@@ -144,7 +145,7 @@ def _rfid(config: HardwareConfig, clock: Clock, pin_factory: Any,
     if rfid.source == "seatnode":
         from hardware.seatnode import SeatNodeReader
         spots = {n.spot: (links[n.seat], 0) for n in config.seatnodes if n.spot}
-        return SeatNodeReader(spots, clock)
+        return SeatNodeReader(spots, clock, seats=links)
     try:
         from hardware.mfrc522 import MFRC522, SpidevBus
         from hardware.rfid import Mfrc522Reader

@@ -18,7 +18,9 @@ from typing import Any, Callable, Mapping, MutableMapping
 from controller.games.errors import DeviceDisconnected, DeviceError
 from hardware.clock import Clock
 from hardware.config import PanelConfig
-from hardware.devices import ButtonEvent, DeviceFailing, DeviceStatus, LightState, PressKind
+from hardware.devices import (
+    ButtonEvent, DeviceFailing, DeviceStatus, EverySeat, LightState, PressKind,
+)
 
 
 def give_lgpio_a_writable_directory(env: MutableMapping[str, str] | None = None) -> str:
@@ -128,7 +130,7 @@ class DebouncedButtons:
         return self.layout[seat]
 
 
-class _DebouncedPanel:
+class _DebouncedPanel(EverySeat):
     """What both panels share: a name and the debounced buttons of their seats."""
 
     def __init__(self, name: str, buttons: DebouncedButtons) -> None:

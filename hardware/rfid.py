@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping, Protocol
 from controller.games.errors import DeviceError, DeviceTimeout, InvalidInput
 from controller.paths import shown
 from hardware.clock import Clock
-from hardware.devices import DeviceStatus, TagChange, TagEvent, TagReader
+from hardware.devices import DeviceStatus, EverySeat, TagChange, TagEvent, TagReader
 from hardware.mfrc522 import MFRC522, TagProtocolError
 from hardware.rc522_regs import NO_CHIP_VERSIONS
 
@@ -74,7 +74,7 @@ class SpotTracker:
         return leaves + [TagEvent(spot, tag, TagChange.ARRIVE, at) for tag in sorted(seen - before)]
 
 
-class Mfrc522Reader:
+class Mfrc522Reader(EverySeat):
     """A :class:`~hardware.devices.TagReader` with one MFRC522 chip under each spot.
 
     ``wiring`` maps a spot to a description of its wiring used in messages (e.g. "chip select

@@ -421,7 +421,11 @@ class ReaderFailed(DeviceError):
 
 
 class SeatNodePanel:
-    """:class:`~hardware.devices.SeatPanel` on seat nodes: one node per seat, light 0 is the turn light."""
+    """:class:`~hardware.devices.SeatPanel` on seat nodes: one node per seat, light 0 is the turn light.
+
+    The node of a seat where no one plays (:meth:`set_seats_in_play`) is not waited for: when it
+    is away the panel warns (:meth:`warning`) and gives the other seats' events as they come.
+    """
 
     def __init__(self, nodes: Mapping[int, SeatNodeLink], clock: Clock,
                  buttons: Sequence[str] = DEFAULT_BUTTONS, name: str = "panel") -> None:
@@ -430,11 +434,16 @@ class SeatNodePanel:
         self._button_names = tuple(buttons)
         self._name = name
         self._held: list[ButtonEvent] = []
+        self._empty: frozenset[int] = frozenset()  # the seats with a node where no one plays
 
     @property
     def name(self) -> str:
         """The panel's name for ``doctor``."""
         return self._name
+
+    def set_seats_in_play(self, seats: frozenset[int]) -> None:
+        """Players sit at ``seats``: the other seats' nodes are no longer waited for."""
+        self._empty = frozenset(self._nodes) - seats
 
     @property
     def seats(self) -> tuple[int, ...]:
@@ -457,10 +466,10 @@ class SeatNodePanel:
     def poll(self) -> list[ButtonEvent]:
         """Every button event the nodes sent since the last poll, seat by seat, each once.
 
-        :raises NodeAway: a node is away (:attr:`SeatNodeLink.away`): it was answering and no
-            longer does (a pulled cable, a crashed node), or it never answered (unplugged, dead,
-            another port or firmware); the other nodes' events are kept for the next poll, so
-            none is lost.
+        :raises NodeAway: the node of a seat in play is away (:attr:`SeatNodeLink.away`): it
+            was answering and no longer does (a pulled cable, a crashed node), or it never
+            answered (unplugged, dead, another port or firmware); the other nodes' events are
+            kept for the next poll, so none is lost.
         """
         events, self._held = self._held, []
         for seat in self.seats:
@@ -468,23 +477,38 @@ class SeatNodePanel:
             node.pump()
             events += [ButtonEvent(seat, self._button_name(b.index), b.kind, b.at, node.url,
                                    b.session, b.sequence) for b in node.take_buttons()]
-        away = [seat for seat in self.seats if self._nodes[seat].away]
+        away = self._away(playing=True)
         if away:
             self._held = events
-            raise NodeAway(self._nodes[away[0]], f"seat {away[0]}'s node")
+            raise away[0]
         return events
+
+    def warning(self) -> DeviceStatus | None:
+        """The first node of a seat where no one plays that is away, as of the last poll."""
+        away = self._away(playing=False)
+        return DeviceStatus.warning(self._name, away[0].problem, away[0].fix) if away else None
+
+    def _away(self, playing: bool) -> list[NodeAway]:
+        return [NodeAway(self._nodes[seat], f"seat {seat}'s node") for seat in self.seats
+                if (seat not in self._empty) is playing and self._nodes[seat].away]
 
     def set_light(self, seat: int, state: LightState) -> None:
         """Switch ``seat``'s turn light (light 0 of its node)."""
         self._node(seat).set_led(0, state)
 
     def check(self) -> DeviceStatus:
-        """OK when every node answers, else the first that does not, with the fix."""
-        for seat in self.seats:
-            status = self._nodes[seat].status(f"{self._name} seat {seat}")
-            if not status.ok:
-                return DeviceStatus.failing(self._name, status.problem, status.fix)
-        return DeviceStatus.healthy(self._name)
+        """OK when every node answers, else the first that does not, with the fix; a node of a
+        seat where no one plays that does not answer is a warning, in :meth:`warning`'s words."""
+        return DeviceStatus.first_wrong(self._name, map(self._check_node, self.seats))
+
+    def _check_node(self, seat: int) -> DeviceStatus:
+        status = self._nodes[seat].status(f"{self._name} seat {seat}")
+        if status.ok:
+            return DeviceStatus.healthy(self._name)
+        if seat in self._empty:
+            away = NodeAway(self._nodes[seat], f"seat {seat}'s node")
+            return DeviceStatus.warning(self._name, away.problem, away.fix)
+        return DeviceStatus.failing(self._name, status.problem, status.fix)
 
     def close(self) -> None:
         """Close every node's port."""
@@ -493,21 +517,31 @@ class SeatNodePanel:
 
 
 class SeatNodeReader:
-    """:class:`~hardware.devices.TagReader` on seat nodes: ``spots`` maps a spot to (node, reader)."""
+    """:class:`~hardware.devices.TagReader` on seat nodes: ``spots`` maps a spot to (node, reader).
+
+    ``seats`` names the seat each node serves (a node not in it is always waited for): the node
+    of a seat where no one plays (:meth:`set_seats_in_play`) is not waited for, as on the panel.
+    """
 
     def __init__(self, spots: Mapping[str, tuple[SeatNodeLink, int]], clock: Clock,
-                 name: str = "rfid") -> None:
+                 name: str = "rfid", seats: Mapping[int, SeatNodeLink] | None = None) -> None:
         self._spots = dict(spots)
         self._clock = clock
         self._name = name
         self._tags: dict[str, set[str]] = {spot: set() for spot in self._spots}
         self._nodes = list({id(node): node for node, _ in self._spots.values()}.values())
         self._held: list[TagEvent] = []
+        self._seats = dict(seats or {})
+        self._empty: set[int] = set()  # id() of the nodes of seats where no one plays
 
     @property
     def name(self) -> str:
         """The reader's name for ``doctor``."""
         return self._name
+
+    def set_seats_in_play(self, seats: frozenset[int]) -> None:
+        """Players sit at ``seats``: the other seats' nodes are no longer waited for."""
+        self._empty = {id(node) for seat, node in self._seats.items() if seat not in seats}
 
     @property
     def spots(self) -> tuple[str, ...]:
@@ -532,9 +566,10 @@ class SeatNodeReader:
         Every node is read even when one fails; the events found are then kept for the next
         poll, so none is lost, and the first failure is raised (as the SPI readers do).
 
-        :raises NodeAway: a node is away (:attr:`SeatNodeLink.away`: it stopped answering, or
-            never answered): its tags are not seen while it is away.
-        :raises ReaderFailed: a node says the RC522 under one of the spots failed.
+        :raises NodeAway: a node of a seat in play (or of no seat) is away
+            (:attr:`SeatNodeLink.away`: it stopped answering, or never answered): its tags are
+            not seen while it is away.
+        :raises ReaderFailed: such a node says the RC522 under one of the spots failed.
         """
         events, self._held = self._held, []
         for node in self._nodes:
@@ -543,19 +578,34 @@ class SeatNodeReader:
                 spot = self._spot_of(node, tag.reader)
                 if spot is not None:
                     events.append(self._record(spot, tag))
-        failure = next(self._failures(), None)
+        failure = next(self._failures(playing=True), None)
         if failure is not None:
             self._held = events
             raise failure
         return events
 
-    def _failures(self) -> Iterator[DeviceError]:
-        """What fails now: each node that is away, each reader its node says failed."""
+    def warning(self) -> DeviceStatus | None:
+        """What fails in the first node of a seat where no one plays, as of the last poll: it is
+        away, or it says an RC522 failed."""
+        failure = next(self._failures(playing=False), None)
+        return self._warning(failure) if failure is not None else None
+
+    def _failures(self, playing: bool) -> Iterator[NodeAway | ReaderFailed]:
+        """What fails now in the nodes of seats in play (``playing``) or of the others: each node
+        that is away, each reader its node says failed."""
         for node in self._nodes:
+            if (id(node) not in self._empty) is not playing:
+                continue
             if node.away:
-                yield NodeAway(node, f"the node of spot {self._spots_of(node)}")
-            for reader in sorted(node.failed_readers):
-                yield ReaderFailed(node, reader, self._spot_of(node, reader) or "no spot")
+                yield NodeAway(node, self._whose(node))
+            yield from self._failed_readers(node)
+
+    def _failed_readers(self, node: SeatNodeLink) -> Iterator[ReaderFailed]:
+        for reader in sorted(node.failed_readers):
+            yield ReaderFailed(node, reader, self._spot_of(node, reader) or "no spot")
+
+    def _whose(self, node: SeatNodeLink) -> str:
+        return f"the node of spot {self._spots_of(node)}"
 
     def _spots_of(self, node: SeatNodeLink) -> str:
         return ", ".join(repr(spot) for spot, (on, _) in self._spots.items() if on is node)
@@ -570,15 +620,23 @@ class SeatNodeReader:
 
     def check(self) -> DeviceStatus:
         """OK when every node answers and no node reports a failed RC522, else the first
-        problem, with the fix."""
-        for node in self._nodes:
-            status = node.status(self._name)
-            if not status.ok:
-                return status
-            for reader in sorted(node.failed_readers):
-                failed = ReaderFailed(node, reader, self._spot_of(node, reader) or "no spot")
-                return DeviceStatus.failing(self._name, failed.problem, failed.fix)
-        return DeviceStatus.healthy(self._name)
+        problem, with the fix; in the node of a seat where no one plays, a warning in
+        :meth:`warning`'s words."""
+        return DeviceStatus.first_wrong(self._name, map(self._check_node, self._nodes))
+
+    def _check_node(self, node: SeatNodeLink) -> DeviceStatus:
+        status = node.status(self._name)
+        empty = id(node) in self._empty
+        if not status.ok:
+            return self._warning(NodeAway(node, self._whose(node))) if empty else status
+        failed = next(self._failed_readers(node), None)
+        if failed is None:
+            return status
+        return self._warning(failed) if empty else DeviceStatus.failing(self._name, failed.problem,
+                                                                        failed.fix)
+
+    def _warning(self, failure: NodeAway | ReaderFailed) -> DeviceStatus:
+        return DeviceStatus.warning(self._name, failure.problem, failure.fix)
 
     def close(self) -> None:
         """Close every node's port."""

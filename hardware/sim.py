@@ -182,7 +182,7 @@ class SimTable:
             from hardware.seatnode import SeatNodeReader
             spots = {n.spot: (self._link(n.seat), 0) for n in self.config.seatnodes
                      if n.spot}
-            return SeatNodeReader(spots, self.clock)
+            return SeatNodeReader(spots, self.clock, seats=self.links)
         rfid = self.config.rfid
         self.chips = {r.spot: EmulatedRC522(clock=self.clock, transfer_s=SPI_TRANSFER_S)
                       for r in rfid.readers}

@@ -5,13 +5,14 @@ import doctest
 import pytest
 
 import hardware.clock
+import hardware.devices
 import hardware.panels
 import hardware.rc522_regs
 import hardware.rfid
 
 
-@pytest.mark.parametrize("module", [hardware.clock, hardware.panels, hardware.rc522_regs,
-                                    hardware.rfid], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [hardware.clock, hardware.devices, hardware.panels,
+                                    hardware.rc522_regs, hardware.rfid], ids=lambda m: m.__name__)
 def test_docstring_examples_hold(module):
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

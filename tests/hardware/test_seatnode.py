@@ -295,7 +295,13 @@ class TableWithAMissingNode(Table):
         self.late.unplug()
         late_link = self.late.link("sim://node4", retry_after=0.5)
         self.panel = SeatNodePanel({3: self.link, 4: late_link}, self.clock)
-        self.reader = SeatNodeReader({"pot": (self.link, 0), "side": (late_link, 0)}, self.clock)
+        self.reader = SeatNodeReader({"pot": (self.link, 0), "side": (late_link, 0)}, self.clock,
+                                     seats={3: self.link, 4: late_link})
+
+    def seat(self, *seats: int) -> None:
+        """Tell the panel and the reader that players sit at ``seats``."""
+        for device in (self.panel, self.reader):
+            device.set_seats_in_play(frozenset(seats))
 
 
 @pytest.fixture
@@ -353,3 +359,64 @@ def test_a_silent_port_is_away_in_doctors_words_once_the_answer_time_is_over() -
                                   "not answering: check the USB cable")
     assert "flash firmware/" in away.value.fix
     panel.close()
+
+
+def test_a_node_under_an_empty_seat_that_never_answers_is_a_warning_not_a_wait(
+        missing: TableWithAMissingNode) -> None:
+    # a bar's table wired for more seats than tonight's players: the node under an empty seat,
+    # unplugged, held every press and stone of the table until the configuration was edited
+    missing.seat(3)
+    missing.run(2.0)
+    missing.node.press(0)
+    missing.node.place_tag(STONE)
+    events = missing.run(0.3)
+    assert missing.away == 0 and presses(events) == [(3, "raise", PressKind.PRESS)]
+    assert [(e.spot, e.change) for e in events if isinstance(e, TagEvent)] == [
+        ("pot", TagChange.ARRIVE)]
+    warning = missing.panel.warning()
+    assert warning is not None and warning.warns
+    assert warning.problem.startswith("seat 4's node has never answered: seat node on sim://node4 "
+                                      "not found")
+    assert "USB cable" in warning.fix and "goes on by itself" in warning.fix
+    said = missing.reader.warning()
+    assert said is not None and said.problem.startswith("the node of spot 'side' has never answered")
+
+
+def test_a_node_under_a_seat_a_player_takes_is_waited_for_again(
+        missing: TableWithAMissingNode) -> None:
+    missing.seat(3)
+    missing.run(2.0)
+    missing.seat(3, 4)
+    missing.node.press(0)
+    held = missing.run(0.3)
+    assert held == [] and missing.away > 0
+    with pytest.raises(NodeAway, match="seat 4's node has never answered"):
+        missing.panel.poll()
+    with pytest.raises(NodeAway, match="the node of spot 'side' has never answered"):
+        missing.reader.poll()
+    assert missing.panel.warning() is None and missing.reader.warning() is None
+
+
+def test_check_warns_of_a_node_under_an_empty_seat_in_the_words_of_its_fault(
+        missing: TableWithAMissingNode) -> None:
+    missing.seat(3)
+    missing.run(2.0)
+    panel, reader = missing.panel.check(), missing.reader.check()
+    assert panel.warns and panel.problem.startswith("seat 4's node has never answered: seat node "
+                                                    "on sim://node4 not found")
+    assert reader.warns and reader.problem.startswith("the node of spot 'side' has never answered")
+    missing.seat(3, 4)
+    assert not missing.panel.check().ok and not missing.reader.check().ok
+
+
+def test_a_failed_reader_on_the_node_of_an_empty_seat_is_a_warning(
+        missing: TableWithAMissingNode) -> None:
+    missing.late.plug()
+    missing.late.reader_failed = True
+    missing.seat(3)
+    missing.node.place_tag(STONE)
+    events = missing.run(1.0)
+    assert [e.spot for e in events if isinstance(e, TagEvent)] == ["pot"]
+    warning = missing.reader.warning()
+    assert warning is not None and "RC522 reader 0 (spot 'side')" in warning.problem
+    assert missing.reader.check().warns
