@@ -203,6 +203,14 @@ def test_device_health_names_the_failing_device_and_its_fix(dealer: FlaskClient,
     assert 'class="bad"><td>camera' in page and "check its cable" in page
 
 
+def test_device_health_shows_a_warning_as_a_warning(dealer: FlaskClient, table: Any) -> None:
+    # a seat node under an empty seat that does not answer: the table plays on without it
+    table.devices = lambda: [DeviceStatus.warning("panel", "seat 3's node has never answered",
+                                                  "check the USB cable of seat 3's node")]
+    page = dealer.get("/dealer/devices").get_data(as_text=True)
+    assert 'class="warn"><td>panel</td><td>warning</td>' in page and "USB cable of seat 3" in page
+
+
 def test_device_health_of_the_table_run_starts_names_its_dead_reader(fresh: Any,
                                                                      fresh_dealer: FlaskClient) -> None:
     # the page on the table's own Table.devices(), not a stand-in: the fresh table's simulated
