@@ -323,8 +323,9 @@ def _clock_time(seconds: float) -> str:
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
-DEVICE_RECORDS = ("fault", "clear")
-"""The records of a device failing and of its working again (once each, however long it fails)."""
+DEVICE_RECORDS = ("fault", "warning", "clear")
+"""The records of a device failing, of one warning (a part the game in play does without fails),
+and of its working again (once each, however long it fails)."""
 
 
 class Announcer:
@@ -345,5 +346,5 @@ class Announcer:
         """Print ``update``'s line, unless it is a notice or a record of a kind not asked for."""
         if update.kind == "notice" or (self.only is not None and update.record not in self.only):
             return
-        fix = f"; {update.why}" if update.record == "fault" and update.why else ""
+        fix = f"; {update.why}" if update.record in ("fault", "warning") and update.why else ""
         print(f"[{update.seq}] {update.text}{fix}", file=self.out, flush=True)

@@ -29,7 +29,7 @@ from controller.table.records import GameSummary
 
 # the kinds of record the table writes; "question" keeps an open question across a restart
 KINDS = frozenset({"input", "undo", "replace", "void", "answer", "question", "pause", "resume",
-                   "fault", "clear", "note"})
+                   "fault", "warning", "clear", "note"})
 JPEG_START = b"\xff\xd8\xff"
 DEFAULT_MAX_EVIDENCE_BYTES = 200_000_000
 ROWID_MAX = 2**63 - 1  # SQLite's largest integer: no row, game or count is greater (a larger one overflows)

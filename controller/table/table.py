@@ -45,6 +45,10 @@ LOG_LINES = 40
 DEVICE_FIX = "check the device's cable and power; `dicetable doctor` says more"
 """What to tell the dealer about a failing device that says nothing better itself."""
 
+SEATED = ("panel", "rfid")
+"""The devices that serve the seats (:class:`hardware.devices.SeatDevice`): told where players sit,
+they do not wait for the others, and warn of what fails there (a seat node under an empty seat)."""
+
 HEALTH_EVERY = 1.0
 """Seconds between two polls of the reader and the camera while no game is in play: each of the
 camera's reads a frame, not worth a beat's cost when no dice can be awaited, and a device that
@@ -149,6 +153,7 @@ class Table:
         self._paused = False
         self._pause_why = ""
         self._faults: dict[str, tuple[str, str]] = {}
+        self._warnings: dict[str, tuple[str, str]] = {}
         self._next_check = float("-inf")  # the devices' clock time of the next check between games
         self._questions = 0
         self._seq = 0
@@ -341,8 +346,25 @@ class Table:
                                getattr(err, "fix", "") or DEVICE_FIX)
         if device in self._faults:
             self._fault_cleared(device)
-            return True
-        return busy
+            busy = True
+        return self._warned(device) or busy
+
+    def _warned(self, device: str) -> bool:
+        """Tell ``device``'s warning (:data:`SEATED`) when it begins, changes or ends: the table
+        plays on, and the dealer's log, the devices page and ``run``'s terminal say what fails
+        and the fix, as for a fault; True when it did."""
+        found = self._device(device) if device in SEATED else None
+        status = found.warning() if found is not None else None
+        said = (status.problem.removeprefix(f"{device}: "), status.fix) if status else None
+        if self._warnings.get(device) == said:
+            return False
+        if said is None:
+            del self._warnings[device]
+            self._note("clear", f"the {device} works again", device, "")
+        else:
+            self._warnings[device] = said
+            self._note("warning", named(device, said[0]), device, said[1])
+        return True
 
     def _tags(self) -> bool:
         reader = self._device("rfid")
@@ -459,6 +481,7 @@ class Table:
         if self._faults.get(device) == (problem, fix):
             return False
         self._faults[device] = (problem, fix)
+        self._warnings.pop(device, None)  # the fault says what fails now
         self._note("fault", named(device, problem), device, fix)
         return True
 
@@ -597,9 +620,16 @@ class Table:
                colours: tuple[str, ...]) -> None:
         self.ledger = Ledger(game, len(names), options)
         self.names = names
+        self._seat_players(len(names))
         self.colours = colours
         self.controls = self._controls_for(game) if self._controls_for else None
         self._log.clear()
+
+    def _seat_players(self, players: int) -> None:
+        """Tell the devices serving the seats that players sit at seats 0 to ``players`` - 1, and
+        so that the others' parts are not waited for (:data:`SEATED`)."""
+        for device in filter(None, map(self._device, SEATED)):
+            device.set_seats_in_play(frozenset(range(players)))
 
     # -- helpers -----------------------------------------------------------------------------
     def _ledger(self) -> Ledger:
@@ -673,10 +703,11 @@ def sentence(row: Any, name: Callable[[int | None], str], ledger: Ledger | None)
              if row.line else "Dealer corrected dice",
              "pause": "Table paused", "resume": "Table resumed",
              "fault": f"Fault: {row.line}", "clear": f"Fixed: {row.line}",
+             "warning": f"Warning: {row.line}",
              "question": f"Camera asked: {row.line}",
              "note": row.line}
     text = words.get(row.kind, row.line)
-    why = f" ({row.why})" if row.why and row.kind not in ("fault",) else ""
+    why = f" ({row.why})" if row.why and row.kind not in ("fault", "warning") else ""
     return f"{text}{why}"
 
 

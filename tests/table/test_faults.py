@@ -397,3 +397,91 @@ def test_seat_nodes_that_never_answer_are_a_fault_until_they_answer(on_nodes: tu
     assert table.state().status is TableStatus.OVER
     assert [line.text for line in table.state().log][-2:] == [
         "Fixed: the panel works again", "Fixed: the rfid works again"]
+
+
+CALL = 1
+"""The seat nodes' call button (hardware.seatnode.DEFAULT_BUTTONS): a Tao ante off the dial."""
+
+
+@pytest.fixture
+def empty_seat(tmp_path: Path) -> Iterator[tuple[Any, Any, list[Any]]]:
+    """A table on simulated seat nodes at seats 0-3 (spots 'seat0'-'seat3'), the Tao controls and
+    no game yet, its devices, and the nodes: seat 3's is unplugged from the start, and stays so."""
+    from controller.store import Store
+    from controller.table.controls import find_controls
+    from controller.table.table import Table
+    from hardware.clock import SimClock
+    from hardware.factory import Devices
+    from hardware.seatnode import SeatNodePanel, SeatNodeReader
+    from hardware.seatnode_sim import SimSeatNode
+
+    clock = SimClock()
+    nodes = [SimSeatNode(clock) for _ in range(4)]
+    nodes[3].unplug()
+    links = {seat: node.link(f"sim://node{seat}") for seat, node in enumerate(nodes)}
+    spots = {f"seat{seat}": (link, 0) for seat, link in links.items()}
+    devices = Devices(clock, panel=SeatNodePanel(links, clock),
+                      rfid=SeatNodeReader(spots, clock, seats=links))
+    table = Table(Store(tmp_path / "nodes.db"), devices=devices, controls_for=find_controls)
+    yield table, devices, nodes
+    devices.close()
+    table.store.close()
+
+
+def _call(on_nodes: tuple[Any, Any], node: Any) -> None:
+    """A player presses call on ``node`` and lets it go, as the table polls."""
+    node.press(CALL)
+    _polling(on_nodes, 0.1)
+    node.release(CALL)
+    _polling(on_nodes, 0.1)
+
+
+def _inputs(table: Any) -> list[str]:
+    return [row.line for row in table.store.records(table.game_no) if row.kind == "input"]
+
+
+def test_a_seat_node_under_an_empty_seat_is_a_warning_and_the_game_goes_on(
+        empty_seat: tuple[Any, Any, list[Any]]) -> None:
+    # a bar's table wired for four seats, three players tonight, seat 3's node unplugged: every
+    # press and stone of the table was held until [[seatnodes]] was edited and the table restarted
+    from controller.commands.common import DEVICE_RECORDS, Announcer
+    table, devices, nodes = empty_seat
+    terminal = io.StringIO()
+    told = Announcer(table, terminal, only=DEVICE_RECORDS)
+    table.new_game("tao", ["Ana", "Ben", "Cleo"], {})
+    _polling((table, devices), 2.0)
+    for node in nodes[:3]:
+        _call((table, devices), node)
+    told.tell()
+    assert table.state().status is TableStatus.RUNNING
+    assert _inputs(table)[:4] == ["ante 0 black=1 white=0", "ante 1 black=1 white=0",
+                                  "ante 2 black=1 white=0", "roll 0 d6 ? ?"]
+    warned = [status for status in table.devices() if status.warns]
+    assert [status.name for status in warned] == ["panel", "rfid"]
+    assert warned[0].problem.startswith("seat 3's node has never answered: seat node on "
+                                        "sim://node3 not found")
+    assert "Warning: panel: seat 3's node has never answered" in terminal.getvalue()
+    assert "; check the USB cable and that the node appears as sim://node3" in terminal.getvalue()
+    assert "Fault" not in terminal.getvalue()
+
+
+def test_a_seat_node_under_a_seat_a_player_takes_holds_the_table_again(
+        empty_seat: tuple[Any, Any, list[Any]]) -> None:
+    # the node of a seat in play that does not answer is a fault, as before: the next game seats
+    # a player at seat 3, whose node the game before did without
+    table, devices, nodes = empty_seat
+    table.new_game("tao", ["Ana", "Ben", "Cleo"], {})
+    _polling((table, devices), 2.0)
+    assert table.state().status is TableStatus.RUNNING
+    table.new_game("tao", ["Ana", "Ben", "Cleo", "Dev"], {})
+    _polling((table, devices), 0.5)
+    _call((table, devices), nodes[0])
+    state = table.state()
+    assert state.status is TableStatus.FAULT
+    assert state.problem.startswith("rfid: the node of spot 'seat3' has never answered: seat node "
+                                    "on sim://node3 not found")
+    assert _inputs(table) == []
+    nodes[3].plug()
+    _polling((table, devices), 3 * HEALTH_EVERY)
+    assert table.state().status is TableStatus.RUNNING
+    assert [line.text for line in table.state().log][-1] == "Fixed: the panel works again"
