@@ -339,15 +339,22 @@ class Table:
         ceasing to fail. A device that goes on failing is nothing new: the service's loop then
         waits its beat (``service.serve_table``) instead of asking a dead reader again at once,
         which kept a core busy for as long as the fault lasted."""
+        failing = device in self._faults
         try:
             busy = step()
         except DeviceError as err:
             return self._fault(device, getattr(err, "problem", "") or str(err),
                                getattr(err, "fix", "") or DEVICE_FIX)
+        self._answered(device)
+        return self._warned(device) or busy or failing
+
+    def _answered(self, device: str) -> None:
+        """``device`` answered: its fault, if any, ends now. A step that plays what the device
+        gave says it first, as the fault refuses every input: a press the panel held while a seat
+        node was away came with the node back, and a roll the camera read as it found the tray
+        again, both at the poll that ended the fault."""
         if device in self._faults:
             self._fault_cleared(device)
-            busy = True
-        return self._warned(device) or busy
 
     def _warned(self, device: str) -> bool:
         """Tell ``device``'s warning (:data:`SEATED`) when it begins, changes or ends: the table
@@ -381,7 +388,9 @@ class Table:
         if panel is None:
             return False
         busy = False
-        for event in panel.poll():
+        events = panel.poll()
+        self._answered("panel")
+        for event in events:
             if event.kind.value == "press":
                 self._press(event.seat, event.button, _event_key(event))
                 busy = True
@@ -432,6 +441,7 @@ class Table:
                                  or (need.hidden and need.reason != "reveal")):
             need = None  # the tray is still watched, but nothing is taken now
         sight = self.eyes.look(need)
+        self._answered("camera")
         if sight is None or need is None:
             return False
         if sight.roll is not None:

@@ -113,6 +113,23 @@ def test_a_die_knocked_off_the_tray_is_a_question_until_it_is_put_back(holdem: D
     finishes_the_hand_whole(holdem)
 
 
+def test_dice_read_as_the_camera_finds_the_tray_again_are_played(holdem: Demo) -> None:
+    # the frame that found the markers again gave the flop while the camera's fault still stood:
+    # the table refused its own roll, and the TableNotReady left the tick and ended `run`
+    values, camera = _flop(holdem)
+    camera.roll(values, kind="letters", markers=False)  # a cloth over the tray's corner markers
+    table_only(holdem, 30)
+    state = holdem.table.state()
+    assert state.status is TableStatus.FAULT and "cannot find the tray" in state.problem
+    camera._rng = random.Random(0)  # a throw the reader reads surely (this test is of the fault)
+    camera.roll(values, zones=["community"] * 3, kind="letters")
+    table_only(holdem, 30)
+    assert holdem.table.state().status is TableStatus.RUNNING
+    clear, flop = holdem.table.store.records(holdem.table.game_no)[-2:]
+    assert (clear.kind, flop.kind, flop.origin) == ("clear", "input", "camera")
+    finishes_the_hand_whole(holdem)
+
+
 def test_dice_in_the_wrong_zone_are_a_question_until_they_are_moved(holdem: Demo) -> None:
     values, camera = _flop(holdem)
     camera.roll(values, zones=["seat1"] * 3, kind="letters")
@@ -484,4 +501,22 @@ def test_a_seat_node_under_a_seat_a_player_takes_holds_the_table_again(
     nodes[3].plug()
     _polling((table, devices), 3 * HEALTH_EVERY)
     assert table.state().status is TableStatus.RUNNING
-    assert [line.text for line in table.state().log][-1] == "Fixed: the panel works again"
+    assert "Fixed: the panel works again" in [line.text for line in table.state().log]
+
+
+def test_a_press_held_while_a_seat_node_was_away_is_played_when_the_node_answers(
+        empty_seat: tuple[Any, Any, list[Any]]) -> None:
+    # the panel held Ana's call while Dev's node was away and gave it at the poll that found the
+    # node back, but the panel's fault stood until that poll ended: "Ana pressed call, but the
+    # table is fault", and the ante the panel had kept for the table was lost
+    table, devices, nodes = empty_seat
+    table.new_game("tao", ["Ana", "Ben", "Cleo", "Dev"], {})
+    _polling((table, devices), 2.0)
+    _call((table, devices), nodes[0])
+    assert table.state().status is TableStatus.FAULT and _inputs(table) == []
+    nodes[3].plug()
+    _polling((table, devices), 3 * HEALTH_EVERY)
+    assert table.state().status is TableStatus.RUNNING
+    assert _inputs(table) == ["ante 0 black=1 white=0"]
+    assert [line.text for line in table.state().log][-3:] == [
+        "Fixed: the rfid works again", "Fixed: the panel works again", "Ana antes with 1 black"]
