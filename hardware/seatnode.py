@@ -393,18 +393,21 @@ class NodeAway(DeviceDisconnected):
     """A seat node is :attr:`~SeatNodeLink.away`: ``problem`` and ``fix`` for the dealer.
     ``whose`` says which node it is to the dealer ("seat 3's node", "the node of spot 'pot'").
     A node that answered before is unplugged or silent now; one that never answered is told
-    with ``doctor``'s words (not found, another protocol version, not answering)."""
+    with ``doctor``'s words (not found, another protocol version, not answering). ``waited``:
+    the node of a seat in play, which holds the table (a fault); else the node of an empty seat,
+    which the table plays on without (a warning), and the fix says so."""
 
-    def __init__(self, node: SeatNodeLink, whose: str) -> None:
+    def __init__(self, node: SeatNodeLink, whose: str, *, waited: bool = True) -> None:
         if node.answered:
             how = "is unplugged" if node._port is None else "does not answer"
             self.problem = f"{whose} on {node.url} {how}"
-            self.fix = (f"check the USB cable of {whose}; the table goes on by itself "
-                        "when it answers again")
+            fix = f"check the USB cable of {whose}"
         else:
             problem, fix = node.silence()
             self.problem = f"{whose} has never answered: {problem}"
-            self.fix = f"{fix}; the table goes on by itself when it answers"
+        again = " again" if node.answered else ""
+        self.fix = (f"{fix}; the table goes on by itself when it answers{again}" if waited
+                    else f"{fix}; the table plays on without it while its seat is empty")
         super().__init__(f"{self.problem}; {self.fix}")
 
 
@@ -489,7 +492,8 @@ class SeatNodePanel:
         return DeviceStatus.warning(self._name, away[0].problem, away[0].fix) if away else None
 
     def _away(self, playing: bool) -> list[NodeAway]:
-        return [NodeAway(self._nodes[seat], f"seat {seat}'s node") for seat in self.seats
+        return [NodeAway(self._nodes[seat], f"seat {seat}'s node", waited=playing)
+                for seat in self.seats
                 if (seat not in self._empty) is playing and self._nodes[seat].away]
 
     def set_light(self, seat: int, state: LightState) -> None:
@@ -506,7 +510,7 @@ class SeatNodePanel:
         if status.ok:
             return DeviceStatus.healthy(self._name)
         if seat in self._empty:
-            away = NodeAway(self._nodes[seat], f"seat {seat}'s node")
+            away = NodeAway(self._nodes[seat], f"seat {seat}'s node", waited=False)
             return DeviceStatus.warning(self._name, away.problem, away.fix)
         return DeviceStatus.failing(self._name, status.problem, status.fix)
 
@@ -597,7 +601,7 @@ class SeatNodeReader:
             if (id(node) not in self._empty) is not playing:
                 continue
             if node.away:
-                yield NodeAway(node, self._whose(node))
+                yield NodeAway(node, self._whose(node), waited=playing)
             yield from self._failed_readers(node)
 
     def _failed_readers(self, node: SeatNodeLink) -> Iterator[ReaderFailed]:
@@ -628,7 +632,7 @@ class SeatNodeReader:
         status = node.status(self._name)
         empty = id(node) in self._empty
         if not status.ok:
-            return self._warning(NodeAway(node, self._whose(node))) if empty else status
+            return self._warning(NodeAway(node, self._whose(node), waited=False)) if empty else status
         failed = next(self._failed_readers(node), None)
         if failed is None:
             return status

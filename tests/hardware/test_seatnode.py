@@ -377,9 +377,12 @@ def test_a_node_under_an_empty_seat_that_never_answers_is_a_warning_not_a_wait(
     assert warning is not None and warning.warns
     assert warning.problem.startswith("seat 4's node has never answered: seat node on sim://node4 "
                                       "not found")
-    assert "USB cable" in warning.fix and "goes on by itself" in warning.fix
+    # the fault's fix ended "the table goes on by itself when it answers" while the table played on
+    assert warning.fix == ("check the USB cable and that the node appears as sim://node4; "
+                           "the table plays on without it while its seat is empty")
     said = missing.reader.warning()
     assert said is not None and said.problem.startswith("the node of spot 'side' has never answered")
+    assert said.fix == warning.fix
 
 
 def test_a_node_under_a_seat_a_player_takes_is_waited_for_again(
@@ -405,8 +408,30 @@ def test_check_warns_of_a_node_under_an_empty_seat_in_the_words_of_its_fault(
     assert panel.warns and panel.problem.startswith("seat 4's node has never answered: seat node "
                                                     "on sim://node4 not found")
     assert reader.warns and reader.problem.startswith("the node of spot 'side' has never answered")
+    assert panel.fix == reader.fix and panel.fix.endswith(
+        "; the table plays on without it while its seat is empty")
     missing.seat(3, 4)
     assert not missing.panel.check().ok and not missing.reader.check().ok
+
+
+def test_a_node_under_an_empty_seat_that_goes_away_warns_that_the_table_plays_on(
+        missing: TableWithAMissingNode) -> None:
+    missing.late.plug()
+    missing.run(1.0)
+    missing.seat(3)
+    missing.late.unplug()
+    missing.run(0.5)
+    panel, reader = missing.panel.warning(), missing.reader.warning()
+    assert panel is not None and panel.problem == "seat 4's node on sim://node4 is unplugged"
+    assert panel.fix == ("check the USB cable of seat 4's node; the table plays on without it "
+                         "while its seat is empty")
+    assert reader is not None and reader.fix == ("check the USB cable of the node of spot 'side'; "
+                                                 "the table plays on without it while its seat is empty")
+    missing.seat(3, 4)
+    with pytest.raises(NodeAway) as away:  # where a player sits, the fault's words
+        missing.panel.poll()
+    assert away.value.fix == ("check the USB cable of seat 4's node; the table goes on by itself "
+                              "when it answers again")
 
 
 def test_a_failed_reader_on_the_node_of_an_empty_seat_is_a_warning(

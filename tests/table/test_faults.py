@@ -478,7 +478,8 @@ def test_a_seat_node_under_an_empty_seat_is_a_warning_and_the_game_goes_on(
     assert warned[0].problem.startswith("seat 3's node has never answered: seat node on "
                                         "sim://node3 not found")
     assert "Warning: panel: seat 3's node has never answered" in terminal.getvalue()
-    assert "; check the USB cable and that the node appears as sim://node3" in terminal.getvalue()
+    assert ("; check the USB cable and that the node appears as sim://node3; the table plays on "
+            "without it while its seat is empty") in terminal.getvalue()
     assert "Fault" not in terminal.getvalue()
 
 
