@@ -521,3 +521,18 @@ def test_a_press_held_while_a_seat_node_was_away_is_played_when_the_node_answers
     assert _inputs(table) == ["ante 0 black=1 white=0"]
     assert [line.text for line in table.state().log][-3:] == [
         "Fixed: the rfid works again", "Fixed: the panel works again", "Ana antes with 1 black"]
+
+
+def test_the_devices_page_of_a_table_on_a_dead_seat_node_says_the_fault_without_waiting(
+        empty_seat: tuple[Any, Any, list[Any]]) -> None:
+    # Table.devices() probed the dead node for 1.5 s for the panel and again for the reader, the
+    # table's loop held meanwhile: the dealer's devices page took 3 s per unplugged node
+    table, devices, _ = empty_seat
+    table.new_game("tao", ["Ana", "Ben", "Cleo", "Dev"], {})
+    _polling((table, devices), 2.0)
+    before = devices.clock.now()
+    statuses = {status.name: status for status in table.devices()}
+    assert devices.clock.now() == before
+    for name in ("panel", "rfid"):
+        assert not statuses[name].ok and statuses[name].problem.startswith(
+            "seat node on sim://node3 not found"), statuses[name]
