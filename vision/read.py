@@ -902,13 +902,21 @@ def _below_on_tray(frame: np.ndarray, tray: Calibration) -> tuple[float, float]:
 def _side_view(view: np.ndarray, tray: Calibration, below: tuple[float, float]) -> SideView | None:
     """How the camera sees flat dice's sides in the top-down tray ``view`` (:mod:`vision.sides`), or
     None when the camera's height is not known (no focal length: set ``[tray] focal_px``)."""
+    rise = camera_rise(tray)
+    if rise is None:
+        return None
+    felt = np.median(view[::4, ::4].reshape(-1, 3), axis=0)
+    return SideView(below, rise, tray_die_px(tray), tray.layout.die_mm * TRAY_PX_PER_MM,
+                    (int(felt[0]), int(felt[1]), int(felt[2])))
+
+
+def camera_rise(tray: Calibration) -> float | None:
+    """A die's height (the layout's ``die_mm``) over the camera's above the tray, or None when the
+    camera's height is not known (no focal length)."""
     if tray.focal_px is None:
         return None
     height = -float(tray.camera_mm()[2])
-    die = tray.layout.die_mm
-    felt = np.median(view[::4, ::4].reshape(-1, 3), axis=0)
-    return SideView(below, die / max(height, 2 * die), tray_die_px(tray), die * TRAY_PX_PER_MM,
-                    (int(felt[0]), int(felt[1]), int(felt[2])))
+    return tray.layout.die_mm / max(height, 2 * tray.layout.die_mm)
 
 
 def tray_die_px(tray: Calibration) -> float:

@@ -59,12 +59,7 @@ class SideView:
         >>> [round(float(v), 2) for v in view.shift((200.0, 0.0))]
         [4.04, 0.0]
         """
-        away = np.asarray(center, np.float64) - np.asarray(self.below, np.float64)
-        # the finder's centre lies (1 - TOP_AHEAD) of the shift beyond the footprint, and the
-        # shift is the footprint's distance from the point below the camera times h / (H - h)
-        footprint = float(np.hypot(*away)) / (1.0 + self.rise / (1.0 - self.rise) * (1.0 - TOP_AHEAD))
-        length = footprint * self.rise / (1.0 - self.rise)
-        return np.zeros(2) if footprint == 0.0 else away / np.hypot(*away) * length
+        return top_shift(center, self.below, self.rise)
 
     def seen(self, center: tuple[float, float]) -> bool:
         """Whether the camera sees the sides of a flat die the finder centres at ``center``
@@ -95,6 +90,23 @@ class SideView:
         window = out[y0:y1, x0:x1].astype(np.float32)
         out[y0:y1, x0:x1] = np.round(window * (1.0 - share) + np.array(self.felt, np.float32) * share).astype(np.uint8)
         return out
+
+
+def top_shift(center: tuple[float, float], below: tuple[float, float], rise: float) -> np.ndarray:
+    """The vector from a flat die's footprint centre to its top face's, in a view of the tray seen
+    from a camera whose point straight below is ``below`` and over which a die rises ``rise`` of
+    its height, for a die the finder centres at ``center`` (:data:`TOP_AHEAD` of it short of the
+    top face's).
+
+    >>> [round(float(v), 2) for v in top_shift((200.0, 0.0), (0.0, 0.0), 0.02)]
+    [4.04, 0.0]
+    """
+    away = np.asarray(center, np.float64) - np.asarray(below, np.float64)
+    # the finder's centre lies (1 - TOP_AHEAD) of the shift beyond the footprint, and the
+    # shift is the footprint's distance from the point below the camera times h / (H - h)
+    footprint = float(np.hypot(*away)) / (1.0 + rise / (1.0 - rise) * (1.0 - TOP_AHEAD))
+    length = footprint * rise / (1.0 - rise)
+    return np.zeros(2) if footprint == 0.0 else away / np.hypot(*away) * length
 
 
 def _square(center: np.ndarray, side: float, angle_deg: float) -> np.ndarray:

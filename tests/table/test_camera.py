@@ -200,6 +200,24 @@ def test_a_flat_d6_the_readers_doubt_is_taken_when_the_cocked_network_sees_it_fl
     assert isinstance(results[1], Roll) and sorted(results[1].faces) == sorted(str(v) for v in values)
 
 
+def test_a_doubtful_face_die_is_read_again_at_its_top_face(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the camera sees a die's top face further from the point below it than the die's footprint;
+    # read where the finder centres the whole die, a Tauren Chieftain in a seat's zone is doubted,
+    # read at its top face it is sure (vision.faces.TOP_AHEAD)
+    import vision.faces
+
+    readings = []
+    for ahead in (0.0, vision.faces.TOP_AHEAD):
+        monkeypatch.setattr(vision.faces, "TOP_AHEAD", ahead)
+        camera = table_camera(48)
+        camera.show([7, 3, 3, 2], zones=["seat2", "seat1", "seat2", "seat1"], kind="d8-tauren")
+        readings.append(read_once(watch(camera, DieKind.D8_TAUREN)[1]))
+    chieftains = [[d for d in seen.dice if d.zone == "seat2" and d.face == "C"] for seen in readings]
+    assert [len(c) for c in chieftains] == [1, 1]
+    assert chieftains[0][0].flag == "uncertain" and chieftains[0][0].confidence < UNCERTAIN
+    assert chieftains[1][0].flag is None and chieftains[1][0].confidence > 0.9
+
+
 def test_a_blurred_tray_is_a_question_not_a_guess() -> None:
     camera = table_camera(6)
     camera.show([3, 5], zones=["seat0", "seat0"], blur=3.5)  # a lens out of focus: markers still found
