@@ -27,7 +27,7 @@ from vision.crops import (CROP_SCALE, READ_PX, aligned_crop, crop, dark_body, do
                           sharpest_channel, straight_above)
 from vision.detect import (TRAY_CANDIDATES, Candidate, View, closer_view, is_crumb, propose, shrink, uncovered,
                            working_views)
-from vision.sides import SideView
+from vision.sides import PAINTED_AHEAD, SideView
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -302,9 +302,10 @@ def _sides_painted(frame: np.ndarray, scale: float, work: np.ndarray, hits: list
                    sides: SideView) -> list[_Hit]:
     """``hits`` with each die that the readers give a face but doubt (under :data:`REFINE_BELOW`),
     whose sides the camera sees and that the d6 cocked network takes to lie flat (under
-    :data:`SIDES_FLAT`), read again with those sides painted over (:mod:`vision.sides`): the
-    readers were taught dice seen from straight above. That reading (with the readers' "unreadable"
-    share cleared as :func:`_leaning` clears it) stands when it reads the same face more surely:
+    :data:`SIDES_FLAT`), read again with those sides painted over (:mod:`vision.sides`), its top
+    face taken at each place of :data:`vision.sides.PAINTED_AHEAD` in turn: the readers were taught
+    dice seen from straight above. The surest reading (with the readers' "unreadable" share
+    cleared as :func:`_leaning` clears it) stands when it reads the same face more surely:
     the paint follows the die's edges as :func:`vision.crops.dominant_angle` and the finder's
     centre place them, and where they are off it can cover pips (a 4 read at 0.85 read 2 at 0.38
     painted, in a demo game of Tao Dice)."""
@@ -315,13 +316,14 @@ def _sides_painted(frame: np.ndarray, scale: float, work: np.ndarray, hits: list
         return hits
     chosen = [hits[i] for i in again]
     angles = [dominant_angle(work, h.center, h.side * CROP_SCALE) for h in chosen]
-    painted = [sides.painted(frame, (h.center[0] / scale, h.center[1] / scale), angle) for h, angle in zip(chosen, angles)]
-    probs = _read_crops(painted, scale, chosen, angles)[0]
     out = list(hits)
-    for i, p in zip(again, probs):
-        p = _flat_cleared(p, hits[i].leaning)
-        if _face(p) == _face(hits[i].probs) and _confidence(p) > _confidence(hits[i].probs):
-            out[i] = replace(hits[i], probs=p)
+    for ahead in PAINTED_AHEAD:
+        painted = [sides.painted(frame, (h.center[0] / scale, h.center[1] / scale), angle, ahead)
+                   for h, angle in zip(chosen, angles)]
+        for i, p in zip(again, _read_crops(painted, scale, chosen, angles)[0]):
+            p = _flat_cleared(p, hits[i].leaning)
+            if _face(p) == _face(hits[i].probs) and _confidence(p) > _confidence(out[i].probs):
+                out[i] = replace(hits[i], probs=p)
     return out
 
 
