@@ -5,7 +5,7 @@ web) their own connection. See :mod:`controller.store.store`.
 """
 
 from controller.store.errors import DuplicateEvent, GameInProgress, NoSuchGame, StoreError
-from controller.store.store import KINDS, DeviceEvent, Reader, Record, Store
+from controller.store.store import KINDS, TABLE, DeviceEvent, Reader, Record, Store
 
 __all__ = ["KINDS", "DeviceEvent", "DuplicateEvent", "GameInProgress", "NoSuchGame", "Reader",
-           "Record", "Store", "StoreError"]
+           "Record", "Store", "StoreError", "TABLE"]

@@ -64,6 +64,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (  # 4: each seat's colour ("#rrggbb"), which tells the seats' own dice apart on the tray
         "ALTER TABLE games ADD COLUMN colours TEXT NOT NULL DEFAULT '[]'",
     ),
+    (  # 5: game 0, the table's own records (a device failing while no game is in play), which
+       # belong to no game; games are numbered from 1, so no file holds a game 0 already
+        "INSERT INTO games (game_no, game, seats, options, names, started, finished, final) "
+        "VALUES (0, '', 0, '{}', '[]', 0, 0, '{}')",
+    ),
 )
 
 

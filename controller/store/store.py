@@ -30,6 +30,12 @@ from controller.table.records import GameSummary
 # the kinds of record the table writes; "question" keeps an open question across a restart
 KINDS = frozenset({"input", "undo", "replace", "void", "answer", "question", "pause", "resume",
                    "fault", "warning", "clear", "note"})
+TABLE = 0
+"""The game number of the table's own records: a device failing, warning or working again while no
+game is in play (the last one's result is in), which belongs to no game's record. Never listed
+among the games; its records go when the games before them are pruned."""
+TABLE_KINDS = frozenset({"fault", "warning", "clear", "note"})
+"""The kinds of the table's own records: no input, correction or question is outside a game."""
 JPEG_START = b"\xff\xd8\xff"
 DEFAULT_MAX_EVIDENCE_BYTES = 200_000_000
 ROWID_MAX = 2**63 - 1  # SQLite's largest integer: no row, game or count is greater (a larger one overflows)
@@ -80,7 +86,7 @@ class Reader:
 
     def current_game(self) -> GameSummary | None:
         """The game in progress (the newest not finished), or None."""
-        row = self._conn.execute(f"{_GAME_COLUMNS} WHERE g.finished IS NULL "
+        row = self._conn.execute(f"{_GAME_COLUMNS} WHERE g.finished IS NULL AND g.game_no > {TABLE} "
                                  "ORDER BY g.game_no DESC LIMIT 1").fetchone()
         return _summary(row) if row else None
 
@@ -99,12 +105,13 @@ class Reader:
     def games(self, limit: int = 10) -> list[GameSummary]:
         """The last ``limit`` recorded games, newest first (``inputs``: its ``input`` records,
         before corrections)."""
-        rows = self._conn.execute(f"{_GAME_COLUMNS} ORDER BY g.game_no DESC LIMIT ?",
+        rows = self._conn.execute(f"{_GAME_COLUMNS} WHERE g.game_no > {TABLE} "
+                                  "ORDER BY g.game_no DESC LIMIT ?",
                                   (min(limit, ROWID_MAX),))  # more than any record holds: every game
         return [_summary(row) for row in rows]
 
     def records(self, game_no: int) -> list[Record]:
-        """Every record of game ``game_no``, oldest first."""
+        """Every record of game ``game_no`` (:data:`TABLE`: the table's own), oldest first."""
         rows = self._conn.execute(f"{_RECORD_COLUMNS} WHERE r.game_no = ? ORDER BY r.seq",
                                   (game_no,))
         return [_record(row) for row in rows]
@@ -242,7 +249,8 @@ class Store(Reader):
         """Record one line of game ``game_no`` and return its sequence number once it is
         durable (committed and synced in its own transaction).
 
-        ``kind`` is one of :data:`KINDS`; ``line`` a history line for an input. A
+        ``kind`` is one of :data:`KINDS` (:data:`TABLE_KINDS` for the table's own records,
+        ``game_no`` :data:`TABLE`); ``line`` a history line for an input. A
         ``device_event`` ``(origin, session, sequence)`` is remembered so that the same event
         is never recorded twice; ``evidence`` is the JPEG of a camera-read roll.
 
@@ -251,6 +259,8 @@ class Store(Reader):
         :raises InvalidInput: for an unknown ``kind`` or evidence that is not a JPEG.
         """
         _check_record(kind, evidence)
+        if game_no == TABLE:
+            _check_table_record(kind, evidence)
         with self._transaction():
             self._check_new(game_no, device_event)
             picture = self._add_picture(evidence) if evidence is not None else None
@@ -271,7 +281,8 @@ class Store(Reader):
               keep: int = 10) -> list[Path]:
         """Keep the newest ``keep`` games whole; export each older finished game to
         ``export_dir`` as a history file of its effective input lines (``effective(game_no)``,
-        the table's inputs after corrections), then delete its records and pictures.
+        the table's inputs after corrections), then delete its records and pictures, and the
+        table's own records (:data:`TABLE`) older than its last record.
 
         A game's rows go only once its file is written and synced; no file is overwritten.
         Returns the export files, oldest game first.
@@ -336,15 +347,21 @@ class Store(Reader):
         if keep < 0:
             raise ValueError(f"keep must be 0 or more, not {keep}")
         rows = self._conn.execute(
-            "SELECT game_no FROM games WHERE finished IS NOT NULL AND game_no NOT IN "
-            "(SELECT game_no FROM games ORDER BY game_no DESC LIMIT ?) ORDER BY game_no", (keep,))
+            f"SELECT game_no FROM games WHERE finished IS NOT NULL AND game_no > {TABLE} AND "
+            "game_no NOT IN (SELECT game_no FROM games ORDER BY game_no DESC LIMIT ?) "
+            "ORDER BY game_no", (keep,))
         return [row[0] for row in rows]
 
     def _forget(self, game_no: int) -> None:
-        """Delete game ``game_no``'s rows, children before parents (foreign keys are on)."""
+        """Delete game ``game_no``'s rows, and the table's own records older than its last,
+        children before parents (foreign keys are on)."""
         of_game = "SELECT seq FROM records WHERE game_no = ?"
         pictures = "SELECT picture FROM records WHERE game_no = ? AND picture IS NOT NULL"
+        before = (f"SELECT seq FROM records WHERE game_no = {TABLE} AND seq < "
+                  "(SELECT max(seq) FROM records WHERE game_no = ?)")
         with self._transaction():
+            self._conn.execute(f"DELETE FROM device_events WHERE seq IN ({before})", (game_no,))
+            self._conn.execute(f"DELETE FROM records WHERE seq IN ({before})", (game_no,))
             self._conn.execute(f"DELETE FROM device_events WHERE seq IN ({of_game})", (game_no,))
             kept = [row[0] for row in self._conn.execute(pictures, (game_no,))]
             self._conn.execute("DELETE FROM records WHERE game_no = ?", (game_no,))
@@ -372,6 +389,14 @@ def _check_record(kind: str, evidence: bytes | None) -> None:
         raise InvalidInput(f"unknown record kind {kind!r}: one of {', '.join(sorted(KINDS))}")
     if evidence is not None and not evidence.startswith(JPEG_START):
         raise InvalidInput(f"evidence must be a JPEG (it starts {evidence[:4]!r})")
+
+
+def _check_table_record(kind: str, evidence: bytes | None) -> None:
+    if kind not in TABLE_KINDS:
+        raise InvalidInput(f"a {kind!r} record belongs to a game, not to the table's own records "
+                           f"(game {TABLE}): those are {', '.join(sorted(TABLE_KINDS))}")
+    if evidence is not None:
+        raise InvalidInput(f"the table's own records (game {TABLE}) keep no evidence picture")
 
 
 def _lock_path(path: Path) -> Path:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.store import Store, StoreError
+from controller.store import TABLE, Store, StoreError
 from controller.store import schema
 
 # The schema as version 1 shipped it, frozen here: migrations must keep reading such files.
@@ -79,6 +79,13 @@ def test_a_version_1_file_is_migrated_and_keeps_its_records(tmp_path):
                            evidence=b"\xff\xd8\xff\xe0 frame")
         assert seq == 3 and store.seen("seatnode:0", 1, 1)
         assert store.evidence(store.records(1)[-1].picture) == b"\xff\xd8\xff\xe0 frame"
+        assert [game.game_no for game in store.games()] == [1] and store.records(TABLE) == []
+        assert store.append(TABLE, "fault", "camera: stopped sending frames") == 4
+        store.finish_game(1, {})
+        assert store.start_game("tao", 2, {}, ["Ann", "Bob"]) == 2
+    with Store.open_readonly(path) as reader:
+        assert [game.game_no for game in reader.games()] == [2, 1]
+        assert [r.seq for r in reader.records(TABLE)] == [4]
 
 
 def test_a_failing_migration_leaves_the_file_at_its_older_version(tmp_path, monkeypatch):

@@ -7,7 +7,7 @@ import pytest
 
 from controller.games import history
 from controller.simulation import BotTable
-from controller.store import NoSuchGame, Store, StoreError
+from controller.store import TABLE, NoSuchGame, Store, StoreError
 
 NAMES = ["Ann", "Bob"]
 
@@ -75,6 +75,22 @@ def test_a_pruned_game_leaves_no_rows_behind(store, tmp_path):
     assert rows == (0,)  # no picture without its record
     assert store.last_seq() == last_seq  # seqs are never reused:
     assert store.append(played[-1][0], "note", "after the prune") == last_seq + 1
+
+
+def test_the_tables_own_records_go_with_the_games_before_them(store, tmp_path):
+    # the table's own records (a device failing between games) are kept as long as the games
+    # around them, not for ever
+    store.append(TABLE, "fault", "before the first game")
+    first, _ = _play(store, 0)
+    store.append(TABLE, "fault", "after the first game")
+    second, _ = _play(store, 1)
+    store.append(TABLE, "fault", "after the second game")
+    _short(store, 1)
+    store.prune(tmp_path, _effective(store), keep=2)
+    assert [game.game_no for game in store.games()] == [first + 2, second]
+    assert [r.line for r in store.records(TABLE)] == ["after the first game", "after the second game"]
+    store.prune(tmp_path, _effective(store), keep=1)
+    assert [r.line for r in store.records(TABLE)] == ["after the second game"]
 
 
 def test_the_game_in_progress_is_never_pruned(store, tmp_path):

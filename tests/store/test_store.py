@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from controller.games.errors import InvalidInput
-from controller.store import DuplicateEvent, GameInProgress, NoSuchGame, Store
+from controller.store import TABLE, DuplicateEvent, GameInProgress, NoSuchGame, Store
 
 PHOTOS = sorted((Path(__file__).parents[2] / "data/dice-photos/byler-d6-dev/images").glob("*.jpg"))
 
@@ -103,6 +103,29 @@ def test_an_unknown_kind_or_game_writes_nothing(store):
     with pytest.raises(NoSuchGame):
         store.finish_game(7, {})
     assert store.last_seq() == 0 and store.records(game_no) == []
+
+
+def test_the_tables_own_records_belong_to_no_game(store):
+    # a device failing while no game is in play had only a finished game's record to go to
+    before = store.append(TABLE, "fault", "camera: stopped sending frames", origin="camera",
+                          why="check the camera's cable")
+    assert store.current_game() is None and store.games() == []
+    game_no = store.start_game("tao", 2, {}, ["Ann", "Bob"])
+    store.append(game_no, "input", "fold 0")
+    store.finish_game(game_no, {})
+    after = store.append(TABLE, "clear", "the camera works again", origin="camera")
+    assert game_no == 1 and [game.game_no for game in store.games()] == [game_no]
+    assert [(r.seq, r.game, r.kind) for r in store.records(TABLE)] == [
+        (before, TABLE, "fault"), (after, TABLE, "clear")]
+    assert [r.kind for r in store.records(game_no)] == ["input"]
+    assert [r.seq for r in store.after(0)] == [before, before + 1, after]  # a stream sends them all
+    with pytest.raises(NoSuchGame):
+        store.game(TABLE)
+    with pytest.raises(InvalidInput, match="belongs to a game"):
+        store.append(TABLE, "input", "fold 0")
+    with pytest.raises(InvalidInput, match="no evidence"):
+        store.append(TABLE, "note", "a frame", evidence=b"\xff\xd8\xff\xe0 frame")
+    assert store.last_seq() == after
 
 
 def test_a_record_is_visible_to_a_reader_once_append_returns(tmp_path):
