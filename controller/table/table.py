@@ -27,6 +27,7 @@ from controller.games.view import Awaited, TableView
 from controller.simulation import describe
 from controller.table.ledger import CORRECTION_KINDS, INPUT_KINDS, Ledger, Played, replace_line
 from controller.store.errors import DuplicateEvent
+from controller.store.store import TABLE
 from controller.table.controls import Controls, Refusal, Setting, Stake
 from controller.table.replay import effective_lines, summaries
 from controller.table.records import (
@@ -299,7 +300,7 @@ class Table:
     def tick(self) -> bool:
         """Poll every device once and act on what it says; True when anything happened."""
         with self._lock:
-            if self.ledger is None or self.ledger.game.pending().over:
+            if not self._in_play():
                 return self._between_games()
             busy = self._poll("rfid", self._tags)
             busy = self._poll("panel", self._buttons) or busy
@@ -500,10 +501,14 @@ class Table:
         self._note("clear", f"the {device} works again", device, "")
 
     def _note(self, kind: str, line: str, device: str, why: str) -> None:
-        """Record a fault or its end; before the first game, which a record needs, only show it as
+        """Record a fault, a warning or its end: in the game in play; between two games, as the
+        table's own record (:data:`~controller.store.store.TABLE`), so that a finished game's
+        record ends with its result; before the first game, which a record needs, only show it as
         its record would be shown (the log, the status, the update that `run` tells its terminal)."""
-        if self.game_no:
+        if self._in_play():
             self._record(kind, line, device, device, why=why)
+        elif self.game_no:
+            self._shown(self._appended(TABLE, kind, line, device, device, why=why))
         else:
             self._told += 1
             self._shown(_Row(self._seq, kind, line, device, why, device, self._now()))
@@ -567,14 +572,21 @@ class Table:
         """Append a record (durable when this returns), then apply and publish it."""
         if self.game_no == 0:
             raise TableNotReady("no game has been started: start one from the dealer console")
-        seq = self.store.append(self.game_no, kind, line, who=who, why=why, origin=origin,
-                                device_event=device_event, evidence=evidence, at=self._now())
-        self._seq, self._told = seq, 0
-        row = _Row(seq, kind, line, who, why, origin, self._now())
+        row = self._appended(self.game_no, kind, line, origin, who, why=why, evidence=evidence,
+                             device_event=device_event)
         self._apply(row)
         if self.ledger is not None and self.ledger.game.pending().over and kind in INPUT_KINDS:
             self._finish()
         return self._shown(row)
+
+    def _appended(self, game_no: int, kind: str, line: str, origin: str, who: str, *,
+                  why: str = "", evidence: bytes | None = None,
+                  device_event: tuple[str, int, int] | None = None) -> _Row:
+        """Append a record to game ``game_no`` (durable when this returns): the table's last."""
+        seq = self.store.append(game_no, kind, line, who=who, why=why, origin=origin,
+                                device_event=device_event, evidence=evidence, at=self._now())
+        self._seq, self._told = seq, 0
+        return _Row(seq, kind, line, who, why, origin, self._now())
 
     def _shown(self, row: _Row) -> Ack:
         """Show a record (or what one would say): its line in the log, the status after it, the
@@ -616,7 +628,7 @@ class Table:
         self._start(current.game, tuple(current.names), current.options,
                     seat_colours(current.colours, current.seats))
         asking = False
-        for row in self.store.records(self.game_no):
+        for row in self._since_start():
             self._apply(row)
             asking = (row.kind == "question") or (asking and row.kind not in
                                                   (*INPUT_KINDS, *CORRECTION_KINDS, "resume"))
@@ -625,6 +637,15 @@ class Table:
             self._paused = True
             self._pause_why = "a question to the dealer was open when the table stopped"
         self._set_status()
+
+    def _since_start(self) -> list[Any]:
+        """The records of the table's last game, with the table's own since it began (a device
+        failing after its result), oldest first: what its log showed before a restart."""
+        rows = self.store.records(self.game_no)
+        if not rows:
+            return []
+        own = [row for row in self.store.records(TABLE) if row.seq > rows[0].seq]
+        return sorted([*rows, *own], key=lambda row: row.seq)
 
     def _start(self, game: str, names: tuple[str, ...], options: dict[str, str],
                colours: tuple[str, ...]) -> None:
@@ -683,6 +704,10 @@ class Table:
         with self._lock:
             if subscription in self._subscribers:
                 self._subscribers.remove(subscription)
+
+    def _in_play(self) -> bool:
+        """A game is in play: started, and its result not in."""
+        return self.ledger is not None and not self.ledger.game.pending().over
 
     def _device(self, name: str) -> Any:
         return getattr(self.hw, name, None) if self.hw is not None else None

@@ -11,6 +11,7 @@ from typing import Any, Callable, Iterator
 import pytest
 
 from controller.games.dice import DieKind
+from controller.store import TABLE, Store
 from controller.games.rolls import Roll
 from controller.games.errors import TableNotReady
 from controller.table.build import build_demo, throw_values
@@ -19,7 +20,7 @@ from controller.table.records import Entry, TableStatus
 from controller.table import service
 from controller.table.replay import replay_game
 from controller.table.service import Notifier, Stop, serve_table
-from controller.table.table import HEALTH_EVERY
+from controller.table.table import HEALTH_EVERY, Table
 from hardware.rfid import check_tags
 
 
@@ -309,13 +310,37 @@ def test_a_device_failing_between_games_is_shown_at_once_and_cleared_when_it_is_
     _between_games(over, HEALTH_EVERY + 2 * BEAT)
     state = over.table.state()
     assert state.status is TableStatus.FAULT and state.problem.startswith(device) and state.fix
-    faults = [r.line for r in over.table.store.records(over.table.game_no) if r.kind == "fault"]
+    faults = [r.line for r in over.table.store.records(TABLE) if r.kind == "fault"]
     # the banner says the record's words (a dead RC522 first times out, then answers no version)
     assert 1 <= len(faults) <= 2 and faults[-1] == state.problem
     assert [u.record for u in _drained(listening)] == ["fault"] * len(faults)  # what `run` tells its terminal
     over.parts.devices.sim.clear(device)
     _between_games(over, HEALTH_EVERY + 2 * BEAT)
-    assert over.table.state().status is TableStatus.OVER and kinds(over)[-1] == "clear"
+    assert over.table.state().status is TableStatus.OVER
+    assert over.table.store.records(TABLE)[-1].kind == "clear"
+
+
+def test_a_device_failing_between_games_is_the_tables_record_not_the_finished_games(
+        over: Demo) -> None:
+    # the fault and its end were appended to the finished game's record, after its result: its
+    # record, its stream and a resumed table's log told them as that game's
+    game = over.table.game_no
+    ended = over.table.store.records(game)
+    over.parts.devices.sim.inject("camera:stopped")
+    _between_games(over, HEALTH_EVERY + 2 * BEAT)
+    over.parts.devices.sim.clear("camera")
+    _between_games(over, HEALTH_EVERY + 2 * BEAT)
+    assert over.table.store.records(game) == ended  # the game's record ends with its result
+    told = over.table.store.records(TABLE)
+    assert [(r.kind, r.origin) for r in told] == [("fault", "camera"), ("clear", "camera")]
+    shown = [line.text for line in over.table.state().log]
+    assert shown[-2:] == [f"Fault: {told[0].line}", "Fixed: the camera works again"]
+    assert [game.game_no for game in over.table.games()] == [game]  # no game of the table's own
+    over.table.store.close()  # the table stops between the games, and starts again
+    again = Table(Store(over.table.store.path))
+    assert [line.text for line in again.state().log][-3:] == shown[-3:]  # the result, then them
+    assert again.state().status is TableStatus.OVER and again.game_no == game
+    again.store.close()
 
 
 def test_a_camera_failing_before_the_first_game_is_shown_before_any_game_starts(over: Demo) -> None:
