@@ -236,7 +236,7 @@ def at() -> Response:
 
 @dealer.get("/devices")
 def devices() -> str:
-    """Every device's health, as ``doctor`` reports it."""
+    """Every device's health, as the table's loop last polled it (``Table.devices``)."""
     return render_template("dealer/devices.html", devices=web_table().table.devices())
 
 

@@ -34,7 +34,7 @@ from controller.table.records import (
     Ack, Correction, Entry, GameSummary, LogLine, Question, ReplaceDice, RollSeen, TableState,
     TableStatus, Undo, Update, VoidHand, seat_colours,
 )
-from hardware.devices import DeviceFailing
+from hardware.devices import DeviceFailing, DeviceStatus
 from hardware.rfid import TagLookup, stray_status
 
 KEEP_GAMES = 10
@@ -155,6 +155,7 @@ class Table:
         self._pause_why = ""
         self._faults: dict[str, tuple[str, str]] = {}
         self._warnings: dict[str, tuple[str, str]] = {}
+        self._polled: set[str] = set()  # the devices the loop has polled (:meth:`_poll`)
         self._next_check = float("-inf")  # the devices' clock time of the next check between games
         self._questions = 0
         self._seq = 0
@@ -292,9 +293,13 @@ class Table:
         return picture_bytes
 
     def devices(self) -> list[Any]:
-        """Every device's health now (``DeviceStatus``)."""
+        """Every device's health (``DeviceStatus``), camera first, as the table's loop last
+        polled it (:meth:`_health`): at every beat in a game, every :data:`HEALTH_EVERY` seconds
+        between games. The devices are not asked: a check takes a camera's frame (or its
+        timeout), each RC522's reset and scan, and it would hold the loop, which waits for the
+        table's lock. A device the loop has not polled is checked now, as ``doctor`` checks it."""
         with self._lock:
-            return [device.check() for device in self._all_devices()]
+            return [self._health(name, device) for name, device in self._named_devices()]
 
     # -- the device loop ---------------------------------------------------------------------
     def tick(self) -> bool:
@@ -341,6 +346,7 @@ class Table:
         waits its beat (``service.serve_table``) instead of asking a dead reader again at once,
         which kept a core busy for as long as the fault lasted."""
         failing = device in self._faults
+        self._polled.add(device)
         try:
             busy = step()
         except DeviceError as err:
@@ -512,6 +518,19 @@ class Table:
         else:
             self._told += 1
             self._shown(_Row(self._seq, kind, line, device, why, device, self._now()))
+
+    def _health(self, name: str, device: Any) -> DeviceStatus:
+        """``device``'s fault or warning as the loop's last poll found it, else healthy; checked
+        now when the loop has not polled it (before its first beat; a camera the table has no
+        eyes for, as the loop looks only through them)."""
+        if name not in self._polled or (name == "camera" and self.eyes is None):
+            status: DeviceStatus = device.check()
+            return status
+        if name in self._faults:
+            return DeviceStatus.failing(device.name, *self._faults[name])
+        if name in self._warnings:
+            return DeviceStatus.warning(device.name, *self._warnings[name])
+        return DeviceStatus.healthy(device.name)
 
     def _faults_except(self, device: str) -> bool:
         return any(name != device for name in self._faults)
@@ -712,8 +731,10 @@ class Table:
     def _device(self, name: str) -> Any:
         return getattr(self.hw, name, None) if self.hw is not None else None
 
-    def _all_devices(self) -> list[Any]:
-        return list(self.hw.all()) if self.hw is not None else []
+    def _named_devices(self) -> list[tuple[str, Any]]:
+        """Every device and the name the table polls it by (its faults' key), camera first."""
+        found = [(name, self._device(name)) for name in ("camera", *SEATED)]
+        return [(name, device) for name, device in found if device is not None]
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+import threading
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -20,7 +21,8 @@ from controller.table.records import Entry, TableStatus
 from controller.table import service
 from controller.table.replay import replay_game
 from controller.table.service import Notifier, Stop, serve_table
-from controller.table.table import HEALTH_EVERY, Table
+from controller.table.table import HEALTH_EVERY, Table, named
+from hardware.devices import DeviceStatus
 from hardware.rfid import check_tags
 
 
@@ -378,6 +380,54 @@ def test_healthy_devices_are_checked_at_a_modest_rate_and_the_next_game_starts_a
     assert not {"fault", "clear"} & set(kinds(over))
 
 
+def test_the_devices_page_asks_no_device_the_table_polls_and_holds_no_beat(
+        over: Demo, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the page called every device's check() under the table's lock, which tick() takes: a Pi
+    # camera's waits for a frame and its metadata (for [camera] timeout each when the ribbon is
+    # loose), an RC522's resets and scans each chip (0.31 s of the simulated bus for four), and the
+    # table's loop (presses, stones, the camera) waited for all of them
+    _between_games(over, BEAT)  # the table has polled every device
+    beat_over = threading.Event()
+    asked: list[str] = []
+
+    def slow_check(name: str) -> Callable[[], DeviceStatus]:
+        def check() -> DeviceStatus:  # answers only once the table's next beat is over
+            asked.append(name)
+            beat_over.wait(timeout=5)  # breaks the table's wait for the page, when it waits
+            return DeviceStatus.healthy(name)
+        return check
+
+    for device in over.parts.devices.all():
+        monkeypatch.setattr(device, "check", slow_check(device.name))
+    page: list[DeviceStatus] = []
+    drawn = threading.Thread(target=lambda: page.extend(over.table.devices()))
+    drawn.start()
+    over.table.tick()  # the table's next beat, while the page is drawn
+    beat_over.set()
+    drawn.join()
+    assert asked == []
+    assert [(status.name, status.ok) for status in page] == [("camera", True), ("panel", True),
+                                                             ("rfid", True)]
+
+
+def test_the_devices_page_says_the_cameras_fault_until_the_tray_is_found_again(holdem: Demo) -> None:
+    # the camera's own check() gets frames and said it worked, while the table waited for the tray
+    values, camera = _flop(holdem)
+    camera.roll(values, kind="letters", markers=False)  # a cloth over the tray's corner markers
+    table_only(holdem, 30)
+    state = holdem.table.state()
+    assert state.status is TableStatus.FAULT and "cannot find the tray" in state.problem
+    status = holdem.table.devices()[0]
+    assert status.name == "camera" and not status.ok
+    assert (named("camera", status.problem), status.fix) == (state.problem, state.fix)
+    camera._rng = random.Random(0)  # a throw the reader reads surely (this test is of the fault)
+    camera.roll(values, zones=["community"] * 3, kind="letters")
+    table_only(holdem, 30)
+    assert holdem.table.state().status is TableStatus.RUNNING
+    assert [(status.name, status.ok) for status in holdem.table.devices()] == [
+        ("camera", True), ("panel", True), ("rfid", True)]
+
+
 @pytest.fixture
 def on_nodes(tmp_path: Path) -> Iterator[tuple[Any, Any]]:
     """A table on two simulated seat nodes (seats 0 and 1, spots 'seat0' and 'seat1'), with no
@@ -439,6 +489,18 @@ def test_seat_nodes_that_never_answer_are_a_fault_until_they_answer(on_nodes: tu
     assert table.state().status is TableStatus.OVER
     assert [line.text for line in table.state().log][-2:] == [
         "Fixed: the panel works again", "Fixed: the rfid works again"]
+
+
+def test_the_devices_page_checks_a_camera_the_table_has_no_eyes_for(on_nodes: tuple[Any, Any]) -> None:
+    # the table's loop looks through its eyes only: a camera without them is not polled, and the
+    # page asks it as doctor does
+    table, devices = on_nodes
+    _polling(on_nodes, 2.0)
+    devices.sim.inject("camera:stopped")
+    _polling(on_nodes, 2 * HEALTH_EVERY)
+    camera = table.devices()[0]
+    assert camera.name == "camera" and not camera.ok and "stopped sending frames" in camera.problem
+    assert table.state().status is TableStatus.OVER  # the table itself does without a camera
 
 
 CALL = 1
@@ -558,6 +620,8 @@ def test_the_devices_page_of_a_table_on_a_dead_seat_node_says_the_fault_without_
     before = devices.clock.now()
     statuses = {status.name: status for status in table.devices()}
     assert devices.clock.now() == before
+    faults = [line.text for line in table.state().log if line.text.startswith("Fault: ")]
     for name in ("panel", "rfid"):
-        assert not statuses[name].ok and statuses[name].problem.startswith(
-            "seat node on sim://node3 not found"), statuses[name]
+        status = statuses[name]
+        assert not status.ok and "seat node on sim://node3 not found" in status.problem, status
+        assert f"Fault: {named(name, status.problem)}" in faults  # in the words of the table's fault
