@@ -11,7 +11,8 @@ that a registered colour means the same under warm bar light and cool daylight.
 Matching weighs lightness half as much as hue and chroma (``L_WEIGHT``): shading and exposure
 change lightness most. A die farther than :data:`MATCH_DE` from every seat's colour is nobody's.
 :func:`check_colours` refuses, at setup, seat colours closer than :data:`MIN_SEPARATION` under
-the tray's light, naming both seats.
+the tray's light, naming both seats. A registered colour (``#rrggbb``) is put in Lab by
+:mod:`vision.lab`, which needs no OpenCV: the dealer's pages name it in a word with the same space.
 
 >>> owner(lab_of_hex("#d03030"), [lab_of_hex("#2040c0"), lab_of_hex("#c83228")])
 1
@@ -21,7 +22,6 @@ True
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
@@ -29,26 +29,24 @@ import cv2
 import numpy as np
 
 from controller.games.errors import ConfigError, InvalidInput
+from vision.lab import L_WEIGHT as L_WEIGHT  # the names the matching's users know them by
+from vision.lab import Lab as Lab
+from vision.lab import difference as difference
+from vision.lab import lab_of_hex as lab_of_hex
+from vision.lab import parse_hex as parse_hex
 
 if TYPE_CHECKING:
     from vision.calibrate import Calibration
-
-Lab = tuple[float, float, float]
-"""A colour in CIE L*a*b* (L 0..100, a and b about -128..127), D65 white as OpenCV converts sRGB."""
 
 REFERENCE_WHITE = 235.0
 """The grey level (of 255) the tray's white quiet zones are brought to: white paper as a
 well-exposed camera sees it. Registered colours are meant as they look next to that paper."""
 
-L_WEIGHT = 0.5
-"""Weight of a lightness difference against a hue or chroma difference: shading, exposure and
-the die's own gloss move lightness most."""
-
 MATCH_DE = 24.0
 """Largest (weighted) colour difference at which a die is still a seat's (the nearest seat's);
 farther from every seat's colour it is nobody's. (Measured by ``bench/die_owners.py`` on 300 trays,
 1,800 d12s under cast light, glare, blur and JPEG: with the tray's white reference they differ from
-their registered colour by a median of 2.1, 11.2 at the 99th percentile and 18.2 at most; 24.6 at
+their registered colour by a median of 2.1, 11.1 at the 99th percentile and 18.1 at most; 24.6 at
 most, one die, with the reader's loose boxes.)"""
 
 MIN_SEPARATION = 36.0
@@ -110,42 +108,6 @@ def tray_light(frame: np.ndarray, calibration: Calibration) -> Light:
         return NO_REFERENCE  # not a white zone: no trustworthy correction
     gains = REFERENCE_WHITE / np.maximum(white, 1.0)
     return Light((float(gains[0]), float(gains[1]), float(gains[2])), level)
-
-
-def lab_of_bgr(bgr: Sequence[float] | np.ndarray) -> Lab:
-    """One BGR colour (0..255) in Lab."""
-    pixel = np.array(bgr, np.float32).reshape(1, 1, 3) / 255.0
-    lab = cv2.cvtColor(pixel, cv2.COLOR_BGR2Lab)[0, 0]
-    return float(lab[0]), float(lab[1]), float(lab[2])
-
-
-def parse_hex(colour: str) -> tuple[int, int, int]:
-    """``"#rrggbb"`` as a BGR triple.
-
-    >>> parse_hex("#ff8000")
-    (0, 128, 255)
-
-    :raises InvalidInput: not a ``#rrggbb`` colour.
-    """
-    text = colour.strip()
-    digits = text[1:] if text.startswith("#") else ""
-    try:
-        if len(digits) != 6:
-            raise ValueError(colour)
-        red, green, blue = (int(digits[i:i + 2], 16) for i in (0, 2, 4))
-    except ValueError:
-        raise InvalidInput(f"colour {colour!r}: expected #rrggbb, e.g. #c83228") from None
-    return blue, green, red
-
-
-def lab_of_hex(colour: str) -> Lab:
-    """A ``"#rrggbb"`` colour in Lab."""
-    return lab_of_bgr(parse_hex(colour))
-
-
-def difference(one: Lab, other: Lab) -> float:
-    """The weighted colour difference the matching uses (CIE76 with lightness weighed :data:`L_WEIGHT`)."""
-    return math.sqrt((L_WEIGHT * (one[0] - other[0])) ** 2 + (one[1] - other[1]) ** 2 + (one[2] - other[2]) ** 2)
 
 
 def body_colour(frame: np.ndarray, center: tuple[float, float], box: tuple[float, float, float, float],
