@@ -21,7 +21,7 @@ from controller.games.registry import GAMES
 from controller.games.rolls import Roll
 from controller.table.records import SEAT_COLOURS, Entry, ReplaceDice, Undo, VoidHand
 from web.context import web_table
-from web.fairness import face_tests
+from web.fairness import die_names, face_tests
 from web.security import check_csrf, csrf_token, log_in, log_out, logged_in
 
 dealer = Blueprint("dealer", __name__)
@@ -260,8 +260,10 @@ def evidence(picture: int) -> Response:
 
 @dealer.get("/fairness")
 def fairness() -> str:
-    """Face counts per die (kind and colour) over the recorded rolls, with a chi-square test."""
-    return render_template("dealer/fairness.html", tests=face_tests(web_table().table.rolls()))
+    """Face counts per die (kind and colour) over the recorded rolls, with a chi-square test; each
+    die named by its colour in a word, its ``#rrggbb`` in small print."""
+    tests = face_tests(web_table().table.rolls())
+    return render_template("dealer/fairness.html", tests=tests, names=die_names(tests))
 
 
 def _drawn_at() -> int:

@@ -13,10 +13,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from controller.games.dice import DieKind
-from controller.table.records import RollSeen
+from controller.games.errors import InvalidInput
+from controller.table.records import RollSeen, colour_word
 
 LOADED_P = 0.001     # below this p-value a die is flagged as looking loaded
 MIN_EXPECTED = 5     # the test means little with fewer than five rolls expected per face
@@ -56,6 +57,28 @@ def face_tests(rolls: Iterable[RollSeen]) -> list[FaceTest]:
     return [chi_square_test(kind, counts[(kind, colour)], colour)
             for kind, colour in sorted(counts, key=lambda key: (list(DieKind).index(key[0]),
                                                                 key[1]))]
+
+
+def die_names(tests: Sequence[FaceTest]) -> dict[str, str]:
+    """Each die's colour as its card's heading says it, by :attr:`FaceTest.key`: the word a person
+    would use ("blue"), and its ``#rrggbb`` beside it when another die of the same kind has the
+    same word (two seats with two blues), so that no two headings are the same; "colour unknown"
+    for a die whose colour is not known."""
+    words = {test.key: _word(test.colour) for test in tests}
+    shared = Counter((test.kind, words[test.key]) for test in tests)
+    return {test.key: f"{words[test.key]} {test.colour}" if shared[(test.kind, words[test.key])] > 1
+            else words[test.key] for test in tests}
+
+
+def _word(colour: str) -> str:
+    """The word for a seat's colour; "colour unknown" for "", the colour as recorded if it is not
+    ``#rrggbb``."""
+    if not colour:
+        return "colour unknown"
+    try:
+        return colour_word(colour)
+    except InvalidInput:
+        return colour
 
 
 def tally(rolls: Iterable[RollSeen]) -> dict[tuple[DieKind, str], Counter[str]]:

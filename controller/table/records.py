@@ -16,6 +16,7 @@ from controller.games.base import Input
 from controller.games.dice import DieKind
 from controller.games.errors import InvalidInput
 from controller.games.view import TableView, to_json
+from vision.lab import colour_word as colour_word  # the web names a seat's colour with it
 
 SEAT_COLOURS = ("#d62828", "#1d4ed8", "#f2c500", "#2a9d3f", "#9030a0", "#f77f00", "#00a6a6",
                 "#ff70a6", "#f1f1ee", "#222222")

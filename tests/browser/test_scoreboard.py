@@ -249,7 +249,7 @@ def test_a_question_shows_on_the_scoreboard_saying_who_acts(browser: Any, served
         shot(board, "scoreboard-large-cocked")
 
 
-def test_the_fairness_page_flags_a_loaded_die(browser: Any, served: Any) -> None:
+def test_the_fairness_page_flags_a_loaded_die_named_by_its_colour(browser: Any, served: Any) -> None:
     colours = ["#e4572e", "#29a0b1", "#f3a712"]
     table = web_conftest.new_table("tao", 3, 7, colours=colours, loaded=(1, "d6", "6"))
     for _ in range(900):
@@ -258,6 +258,10 @@ def test_the_fairness_page_flags_a_loaded_die(browser: Any, served: Any) -> None
     console = log_in(browser, live, "/dealer/fairness")
     flagged = console.locator(".fair.loaded").evaluate_all("els => els.map(e => e.id)")
     assert "fair-d6-29a0b1" in flagged and "fair-d6-e4572e" not in flagged
+    heading = console.locator("#fair-d6-29a0b1 h2")
+    assert heading.inner_text().split() == ["d6", "·", "teal", "looks", "loaded"]
+    assert heading.locator(".swatch").get_attribute("title") == "#29a0b1"
+    assert console.locator("#fair-d6-29a0b1 .stat .hex").inner_text() == "#29a0b1"
     shot(console, "console-fairness")
 
 

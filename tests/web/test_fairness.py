@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections import Counter
 from typing import Any
 
@@ -11,7 +13,7 @@ from flask.testing import FlaskClient
 
 from controller.games.dice import DieKind
 from controller.table.records import RollSeen
-from web.fairness import chi_square_tail, chi_square_test as face_test, face_tests, tally
+from web.fairness import chi_square_tail, chi_square_test as face_test, die_names, face_tests, tally
 from web_conftest import app_for, log_in, new_table
 
 
@@ -92,6 +94,40 @@ def test_a_loaded_die_on_a_real_table_is_flagged(dealer: FlaskClient) -> None:
     assert "looks loaded" in loaded
     fair = page.split('id="fair-d6-e4572e"')[1].split('class="fair')[0]
     assert "looks loaded" not in fair and "looks fair" in fair
+
+
+def test_each_die_is_named_by_its_colour_in_a_word_its_hex_in_small_print(dealer: FlaskClient) -> None:
+    table = new_table("tao", 3, 7, colours=COLOURS)
+    for _ in range(120):
+        table.step()
+    client = app_for(table).test_client()
+    assert log_in(client).status_code == 302
+    page = client.get("/dealer/fairness").get_data(as_text=True)
+    for colour, word in zip(COLOURS, ("red", "teal", "yellow")):
+        card = page.split(f'id="fair-d6-{colour[1:]}"')[1].split('class="fair')[0]
+        heading = card.split("<h2>")[1].split("</h2>")[0]
+        assert f"d6 · {word}" in heading and f'title="{colour}"' in heading
+        assert heading.count(colour) == 2  # the swatch's colour and title, not the words
+        assert f'<span class="hex">{colour}</span>' in card
+
+
+def test_two_dice_of_one_kind_with_one_word_keep_their_hex_in_the_heading() -> None:
+    dice = [(DieKind.D6, "#1d4ed8"), (DieKind.D6, "#4682b4"), (DieKind.D6, "#d62828"),
+            (DieKind.D6, ""), (DieKind.D12, "#1d4ed8")]
+    names = die_names([face_test(kind, Counter({"1": 1}), colour) for kind, colour in dice])
+    assert names == {"d6-1d4ed8": "blue #1d4ed8", "d6-4682b4": "blue #4682b4", "d6-d62828": "red",
+                     "d6": "colour unknown", "d12-1d4ed8": "blue"}
+    assert die_names([face_test(DieKind.D6, Counter({"1": 1}), "#zz0000")]) == {"d6-zz0000": "#zz0000"}
+
+
+def test_the_console_names_colours_without_loading_opencv_or_numpy() -> None:
+    code = ("import sys, collections, web.dealer\n"
+            "from controller.games.dice import DieKind\n"
+            "from web.fairness import chi_square_test, die_names\n"
+            "die = chi_square_test(DieKind.D6, collections.Counter('16'), '#1d4ed8')\n"
+            "print(die_names([die])['d6-1d4ed8'], 'cv2' in sys.modules, 'numpy' in sys.modules)")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert shown.stdout.split() == ["blue", "False", "False"]
 
 
 def test_sealed_dice_count_only_once_revealed_and_an_answer_is_the_dealers() -> None:
