@@ -32,6 +32,7 @@ def test_a_colour_that_is_not_rrggbb_has_no_word() -> None:
         colour_word("blue")
 
 
+@pytest.mark.pi_stack  # scripts/test-pi checks it on the Pi's OpenCV too: a die's pixels are put in Lab by it
 def test_a_colour_is_in_the_lab_opencv_gives_a_die_pixel_of_it() -> None:
     rng = random.Random(3)
     colours = ["#%06x" % rng.randrange(1 << 24) for _ in range(2000)]
