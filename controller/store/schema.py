@@ -164,6 +164,14 @@ def _configure(conn: sqlite3.Connection, path: Path) -> None:
     conn.execute("PRAGMA synchronous = FULL")
 
 
+READ_FROM = 4
+"""The oldest schema a reader (``dicetable history``, the web's record) reads without the table
+migrating the file first: migration 5 only adds game 0's row (``store.TABLE``), which a file that
+never had a table record of its own does not need, and no reader asks for it by number. Every
+record written before 10a6254 is at schema 4; refusing them sent everyone who upgraded to "open
+it once with the table" before `history` would read their last games."""
+
+
 def _check_version(conn: sqlite3.Connection, path: Path, readonly: bool) -> None:
     version = user_version(conn)  # the first read: a file that is not SQLite fails here
     owner = conn.execute("PRAGMA application_id").fetchone()[0]
@@ -178,7 +186,7 @@ def _check_version(conn: sqlite3.Connection, path: Path, readonly: bool) -> None
     if readonly and version == 0 and not tables:
         raise StoreError(f"{shown(path)} is empty, not a dicetable record (a demo's --db, or a "
                          "table's table.db)")
-    if readonly and version < len(MIGRATIONS):
+    if readonly and version < READ_FROM:
         raise StoreError(f"{shown(path)} has the older schema {version} (now "
                          f"{len(MIGRATIONS)}): open it once with the table, which migrates it, "
                          "then read it")
