@@ -161,6 +161,7 @@ class SeatNodeLink:
         self._answer_within = answer_within
         self._port: SerialPort | None = None
         self._next_open = clock.now()
+        self._opened: float | None = None  # when the port last opened
         self._first_pump: float | None = None
         self._last_pump: float | None = None
         self._answered = False
@@ -239,6 +240,19 @@ class SeatNodeLink:
         return (self._first_pump is not None
                 and self._clock.now() >= self._first_pump + self._answer_within)
 
+    @property
+    def unplugged(self) -> bool:
+        """True while the node's port is closed, and, once it was not found or lost, after it
+        opens again until the node answers on it or ``answer_within`` seconds pass: a port
+        appears before the node behind it replies (a cable plugged in, a node booting), and the
+        time a node is given to answer is no new outage. Said as "not answering" at once, it was
+        a second fault of one outage, a moment before the node answered; a node that stays
+        silent is "not answering" after its time."""
+        if self._port is None:
+            return True
+        return (bool(self._problem) and not self.connected and self._opened is not None
+                and self._clock.now() < self._opened + self._answer_within)
+
     def _read(self) -> bytes:
         assert self._port is not None
         try:
@@ -265,13 +279,13 @@ class SeatNodeLink:
             self._problem = os.strerror(self._open_errno) if self._open_errno else str(exc)
             self._next_open = self._clock.now() + self._retry_after
             return False
-        self._problem, self._open_errno = "", None
+        self._opened = self._clock.now()  # why it was not found is said while it is unplugged
         self._link.hello(True)
         return self._port is not None
 
     def _lost(self, exc: Exception) -> None:
         port, self._port = self._port, None
-        self._problem = f"lost {self.url}: {exc}"
+        self._problem, self._open_errno = f"lost {self.url}: {exc}", None
         self._next_open = self._clock.now() + self._retry_after
         if port is not None:
             try:
@@ -383,11 +397,11 @@ class SeatNodeLink:
         if version is not None and version != expected:
             return (f"seat node on {self.url} speaks link protocol v{version}, "
                     f"this table speaks v{expected}", FLASH_FIX)
-        if self._port is None and self._open_errno in (errno.EACCES, errno.EPERM):
+        if self.unplugged and self._open_errno in (errno.EACCES, errno.EPERM):
             return (f"seat node on {self.url} cannot be opened: permission denied",
                     "let this user use serial ports: sudo usermod -aG dialout $USER, then log in again "
                     "(the service's user is in dialout: hardware/README.md)")
-        if self._port is None:
+        if self.unplugged:
             return (f"seat node on {self.url} not found ({self._problem})",
                     f"check the USB cable and that the node appears as {self.url}")
         if self.damaged_frames:
@@ -414,7 +428,7 @@ class NodeAway(DeviceDisconnected):
 
     def __init__(self, node: SeatNodeLink, whose: str, *, waited: bool = True) -> None:
         if node.answered:
-            how = "is unplugged" if node._port is None else "does not answer"
+            how = "is unplugged" if node.unplugged else "does not answer"
             self.problem = f"{whose} on {node.url} {how}"
             fix = f"check the USB cable of {whose}"
         else:

@@ -315,7 +315,7 @@ class TableWithAMissingNode(Table):
         super().__init__()
         self.late = SimSeatNode(self.clock, session=0x0D0D)
         self.late.unplug()
-        late_link = self.late.link("sim://node4", retry_after=0.5)
+        self.late_link = late_link = self.late.link("sim://node4", retry_after=0.5)
         self.panel = SeatNodePanel({3: self.link, 4: late_link}, self.clock)
         self.reader = SeatNodeReader({"pot": (self.link, 0), "side": (late_link, 0)}, self.clock,
                                      seats={3: self.link, 4: late_link})
@@ -352,6 +352,61 @@ def test_a_node_that_answers_late_is_away_no_more(missing: TableWithAMissingNode
     missing.late.plug()
     missing.run(1.0)  # the port is opened again, the node says hello
     assert missing.panel.poll() == [] and missing.reader.poll() == []
+
+
+def said_away(panel: SeatNodePanel, clock: SimClock, seconds: float) -> list[str]:
+    """What the panel's polls every 20 ms for ``seconds`` said of its nodes away, each once."""
+    said: list[str] = []
+    for _ in range(round(seconds / 0.02)):
+        clock.advance(0.02)
+        try:
+            panel.poll()
+        except NodeAway as away:
+            said += [away.problem] if away.problem not in said else []
+    return said
+
+
+def test_a_node_plugged_in_is_said_not_found_until_it_answers(missing: TableWithAMissingNode) -> None:
+    # the port opens a moment before the node replies: the table's fault changed its words to
+    # 'not answering' for that moment, a second fault line of one outage before 'works again'
+    before = said_away(missing.panel, missing.clock, 2.3)  # plugged between two of its hellos
+    missing.late.plug()
+    assert said_away(missing.panel, missing.clock, 1.0) == before == [
+        "seat 4's node has never answered: seat node on sim://node4 not found (could not open "
+        "port: no such device (simulated unplug))"]
+    assert missing.late_link.connected
+
+
+def test_a_node_plugged_back_in_is_said_unplugged_until_it_answers(table: Table) -> None:
+    table.node.unplug()
+    before = said_away(table.panel, table.clock, 4.3)  # the link's peer timeout (3 s) is over
+    table.node.plug()
+    assert said_away(table.panel, table.clock, 1.0) == before == [
+        "seat 3's node on sim://seatnode is unplugged"]
+    assert table.link.connected
+
+
+def test_a_port_found_again_whose_node_stays_silent_is_not_answering_after_its_answer_time() -> None:
+    # the words of a real outage change when it does: the port is there, the node says nothing
+    clock, present = SimClock(), [False]
+
+    def open_port() -> Any:
+        if not present[0]:
+            raise serial.SerialException("could not open port: no such device")
+        return serial.serial_for_url("loop://", timeout=0)
+
+    panel = SeatNodePanel({0: SeatNodeLink("sim://node0", clock, open_port=open_port,
+                                           retry_after=0.02)}, clock)
+    not_found = ("seat 0's node has never answered: seat node on sim://node0 not found (could "
+                 "not open port: no such device)")
+    assert said_away(panel, clock, 2.0) == [not_found]
+    present[0] = True  # opened at the next poll
+    assert said_away(panel, clock, 1.4) == [not_found]
+    clock.advance(0.2)  # the node's answer time since the port opened is over
+    assert said_away(panel, clock, 0.2) == [
+        "seat 0's node has never answered: seat node on sim://node0 not answering: check the "
+        "USB cable"]
+    panel.close()
 
 
 def test_the_other_nodes_events_wait_for_a_node_that_never_answered(

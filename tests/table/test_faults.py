@@ -491,6 +491,20 @@ def test_seat_nodes_that_never_answer_are_a_fault_until_they_answer(on_nodes: tu
         "Fixed: the panel works again", "Fixed: the rfid works again"]
 
 
+def test_a_seat_node_plugged_in_is_one_fault_line_until_it_answers(on_nodes: tuple[Any, Any]) -> None:
+    # the port opens a moment before the node replies: the fault's words changed from 'not found'
+    # to 'not answering' for that moment, a second fault line of one outage before 'works again'
+    table, devices = on_nodes
+    devices.sim.inject("seatnode:disconnected")
+    _polling(on_nodes, 2.0)
+    devices.sim.clear("seatnode")
+    _polling(on_nodes, 3 * HEALTH_EVERY)
+    assert [line.text for line in table.state().log if "panel" in line.text] == [
+        "Fault: panel: seat 0's node has never answered: seat node on sim://node0 not found "
+        "(could not open port: no such device (simulated unplug))",
+        "Fixed: the panel works again"]
+
+
 def test_the_devices_page_checks_a_camera_the_table_has_no_eyes_for(on_nodes: tuple[Any, Any]) -> None:
     # the table's loop looks through its eyes only: a camera without them is not polled, and the
     # page asks it as doctor does
