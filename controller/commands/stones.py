@@ -12,7 +12,7 @@ from typing import Any
 from controller.commands.common import FileProblem, given, shown
 from controller.games.errors import DeviceTimeout, InvalidInput
 from hardware.clock import Clock, SimClock
-from hardware.config import config_for_command
+from hardware.config import HardwareConfig, config_for_command
 from hardware.devices import TagChange, TagReader
 from hardware.factory import build_devices
 from hardware.rfid import (MOST_DENOMINATION, StoneColour, StoneRegistry, TagEnrolled, TagKind, TagRecord,
@@ -137,12 +137,14 @@ def run_enroll(args: argparse.Namespace) -> int:
     sim_tags = [normalise_tag(t) for t in (args.sim_tags or "").split(",") if t.strip()]
     count = args.count or (len(sim_tags) or None)
     path = _registry_path(args)
-    devices = build_devices(config_for_command(args.config))
+    config = config_for_command(args.config)
+    devices = build_devices(config)
     try:
         reader = devices.rfid
         if reader is None:
             raise InvalidInput("the configuration has no RFID reader ([rfid] source = \"none\")")
         spot = _spot(reader, args.spot)
+        reader.set_seats_in_play(_seats_reading(config, spot))
         if sim_tags:
             _script_placements(devices.sim, devices.clock, spot, sim_tags)
         enrolled = _enroll_into(path, args, reader, devices.clock, spot, count)
@@ -163,6 +165,13 @@ def _spot(reader: TagReader, spot: str | None) -> str:
     if spot not in reader.spots:
         raise InvalidInput(f"no spot {spot!r}; spots: {', '.join(reader.spots)}")
     return spot
+
+
+def _seats_reading(config: HardwareConfig, spot: str) -> frozenset[int]:
+    """The seats whose seat node reads ``spot``: the reader waits for their nodes only, so that
+    a node under another spot that does not answer does not stop the enrolment (the RC522s on
+    the Pi's SPI bus serve every seat, and wait for every chip, as before)."""
+    return frozenset(node.seat for node in config.seatnodes if node.spot == spot)
 
 
 def _script_placements(sim: SimTable | None, clock: Clock, spot: str, tags: list[str]) -> None:

@@ -135,3 +135,46 @@ def test_list_never_creates_a_registry(capsys, tmp_path):
     assert main(["stones", "list", "--db", str(tmp_path / "s.db")]) == 2
     assert "no stone registry" in capsys.readouterr().err
     assert not (tmp_path / "s.db").exists()
+
+
+def seat_node_table(tmp_path, monkeypatch, unplugged):
+    """A simulated table whose stones are read by seat nodes: seat 0's under spot 'pot', seat
+    5's under 'seat5'; the node of each seat of ``unplugged`` is unplugged throughout."""
+    from controller.commands import stones
+    from hardware.factory import build_devices
+
+    def unplugging(config):
+        devices = build_devices(config)
+        for seat in unplugged:
+            node = devices.sim.nodes[seat]
+            node.unplug()
+            monkeypatch.setattr(node, "plug", lambda: None)  # the simulated table plugs it back
+        return devices
+
+    monkeypatch.setattr(stones, "build_devices", unplugging)
+    config = tmp_path / "table.toml"
+    config.write_text('[rfid]\nsource = "seatnode"\n'
+                      '[[seatnodes]]\nseat = 0\nurl = "sim://node0"\nspot = "pot"\n'
+                      '[[seatnodes]]\nseat = 5\nurl = "sim://node5"\nspot = "seat5"\n')
+    return str(config)
+
+
+def test_enroll_on_a_spot_whose_node_answers_while_another_spots_node_is_unplugged(
+        capsys, monkeypatch, tmp_path):
+    # the reader waited for every node: seat 5's, unplugged, stopped the enrolment at 'pot'
+    db = tmp_path / "s.db"
+    config = seat_node_table(tmp_path, monkeypatch, unplugged=[5])
+    assert main(["stones", "enroll", "--config", config, "--kind", "stone", "--colour", "white",
+                 "--spot", "pot", "--db", str(db), "--sim-tags", "DEADBEEF,04A1B2C3D4E5F6,CAFEF00D,0BADC0DE"]) == 0
+    assert "4 tags enrolled" in capsys.readouterr().err  # the last two after the node's 1.5 s
+    assert StoneRegistry(db).get("0BADC0DE") is not None
+
+
+def test_enroll_on_a_spot_whose_node_is_unplugged_says_so_at_once(capsys, monkeypatch, tmp_path):
+    db = tmp_path / "s.db"
+    config = seat_node_table(tmp_path, monkeypatch, unplugged=[0])
+    assert main(["stones", "enroll", "--config", config, "--kind", "stone", "--colour", "white",
+                 "--spot", "pot", "--db", str(db), "--sim-tags", "DEADBEEF"]) == 2
+    err = capsys.readouterr().err
+    assert "the node of spot 'pot' has never answered: seat node on sim://node0 not found" in err
+    assert "Traceback" not in err and not db.exists()
