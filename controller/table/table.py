@@ -507,17 +507,14 @@ class Table:
         self._note("clear", f"the {device} works again", device, "")
 
     def _note(self, kind: str, line: str, device: str, why: str) -> None:
-        """Record a fault, a warning or its end: in the game in play; between two games, as the
-        table's own record (:data:`~controller.store.store.TABLE`), so that a finished game's
-        record ends with its result; before the first game, which a record needs, only show it as
-        its record would be shown (the log, the status, the update that `run` tells its terminal)."""
+        """Record a fault, a warning or its end, durably before it is shown (the log, the status,
+        the update that `run` tells its terminal): in the game in play; between two games and
+        before the first, as the table's own record (:data:`~controller.store.store.TABLE`), so
+        that a finished game's record ends with its result and a fresh table keeps what failed."""
         if self._in_play():
             self._record(kind, line, device, device, why=why)
-        elif self.game_no:
-            self._shown(self._appended(TABLE, kind, line, device, device, why=why))
         else:
-            self._told += 1
-            self._shown(_Row(self._seq, kind, line, device, why, device, self._now()))
+            self._shown(self._appended(TABLE, kind, line, device, device, why=why))
 
     def _health(self, name: str, device: Any) -> DeviceStatus:
         """``device``'s fault or warning as the loop's last poll found it, else healthy; checked
@@ -642,6 +639,8 @@ class Table:
         current = self.store.current_game() or (newest[0] if newest else None)
         self._seq = self.store.last_seq()
         if current is None:
+            for row in self.store.records(TABLE):  # before the first game: what failed since
+                self._log.append(_log_line(self, row, self._sentence(row)))
             return
         self.game_no = current.game_no
         self._start(current.game, tuple(current.names), current.options,

@@ -12,6 +12,7 @@ import pytest
 
 from controller.games.dice import DieKind
 from controller.games.errors import DeviceDisconnected
+from controller.store import TABLE
 from controller.table.table import HEALTH_EVERY
 from vision.face_art import svg_path
 
@@ -330,9 +331,9 @@ def test_a_console_page_whose_session_ended_elsewhere_goes_to_the_login(browser:
 
 def test_an_open_scoreboard_shows_a_notice_and_a_fault_told_after_it_opened(
         browser: Any, served: Any, fresh: Any) -> None:
-    # a notice (and a fault before the first game) keeps the last record's number, and the
-    # production server's fan-out sent only changes of a higher number: only a page opened
-    # afterwards showed them
+    # a notice keeps the last record's number, and the production server's fan-out sent only
+    # changes of a higher number: only a page opened afterwards showed it. A fault before the
+    # first game is the table's own record (store.TABLE), shown once, after the notice
     board = open_board(browser, served(fresh))
     fresh.press(1, "call")
     board.locator("#log li", has_text="pressed call, but no game is in play").wait_for(timeout=WAIT_MS)
@@ -340,7 +341,10 @@ def test_an_open_scoreboard_shows_a_notice_and_a_fault_told_after_it_opened(
     fresh.beats(HEALTH_EVERY * 2.5)
     assert fresh.state().status.value == "fault"
     board.locator("#status", has_text=fresh.state().problem).wait_for(timeout=WAIT_MS)
-    assert board.evaluate("window.dicetable.seq") == 0  # no record yet: the events' id says so
+    faults = [record.seq for record in fresh.store.records(TABLE)]
+    assert faults and board.evaluate("window.dicetable.seq") == faults[-1]  # the events' id says so
+    shown = board.eval_on_selector_all("#log li", "lines => lines.map((line) => Number(line.dataset.seq))")
+    assert shown == [*reversed(faults), 0]  # newest first, each once, the notice (no record) last
     shot(board, "scoreboard-large-fault-before-the-first-game")
 
 
@@ -384,6 +388,9 @@ def test_an_open_console_shows_a_fault_before_the_first_game_and_its_end(
     fresh.beats(HEALTH_EVERY * 2.5)
     console.locator("#log li", has_text="the camera works again").wait_for(timeout=WAIT_MS)
     assert console.locator("#table-status.status-over").count() == 1
+    fault, clear = (record.seq for record in fresh.store.records(TABLE))  # the table's own records
+    assert console.locator("#log li").all_inner_texts() == [
+        f"{clear} · Fixed: the camera works again", f"{fault} · Fault: camera: stopped sending frames"]
     assert "camera" not in console.locator("#status-shown").inner_text()
 
 

@@ -11,6 +11,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from controller.games.rolls import Roll
+from controller.store import TABLE
 from controller.table.records import SEAT_COLOURS, Entry
 from controller.games.errors import DeviceDisconnected
 from controller.table.table import DEVICE_FIX
@@ -360,7 +361,10 @@ def test_a_seat_name_or_a_reason_too_long_for_the_scoreboard_is_refused(dealer: 
 def test_the_console_is_told_of_a_fault_before_the_first_game_and_of_its_end(fresh: Any,
                                                                              fresh_dealer: FlaskClient) -> None:
     # /dealer/at said only the record's number and the game's, which a fault before any game
-    # keeps: an open console never drew the dead camera the dealer must see first, nor its end
+    # kept: an open console never drew the dead camera the dealer must see first, nor its end.
+    # They are the table's own records now: the record's number moves, and the console draws
+    # itself again; its Start form, which acts on the game alone, stays valid
+    form = {"csrf": csrf_of(fresh_dealer, "/dealer/"), "game_no": "0"}  # Start, drawn first
     asked = [fresh_dealer.get("/dealer/at").get_json()]
     fresh.eyes.failing = DeviceDisconnected("camera: stopped sending frames")
     fresh.beats(2.5)
@@ -370,9 +374,13 @@ def test_the_console_is_told_of_a_fault_before_the_first_game_and_of_its_end(fre
     fresh.eyes.failing = None
     fresh.beats(2.5)
     asked.append(fresh_dealer.get("/dealer/at").get_json())
-    assert "the camera works again" in fresh_dealer.get("/dealer/").get_data(as_text=True)
-    assert [(a["at"], a["game_no"]) for a in asked] == [(0, 0)] * 3  # the forms are still valid
-    assert len({a["told"] for a in asked}) == 3  # ... but the page is not what the table shows
+    fault, clear = (record.seq for record in fresh.store.records(TABLE))
+    assert [(a["at"], a["game_no"], a["told"]) for a in asked] == [(0, 0, 0), (fault, 0, 0), (clear, 0, 0)]
+    log = re.findall(r"<li>(\d+) · ([^<]*)</li>", fresh_dealer.get("/dealer/").get_data(as_text=True))
+    assert log == [(str(clear), "Fixed: the camera works again"),
+                   (str(fault), "Fault: camera: stopped sending frames")]  # newest first, each once
+    started = fresh_dealer.post("/dealer/new-game", data={**form, "game": "tao", "names": "Zed, Yu"})
+    assert started.status_code == 303 and fresh.game_no == 1
 
 
 def test_a_console_form_drawn_before_a_notice_is_accepted_after_it(fresh: Any,
