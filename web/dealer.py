@@ -223,8 +223,8 @@ def new_game() -> BaseResponse:
 def at() -> Response:
     """Where the table stands now: the record's sequence number and the game's number, which the
     console's forms act on (:func:`_drawn_at`, :func:`_drawn_in_game`), and ``told``, the changes
-    told since that record without one of their own (a notice, a device's fault before the first
-    game and its end: ``TableState.told``). The console page asks every few seconds: when the
+    told since that record without one of their own (a notice: ``TableState.told``; a device's
+    fault, warning or end is a record, the table's own outside a game). The console page asks every few seconds: when the
     record or the game changed, it draws itself again (or says its forms are stale); when only
     ``told`` did, it draws again the parts such a change shows, its forms still valid. ``run``
     names the table's run (``WebTable.run``): a restarted table counts ``told`` from 0 again, and

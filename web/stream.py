@@ -50,9 +50,8 @@ def resumed_at(after: int, now: Place) -> Place:
     """Where a stream resumed after record ``after`` goes on, the table standing at ``now``: after
     every change told of that record (the id names the record, not the changes told after it),
     but no further than ``now``, so that what is told from now on is sent. Past ``now``, a stream
-    resumed at the table's last record sent nothing told without a record (a new game, a fault
-    before the first game and its end) until the next record, nor a restarted table's, whose
-    count of them starts again from 0.
+    resumed at the table's last record sent nothing told without a record (a new game, a notice)
+    until the next record, nor a restarted table's, whose count of them starts again from 0.
 
     >>> resumed_at(7, (7, 2)), resumed_at(7, (9, 0)) == (7, AFTER_ALL_TOLD)
     ((7, 2), True)

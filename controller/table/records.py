@@ -152,7 +152,7 @@ class Update:
 
     ``seq`` is the last durable record's number, which a stream resumes after (``Last-Event-ID``)
     and a console form acts on; a change that makes no record (a notice such as "Ann pressed call,
-    but no game is in play", a new game, a fault before the first game) keeps it and counts up
+    but no game is in play", a new game) keeps it and counts up
     ``told`` instead (0: the record's own change), so that :attr:`place` orders every change the
     table tells, once each."""
 

@@ -1,6 +1,5 @@
 """The feeds a stream reads: every change the table tells reaches every open stream once, in
-order, those that make no record too (a notice, a new game, a fault before the first game keep the
-last record's number)."""
+order, those that make no record too (a notice, a new game keep the last record's number)."""
 
 from __future__ import annotations
 
