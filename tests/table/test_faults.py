@@ -116,18 +116,31 @@ def test_a_die_knocked_off_the_tray_is_a_question_until_it_is_put_back(holdem: D
     finishes_the_hand_whole(holdem)
 
 
+def _tray_covered(demo: Demo) -> tuple[list[int], Any, Any]:
+    """The flop thrown while a cloth covers the tray's corner markers, the table's beats played
+    until its camera's fault stands; the flop's values, the camera and that state."""
+    values, camera = _flop(demo)
+    camera.roll(values, kind="letters", markers=False)
+    table_only(demo, 30)
+    state = demo.table.state()
+    assert state.status is TableStatus.FAULT and "cannot find the tray" in state.problem
+    return values, camera, state
+
+
+def _tray_found(demo: Demo, values: list[int], camera: Any) -> None:
+    """The cloth taken off and the flop thrown again, read surely (these tests are of the fault,
+    not the reader), the table's beats played until it runs again."""
+    camera._rng = random.Random(0)
+    camera.roll(values, zones=["community"] * 3, kind="letters")
+    table_only(demo, 30)
+    assert demo.table.state().status is TableStatus.RUNNING
+
+
 def test_dice_read_as_the_camera_finds_the_tray_again_are_played(holdem: Demo) -> None:
     # the frame that found the markers again gave the flop while the camera's fault still stood:
     # the table refused its own roll, and the TableNotReady left the tick and ended `run`
-    values, camera = _flop(holdem)
-    camera.roll(values, kind="letters", markers=False)  # a cloth over the tray's corner markers
-    table_only(holdem, 30)
-    state = holdem.table.state()
-    assert state.status is TableStatus.FAULT and "cannot find the tray" in state.problem
-    camera._rng = random.Random(0)  # a throw the reader reads surely (this test is of the fault)
-    camera.roll(values, zones=["community"] * 3, kind="letters")
-    table_only(holdem, 30)
-    assert holdem.table.state().status is TableStatus.RUNNING
+    values, camera, _ = _tray_covered(holdem)
+    _tray_found(holdem, values, camera)
     clear, flop = holdem.table.store.records(holdem.table.game_no)[-2:]
     assert (clear.kind, flop.kind, flop.origin) == ("clear", "input", "camera")
     finishes_the_hand_whole(holdem)
@@ -447,18 +460,11 @@ def test_the_devices_page_asks_no_device_the_table_polls_and_holds_no_beat(
 
 def test_the_devices_page_says_the_cameras_fault_until_the_tray_is_found_again(holdem: Demo) -> None:
     # the camera's own check() gets frames and said it worked, while the table waited for the tray
-    values, camera = _flop(holdem)
-    camera.roll(values, kind="letters", markers=False)  # a cloth over the tray's corner markers
-    table_only(holdem, 30)
-    state = holdem.table.state()
-    assert state.status is TableStatus.FAULT and "cannot find the tray" in state.problem
+    values, camera, state = _tray_covered(holdem)
     status = holdem.table.devices()[0]
     assert status.name == "camera" and not status.ok
     assert (named("camera", status.problem), status.fix) == (state.problem, state.fix)
-    camera._rng = random.Random(0)  # a throw the reader reads surely (this test is of the fault)
-    camera.roll(values, zones=["community"] * 3, kind="letters")
-    table_only(holdem, 30)
-    assert holdem.table.state().status is TableStatus.RUNNING
+    _tray_found(holdem, values, camera)
     assert [(status.name, status.ok) for status in holdem.table.devices()] == [
         ("camera", True), ("panel", True), ("rfid", True)]
 
