@@ -424,7 +424,8 @@ class NodeAway(DeviceDisconnected):
     A node that answered before is unplugged or silent now; one that never answered is told
     with ``doctor``'s words (not found, another protocol version, not answering). ``waited``:
     the node of a seat in play, which holds the table (a fault); else the node of an empty seat,
-    which the table plays on without (a warning), and the fix says so."""
+    which the table plays on without (a warning), and the fix says so. ``remedy`` is the fix
+    alone, for a command that does not go on by itself (``dicetable stones enroll``)."""
 
     def __init__(self, node: SeatNodeLink, whose: str, *, waited: bool = True) -> None:
         if node.answered:
@@ -434,6 +435,7 @@ class NodeAway(DeviceDisconnected):
         else:
             problem, fix = node.silence()
             self.problem = f"{whose} has never answered: {problem}"
+        self.remedy = fix
         again = " again" if node.answered else ""
         self.fix = (f"{fix}; the table goes on by itself when it answers{again}" if waited
                     else f"{fix}; the table plays on without it while its seat is empty")

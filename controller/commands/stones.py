@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.commands.common import FileProblem, given, shown
-from controller.games.errors import DeviceTimeout, InvalidInput
+from controller.games.errors import DeviceDisconnected, DeviceTimeout, InvalidInput
 from hardware.clock import Clock, SimClock
 from hardware.config import HardwareConfig, config_for_command
 from hardware.devices import TagChange, TagReader
@@ -148,6 +148,12 @@ def run_enroll(args: argparse.Namespace) -> int:
         if sim_tags:
             _script_placements(devices.sim, devices.clock, spot, sim_tags)
         enrolled = _enroll_into(path, args, reader, devices.clock, spot, count)
+    except DeviceDisconnected as away:  # a seat node's fix says the table goes on by itself
+        remedy = getattr(away, "remedy", None)
+        if remedy is None:
+            raise
+        raise DeviceDisconnected(f"{getattr(away, 'problem', away)}; {remedy}, then enrol again "
+                                 "(the tags enrolled before it stopped are kept)") from None
     finally:
         devices.close()
     if count and enrolled < count:
@@ -186,18 +192,18 @@ def _script_placements(sim: SimTable | None, clock: Clock, spot: str, tags: list
 def _enroll_into(path: Path, args: argparse.Namespace, reader: TagReader, clock: Clock,
                  spot: str, count: int | None) -> int:
     """Enrol into the registry at ``path``; a registry this made and left empty is removed
-    again, so a run that enrolled nothing leaves no file behind."""
+    again, so a run that enrolled nothing leaves no file behind. One that enrolled tags and
+    then stopped on a fault (a seat node unplugged) keeps them."""
     existed = path.exists()
     registry = StoneRegistry(path)
-    enrolled = 0
     try:
         print(f"place tags on spot {spot!r} one at a time", file=sys.stderr)
-        enrolled = _enroll(args, reader, clock, spot, count, registry)
+        return _enroll(args, reader, clock, spot, count, registry)
     finally:
+        empty = not registry.all()
         registry.close()
-        if not existed and not enrolled:
+        if not existed and empty:
             path.unlink(missing_ok=True)
-    return enrolled
 
 
 def _enroll(args: argparse.Namespace, reader: TagReader, clock: Clock, spot: str,

@@ -177,4 +177,36 @@ def test_enroll_on_a_spot_whose_node_is_unplugged_says_so_at_once(capsys, monkey
                  "--spot", "pot", "--db", str(db), "--sim-tags", "DEADBEEF"]) == 2
     err = capsys.readouterr().err
     assert "the node of spot 'pot' has never answered: seat node on sim://node0 not found" in err
+    assert "then enrol again" in err and "goes on by itself" not in err  # enrolment stops
     assert "Traceback" not in err and not db.exists()
+
+
+def test_tags_enrolled_before_the_spots_node_went_away_are_kept(capsys, monkeypatch, tmp_path):
+    # the registry the command made was removed when the node went away mid-enrolment: the count
+    # of tags enrolled was never returned, so it was taken for an enrolment of none
+    from controller.commands import stones
+    from hardware.factory import build_devices
+
+    def away_after_a_tag(config):
+        devices = build_devices(config)
+        poll = devices.rfid.poll
+
+        def polled():
+            events = poll()
+            if events:  # the first tag is in: seat 0's node is unplugged for good
+                node = devices.sim.nodes[0]
+                node.unplug()
+                monkeypatch.setattr(node, "plug", lambda: None)
+            return events
+
+        monkeypatch.setattr(devices.rfid, "poll", polled)
+        return devices
+
+    db = tmp_path / "s.db"
+    config = seat_node_table(tmp_path, monkeypatch, unplugged=[])
+    monkeypatch.setattr(stones, "build_devices", away_after_a_tag)
+    assert main(["stones", "enroll", "--config", config, "--kind", "stone", "--colour", "white",
+                 "--spot", "pot", "--db", str(db), "--sim-tags", "DEADBEEF,CAFEF00D"]) == 2
+    err = capsys.readouterr().err
+    assert "the node of spot 'pot' on sim://node0 is unplugged" in err and "then enrol again" in err
+    assert StoneRegistry(db).get("DEADBEEF") is not None
