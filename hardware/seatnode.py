@@ -163,7 +163,6 @@ class SeatNodeLink:
         self._next_open = clock.now()
         self._opened: float | None = None  # when the port last opened
         self._first_pump: float | None = None
-        self._last_pump: float | None = None
         self._answered = False
         self._problem = ""
         self._open_errno: int | None = None  # why the port could not be opened, when the system said
@@ -205,7 +204,6 @@ class SeatNodeLink:
         """Exchange what is due now: (re)open the port, read, acknowledge, resend, heartbeat."""
         if self._first_pump is None:
             self._first_pump = self._clock.now()
-        self._last_pump = self._clock.now()
         if self._port is None and not self._reopen():
             return
         data = self._read()
@@ -370,23 +368,10 @@ class SeatNodeLink:
         return self.connected
 
     def status(self, name: str) -> DeviceStatus:
-        """Say, as device ``name``, whether the node works and how to fix it: from what the link
-        knows when a table polls it (:meth:`_knows`), else probed now, as for ``doctor``."""
-        if not self._knows():
-            self.wait_answer()
-        if self.connected:
+        """Probe the node now and say, as device ``name``, whether it works and how to fix it."""
+        if self.wait_answer():
             return DeviceStatus.healthy(name)
         return DeviceStatus.failing(name, *self.silence())
-
-    def _knows(self) -> bool:
-        """True when the link exchanged within ``answer_within`` seconds (a table polls it) and
-        knows that the node answers or is :attr:`away`, as the table's fault says it: the table's
-        devices page probed every dead node for ``answer_within``, twice (the panel's check and
-        the reader's), holding the table meanwhile. A node plugged back in is found at the
-        link's next reopen, by the table's poll."""
-        return (self._last_pump is not None
-                and self._clock.now() < self._last_pump + self._answer_within
-                and (self.connected or self.away))
 
     def silence(self) -> tuple[str, str]:
         """Why the node does not answer, as far as the link can tell now, and the fix: the port

@@ -174,19 +174,6 @@ def test_check_recovers_after_the_cable_is_back(table: Table) -> None:
     assert table.panel.check().ok
 
 
-def test_a_node_the_table_polls_is_checked_from_what_its_link_knows_without_waiting(
-        table: Table) -> None:
-    # the table's devices page probed a dead node for the link's answer time (1.5 s), once for
-    # the panel and once for the reader, holding the table all that while
-    table.node.unplug()
-    table.run(0.1)
-    before = table.clock.now()
-    panel, reader = table.panel.check(), table.reader.check()
-    assert table.clock.now() == before
-    assert (panel.problem, panel.fix) == (reader.problem, reader.fix) == table.link.silence()
-    assert not panel.ok and panel.problem.startswith("seat node on sim://seatnode not found")
-
-
 def test_a_node_no_longer_polled_is_probed_as_doctor_probes_it(table: Table) -> None:
     table.node.unplug()
     table.run(0.1)
