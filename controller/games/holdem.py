@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping, Sequence
 from controller.games.base import REVEAL, DiceNeeded, Input, Pending
 from controller.games.betting import Betting, Pot, Structure, side_pots, split
 from controller.games.dice import DieKind
-from controller.games.engine import Engine, seat_words
+from controller.games.engine import Engine, and_list, seat_words
 from controller.games.errors import IllegalAction
 from controller.games.hands import HandRules, evaluator, hand_name
 from controller.games.holdem_inputs import (AllIn, Bet, Call, Check, Fold, Leave, Pass, Protect,
@@ -870,8 +870,12 @@ def _marks(game: HoldemGame, seat: int) -> tuple[str, ...]:
 
 
 def _pot_views(pots: Sequence[Pot]) -> tuple[PotView, ...]:
-    return tuple(PotView("main pot" if n == 0 else f"side pot {n}", _chips(pot.amount),
-                         tuple(pot.eligible)) for n, pot in enumerate(pots))
+    return tuple(PotView(_pot_name(n), _chips(pot.amount), tuple(pot.eligible))
+                 for n, pot in enumerate(pots))
+
+
+def _pot_name(n: int) -> str:
+    return "main pot" if n == 0 else f"side pot {n}"
 
 
 def _hand_result(game: HoldemGame, names: list[str]) -> Result | None:
@@ -891,12 +895,35 @@ def _hand_result(game: HoldemGame, names: list[str]) -> Result | None:
     text = "; ".join(f"{names[seat]} wins {chips}" + (f" with {said[seat]}" if seat in said
                                                        else ": everyone else folded")
                      for seat, chips in won.items())
-    pots = tuple(PotView("main pot" if n == 0 else f"side pot {n}", _chips(pot["amount"]),
-                         tuple(pot["eligible"])) for n, pot in enumerate(last["pots"]))
+    pots = tuple(PotView(_pot_name(n), _chips(pot["amount"]), tuple(pot["eligible"]),
+                         tuple(pot["winners"])) for n, pot in enumerate(last["pots"]))
     if not shown:
         shown = [Shown(seat, (), "everyone else folded", _chips(chips)) for seat, chips in won.items()]
-    return Result(last["hand"], tuple(won), tuple(shown), text, pots,
+    return Result(last["hand"], tuple(won), tuple(shown), text, _headline(pots, names), pots,
                   tuple(DieView(game.kind, face) for face in board))
+
+
+def _headline(pots: Sequence[PotView], names: Sequence[str]) -> str:
+    """Who won what, for the showdown box: no pot is named when the same seats took every pot
+    (one winner, or one split); otherwise each set of winners with the pots it took.
+
+    >>> main, side = PotView("main pot", (), (0, 1, 2), (0,)), PotView("side pot 1", (), (1, 2), (1, 2))
+    >>> _headline([main], "ABC"), _headline([side], "ABC"), _headline([main, side], "ABC")
+    ('A wins', 'B and C split', 'A wins the main pot; B and C split side pot 1')
+    """
+    took: dict[tuple[int, ...], list[str]] = {}
+    for n, pot in enumerate(pots):
+        took.setdefault(pot.winners, []).append(f"the {pot.name}" if n == 0 else pot.name)
+    if len(took) <= 1:
+        return _takers(next(iter(took), ()), names)
+    return "; ".join(f"{_takers(seats, names)} {and_list(won)}" for seats, won in took.items())
+
+
+def _takers(seats: tuple[int, ...], names: Sequence[str]) -> str:
+    """``Ben wins``, ``Cleo and Dev split``."""
+    if not seats:
+        return "Nobody wins"
+    return f"{and_list([names[s] for s in seats])} {'split' if len(seats) > 1 else 'wins'}"
 
 
 def _facts(game: HoldemGame) -> tuple[Fact, ...]:

@@ -847,7 +847,13 @@ def _round_result(last: dict[str, Any] | None, names: list[str]) -> Result | Non
     else:
         best = next(row for row in last["reveal"] if row["seat"] == winners[0])
         text = f"{names[winners[0]]} wins {stones} with score {best['score']}"
-    return Result(last["number"], winners, shown, text)
+    return Result(last["number"], winners, shown, text, _round_headline(winners, names))
+
+
+def _round_headline(winners: tuple[int, ...], names: list[str]) -> str:
+    """``Ana wins``; tied seats play a tiebreak for the pot, so they ``tie``, never split."""
+    said = and_list([names[s] for s in winners])
+    return f"{said} tie" if len(winners) > 1 else f"{said} wins"
 
 
 def _facts(game: TaoDice, names: list[str]) -> tuple[Fact, ...]:

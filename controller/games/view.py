@@ -79,11 +79,13 @@ class SeatView:
 
 @dataclass(frozen=True)
 class PotView:
-    """A pot (``pot``, ``main pot``, ``side pot 1``): its stones or chips and who can win it."""
+    """A pot (``pot``, ``main pot``, ``side pot 1``): its stones or chips and who can win it;
+    ``winners`` who won it once it is paid (a :class:`Result`'s pots), () while it is in play."""
 
     name: str
     amount: tuple[Holding, ...]
     eligible: tuple[int, ...]
+    winners: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -111,12 +113,17 @@ class Shown:
 @dataclass(frozen=True)
 class Result:
     """How the last hand or round ended: winners, shown hands, and a sentence for the room;
-    ``community`` the board the hands were made with (hold'em), ``pots`` as they were paid."""
+    ``headline`` who won what in a few words, said by the engine because only the rules know
+    whether two winners split a pot, each won a different pot, or tie and play on (``Ben wins``,
+    ``Cleo and Dev split``, ``Ben wins the main pot; Cleo and Dev split side pot 1``, ``Ana and
+    Ben tie``); ``community`` the board the hands were made with (hold'em), ``pots`` as they were
+    paid, each with its winners."""
 
     number: int
     winners: tuple[int, ...]
     shown: tuple[Shown, ...]
     text: str
+    headline: str
     pots: tuple[PotView, ...] = ()
     community: tuple[DieView, ...] = ()
 

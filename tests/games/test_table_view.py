@@ -69,6 +69,7 @@ def test_tao_view_drops_a_folded_seats_dice_and_names_the_round_winner() -> None
         game.apply(game.parse_input(line))
     result = game.view().result
     assert result is not None and result.text == "Seat 0 wins 5 stones with score 22"
+    assert result.headline == "Seat 0 wins"
     assert result.shown[0].hand == "score 22 (6+6, d12 10)"
     assert result.shown[0].won == (Holding("black", 5), Holding("white", 0))
     assert [s.seat for s in result.shown] == [0, 2]
@@ -101,7 +102,52 @@ def test_holdem_view_shows_blinds_bets_side_pots_and_the_hand_names() -> None:
         (2, "one pair, 5", ())]
     assert result.text == "Seat 0 wins 30 with full house, W over 5; Seat 1 wins 16 with " \
                           "straight, C high"
+    assert result.headline == "Seat 0 wins the main pot; Seat 1 wins side pot 1"
+    assert [p.winners for p in result.pots] == [(0,), (1,)]
     assert [d.face for d in result.community] == ["W", "5", "5", "C", "6"]
+
+
+# Dee all-in for 10 preflop, Ann folds on the flop after Bo bets 10 and Cy calls: the main pot
+# (40) is Bo's, Cy's and Dee's to win, side pot 1 (20) Bo's and Cy's
+SIDE_POT_HAND = ["allin 3", "call 0", "call 1", "call 2", "roll table d8-tauren W 5 5",
+                 "bet 1 amount=10", "call 2", "fold 0", "roll table d8-tauren C", "check 1",
+                 "check 2", "roll table d8-tauren 6", "check 1", "check 2"]
+
+
+@pytest.mark.parametrize("bo, cy, dee, headline", [
+    ("W W", "4 3", "4 3", "Bo wins"),                  # the best hand takes every pot
+    ("4 3", "4 3", "2 2", "Bo and Cy split"),          # a tie for every pot
+    ("4 3", "4 3", "W W", "Dee wins the main pot; Bo and Cy split side pot 1"),
+    ("4 3", "4 3", "4 3", "Bo, Cy and Dee split the main pot; Bo and Cy split side pot 1"),
+    ("4 3", "2 2", "W W", "Dee wins the main pot; Bo wins side pot 1"),
+])
+def test_the_headline_says_who_won_which_pot(bo: str, cy: str, dee: str, headline: str) -> None:
+    rolls = [f"roll 0 d8-tauren 2 3", f"roll 1 d8-tauren {bo}", f"roll 2 d8-tauren {cy}",
+             f"roll 3 d8-tauren {dee}"]
+    game = play("tauren", 4, {"stack": "40,40,40,10"}, rolls + SIDE_POT_HAND)
+    result = game.view(["Ann", "Bo", "Cy", "Dee"]).result
+    assert result is not None and [p.name for p in result.pots] == ["main pot", "side pot 1"]
+    assert result.headline == headline
+
+
+def test_the_headline_of_a_hand_everyone_else_folded_names_the_one_winner() -> None:
+    game = play("diceholdem", 3, {}, ["roll 0 letters H O", "roll 1 letters M M",
+                                      "roll 2 letters L D", "fold 0", "fold 1"])
+    result = game.view(["Ann", "Bo", "Cy"]).result
+    assert result is not None and result.winners == (2,)
+    assert result.headline == "Cy wins"
+
+
+def test_tied_tao_dice_seats_tie_they_do_not_split() -> None:
+    # a tie is played off in a tiebreak round for the same pot: nobody has split anything
+    game = play("tao", 3, {}, ["ante 0 black=1 white=0", "ante 1 black=1 white=0",
+                               "ante 2 black=1 white=0", "roll 0 d6 6 6", "roll 1 d6 1 1",
+                               "roll 2 d6 6 6", "raise 0 black=1 white=0", "fold 1",
+                               "call 2 black=1 white=0", "roll 0 d12 10", "roll 2 d12 10",
+                               "pass 0", "pass 2"])
+    result = game.view(["Ana", "Ben", "Cy"]).result
+    assert result is not None and result.winners == (0, 2)
+    assert result.headline == "Ana and Cy tie"
 
 
 def test_diceholdem_community_dice_carry_their_reroll_and_protect_states() -> None:
