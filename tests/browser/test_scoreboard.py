@@ -13,6 +13,7 @@ import pytest
 from controller.games.dice import DieKind
 from controller.games.errors import DeviceDisconnected
 from controller.store import TABLE
+from controller.table.records import Entry
 from controller.table.table import HEALTH_EVERY
 from vision.face_art import svg_path
 
@@ -106,12 +107,31 @@ def test_the_scoreboard_draws_sealed_dice_and_the_showdown(browser: Any, served:
     caught_up(page, table)
     banner = page.locator("#showdown")
     banner.wait_for(state="visible", timeout=WAIT_MS)
-    winner = table.state().view.result
-    assert table.state().view.seats[winner.winners[0]].name in banner.locator("h2").inner_text()
+    result = table.state().view.result
+    assert banner.locator("h2").inner_text() == result.headline
+    assert table.state().view.seats[result.winners[0]].name in result.headline
     assert banner.locator(".hand").first.inner_text().startswith("Score")
-    assert page.evaluate("[['Ann'], ['Ann', 'Bo'], ['Ann', 'Bo', 'Cy']].map(andList)") == [
-        "Ann", "Ann and Bo", "Ann, Bo and Cy"]  # how a split's winners are named
     shot(page, "scoreboard-large-tao-showdown")
+
+
+def test_the_showdown_box_says_who_won_each_pot(browser: Any, served: Any) -> None:
+    # it said "Bo, Cy and Dee split" (the winners of any pot, split when more than one): Dee
+    # took the main pot alone, Bo and Cy split side pot 1
+    table = web_conftest.new_table("tauren", 4, 1, ["Ann", "Bo", "Cy", "Dee"],
+                                   {"stack": "40,40,40,10"}, sealed=False)
+    live = served(table, showdown_seconds=60)
+    page = open_board(browser, live)
+    for line in ["roll 0 d8-tauren 2 3", "roll 1 d8-tauren 4 3", "roll 2 d8-tauren 4 3",
+                 "roll 3 d8-tauren W W", "allin 3", "call 0", "call 1", "call 2",
+                 "roll table d8-tauren W 5 5", "bet 1 amount=10", "call 2", "fold 0",
+                 "roll table d8-tauren C", "check 1", "check 2", "roll table d8-tauren 6",
+                 "check 1", "check 2"]:
+        table.submit(Entry(table.game.parse_input(line), "console", "dealer"))
+    banner = page.locator("#showdown")
+    banner.wait_for(state="visible", timeout=WAIT_MS)
+    assert banner.locator("h2").inner_text() == "Dee wins the main pot; Bo and Cy split side pot 1"
+    assert banner.locator(".shown.winner .who").all_inner_texts() == ["Bo", "Cy", "Dee"]
+    shot(page, "scoreboard-large-side-pot-showdown")
 
 
 def test_a_dealer_corrects_a_misread_die_and_the_scoreboard_shows_it(browser: Any,

@@ -81,11 +81,6 @@ function renderOdds(state, odds) {
     `<span class="num">${(100 * o.win).toFixed(1)}%${o.tie > 0.0005 ? ` <small>tie ${(100 * o.tie).toFixed(1)}%</small>` : ""}</span></li>`).join("");
 }
 
-function andList(words) {
-  // "Ana", "Ana and Ben", "Ana, Ben and Cleo"
-  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}` : words.join("");
-}
-
 function renderShowdown(state) {
   const result = state.view.result;
   const key = result ? `${state.game_no}/${result.number}` : null;
@@ -93,13 +88,12 @@ function renderShowdown(state) {
   const first = shownResult === null && live.renders === 1;
   shownResult = key;
   if (first) return; // a result already over when the page opened is not news
-  const winners = andList(result.winners.map((seat) => seatName(state, seat)));
   const hands = (result.shown || []).map((shown) =>
     `<div class="shown${result.winners.includes(shown.seat) ? " winner" : ""}">` +
     `<div class="who">${esc(seatName(state, shown.seat))}</div><div>${dice(shown.dice, 72)}</div>` +
     `<div class="hand">${esc(capital(shown.hand))}</div>${holdings(shown.won) ? `<div class="won">wins ${holdings(shown.won)}</div>` : ""}</div>`).join("");
   const box = $("showdown");
-  box.innerHTML = `<h2>${esc(winners || "No winner")} ${result.winners.length > 1 ? "split" : "wins"}</h2>` +
+  box.innerHTML = `<h2>${esc(result.headline)}</h2>` +
     `<div class="hands">${hands}</div><p>${esc(result.text)}</p>`;
   box.hidden = false;
   clearTimeout(showdownTimer);
