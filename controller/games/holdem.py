@@ -911,12 +911,25 @@ def _headline(pots: Sequence[PotView], names: Sequence[str]) -> str:
     >>> _headline([main], "ABC"), _headline([side], "ABC"), _headline([main, side], "ABC")
     ('A wins', 'B and C split', 'A wins the main pot; B and C split side pot 1')
     """
-    took: dict[tuple[int, ...], list[str]] = {}
+    took: dict[tuple[int, ...], list[int]] = {}
     for n, pot in enumerate(pots):
-        took.setdefault(pot.winners, []).append(f"the {pot.name}" if n == 0 else pot.name)
+        took.setdefault(pot.winners, []).append(n)
     if len(took) <= 1:
         return _takers(next(iter(took), ()), names)
-    return "; ".join(f"{_takers(seats, names)} {and_list(won)}" for seats, won in took.items())
+    return "; ".join(f"{_takers(seats, names)} {_pot_words(won)}" for seats, won in took.items())
+
+
+def _pot_words(numbers: list[int]) -> str:
+    """The pots numbered as :func:`_pot_name` numbers them, in a few words.
+
+    >>> _pot_words([0]), _pot_words([2]), _pot_words([1, 2]), _pot_words([0, 1, 3])
+    ('the main pot', 'side pot 2', 'side pots 1 and 2', 'the main pot and side pots 1 and 3')
+    """
+    sides = [str(n) for n in numbers if n]
+    words = ["the main pot"] if 0 in numbers else []
+    if sides:
+        words.append(f"side pot{'s' * (len(sides) > 1)} {and_list(sides)}")
+    return and_list(words)
 
 
 def _takers(seats: tuple[int, ...], names: Sequence[str]) -> str:
