@@ -114,23 +114,26 @@ def test_the_scoreboard_draws_sealed_dice_and_the_showdown(browser: Any, served:
     shot(page, "scoreboard-large-tao-showdown")
 
 
-def test_the_showdown_box_says_who_won_each_pot(browser: Any, served: Any) -> None:
-    # it said "Bo, Cy and Dee split" (the winners of any pot, split when more than one): Dee
-    # took the main pot alone, Bo and Cy split side pot 1
+def test_the_showdown_box_says_who_won_each_pot_and_fits_the_screen(browser: Any,
+                                                                     served: Any) -> None:
+    # it said "Ann, Bo and Dee split" (the winners of any pot, split when more than one): Dee
+    # took the main pot alone, Ann and Bo split both side pots; four hands shown (two rows) and
+    # a headline of two lines must fit the box, or the room cannot read its last line
     table = web_conftest.new_table("tauren", 4, 1, ["Ann", "Bo", "Cy", "Dee"],
-                                   {"stack": "40,40,40,10"}, sealed=False)
+                                   {"stack": "40,40,20,10"}, sealed=False)
     live = served(table, showdown_seconds=60)
     page = open_board(browser, live)
-    for line in ["roll 0 d8-tauren 2 3", "roll 1 d8-tauren 4 3", "roll 2 d8-tauren 4 3",
-                 "roll 3 d8-tauren W W", "allin 3", "call 0", "call 1", "call 2",
-                 "roll table d8-tauren W 5 5", "bet 1 amount=10", "call 2", "fold 0",
-                 "roll table d8-tauren C", "check 1", "check 2", "roll table d8-tauren 6",
-                 "check 1", "check 2"]:
+    for line in ["roll 0 d8-tauren 4 3", "roll 1 d8-tauren 4 3", "roll 2 d8-tauren 2 2",
+                 "roll 3 d8-tauren W W", "allin 3", "call 0", "call 1", "allin 2", "call 0",
+                 "call 1", "roll table d8-tauren W 5 5", "bet 1 amount=10", "call 0",
+                 "roll table d8-tauren C", "check 1", "check 0", "roll table d8-tauren 6",
+                 "check 1", "check 0"]:
         table.submit(Entry(table.game.parse_input(line), "console", "dealer"))
     banner = page.locator("#showdown")
     banner.wait_for(state="visible", timeout=WAIT_MS)
-    assert banner.locator("h2").inner_text() == "Dee wins the main pot; Bo and Cy split side pot 1"
-    assert banner.locator(".shown.winner .who").all_inner_texts() == ["Bo", "Cy", "Dee"]
+    assert banner.locator("h2").inner_text() == "Dee wins the main pot; Ann and Bo split side pots 1 and 2"
+    assert banner.locator(".shown.winner .who").all_inner_texts() == ["Ann", "Bo", "Dee"]
+    assert banner.evaluate("box => box.scrollHeight <= box.clientHeight")  # nothing hidden below
     shot(page, "scoreboard-large-side-pot-showdown")
 
 
