@@ -323,15 +323,11 @@ def _clock_time(seconds: float) -> str:
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
-DEVICE_RECORDS = ("fault", "warning", "clear")
-"""The records of a device failing, of one warning (a part the game in play does without fails),
-and of its working again (once each, however long it fails)."""
-
-
 class Announcer:
     """Tells ``out`` the table's record lines as they come, in the room's words (a fault with its
-    fix): every one, or ``only`` the records of those kinds (``run`` tells its terminal
-    :data:`DEVICE_RECORDS`, which otherwise only the scoreboard and the record would show)."""
+    fix): every one, or ``only`` the records of those kinds (``run`` tells its terminal the
+    devices', ``controller.store.store.DEVICE_RECORDS``, which otherwise only the scoreboard and
+    the record would show)."""
 
     def __init__(self, table: Any, out: TextIO, only: Collection[str] | None = None) -> None:
         self.table, self.out, self.only = table, out, only

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from controller.commands.common import DEVICE_RECORDS, Announcer, given_path, shown
+from controller.commands.common import Announcer, given_path, shown
 from controller.games.errors import InvalidInput
 
 DEFAULT_STATE = Path("/var/lib/dicetable")
@@ -71,6 +71,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Open the devices and the record, then turn the table's loop until SIGTERM."""
+    from controller.store.store import DEVICE_RECORDS
     from controller.table.build import build_real
     from controller.table.service import Notifier, Stop, close_all, serve_table
     if (args.names or args.colours) and not args.game:  # they were ignored without a word

@@ -34,7 +34,10 @@ TABLE = 0
 """The game number of the table's own records: a device failing, warning or working again while no
 game is in play (the last one's result is in), which belongs to no game's record. Never listed
 among the games; its records go when the games before them are pruned."""
-TABLE_KINDS = frozenset({"fault", "warning", "clear", "note"})
+DEVICE_RECORDS = frozenset({"fault", "warning", "clear"})
+"""The records of a device failing, of one warning (a part the game in play does without fails),
+and of its working again (once each, however long it fails), in a game or the table's own."""
+TABLE_KINDS = DEVICE_RECORDS | {"note"}
 """The kinds of the table's own records: no input, correction or question is outside a game."""
 JPEG_START = b"\xff\xd8\xff"
 DEFAULT_MAX_EVIDENCE_BYTES = 200_000_000

@@ -359,7 +359,8 @@ def test_a_device_failing_between_games_is_the_tables_record_not_the_finished_ga
 
 
 def test_a_camera_failing_before_the_first_game_is_shown_before_any_game_starts(over: Demo) -> None:
-    from controller.commands.common import DEVICE_RECORDS, Announcer
+    from controller.commands.common import Announcer
+    from controller.store.store import DEVICE_RECORDS
     from controller.store import Store
     from controller.table.table import Table
 
@@ -603,7 +604,8 @@ def test_a_seat_node_under_an_empty_seat_is_a_warning_and_the_game_goes_on(
         empty_seat: tuple[Any, Any, list[Any]]) -> None:
     # a bar's table wired for four seats, three players tonight, seat 3's node unplugged: every
     # press and stone of the table was held until [[seatnodes]] was edited and the table restarted
-    from controller.commands.common import DEVICE_RECORDS, Announcer
+    from controller.commands.common import Announcer
+    from controller.store.store import DEVICE_RECORDS
     table, devices, nodes = empty_seat
     terminal = io.StringIO()
     told = Announcer(table, terminal, only=DEVICE_RECORDS)
