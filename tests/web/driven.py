@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import tempfile
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import cv2
 import numpy as np
@@ -27,6 +27,19 @@ from controller.table.controls import find_controls
 from controller.table.table import Sighting, Table
 from hardware.config import parse_config
 from hardware.factory import build_devices
+
+
+def next_input(game: Game, bots: Sequence[Any], roll: Callable[[Any], Roll], sealed: bool = True) -> Input:
+    """The input ``game`` waits for: the dice it needs (``roll``; hidden ones entered sealed
+    unless ``sealed`` is False), else the choice of the bot whose turn it is."""
+    pending = game.pending()
+    if pending.dice:
+        need = pending.dice[0]
+        if sealed and need.hidden and need.reason != "reveal":
+            return Roll(need.seat, need.kind, ("?",) * need.count)
+        return roll(need)
+    seat = pending.prompt if pending.prompt is not None else pending.actors[0]
+    return bots[seat].choose(game)
 
 
 class DoubtfulEyes:
@@ -99,14 +112,7 @@ class DrivenTable:
         return self.table.submit(Entry(self._next(), "bot", "bot"))
 
     def _next(self) -> Input:
-        pending = self.game.pending()
-        if pending.dice:
-            need = pending.dice[0]
-            if self.sealed and need.hidden and need.reason != "reveal":
-                return Roll(need.seat, need.kind, ("?",) * need.count)
-            return self._roll(need)
-        seat = pending.prompt if pending.prompt is not None else pending.actors[0]
-        return self.bots[seat].choose(self.game)
+        return next_input(self.game, self.bots, self._roll, self.sealed)
 
     def _roll(self, need: Any) -> Roll:
         """Fair dice, but for the ``loaded`` (seat, kind, face): each die of that kind the
@@ -171,6 +177,19 @@ class FreshTable:
         self.beats(0.1)
         self.hardware.sim.release(seat, button)
         self.beats(0.1)
+
+    def play(self, inputs: int | None = None, seed: int = 1) -> None:
+        """Play ``inputs`` inputs of the game in play (None: to its result): random bots at its
+        seats, fair dice, each input through ``submit`` as a seat's or the camera's."""
+        ledger, rng = self.table.ledger, random.Random(seed)
+        assert ledger is not None
+        bots = [bot_factory(ledger.name, "random")(seat, random.Random(f"{seed}/{seat}"))
+                for seat in range(len(self.table.names))]
+        played = 0
+        while not ledger.game.pending().over and played != inputs:
+            self.table.submit(Entry(next_input(ledger.game, bots, lambda need: roll_dice(need, rng)),
+                                    "bot", "bot"))
+            played += 1
 
     def stray_tag(self, spot: str, tag: str) -> None:
         """Lay ``tag`` on ``spot``, a tag the table does not know (a registry with none enrolled),
