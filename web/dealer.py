@@ -221,17 +221,19 @@ def new_game() -> BaseResponse:
 
 @dealer.get("/at")
 def at() -> Response:
-    """Where the table stands now: the record's sequence number and the game's number, which the
-    console's forms act on (:func:`_drawn_at`, :func:`_drawn_in_game`), and ``told``, the changes
-    told since that record without one of their own (a notice: ``TableState.told``; a device's
-    fault, warning or end is a record, the table's own outside a game). The console page asks every few seconds: when the
-    record or the game changed, it draws itself again (or says its forms are stale); when only
-    ``told`` did, it draws again the parts such a change shows, its forms still valid. ``run``
-    names the table's run (``WebTable.run``): a restarted table counts ``told`` from 0 again, and
-    the page draws itself again as for a new record."""
+    """Where the table stands now: ``at``, the game's last record, and the game's number, which
+    the console's forms act on (:func:`_drawn_at`, :func:`_drawn_in_game`); ``seq``, the last
+    record, a device's too (its fault, warning or end: in a game or the table's own outside one);
+    and ``told``, the changes told since that record without one of their own (a notice:
+    ``TableState.told``). The console page asks every few seconds: when ``at`` or the game
+    changed, it draws itself again (or says its forms are stale); when only ``seq`` or ``told``
+    did, it draws again the parts such a change shows (the status, the log), its forms still
+    valid. ``run`` names the table's run (``WebTable.run``): a restarted table counts ``told``
+    from 0 again, and the page draws itself again as for a new record."""
     ctx = web_table()
     state = ctx.table.state()
-    return jsonify({"at": state.seq, "game_no": state.game_no, "told": state.told, "run": ctx.run})
+    return jsonify({"at": state.played, "seq": state.seq, "game_no": state.game_no, "told": state.told,
+                    "run": ctx.run})
 
 
 @dealer.get("/devices")
@@ -267,10 +269,10 @@ def fairness() -> str:
 
 
 def _drawn_at() -> int:
-    """The record's sequence number the form's page was drawn at (``at``): the table refuses the
-    form's change once it has changed since (``Table.correct``, ``Table.submit``: a second click
-    of Undo took back one more input, of Enter gave the same dice to the next seat, of Void voided
-    the next hand's first inputs)."""
+    """The game's last record when the form's page was drawn (``at``: ``TableState.played``, a
+    device's records past): the table refuses the form's change once the game has changed since
+    (``Table.correct``, ``Table.submit``: a second click of Undo took back one more input, of
+    Enter gave the same dice to the next seat, of Void voided the next hand's first inputs)."""
     return _form_number("at", "the form does not say which state of the table it was drawn in: reload the page")
 
 

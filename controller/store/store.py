@@ -19,7 +19,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Self, Sequence
+from typing import Any, Callable, Collection, Iterator, Mapping, Self, Sequence
 
 from controller.games.errors import InvalidInput
 from controller.paths import shown
@@ -36,7 +36,8 @@ game is in play (the last one's result is in), which belongs to no game's record
 among the games; its records go when the games before them are pruned."""
 DEVICE_RECORDS = frozenset({"fault", "warning", "clear"})
 """The records of a device failing, of one warning (a part the game in play does without fails),
-and of its working again (once each, however long it fails), in a game or the table's own."""
+and of its working again (once each, however long it fails): in a game or the table's own, they
+change nothing a dealer's form acts on."""
 TABLE_KINDS = DEVICE_RECORDS | {"note"}
 """The kinds of the table's own records: no input, correction or question is outside a game."""
 JPEG_START = b"\xff\xd8\xff"
@@ -136,6 +137,14 @@ class Reader:
         row = self._conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'records'")
         found = row.fetchone()
         return int(found[0]) if found else 0
+
+    def last_seq_except(self, kinds: Collection[str]) -> int:
+        """The sequence number of the last record kept whose kind is none of ``kinds`` (0 when
+        there is none): where a restarted table's game last moved, past its devices' records."""
+        marks = ", ".join("?" * len(kinds))
+        row = self._conn.execute(f"SELECT MAX(seq) FROM records WHERE kind NOT IN ({marks})",
+                                 tuple(kinds)).fetchone()
+        return int(row[0] or 0)
 
     def seen(self, origin: str, session: int, sequence: int) -> bool:
         """Whether device event ``(origin, session, sequence)`` is already recorded."""

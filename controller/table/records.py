@@ -117,7 +117,10 @@ class TableState:
     itself when the device is back. A paused table whose device fails shows the fault as its
     status and stays ``paused``, so that the console still offers Resume.
     ``told``: how many changes were told since record ``seq`` that made no record of their own
-    (see :class:`Update`); with ``seq``, the state's :attr:`place` among the changes."""
+    (see :class:`Update`); with ``seq``, the state's :attr:`place` among the changes.
+    ``played``: the last record of the game's own (an input, a correction, a question, a pause or
+    resume), the devices' records past (``DEVICE_RECORDS``: a fault, a warning, its end): what a
+    dealer's form drawn now acts on, which a device failing or working again leaves valid."""
 
     seq: int
     game_no: int
@@ -130,6 +133,7 @@ class TableState:
     colours: tuple[str, ...] = ()  # each seat's registered colour ("" unknown), by seat
     paused: bool = False
     told: int = 0
+    played: int = 0
 
     @property
     def place(self) -> Place:

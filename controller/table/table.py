@@ -27,7 +27,7 @@ from controller.games.view import Awaited, TableView
 from controller.simulation import describe
 from controller.table.ledger import CORRECTION_KINDS, INPUT_KINDS, Ledger, Played, replace_line
 from controller.store.errors import DuplicateEvent
-from controller.store.store import TABLE
+from controller.store.store import DEVICE_RECORDS, TABLE
 from controller.table.controls import Controls, Refusal, Setting, Stake
 from controller.table.replay import effective_lines, summaries
 from controller.table.records import (
@@ -160,6 +160,7 @@ class Table:
         self._questions = 0
         self._seq = 0
         self._told = 0  # changes told since record _seq without a record of their own
+        self._played = 0  # the last record that is not a device's (TableState.played)
         self._resume()
 
     # -- the TableHandle interface -----------------------------------------------------------
@@ -168,7 +169,7 @@ class Table:
         with self._lock:
             return TableState(self._seq, self.game_no, self._view(), self.status, self.problem,
                               self.fix, self.question, tuple(self._log), self.colours, self._paused,
-                              self._told)
+                              self._told, self._played)
 
     def subscribe(self, after: int = 0) -> _Subscription:
         """Updates after record ``after``: the recorded ones first (with the state now), then every
@@ -541,12 +542,15 @@ class Table:
         input the dealer never saw, of Enter gave the same dice to the next seat, of Void voided
         the next hand. A new game makes no record, so the record's number alone let a form drawn
         in the game before act on the new one (Enter gave its dice to the new game's first roll).
-        Checked under the table's lock with the change itself, so two clicks cannot both pass."""
+        Checked under the table's lock with the change itself, so two clicks cannot both pass.
+        A device failing or working again changes nothing the form acts on: ``at`` is the game's
+        last record (:attr:`TableState.played`), else a reader unplugged in the background made
+        a dealer's open Undo or Void stale, between games (the table's own records) and in one."""
         if in_game is not None and in_game != self.game_no:
             raise TableNotReady(f"game {self.game_no} was started since game {in_game}, in which "
                                 "the form was drawn: look at the table again, then retry")
-        if at is not None and at != self._seq:
-            raise TableNotReady(f"the table has changed since record {at} (now {self._seq}): look at "
+        if at is not None and at != self._played:
+            raise TableNotReady(f"the table has changed since record {at} (now {self._played}): look at "
                                 "it again, then retry")
 
     def _ready(self) -> None:
@@ -602,6 +606,8 @@ class Table:
         seq = self.store.append(game_no, kind, line, who=who, why=why, origin=origin,
                                 device_event=device_event, evidence=evidence, at=self._now())
         self._seq, self._told = seq, 0
+        if kind not in DEVICE_RECORDS:
+            self._played = seq
         return _Row(seq, kind, line, who, why, origin, self._now())
 
     def _shown(self, row: _Row) -> Ack:
@@ -638,6 +644,7 @@ class Table:
         newest = self.store.games(1)
         current = self.store.current_game() or (newest[0] if newest else None)
         self._seq = self.store.last_seq()
+        self._played = self.store.last_seq_except(DEVICE_RECORDS)
         if current is None:
             for row in self.store.records(TABLE):  # before the first game: what failed since
                 self._log.append(_log_line(self, row, self._sentence(row)))

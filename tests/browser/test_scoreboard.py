@@ -434,3 +434,24 @@ def test_a_console_form_filled_in_before_a_notice_is_sent_after_it(browser: Any,
     console.click("#void")
     console.locator("#log li", has_text="dice off the tray").wait_for(timeout=WAIT_MS)
     assert "dice off the tray" in fresh.state().log[-1].text
+
+
+def test_a_console_form_filled_in_before_a_device_fails_in_a_game_is_sent_after_it(
+        browser: Any, served: Any, fresh: Any) -> None:
+    # a device's fault and its end are records, and the console took them for a change of the
+    # game: it called its forms stale while the dealer typed, and the table refused the Void
+    fresh.new_game("tauren", ["Ann", "Bo", "Cy"], {})
+    fresh.beats(0.5)  # the hidden rolls, sealed: Ann is to bet
+    console = log_in(browser, served(fresh))
+    console.fill("#void-why", "dice off the tray")
+    fresh.eyes.failing = DeviceDisconnected("camera: stopped sending frames")
+    fresh.beats(0.5)
+    console.locator("#table-status.status-fault").wait_for(timeout=WAIT_MS)  # drawn again in place
+    fresh.eyes.failing = None
+    fresh.beats(0.5)
+    console.locator("#log li", has_text="the camera works again").wait_for(timeout=WAIT_MS)
+    assert console.locator("#stale").is_hidden()
+    assert console.input_value("#void-why") == "dice off the tray"
+    console.click("#void")
+    console.locator("#log li", has_text="dice off the tray").wait_for(timeout=WAIT_MS)
+    assert "dice off the tray" in fresh.state().log[-1].text

@@ -362,8 +362,8 @@ def test_the_console_is_told_of_a_fault_before_the_first_game_and_of_its_end(fre
                                                                              fresh_dealer: FlaskClient) -> None:
     # /dealer/at said only the record's number and the game's, which a fault before any game
     # kept: an open console never drew the dead camera the dealer must see first, nor its end.
-    # They are the table's own records now: the record's number moves, and the console draws
-    # itself again; its Start form, which acts on the game alone, stays valid
+    # They are the table's own records now: the record's number (seq) moves, and the console
+    # draws its status and log again; its forms, which act on the game alone (at), stay valid
     form = {"csrf": csrf_of(fresh_dealer, "/dealer/"), "game_no": "0"}  # Start, drawn first
     asked = [fresh_dealer.get("/dealer/at").get_json()]
     fresh.eyes.failing = DeviceDisconnected("camera: stopped sending frames")
@@ -375,7 +375,8 @@ def test_the_console_is_told_of_a_fault_before_the_first_game_and_of_its_end(fre
     fresh.beats(2.5)
     asked.append(fresh_dealer.get("/dealer/at").get_json())
     fault, clear = (record.seq for record in fresh.store.records(TABLE))
-    assert [(a["at"], a["game_no"], a["told"]) for a in asked] == [(0, 0, 0), (fault, 0, 0), (clear, 0, 0)]
+    assert [(a["at"], a["seq"], a["game_no"], a["told"]) for a in asked] == \
+        [(0, 0, 0, 0), (0, fault, 0, 0), (0, clear, 0, 0)]
     log = re.findall(r"<li>(\d+) · ([^<]*)</li>", fresh_dealer.get("/dealer/").get_data(as_text=True))
     assert log == [(str(clear), "Fixed: the camera works again"),
                    (str(fault), "Fault: camera: stopped sending frames")]  # newest first, each once
@@ -497,7 +498,7 @@ def drawn_place(page: str) -> dict[str, Any]:
     shown = page.split('id="status-shown"')[1].split(">")[0]
     place: dict[str, Any] = {name.replace("-", "_"): value
                              for name, value in re.findall(r'data-([a-z-]+)="([^"]*)"', shown)}
-    return {**place, **{name: int(place[name]) for name in ("at", "game_no", "told")}}
+    return {**place, **{name: int(place[name]) for name in ("at", "seq", "game_no", "told")}}
 
 
 def test_a_restarted_table_is_not_taken_for_the_one_an_open_console_was_drawn_by(tmp_path: Any) -> None:
@@ -548,3 +549,76 @@ def test_a_percent_escape_that_is_not_utf8_is_refused_not_taken_as_text(dealer: 
     typed = body.replace("%FF", "%25FF")  # a name typed with a percent sign is a name
     assert _posted(dealer, "/dealer/new-game", typed.encode()).status_code == 303
     assert table.games(1)[0].names == ("Zed", "Y%FFu")
+
+
+def _camera_fails_then_works(fresh: Any, seconds: float = 2.5) -> None:
+    """The camera stops sending frames, then sends them again: a fault and its end, recorded."""
+    fresh.eyes.failing = DeviceDisconnected("camera: stopped sending frames")
+    fresh.beats(seconds)
+    fresh.eyes.failing = None
+    fresh.beats(seconds)
+
+
+def test_a_console_form_drawn_before_a_device_failed_between_games_is_accepted_after_it(
+        fresh: Any, fresh_dealer: FlaskClient) -> None:
+    # the fault and its end are the table's own records (game 0) and moved the record's number
+    # the forms were checked against: Undo, drawn after the game's end, was refused as stale
+    fresh.new_game("tauren", ["Ann", "Bo", "Cy"], {})
+    fresh.play()
+    form, ended = console_form(fresh_dealer), fresh.state().seq
+    _camera_fails_then_works(fresh)
+    assert [record.kind for record in fresh.store.records(TABLE)] == ["fault", "clear"]
+    now = fresh_dealer.get("/dealer/at").get_json()
+    undone = fresh_dealer.post("/dealer/undo", data={**form, "why": "the last bet was Bo's"})
+    assert undone.status_code == 303, undone.get_data(as_text=True)
+    assert fresh.state().log[-1].text.startswith("Dealer undid the last input")
+    assert now["at"] == ended and now["seq"] == ended + 2  # the forms act on the game's last record
+
+
+def test_a_console_form_drawn_before_a_device_failed_in_a_game_is_accepted_after_it(
+        fresh: Any, fresh_dealer: FlaskClient) -> None:
+    # in a game the fault and its end are the game's records: Void, drawn before, was refused
+    fresh.new_game("tauren", ["Ann", "Bo", "Cy"], {})
+    fresh.beats(0.5)  # the hidden rolls, sealed: Ann is to bet
+    form, before = console_form(fresh_dealer), fresh_dealer.get("/dealer/at").get_json()
+    _camera_fails_then_works(fresh, 0.5)
+    kinds = [record.kind for record in fresh.store.records(fresh.game_no)]
+    assert kinds[-2:] == ["fault", "clear"] and fresh.store.records(TABLE) == []
+    now = fresh_dealer.get("/dealer/at").get_json()  # the page draws its status and log again
+    voided = fresh_dealer.post("/dealer/void", data={**form, "why": "dice off the tray"})
+    assert voided.status_code == 303, voided.get_data(as_text=True)
+    assert "dice off the tray" in fresh.state().log[-1].text
+    assert now["at"] == before["at"] and now["seq"] == now["at"] + 2 and now["told"] == 0
+
+
+def test_a_console_form_drawn_before_a_device_failed_and_a_seat_acted_is_still_stale(
+        fresh: Any, fresh_dealer: FlaskClient) -> None:
+    # a device's records leave the forms valid; an input after them still makes them stale
+    fresh.new_game("tauren", ["Ann", "Bo", "Cy"], {})
+    fresh.beats(0.5)
+    form = console_form(fresh_dealer)
+    _camera_fails_then_works(fresh, 0.5)
+    fresh.play(1)  # Ann bets or folds: an input
+    assert fresh.store.records(fresh.game_no)[-1].kind == "input"
+    voided = fresh_dealer.post("/dealer/void", data={**form, "why": "dice off the tray"})
+    assert voided.status_code == 409 and "the table has changed since record" in voided.get_data(as_text=True)
+    assert fresh.store.records(fresh.game_no)[-1].kind == "input"
+
+
+def test_a_restarted_table_draws_its_forms_at_the_games_last_record_not_a_devices(tmp_path: Any) -> None:
+    # a restarted table takes its place from the record, whose last record was the camera's end
+    places = []
+    for _ in range(2):  # the table, then the table restarted on its record
+        table = fresh_table(tmp_path)
+        try:
+            if table.game_no == 0:
+                table.new_game("tauren", ["Ann", "Bo", "Cy"], {})
+                table.beats(0.5)
+                _camera_fails_then_works(table, 0.5)
+            dealer = app_for(table).test_client()
+            assert log_in(dealer).status_code == 302
+            places.append(dealer.get("/dealer/at").get_json())
+        finally:
+            table.close()
+    before, after = ({name: place[name] for name in ("at", "seq", "game_no")} for place in places)
+    assert after == before and after["at"] == after["seq"] - 2  # the fault and its end past
