@@ -37,7 +37,8 @@ among the games; its records go when the games before them are pruned."""
 DEVICE_RECORDS = frozenset({"fault", "warning", "clear"})
 """The records of a device failing, of one warning (a part the game in play does without fails),
 and of its working again (once each, however long it fails): in a game or the table's own, they
-change nothing a dealer's form acts on."""
+change nothing a dealer's form acts on. The newest of a device's says how the table last found
+it (:meth:`Reader.newest`)."""
 TABLE_KINDS = DEVICE_RECORDS | {"note"}
 """The kinds of the table's own records: no input, correction or question is outside a game."""
 JPEG_START = b"\xff\xd8\xff"
@@ -130,6 +131,16 @@ class Reader:
         ``limit`` of them: an event stream resumes from the last ``seq`` it sent."""
         rows = self._conn.execute(f"{_RECORD_COLUMNS} WHERE r.seq > ? ORDER BY r.seq LIMIT ?",
                                   (seq, limit))
+        return [_record(row) for row in rows]
+
+    def newest(self, kinds: Collection[str]) -> list[Record]:
+        """The newest record of ``kinds`` of each origin, oldest first: one short read where a
+        restarted table needs only the last word the record has on each device (its ``fault``,
+        ``warning`` or ``clear``: :data:`DEVICE_RECORDS`), however many games ago it was written."""
+        marks = ", ".join("?" * len(kinds))
+        rows = self._conn.execute(f"{_RECORD_COLUMNS} WHERE r.seq IN (SELECT max(seq) FROM records "
+                                  f"WHERE kind IN ({marks}) GROUP BY origin) ORDER BY r.seq",
+                                  tuple(kinds))
         return [_record(row) for row in rows]
 
     def last_seq(self) -> int:

@@ -645,9 +645,11 @@ class Table:
         current = self.store.current_game() or (newest[0] if newest else None)
         self._seq = self.store.last_seq()
         self._played = self.store.last_seq_except(DEVICE_RECORDS)
+        self._recall_faults()
         if current is None:
             for row in self.store.records(TABLE):  # before the first game: what failed since
                 self._log.append(_log_line(self, row, self._sentence(row)))
+            self._set_status()
             return
         self.game_no = current.game_no
         self._start(current.game, tuple(current.names), current.options,
@@ -662,6 +664,22 @@ class Table:
             self._paused = True
             self._pause_why = "a question to the dealer was open when the table stopped"
         self._set_status()
+
+    def _recall_faults(self) -> None:
+        """Know the faults and warnings that stood when the table stopped: each device's newest
+        fault, warning or clear in the record is how the loop last found it, however many games
+        ago. A restarted table did not know them: it was not at fault until its first poll found
+        the device failing again, which recorded the same fault a second time, and a fault that
+        ended while the table was down was never recorded as cleared. Only the devices the table
+        has: one gone from its configuration is never polled, and its fault would hold the table
+        for good."""
+        have = {name for name, _ in self._named_devices()}
+        for row in self.store.newest(DEVICE_RECORDS):
+            said = (row.line.removeprefix(f"{row.origin}: "), row.why)  # as _fault and _warned keep it
+            if row.origin in have and row.kind == "fault":
+                self._faults[row.origin] = said
+            elif row.origin in have and row.kind == "warning":
+                self._warnings[row.origin] = said
 
     def _since_start(self) -> list[Any]:
         """The records of the table's last game, with the table's own since it began (a device

@@ -7,6 +7,7 @@ import pytest
 
 from controller.games.errors import InvalidInput
 from controller.store import TABLE, DuplicateEvent, GameInProgress, NoSuchGame, Store
+from controller.store.store import DEVICE_RECORDS
 
 PHOTOS = sorted((Path(__file__).parents[2] / "data/dice-photos/byler-d6-dev/images").glob("*.jpg"))
 
@@ -126,6 +127,19 @@ def test_the_tables_own_records_belong_to_no_game(store):
     with pytest.raises(InvalidInput, match="no evidence"):
         store.append(TABLE, "note", "a frame", evidence=b"\xff\xd8\xff\xe0 frame")
     assert store.last_seq() == after
+
+
+def test_the_newest_record_of_each_device_is_found_across_games(store):
+    # a restarted table asks it for the faults that still stand (Table._recall_faults)
+    camera = store.append(TABLE, "fault", "camera: stopped sending frames", origin="camera")
+    game_no = store.start_game("tao", 2, {}, ["Ann", "Bob"])
+    store.append(game_no, "input", "fold 0", origin="panel")
+    store.append(game_no, "fault", "rfid: reader under 'seat0' timed out", origin="rfid")
+    rfid = store.append(game_no, "fault", "rfid: reader under 'seat0' answers no version", origin="rfid")
+    panel = store.append(game_no, "clear", "the panel works again", origin="panel")
+    store.append(game_no, "input", "fold 1", origin="panel")
+    assert [r.seq for r in store.newest(DEVICE_RECORDS)] == [camera, rfid, panel]
+    assert [r.line for r in store.newest(["input"])] == ["fold 1"]
 
 
 def test_a_record_is_visible_to_a_reader_once_append_returns(tmp_path):

@@ -404,14 +404,108 @@ def test_a_device_failing_before_the_first_game_is_the_tables_record_and_outlive
     fresh.store.close()  # the table stops before its first game, and starts again
     again = Table(Store(path), devices=over.parts.devices, eyes=over.table.eyes)
     assert [line.text for line in again.state().log] == [fault]
+    assert again.state().status is TableStatus.FAULT  # the record says the camera is out
     _ticked(over, again, HEALTH_EVERY + 2 * BEAT)  # its first poll finds the camera still out
     assert again.state().status is TableStatus.FAULT
-    assert [r.kind for r in again.store.records(TABLE)] == ["fault", "fault"]  # found again
+    assert [r.kind for r in again.store.records(TABLE)] == ["fault"]  # not found again
     over.parts.devices.sim.clear("camera")
     _ticked(over, again, HEALTH_EVERY + 2 * BEAT)
-    assert [line.text for line in again.state().log] == [fault, fault, "Fixed: the camera works again"]
+    assert [line.text for line in again.state().log] == [fault, "Fixed: the camera works again"]
     again.new_game("tao", ["Ana", "Ben"], {"length": "single", "black": "2", "white": "1"})
     assert again.store.records(again.game_no) == [] and again.state().log == ()  # none is the game's
+    again.store.close()
+
+
+def _restarted(demo: Demo, table: Table) -> Table:
+    """``table`` stopped and started again on its record, over ``demo``'s devices (``run`` with
+    the same state, its devices as they are)."""
+    table.store.close()
+    return Table(Store(table.store.path), devices=demo.parts.devices, eyes=demo.table.eyes)
+
+
+@pytest.mark.parametrize("fault", ["camera:stopped", "rfid:dead"])
+def test_a_fault_standing_when_the_table_stops_stands_at_once_after_a_restart_and_is_recorded_once(
+        over: Demo, fault: str) -> None:
+    # a restarted table was not at fault until its first poll found the device failing again, and
+    # that poll recorded the same fault a second time (the camera's problem names the device, the
+    # reader's is given its name: both come back as they were)
+    device = fault.split(":")[0]
+    over.parts.devices.sim.inject(fault)
+    _between_games(over, 3 * HEALTH_EVERY)
+    before, recorded = over.table.state(), over.table.store.records(TABLE)
+    again = _restarted(over, over.table)
+    state = again.state()
+    assert (state.status, state.problem, state.fix) == (TableStatus.FAULT, before.problem, before.fix)
+    _ticked(over, again, 3 * HEALTH_EVERY)  # its polls find the device failing as before
+    assert again.store.records(TABLE) == recorded
+    over.parts.devices.sim.clear(device)
+    _ticked(over, again, HEALTH_EVERY + 2 * BEAT)
+    assert [(r.kind, r.origin) for r in again.store.records(TABLE)[len(recorded):]] == [("clear", device)]
+    assert again.state().status is TableStatus.OVER
+    again.store.close()
+
+
+def test_a_fault_that_ended_while_the_table_was_down_is_recorded_as_cleared_at_its_first_poll(
+        over: Demo) -> None:
+    # the record said the camera failed and never that it worked again: the table restarted on a
+    # camera plugged back in meanwhile found nothing to clear
+    over.parts.devices.sim.inject("camera:stopped")
+    _between_games(over, HEALTH_EVERY + 2 * BEAT)
+    over.parts.devices.sim.clear("camera")  # plugged back in while the table is down
+    again = _restarted(over, over.table)
+    assert again.state().status is TableStatus.FAULT  # as the record has it, until a poll
+    again.tick()
+    assert [(r.kind, r.origin) for r in again.store.records(TABLE)] == [("fault", "camera"), ("clear", "camera")]
+    assert again.state().status is TableStatus.OVER
+    assert again.state().log[-1].text == "Fixed: the camera works again"
+    again.store.close()
+
+
+@pytest.mark.parametrize("still_out", [True, False])
+def test_a_fault_standing_in_a_game_stands_when_the_demo_resumes_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, still_out: bool) -> None:
+    # `dicetable demo` stopped and started again with the same --db, the camera still out (the
+    # fault found again, recorded twice) or plugged back in meanwhile (never recorded as cleared)
+    db = tmp_path / "t.db"
+    demo, _ = build_demo("tao", 2, 3, db, None, ["heuristic"])
+    until(demo, lambda: need(demo) is not None and need(demo).reason == "reveal")
+    demo.parts.devices.sim.inject("camera:stopped")
+    table_only(demo, 10)
+    game, problem, recorded = demo.table.game_no, demo.table.state().problem, kinds(demo)
+    demo.close()
+    if still_out:
+        monkeypatch.setenv("DICETABLE_SIM_FAULTS", "camera:stopped")  # the demo's devices start so
+    again, resumed = build_demo("tao", 2, 3, db, None, ["heuristic"])
+    try:
+        state = again.table.state()
+        assert resumed and again.table.game_no == game
+        assert (state.status, state.problem) == (TableStatus.FAULT, problem)
+        table_only(again, 10)
+        assert kinds(again) == (recorded if still_out else [*recorded, "clear"])
+        again.parts.devices.sim.clear("camera")
+        table_only(again, 10)
+        assert kinds(again) == [*recorded, "clear"] and again.table.state().status is TableStatus.RUNNING
+        finishes_the_hand_whole(again)
+    finally:
+        again.close()
+
+
+def test_a_fault_standing_when_a_game_was_started_stands_when_the_table_resumes_the_game(
+        over: Demo) -> None:
+    # the dealer may start a game while the camera is out (the table waits for it): the fault is
+    # the table's own record, from before the game, which resuming the game does not read
+    over.parts.devices.sim.inject("camera:stopped")
+    _between_games(over, HEALTH_EVERY + 2 * BEAT)
+    over.table.new_game("tao", ["Ana", "Ben"], {"length": "single", "black": "2", "white": "1"})
+    table_only(over, 10)
+    again = _restarted(over, over.table)
+    assert again.state().status is TableStatus.FAULT and again.state().view.game == "tao"
+    _ticked(over, again, 10 * BEAT)
+    assert again.store.records(again.game_no) == []  # found failing as the record has it
+    over.parts.devices.sim.clear("camera")
+    _ticked(over, again, 10 * BEAT)
+    assert [(r.kind, r.origin) for r in again.store.records(again.game_no)] == [("clear", "camera")]
+    assert again.state().status is TableStatus.RUNNING
     again.store.close()
 
 
