@@ -721,6 +721,28 @@ def test_a_seat_node_under_an_empty_seat_is_a_warning_and_the_game_goes_on(
     assert "Fault" not in terminal.getvalue()
 
 
+def test_a_seat_nodes_warning_standing_when_the_table_stops_is_not_recorded_again_after_a_restart(
+        empty_seat: tuple[Any, Any, list[Any]]) -> None:
+    # a restarted table knew no warning: its first poll warned of the empty seat's node again
+    from controller.table.controls import find_controls
+    table, devices, nodes = empty_seat
+    table.new_game("tao", ["Ana", "Ben", "Cleo"], {})
+    _polling((table, devices), 2.0)
+    warned = [(r.kind, r.origin) for r in table.store.records(table.game_no)]
+    assert sorted(warned) == [("warning", "panel"), ("warning", "rfid")]
+    table.store.close()
+    again = Table(Store(table.store.path), devices=devices, controls_for=find_controls)
+    try:
+        _polling((again, devices), 2.0)
+        assert [(r.kind, r.origin) for r in again.store.records(again.game_no)] == warned
+        nodes[3].plug()
+        _polling((again, devices), 3 * HEALTH_EVERY)
+        after = [(r.kind, r.origin) for r in again.store.records(again.game_no)]
+        assert after[:2] == warned and sorted(after[2:]) == [("clear", "panel"), ("clear", "rfid")]
+    finally:
+        again.store.close()
+
+
 def test_a_seat_node_under_a_seat_a_player_takes_holds_the_table_again(
         empty_seat: tuple[Any, Any, list[Any]]) -> None:
     # the node of a seat in play that does not answer is a fault, as before: the next game seats
