@@ -518,16 +518,17 @@ class Table:
             self._shown(self._appended(TABLE, kind, line, device, device, why=why))
 
     def _health(self, name: str, device: Any) -> DeviceStatus:
-        """``device``'s fault or warning as the loop's last poll found it, else healthy; checked
+        """``device``'s fault or warning as the loop's last poll found it (before a restarted
+        table's first beat, as the record has it: :meth:`_recall_faults`), else healthy; checked
         now when the loop has not polled it (before its first beat; a camera the table has no
         eyes for, as the loop looks only through them)."""
-        if name not in self._polled or (name == "camera" and self.eyes is None):
-            status: DeviceStatus = device.check()
-            return status
         if name in self._faults:
             return DeviceStatus.failing(device.name, *self._faults[name])
         if name in self._warnings:
             return DeviceStatus.warning(device.name, *self._warnings[name])
+        if name not in self._polled or (name == "camera" and self.eyes is None):
+            status: DeviceStatus = device.check()
+            return status
         return DeviceStatus.healthy(device.name)
 
     def _faults_except(self, device: str) -> bool:

@@ -198,6 +198,13 @@ class FreshTable:
         self.hardware.sim.place(spot, tag)
         self.beats(0.5)
 
+    def restart(self) -> None:
+        """Stop the table and start it again on its record, its devices as they are (``run``
+        restarted; a new app serves it, as ``run`` makes one)."""
+        self.table.store.close()
+        self.table = Table(Store(self.table.store.path), devices=self.hardware, eyes=self.eyes,
+                           controls_for=find_controls)
+
     def close(self) -> None:
         """Close the devices and the record."""
         self.hardware.close()

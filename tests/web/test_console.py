@@ -384,6 +384,22 @@ def test_the_console_is_told_of_a_fault_before_the_first_game_and_of_its_end(fre
     assert started.status_code == 303 and fresh.game_no == 1
 
 
+def test_a_restarted_table_shows_the_fault_that_stands_on_its_console_and_devices_page(fresh: Any) -> None:
+    # the console said "over" until the table's first poll found the camera out again; the devices
+    # page asked the camera, whose own check gets frames and says it works while the table waits
+    # for the tray it cannot find
+    fresh.eyes.failing = DeviceDisconnected("the camera cannot find the tray: 2 of its 4 markers seen")
+    fresh.beats(2.5)
+    fresh.restart()
+    dealer = app_for(fresh).test_client()
+    assert log_in(dealer).status_code == 302
+    console = dealer.get("/dealer/").get_data(as_text=True)
+    assert "status-fault" in console and "fault</strong>: the camera cannot find the tray" in console
+    page = dealer.get("/dealer/devices").get_data(as_text=True).split('id="devices"')[1]
+    assert 'class="bad"><td>camera' in page and "2 of its 4 markers seen" in page
+    assert [r.kind for r in fresh.store.records(TABLE)] == ["fault"]
+
+
 def test_a_console_form_drawn_before_a_notice_is_accepted_after_it(fresh: Any,
                                                                    fresh_dealer: FlaskClient) -> None:
     # a notice makes no record, and the forms act on the record: it must not make them stale
