@@ -13,10 +13,13 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from controller.commands.common import Announcer, given_path, shown
 from controller.games.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from controller.table.records import TableState
 
 DEFAULT_STATE = Path("/var/lib/dicetable")
 
@@ -96,6 +99,9 @@ def run(args: argparse.Namespace) -> int:
             if warning is not None:
                 print(warning, file=sys.stderr, flush=True)
         print(f"table running; record {shown(state / 'table.db')}", file=sys.stderr, flush=True)
+        standing = _standing(table.state())
+        if standing is not None:
+            print(standing, file=sys.stderr, flush=True)
         faults = Announcer(table, sys.stderr, only=DEVICE_RECORDS)
         stop = Stop()
         stop.install()
@@ -105,6 +111,16 @@ def run(args: argparse.Namespace) -> int:
             server.stop()
         close_all(parts)
     return 0
+
+
+def _standing(state: TableState) -> str | None:
+    """What ``run`` says as it starts of a fault its record has standing (the table's status): a
+    restarted table does not record again a fault it knows from its record, so its terminal
+    would say nothing of a camera still out. Its first poll records the clear if it is over."""
+    from controller.table.records import TableStatus
+    if state.status is not TableStatus.FAULT:
+        return None
+    return f"Fault standing when the table stopped: {state.problem}; {state.fix}"
 
 
 def _telling(tick: Callable[[], bool], faults: Announcer) -> Callable[[], bool]:

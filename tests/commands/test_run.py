@@ -15,7 +15,7 @@ from typing import Iterator
 
 import pytest
 
-from controller.store import Store
+from controller.store import TABLE, Store
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -185,3 +185,16 @@ def test_run_says_at_once_that_the_camera_stopped_before_any_game_is_started(tmp
     said = [line for line in err.splitlines() if line.startswith("[")]
     assert len(said) == 1, err
     assert "Fault: camera stopped sending frames: the simulated camera stopped" in said[0] and "cable" in said[0]
+
+
+def test_run_restarted_on_a_fault_that_stands_says_so_at_once_and_records_it_once(tmp_path: Path) -> None:
+    # the restarted table knows the fault from its record and records it no more: the terminal,
+    # told only what is recorded, said nothing of the camera still out
+    _run_with_faults(tmp_path, "camera:stopped", game=())
+    (tmp_path / "notify.sock").unlink()  # the second start's systemd socket
+    err = _run_with_faults(tmp_path, "camera:stopped", game=())
+    assert [line for line in err.splitlines() if line.startswith("[")] == [], err
+    standing = [line for line in err.splitlines() if line.startswith("Fault standing")]
+    assert len(standing) == 1 and "camera stopped sending frames" in standing[0] and "cable" in standing[0], err
+    with Store.open_readonly(tmp_path / "state" / "table.db") as record:
+        assert [r.kind for r in record.records(TABLE)] == ["fault"]
