@@ -298,7 +298,8 @@ class Table:
         polled it (:meth:`_health`): at every beat in a game, every :data:`HEALTH_EVERY` seconds
         between games. The devices are not asked: a check takes a camera's frame (or its
         timeout), each RC522's reset and scan, and it would hold the loop, which waits for the
-        table's lock. A device the loop has not polled is checked now, as ``doctor`` checks it."""
+        table's lock. A device the loop has not polled is checked now, as ``doctor`` checks it,
+        unless the record has it failing or warning (a restarted table, before its first poll)."""
         with self._lock:
             return [self._health(name, device) for name, device in self._named_devices()]
 
