@@ -40,6 +40,12 @@ def caught_up(page: Any, table: Any) -> None:
                            f"window.dicetable.seen.includes({seq})", timeout=WAIT_MS)
 
 
+def enter(table: Any, lines: list[str]) -> None:
+    """Enter history lines at the table as the dealer's console does."""
+    for line in lines:
+        table.submit(Entry(table.game.parse_input(line), "console", "dealer"))
+
+
 def play_until(table: Any, done: Callable[[Any], bool], most: int = 5000) -> None:
     """Step the table until ``done(state)``."""
     for _ in range(most):
@@ -123,12 +129,11 @@ def test_the_showdown_box_says_who_won_each_pot_and_fits_the_screen(browser: Any
                                    {"stack": "40,40,20,10"}, sealed=False)
     live = served(table, showdown_seconds=60)
     page = open_board(browser, live)
-    for line in ["roll 0 d8-tauren 4 3", "roll 1 d8-tauren 4 3", "roll 2 d8-tauren 2 2",
-                 "roll 3 d8-tauren W W", "allin 3", "call 0", "call 1", "allin 2", "call 0",
-                 "call 1", "roll table d8-tauren W 5 5", "bet 1 amount=10", "call 0",
-                 "roll table d8-tauren C", "check 1", "check 0", "roll table d8-tauren 6",
-                 "check 1", "check 0"]:
-        table.submit(Entry(table.game.parse_input(line), "console", "dealer"))
+    enter(table, ["roll 0 d8-tauren 4 3", "roll 1 d8-tauren 4 3", "roll 2 d8-tauren 2 2",
+                  "roll 3 d8-tauren W W", "allin 3", "call 0", "call 1", "allin 2", "call 0",
+                  "call 1", "roll table d8-tauren W 5 5", "bet 1 amount=10", "call 0",
+                  "roll table d8-tauren C", "check 1", "check 0", "roll table d8-tauren 6",
+                  "check 1", "check 0"])
     banner = page.locator("#showdown")
     banner.wait_for(state="visible", timeout=WAIT_MS)
     assert banner.locator("h2").inner_text() == "Dee wins the main pot; Ann and Bo split side pots 1 and 2"
