@@ -81,6 +81,22 @@ function renderOdds(state, odds) {
     `<span class="num">${(100 * o.win).toFixed(1)}%${o.tie > 0.0005 ? ` <small>tie ${(100 * o.tie).toFixed(1)}%</small>` : ""}</span></li>`).join("");
 }
 
+// Nobody scrolls a TV: the showdown box goes under the header, then all it holds shrinks alike,
+// a step at a time, only while some of it (last, the sentence saying who won what) is hidden;
+// a few hands on a large screen keep their full size. Below SMALLEST_FIT it would no longer read
+// from across the room, so the box scrolls instead.
+const SMALLEST_FIT = 0.5;
+
+function fitShowdown(box) {
+  box.style.setProperty("--header", `${$("top").getBoundingClientRect().bottom}px`);
+  let fit = 1;
+  box.style.setProperty("--fit", fit);
+  while (box.scrollHeight > box.clientHeight && fit > SMALLEST_FIT) {
+    fit = Math.round(100 * fit - 5) / 100;
+    box.style.setProperty("--fit", fit);
+  }
+}
+
 function renderShowdown(state) {
   const result = state.view.result;
   const key = result ? `${state.game_no}/${result.number}` : null;
@@ -96,6 +112,7 @@ function renderShowdown(state) {
   box.innerHTML = `<h2>${esc(result.headline)}</h2>` +
     `<div class="hands">${hands}</div><p>${esc(result.text)}</p>`;
   box.hidden = false;
+  fitShowdown(box);
   clearTimeout(showdownTimer);
   showdownTimer = setTimeout(() => { box.hidden = true; }, SHOWDOWN_MS);
 }
