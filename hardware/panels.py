@@ -216,6 +216,9 @@ class GpioPanel(_DebouncedPanel):
         """Switch ``seat``'s light (no-op for a seat wired without one).
 
         :raises KeyError: no such seat.
+        :raises DeviceFailing: the light's pin cannot be written (lgpio's error, gpiozero's):
+            the table catches a device's errors, not the GPIO library's, and a beat that ended
+            in one ended the table's loop.
         """
         self._raise_if_broken()
         if seat not in self.seats:
@@ -223,12 +226,14 @@ class GpioPanel(_DebouncedPanel):
         led = self._lights.get(seat)
         if led is None:
             return
-        if state is LightState.ON:
-            led.on()
-        elif state is LightState.BLINK:
-            led.blink(on_time=0.4, off_time=0.4, background=True)
-        else:
-            led.off()
+        try:
+            _switch(led, state)
+        except Exception as err:  # gpiozero and lgpio raise many kinds, none a DeviceError
+            pin = next(s.light for s in self._config.seats if s.seat == seat)
+            raise DeviceFailing(DeviceStatus.failing(
+                self._name, f"GPIO {pin} cannot be switched ({type(err).__name__}: {err})",
+                f"check the light's wiring to GPIO {pin} and that no other program uses the "
+                "pin")) from err
 
     def _raise_if_broken(self) -> None:
         if self._error:
@@ -248,6 +253,16 @@ class GpioPanel(_DebouncedPanel):
         for device in [*self._inputs, *self._lights.values()]:
             device.close()
         self._inputs, self._lights = [], {}
+
+
+def _switch(led: Any, state: LightState) -> None:
+    """Switch a gpiozero ``LED`` to ``state``."""
+    if state is LightState.ON:
+        led.on()
+    elif state is LightState.BLINK:
+        led.blink(on_time=0.4, off_time=0.4, background=True)
+    else:
+        led.off()
 
 
 class SimPanel(_DebouncedPanel):

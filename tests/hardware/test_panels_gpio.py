@@ -172,3 +172,26 @@ def test_lgpio_gets_a_writable_directory(tmp_path):
     env = {"STATE_DIRECTORY": str(tmp_path)}
     assert give_lgpio_a_writable_directory(env) == str(tmp_path) and env["LG_WD"] == str(tmp_path)
     assert give_lgpio_a_writable_directory({"LG_WD": "/run/x"}) == "/run/x"
+
+
+def test_a_light_whose_pin_cannot_be_written_is_a_device_error_naming_the_pin():
+    # lgpio's gpio_write raises its own error on a pin it lost, which ended the table's loop
+    from gpiozero.pins.mock import MockPin
+
+    lost = []
+
+    class Lamp(MockPin):
+        def _set_state(self, value):
+            if lost:
+                raise RuntimeError("'GPIO not allocated'")
+            super()._set_state(value)
+
+    panel = GpioPanel(CONFIG, SimClock(), pin_factory=MockFactory(pin_class=Lamp))
+    try:
+        lost.append(19)
+        with pytest.raises(DeviceError) as failed:
+            panel.set_light(0, LightState.ON)
+        assert failed.value.problem == "GPIO 19 cannot be switched (RuntimeError: 'GPIO not allocated')"
+        assert failed.value.fix == "check the light's wiring to GPIO 19 and that no other program uses the pin"
+    finally:
+        panel.close()
