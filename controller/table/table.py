@@ -34,7 +34,7 @@ from controller.table.records import (
     Ack, Correction, Entry, GameSummary, LogLine, Question, ReplaceDice, RollSeen, TableState,
     TableStatus, Undo, Update, VoidHand, seat_colours,
 )
-from hardware.devices import DeviceFailing, DeviceStatus
+from hardware.devices import DeviceFailing, DeviceStatus, LightState
 from hardware.rfid import TagLookup, stray_status
 
 KEEP_GAMES = 10
@@ -155,6 +155,7 @@ class Table:
         self._pause_why = ""
         self._faults: dict[str, tuple[str, str]] = {}
         self._warnings: dict[str, tuple[str, str]] = {}
+        self._unlit: tuple[str, str] | None = None  # a light that failed as :meth:`_lights` set them
         self._polled: set[str] = set()  # the devices the loop has polled (:meth:`_poll`)
         self._next_check = float("-inf")  # the devices' clock time of the next check between games
         self._questions = 0
@@ -313,8 +314,7 @@ class Table:
             busy = self._poll("panel", self._buttons) or busy
             busy = self._seal_hidden() or busy
             busy = self._poll("camera", self._look) or busy
-            self._lights()
-            return busy
+            return self._lights() or busy
 
     def _between_games(self) -> bool:
         """No game in play: a press now is no input, and must not become one of the next game's.
@@ -369,9 +369,7 @@ class Table:
         """Tell ``device``'s warning (:data:`SEATED`) when it begins, changes or ends: the table
         plays on, and the dealer's log, the devices page and ``run``'s terminal say what fails
         and the fix, as for a fault; True when it did."""
-        found = self._device(device) if device in SEATED else None
-        status = found.warning() if found is not None else None
-        said = (status.problem.removeprefix(f"{device}: "), status.fix) if status else None
+        said = self._warning_of(device)
         if self._warnings.get(device) == said:
             return False
         if said is None:
@@ -381,6 +379,16 @@ class Table:
             self._warnings[device] = said
             self._note("warning", named(device, said[0]), device, said[1])
         return True
+
+    def _warning_of(self, device: str) -> tuple[str, str] | None:
+        """What fails in a part of ``device`` the table plays on without, and the fix: the
+        device's own warning (:data:`SEATED`), else, for the panel, a light that failed when
+        the table last set them (:meth:`_lights`)."""
+        found = self._device(device) if device in SEATED else None
+        status = found.warning() if found is not None else None
+        if status is not None:
+            return status.problem.removeprefix(f"{device}: "), status.fix
+        return self._unlit if device == "panel" else None
 
     def _tags(self) -> bool:
         reader = self._device("rfid")
@@ -479,17 +487,23 @@ class Table:
         picture: int | None = rows[0].picture if rows and rows[0].seq == ack.seq else None
         return picture
 
-    def _lights(self) -> None:
+    def _lights(self) -> bool:
+        """Light the seat to act, and only it. Every seat's light is set even when one fails:
+        stopping at the first left the others as they were, a seat that had acted still lit as
+        the one to act. A light that fails is a warning of the panel (:meth:`_warned`), not a
+        fault: the buttons work, the scoreboard says whose turn it is and a press out of turn is
+        refused as ever; and the poll that ends a panel's fault would end it every beat. True
+        when the warning began, changed or ended."""
         panel = self._device("panel")
         if panel is None or "panel" in self._faults or self.ledger is None:
-            return
+            self._unlit = None
+            return False
         prompt = self.ledger.game.pending().prompt
-        from hardware.devices import LightState
-        for seat in panel.seats:
-            try:
-                panel.set_light(seat, LightState.ON if seat == prompt else LightState.OFF)
-            except DeviceError:
-                return
+        failed = [failure for seat in panel.seats
+                  if (failure := _light(panel, seat, LightState.ON if seat == prompt
+                                        else LightState.OFF)) is not None]
+        self._unlit = failed[0] if failed else None
+        return self._warned("panel")
 
     # -- faults and status -------------------------------------------------------------------
     def _fault(self, device: str, problem: str, fix: str) -> bool:
@@ -809,6 +823,21 @@ def _said(played: Played, name: Callable[[int | None], str]) -> str:
     if seat is not None:
         text = text.replace(f"Seat {seat}", name(seat), 1)
     return text
+
+
+LIGHT_FIX = "the table plays on meanwhile: the scoreboard says whose turn it is"
+"""What the dealer is told after a failing light's fix: the game does not wait for it."""
+
+
+def _light(panel: Any, seat: int, state: LightState) -> tuple[str, str] | None:
+    """Switch ``seat``'s turn light; None when it switched, else what failed and the fix."""
+    try:
+        panel.set_light(seat, state)
+    except DeviceError as err:
+        problem = getattr(err, "problem", "") or str(err)
+        fix = getattr(err, "fix", "") or DEVICE_FIX
+        return f"seat {seat}'s turn light failed: {problem}", f"{fix}; {LIGHT_FIX}"
+    return None
 
 
 def _correction_line(correction: Correction) -> tuple[str, str]:

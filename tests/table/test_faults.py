@@ -798,3 +798,74 @@ def test_the_devices_page_of_a_table_on_a_dead_seat_node_says_the_fault_without_
         status = statuses[name]
         assert not status.ok and "seat node on sim://node3 not found" in status.problem, status
         assert f"Fault: {named(name, status.problem)}" in faults  # in the words of the table's fault
+
+
+@pytest.fixture
+def lamps(tmp_path: Path) -> Iterator[tuple[Any, Any, set[int]]]:
+    """A table on the Pi's GPIO panel (gpiozero's mock pins, the four seats of
+    ``table.example.toml``, seat 0's light on GPIO 19, seat 1's on 21), the Tao controls, no game
+    yet; its pin factory, and the light pins whose writes fail from now on (none yet), as
+    lgpio's ``gpio_write`` fails on a pin it lost."""
+    from gpiozero.pins.mock import MockFactory, MockPin  # type: ignore[import-untyped]
+    from controller.table.controls import find_controls
+    from hardware.clock import SimClock
+    from hardware.config import load_config
+    from hardware.factory import Devices
+    from hardware.panels import GpioPanel
+
+    broken: set[int] = set()
+
+    class Lamp(MockPin):  # type: ignore[misc]
+        def _set_state(self, value: Any) -> None:
+            if int(self.info.name.removeprefix("GPIO")) in broken:
+                raise RuntimeError("'GPIO not allocated'")
+            super()._set_state(value)
+
+    clock, factory = SimClock(), MockFactory(pin_class=Lamp)
+    devices = Devices(clock, panel=GpioPanel(load_config().panel, clock, pin_factory=factory))
+    table = Table(Store(tmp_path / "lamps.db"), devices=devices, controls_for=find_controls)
+    yield table, factory, broken
+    devices.close()
+    table.store.close()
+
+
+def _lit(factory: Any) -> list[bool]:
+    """Each seat's light, seats 0-3 (``table.example.toml``'s light pins)."""
+    return [bool(factory.pin(pin).state) for pin in (19, 21, 26, 14)]
+
+
+def _beats(table: Table, seconds: float) -> None:
+    assert table.hw is not None
+    for _ in range(round(seconds / BEAT)):
+        table.tick()
+        table.hw.clock.advance(BEAT)
+
+
+def test_a_light_that_fails_leaves_the_others_set_and_is_one_warning(
+        lamps: tuple[Any, Any, set[int]]) -> None:
+    # the table set the lights seat by seat and stopped at the first that failed: Ana's light,
+    # stuck on once she had anted, left Ben's dark, and Ana still lit as the one to act
+    table, factory, broken = lamps
+    table.new_game("tao", ["Ana", "Ben", "Cleo", "Dev"], {})
+    _beats(table, 0.2)
+    assert _lit(factory) == [True, False, False, False]
+    broken.add(19)
+    factory.pin(6).drive_low()  # Ana presses call: her ante, and Ben is to act
+    _beats(table, 0.2)
+    factory.pin(6).drive_high()
+    _beats(table, 2.0)
+    assert _inputs(table) == ["ante 0 black=1 white=0"]
+    assert _lit(factory) == [True, True, False, False]
+    state = table.state()
+    assert state.status is TableStatus.RUNNING
+    warnings = [row for row in table.store.records(table.game_no) if row.kind == "warning"]
+    assert [(row.line, row.why) for row in warnings] == [(
+        "panel: seat 0's turn light failed: GPIO 19 cannot be switched (RuntimeError: 'GPIO not "
+        "allocated')", "check the light's wiring to GPIO 19 and that no other program uses the "
+        "pin; the table plays on meanwhile: the scoreboard says whose turn it is")]
+    assert [status.warns for status in table.devices()] == [True]
+    broken.clear()
+    _beats(table, 0.2)
+    assert _lit(factory) == [False, True, False, False]
+    assert [row.line for row in table.store.records(table.game_no)
+            if row.kind in ("warning", "clear")][1:] == ["the panel works again"]
