@@ -40,15 +40,19 @@ SEATNODE_FAULT_EVERY = 0.1  # how often a loose cable or line noise strikes a se
 
 @dataclass(frozen=True)
 class Fault:
-    """A fault to inject: ``device:kind[=value][@mode[=rate]]``.
+    """A fault to inject: ``device[.spot]:kind[=value][@mode[=rate]]``.
 
     ``mode`` is ``always`` (until cleared), ``once`` (the next use only) or ``intermittent``
     (each use with probability ``rate``, 0.3 unless given); ``value`` is the delay of ``slow``.
+    ``spot``, for ``rfid`` only: the fault strikes the RC522 under that spot alone (its power,
+    its chip select), where ``rfid:dead`` strikes them all (the bus they share).
 
     >>> str(Fault.parse("rfid:timeout@intermittent=0.25"))
     'rfid:timeout@intermittent=0.25'
     >>> Fault.parse("camera:slow=2").value
     2.0
+    >>> Fault.parse("rfid.seat3:dead").spot
+    'seat3'
     """
 
     device: str
@@ -56,6 +60,7 @@ class Fault:
     mode: str = "always"
     rate: float = 1.0
     value: float = 0.0
+    spot: str = ""
 
     @classmethod
     def parse(cls, text: str) -> Fault:
@@ -64,8 +69,12 @@ class Fault:
         :raises InvalidInput: not one of :data:`FAULTS`, or a bad mode; the message lists them.
         """
         spec, _, mode_text = text.strip().partition("@")
-        device, _, kind_text = spec.partition(":")
+        part, _, kind_text = spec.partition(":")
+        device, dot, spot = part.partition(".")
         kind, _, value_text = kind_text.partition("=")
+        if dot and (device != "rfid" or not spot):
+            raise InvalidInput(f"simulated fault {text!r}: only rfid faults name a spot, as in "
+                               "rfid.seat3:dead")
         if kind not in FAULTS.get(device, ()):
             known = ", ".join(f"{d}:{k}" for d, kinds in FAULTS.items() for k in kinds)
             raise InvalidInput(f"unknown simulated fault {text!r} (faults: {known}; "
@@ -81,10 +90,11 @@ class Fault:
         if (value_text and kind != "slow") or not 0 < rate <= 1 or value < 0:
             raise InvalidInput(f"simulated fault {text!r}: only slow takes =SECONDS, and a rate "
                                "lies in (0, 1]")
-        return cls(device, kind, mode, rate, value)
+        return cls(device, kind, mode, rate, value, spot)
 
     def __str__(self) -> str:
-        text = f"{self.device}:{self.kind}" + (f"={self.value:g}" if self.kind == "slow" else "")
+        part = f"{self.device}.{self.spot}" if self.spot else self.device
+        text = f"{part}:{self.kind}" + (f"={self.value:g}" if self.kind == "slow" else "")
         if self.mode == "intermittent":
             return f"{text}@intermittent={self.rate:g}"
         return text if self.mode == "always" else f"{text}@{self.mode}"
@@ -256,15 +266,16 @@ class SimTable:
 
     def inject(self, text: str) -> Fault:
         """Break a device, now or at any later time: ``camera:stopped``, ``rfid:timeout@once``,
-        ``rfid:missed@intermittent=0.3``, ``camera:slow=2``, ``seatnode:disconnected``, ...
+        ``rfid:missed@intermittent=0.3``, ``camera:slow=2``, ``seatnode:disconnected``, the
+        RC522 under one spot only: ``rfid.seat3:dead``, ...
 
         :raises InvalidInput: unknown fault, or one that this table has no device for.
         """
         fault = Fault.parse(text)
-        self._require(fault.device)
+        self._require(fault.device, fault.spot)
         self.faults.append(Injected(fault, self._fault_rng))
         if (fault.device, fault.kind) == ("rfid", "unknown-tag"):
-            self.place(next(iter(self.chips)), UNKNOWN_TAG)
+            self.place(fault.spot or next(iter(self.chips)), UNKNOWN_TAG)
         if fault.device == "seatnode":
             self._seatnode_strike()  # a pulled cable is out now, not at the next tick
         return fault
@@ -278,11 +289,13 @@ class SimTable:
             self._repair(injected.fault)
         return [injected.fault for injected in gone]
 
-    def _require(self, device: str) -> None:
+    def _require(self, device: str, spot: str = "") -> None:
         if device == "panel" and not isinstance(self.panel, SimPanel):
             raise InvalidInput("fault panel:... needs the GPIO panel; use seatnode:... here")
         if device == "rfid" and not self.chips:
             raise InvalidInput("fault rfid:... needs RC522 readers (rfid.source = 'mfrc522')")
+        if spot and spot not in self.chips:
+            raise InvalidInput(f"no RC522 under spot {spot!r}; spots: {', '.join(self.chips)}")
         if device == "seatnode" and not self.nodes:
             raise InvalidInput("fault seatnode:... needs [[seatnodes]] in the configuration")
 
@@ -319,15 +332,15 @@ class SimTable:
     @contextlib.contextmanager
     def rfid_faults(self) -> Iterator[None]:
         """The RC522s suffer the rfid faults that strike this use, and are sound again after."""
-        hits = self._striking("rfid")
+        struck = self._striking("rfid")
         swapped = {}
-        for chip in self.chips.values():
+        for spot, chip in self.chips.items():
+            hits = [f for f in struck if f.spot in ("", spot)]
             chip.fault = next((CHIP_FAULTS[f.kind] for f in hits if f.kind in CHIP_FAULTS),
                               ChipFault.NONE)
             chip.transfer_s = max([SPI_TRANSFER_S] + [f.value for f in hits if f.kind == "slow"])
-        if any(f.kind == "wrong-tag" for f in hits):
-            swapped = {spot: chip.tags for spot, chip in self.chips.items()}
-            for chip in self.chips.values():
+            if any(f.kind == "wrong-tag" for f in hits):
+                swapped[spot] = chip.tags
                 chip.tags = [EmulatedTag(misread(tag.uid)) for tag in chip.tags]
         try:
             yield
@@ -359,12 +372,14 @@ class SimTable:
 
 
 def _matches(fault: Fault, what: str | None) -> bool:
-    """Whether ``clear(what)`` clears ``fault``: everything, its device, or its kind."""
+    """Whether ``clear(what)`` clears ``fault``: everything, its device (``rfid``: of every spot),
+    the device under a spot (``rfid.seat3``), or its kind."""
     if what is None:
         return True
-    device, _, kind = what.partition(":")
+    part, _, kind = what.partition(":")
+    device, _, spot = part.partition(".")
     kind = kind.partition("@")[0].partition("=")[0]
-    return fault.device == device and (not kind or fault.kind == kind)
+    return fault.device == device and spot in ("", fault.spot) and (not kind or fault.kind == kind)
 
 
 def misread(uid: bytes) -> bytes:

@@ -97,3 +97,23 @@ def test_factory_on_a_machine_without_spi_reports_the_reader_broken():
     # the table shows the error's problem and fix: they were a failing device's (cable, power)
     assert (getattr(err.value, "problem", ""), getattr(err.value, "fix", "")) == (status.problem, status.fix)
     devices.close()
+
+
+def test_a_fault_of_one_spots_reader_strikes_that_reader_alone(table):
+    # a real RC522 fails alone (its power, its chip select); rfid:timeout strikes every chip, as
+    # the bus they share would
+    table.inject("rfid.seat3:timeout")
+    table.place("seat0", "04A1B2C3")
+    with pytest.raises(DeviceTimeout, match="reader under 'seat3' timed out"):
+        table.rfid.poll()
+    assert [str(fault) for fault in table.clear("rfid.seat2")] == []
+    assert [str(fault) for fault in table.clear("rfid.seat3")] == ["rfid.seat3:timeout"]
+    assert [(e.spot, e.tag) for e in table.rfid.poll()] == [("seat0", "04A1B2C3")]
+
+
+def test_a_fault_names_only_a_spot_with_a_reader(table):
+    with pytest.raises(InvalidInput, match="no RC522 under spot 'pot'"):
+        table.inject("rfid.pot:dead")
+    with pytest.raises(InvalidInput, match="only rfid faults name a spot"):
+        table.inject("camera.seat0:stopped")
+
