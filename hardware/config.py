@@ -79,10 +79,12 @@ class PanelConfig:
 
 @dataclass(frozen=True)
 class ReaderPins:
-    """``[[rfid.readers]]``: one RC522 reader under ``spot``, selected by GPIO ``chip_select``."""
+    """``[[rfid.readers]]``: one RC522 reader under ``spot``, selected by GPIO ``chip_select``;
+    ``seat``: the seat whose spot it is (None: a spot of no seat, such as the pot)."""
 
     spot: str
     chip_select: int
+    seat: int | None = None
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,10 @@ class RfidConfig:
     readers: tuple[ReaderPins, ...] = ()
     rx_gain_db: int | None = None
     leave_after: int = 3
+
+    def seats(self) -> dict[str, int]:
+        """The seat each reader's spot belongs to, by spot (the spots of no seat left out)."""
+        return {r.spot: r.seat for r in self.readers if r.seat is not None}
 
 
 @dataclass(frozen=True)
@@ -297,8 +303,9 @@ def _reader(table: _Table) -> ReaderPins:
     cs = _pin(table, "chip_select", None)
     if not spot or cs is None:
         raise ConfigError(f"{table.where}: needs spot = \"NAME\" and chip_select = GPIO")
+    seat = _seat_number(table)
     table.done()
-    return ReaderPins(spot, cs)
+    return ReaderPins(spot, cs, seat)
 
 
 def _rfid(table: _Table) -> RfidConfig:
@@ -423,7 +430,7 @@ def _with_default_seats(config: HardwareConfig) -> HardwareConfig:
     """Four seats wired as in ``table.example.toml`` when the file names none (sim tables)."""
     seats = tuple(SeatPins(s, dict(zip(DEFAULT_BUTTONS, pins)), light)
                   for s, (pins, light) in enumerate(DEFAULT_PINS))
-    readers = config.rfid.readers or tuple(ReaderPins(f"seat{s}", cs)
+    readers = config.rfid.readers or tuple(ReaderPins(f"seat{s}", cs, s)
                                            for s, cs in enumerate(DEFAULT_CHIP_SELECTS))
     return replace(config, panel=replace(config.panel, seats=seats),
                    rfid=replace(config.rfid, readers=readers))

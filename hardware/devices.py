@@ -197,8 +197,9 @@ class SeatDevice(Device, Protocol):
         """Players sit at ``seats`` (the game in play's, counted from 0); until told, at every
         seat. A part serving only other seats that fails (a seat node under an empty seat) no
         longer fails the device: :meth:`poll` neither raises for it nor holds the other seats'
-        events, and :meth:`warning` and :meth:`check` say it as a warning. A device whose parts
-        all serve every seat (the Pi's GPIO panel, the RC522s on its SPI bus) does nothing."""
+        events, and :meth:`warning` and :meth:`check` say it as a warning (a seat node under an
+        empty seat, an RC522 under its spot). A device whose parts all serve every seat (the
+        Pi's GPIO panel) does nothing."""
         ...
 
     def warning(self) -> DeviceStatus | None:
@@ -207,9 +208,14 @@ class SeatDevice(Device, Protocol):
         ...
 
 
+EMPTY_SEAT_FIX = "the table plays on without it while its seat is empty"
+"""How the fix of a :meth:`DeviceStatus.warning` ends: the part failing serves only a seat where
+no one plays, and the table does not wait for it."""
+
+
 class EverySeat:
     """What a :class:`SeatDevice` whose parts all serve every seat does with the seats in play:
-    nothing (the Pi's GPIO panel, the RC522s on its SPI bus, a device that did not open)."""
+    nothing (the Pi's GPIO panel, a device that did not open)."""
 
     def set_seats_in_play(self, seats: frozenset[int]) -> None:
         """Nothing: every part serves every seat."""

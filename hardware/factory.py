@@ -158,5 +158,5 @@ def _rfid(config: HardwareConfig, clock: Clock, pin_factory: Any,
              for r in rfid.readers}
     wiring = {r.spot: f"GPIO {r.chip_select}" for r in rfid.readers}
     return Mfrc522Reader(chips, clock, wiring=wiring, on_close=bus.close,
-                         leave_after=rfid.leave_after)
+                         leave_after=rfid.leave_after, seats=rfid.seats())
 

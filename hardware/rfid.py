@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping, Protocol
 from controller.games.errors import DeviceError, DeviceTimeout, InvalidInput
 from controller.paths import shown
 from hardware.clock import Clock
-from hardware.devices import DeviceStatus, EverySeat, TagChange, TagEvent, TagReader
+from hardware.devices import EMPTY_SEAT_FIX, DeviceStatus, TagChange, TagEvent, TagReader
 from hardware.mfrc522 import MFRC522, TagProtocolError
 from hardware.rc522_regs import NO_CHIP_VERSIONS
 
@@ -74,18 +74,22 @@ class SpotTracker:
         return leaves + [TagEvent(spot, tag, TagChange.ARRIVE, at) for tag in sorted(seen - before)]
 
 
-class Mfrc522Reader(EverySeat):
+class Mfrc522Reader:
     """A :class:`~hardware.devices.TagReader` with one MFRC522 chip under each spot.
 
     ``wiring`` maps a spot to a description of its wiring used in messages (e.g. "chip select
     GPIO 8"); ``on_close`` releases the bus; ``leave_after`` is the scans in a row a tag must be
     missing before it counts as gone. A spot whose chip fails keeps its tags (a failed scan is
     not a miss), and the events of the other spots wait for the next poll instead of being lost.
+    ``seats`` names the seat whose spot each is (a spot not in it, the pot, is always waited
+    for): the chip under the spot of a seat where no one plays (:meth:`set_seats_in_play`) is
+    not waited for, as a seat node's is not (:class:`~hardware.seatnode.SeatNodeReader`).
     """
 
     def __init__(self, chips: Mapping[str, MFRC522], clock: Clock, name: str = "rfid",
                  wiring: Mapping[str, str] | None = None,
-                 on_close: Callable[[], None] | None = None, leave_after: int = 3) -> None:
+                 on_close: Callable[[], None] | None = None, leave_after: int = 3,
+                 seats: Mapping[str, int] | None = None) -> None:
         self._name = name
         self._chips = dict(chips)
         self._clock = clock
@@ -94,11 +98,27 @@ class Mfrc522Reader(EverySeat):
         self._on_close = on_close
         self._ready: set[str] = set()
         self._held: list[TagEvent] = []
+        self._seats = dict(seats or {})
+        self._empty: frozenset[str] = frozenset()  # the spots of seats where no one plays
+        self._unread: dict[str, DeviceError] = {}  # their chips that failed at the last poll
 
     @property
     def name(self) -> str:
         """The device's name."""
         return self._name
+
+    def set_seats_in_play(self, seats: frozenset[int]) -> None:
+        """Players sit at ``seats``: the chips under the other seats' spots are no longer
+        waited for."""
+        self._empty = frozenset(spot for spot, seat in self._seats.items() if seat not in seats)
+
+    def warning(self) -> DeviceStatus | None:
+        """The first chip under the spot of a seat where no one plays that failed at the last
+        poll, with its wiring's fix, or None."""
+        spot, failure = next(iter(self._unread.items()), ("", None))
+        if failure is None:
+            return None
+        return self._warning(spot, str(failure).removeprefix(f"{self._name}: "))
 
     @property
     def spots(self) -> tuple[str, ...]:
@@ -127,21 +147,24 @@ class Mfrc522Reader(EverySeat):
         """Scan every spot; the arrivals and departures since the last poll.
 
         Every spot is scanned even when one fails; the events found are then kept for the next
-        poll, and the first failure is raised.
+        poll, and the first failure is raised. A chip under the spot of a seat where no one
+        plays that fails raises nothing: :meth:`warning` says it.
 
         :raises DeviceTimeout: a chip did not answer (the message names its spot).
         :raises DeviceError: a chip is not there at all.
         """
         events, self._held = self._held, []
-        failure: DeviceError | None = None
+        failures: dict[str, DeviceError] = {}
         for spot in self.spots:
             try:
                 seen = self._scan(spot)
             except DeviceError as err:
-                failure = failure or err
+                failures[spot] = err
                 continue
             if seen is not None:
                 events += self._tracker.update(spot, seen, self._clock.now())
+        self._unread = {spot: err for spot, err in failures.items() if spot in self._empty}
+        failure = next((err for spot, err in failures.items() if spot not in self._empty), None)
         if failure is not None:
             self._held = events
             raise failure
@@ -165,17 +188,28 @@ class Mfrc522Reader(EverySeat):
             raise DeviceError(f"{self._name}: reader under {spot!r}: {err}") from err
 
     def check(self) -> DeviceStatus:
-        """Every chip answers and completes a scan (an unknown version is only a warning)."""
-        for spot, chip in self._chips.items():
-            problem = self._problem(spot, chip)
-            if problem:
-                where = self._wiring.get(spot, "its chip select")
-                return DeviceStatus.failing(
-                    self._name, f"reader under spot {spot!r}: {problem}",
-                    f"check the reader's 3.3 V power and its wiring: SDA to {where}, SCK to "
-                    "GPIO 11, MOSI to GPIO 10, MISO to GPIO 9 (through the tri-state buffer "
-                    "when readers share the bus), RST to the reset pin")
-        return DeviceStatus.healthy(self._name)
+        """Every chip answers and completes a scan (an unknown version is only logged); a chip
+        under the spot of a seat where no one plays that does not is a warning."""
+        return DeviceStatus.first_wrong(self._name, map(self._check_spot, self._chips))
+
+    def _check_spot(self, spot: str) -> DeviceStatus:
+        problem = self._problem(spot, self._chips[spot])
+        if not problem:
+            return DeviceStatus.healthy(self._name)
+        said = f"reader under spot {spot!r}: {problem}"
+        if spot in self._empty:
+            return self._warning(spot, said)
+        return DeviceStatus.failing(self._name, said, self._fix(spot))
+
+    def _warning(self, spot: str, problem: str) -> DeviceStatus:
+        return DeviceStatus.warning(self._name, problem, f"{self._fix(spot)}; {EMPTY_SEAT_FIX}")
+
+    def _fix(self, spot: str) -> str:
+        """How to make the chip under ``spot`` answer: its power and its wiring."""
+        where = self._wiring.get(spot, "its chip select")
+        return (f"check the reader's 3.3 V power and its wiring: SDA to {where}, SCK to GPIO 11, "
+                "MOSI to GPIO 10, MISO to GPIO 9 (through the tri-state buffer when readers share "
+                "the bus), RST to the reset pin")
 
     def _problem(self, spot: str, chip: MFRC522) -> str:
         version = chip.version()

@@ -25,6 +25,7 @@ import serial  # type: ignore[import-untyped]
 from controller.games.errors import DeviceDisconnected, DeviceError
 from hardware.clock import Clock
 from hardware.devices import (
+    EMPTY_SEAT_FIX,
     ButtonEvent,
     DeviceStatus,
     LightState,
@@ -423,7 +424,7 @@ class NodeAway(DeviceDisconnected):
         self.remedy = fix
         again = " again" if node.answered else ""
         self.fix = (f"{fix}; the table goes on by itself when it answers{again}" if waited
-                    else f"{fix}; the table plays on without it while its seat is empty")
+                    else f"{fix}; {EMPTY_SEAT_FIX}")
         super().__init__(f"{self.problem}; {self.fix}")
 
 

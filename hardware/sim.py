@@ -199,7 +199,8 @@ class SimTable:
         chips = {spot: MFRC522(chip, self.clock, rx_gain_db=rfid.rx_gain_db)
                  for spot, chip in self.chips.items()}
         wiring = {r.spot: f"GPIO {r.chip_select}" for r in rfid.readers}
-        return SimRfidReader(self, chips, wiring=wiring, leave_after=rfid.leave_after)
+        return SimRfidReader(self, chips, wiring=wiring, leave_after=rfid.leave_after,
+                             seats=rfid.seats())
 
     def _node_seats(self) -> list[int]:
         if not self.config.seatnodes:

@@ -174,10 +174,11 @@ def _spot(reader: TagReader, spot: str | None) -> str:
 
 
 def _seats_reading(config: HardwareConfig, spot: str) -> frozenset[int]:
-    """The seats whose seat node reads ``spot``: the reader waits for their nodes only, so that
-    a node under another spot that does not answer does not stop the enrolment (the RC522s on
-    the Pi's SPI bus serve every seat, and wait for every chip, as before)."""
-    return frozenset(node.seat for node in config.seatnodes if node.spot == spot)
+    """The seats whose seat node, or whose RC522 on the Pi's SPI bus, reads ``spot``: the
+    reader waits for those only, so that a node or a chip under another seat's spot that does
+    not answer does not stop the enrolment (a spot of no seat is always waited for)."""
+    nodes = {node.seat for node in config.seatnodes if node.spot == spot}
+    return frozenset(nodes | {seat for under, seat in config.rfid.seats().items() if under == spot})
 
 
 def _script_placements(sim: SimTable | None, clock: Clock, spot: str, tags: list[str]) -> None:

@@ -235,7 +235,7 @@ def _sim_config(players: int, buttons: Sequence[str], seat_nodes: bool) -> Any:
     from hardware.config import (Backend, CameraConfig, HardwareConfig, PanelConfig,
                                  ReaderPins, RfidConfig, SeatNodeConfig, SeatPins, env_faults)
     seats = tuple(SeatPins(seat, {name: 0 for name in buttons}) for seat in range(players))
-    readers = tuple(ReaderPins(f"seat{seat}", seat) for seat in range(players))
+    readers = tuple(ReaderPins(f"seat{seat}", seat, seat) for seat in range(players))
     nodes = tuple(SeatNodeConfig(seat, f"sim://seat{seat}") for seat in range(players)) \
         if seat_nodes else ()
     return HardwareConfig(backend=Backend.SIM, camera=CameraConfig(source="sim"),

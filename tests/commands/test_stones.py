@@ -210,3 +210,20 @@ def test_tags_enrolled_before_the_spots_node_went_away_are_kept(capsys, monkeypa
     err = capsys.readouterr().err
     assert "the node of spot 'pot' on sim://node0 is unplugged" in err and "then enrol again" in err
     assert StoneRegistry(db).get("DEADBEEF") is not None
+
+
+def test_enroll_on_a_seats_spot_while_another_seats_rc522_fails(capsys, monkeypatch, tmp_path):
+    # the RC522s on the Pi's SPI bus were waited for, every one: seat 3's, stuck, stopped the
+    # enrolment at seat 0 (as an unplugged node of another spot did, 057dd7f)
+    from hardware.config import ENV_FAULTS
+    db = tmp_path / "s.db"
+    monkeypatch.setenv(ENV_FAULTS, "rfid.seat3:timeout")
+    assert main(["stones", "enroll", "--kind", "stone", "--colour", "white", "--spot", "seat0",
+                 "--db", str(db), "--sim-tags", "DEADBEEF,CAFEF00D"]) == 0
+    assert "2 tags enrolled" in capsys.readouterr().err
+    monkeypatch.setenv(ENV_FAULTS, "rfid.seat0:timeout")  # the spot's own reader stops it, in one line
+    assert main(["stones", "enroll", "--kind", "stone", "--colour", "white", "--spot", "seat0",
+                 "--db", str(db), "--sim-tags", "0BADC0DE"]) == 2
+    err = capsys.readouterr().err
+    assert "reader under 'seat0' timed out" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 2 and err.startswith("place tags on spot 'seat0'")

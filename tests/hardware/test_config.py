@@ -113,3 +113,14 @@ def test_new_hardware_keys_are_read_and_range_checked():
                      ({"rfid": {"leave_after": 0}}, "rfid.leave_after")]:
         with pytest.raises(ConfigError, match=key):
             parse_config(bad, {})
+
+
+def test_a_reader_names_the_seat_whose_spot_it_lies_under():
+    # the RC522s on the SPI bus knew no seat: one under an empty seat's spot could not be done without
+    config = parse_config({"rfid": {"readers": [{"spot": "seat1", "chip_select": 7, "seat": 1},
+                                                {"spot": "pot", "chip_select": 8}]}}, {})
+    assert config.rfid.seats() == {"seat1": 1}
+    assert load_config(EXAMPLE, {}).rfid.seats() == {"seat0": 0, "seat1": 1, "seat2": 2, "seat3": 3}
+    assert load_config().rfid.seats() == {"seat0": 0, "seat1": 1, "seat2": 2, "seat3": 3}
+    with pytest.raises(ConfigError, match=r"rfid\.readers\[0\]\.seat"):
+        parse_config({"rfid": {"readers": [{"spot": "seat1", "chip_select": 7, "seat": -1}]}}, {})

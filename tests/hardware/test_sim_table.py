@@ -117,3 +117,27 @@ def test_a_fault_names_only_a_spot_with_a_reader(table):
     with pytest.raises(InvalidInput, match="only rfid faults name a spot"):
         table.inject("camera.seat0:stopped")
 
+
+def test_a_reader_under_the_spot_of_an_empty_seat_that_fails_is_a_warning(table):
+    # an RC522 under seat 3's spot, where no one plays tonight, stopped every poll of the others
+    table.rfid.set_seats_in_play(frozenset({0, 1, 2}))
+    table.inject("rfid.seat3:timeout")
+    table.place("seat0", "04A1B2C3")
+    assert [(e.spot, e.tag) for e in table.rfid.poll()] == [("seat0", "04A1B2C3")]
+    warning = table.rfid.warning()
+    assert warning.warns and warning.problem.startswith("reader under 'seat3' timed out (")
+    assert warning.fix == ("check the reader's 3.3 V power and its wiring: SDA to GPIO 4, SCK to "
+                           "GPIO 11, MOSI to GPIO 10, MISO to GPIO 9 (through the tri-state buffer "
+                           "when readers share the bus), RST to the reset pin; the table plays on "
+                           "without it while its seat is empty")
+    checked = table.rfid.check()
+    assert checked.warns and checked.problem.startswith("reader under spot 'seat3': it does not "
+                                                        "finish a scan")
+    table.rfid.set_seats_in_play(frozenset({0, 1, 2, 3}))  # a player takes seat 3: waited for again
+    with pytest.raises(DeviceTimeout, match="reader under 'seat3' timed out"):
+        table.rfid.poll()
+    assert not table.rfid.check().ok
+    table.clear("rfid")
+    table.rfid.poll()
+    assert table.rfid.warning() is None and table.rfid.check().ok
+

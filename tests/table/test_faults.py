@@ -869,3 +869,67 @@ def test_a_light_that_fails_leaves_the_others_set_and_is_one_warning(
     assert _lit(factory) == [False, True, False, False]
     assert [row.line for row in table.store.records(table.game_no)
             if row.kind in ("warning", "clear")][1:] == ["the panel works again"]
+
+
+@pytest.fixture
+def readers(tmp_path: Path) -> Iterator[tuple[Table, Any]]:
+    """A table on the simulated devices of ``table.example.toml``'s wiring (a GPIO panel and an
+    RC522 under each of seats 0-3's spots, on the Pi's SPI bus), the Tao controls, no game yet;
+    and its devices."""
+    from controller.table.controls import find_controls
+    from hardware.config import load_config
+    from hardware.factory import build_devices
+
+    devices = build_devices(load_config(None, {}))
+    table = Table(Store(tmp_path / "readers.db"), devices=devices, controls_for=find_controls)
+    yield table, devices
+    devices.close()
+    table.store.close()
+
+
+def _antes(table: Table, sim: Any, seats: range) -> None:
+    """Each seat presses call (its ante off the dial) and lets it go, as the table polls."""
+    for seat in seats:
+        sim.press(seat, "call")
+        _beats(table, 0.2)
+        sim.release(seat, "call")
+        _beats(table, 0.2)
+
+
+def test_an_rc522_under_an_empty_seat_that_fails_is_a_warning_and_the_game_goes_on(
+        readers: tuple[Table, Any]) -> None:
+    # three players at a four-seat table on the Pi's SPI bus, the RC522 under seat 3's spot
+    # stuck: every press and stone of the table was held, as for a seat node before d91d869
+    table, devices = readers
+    table.new_game("tao", ["Ana", "Ben", "Cleo"], {})
+    devices.sim.inject("rfid.seat3:timeout")
+    _beats(table, 0.5)
+    _antes(table, devices.sim, range(3))
+    _beats(table, 1.0)
+    assert table.state().status is TableStatus.RUNNING
+    assert _inputs(table)[:4] == ["ante 0 black=1 white=0", "ante 1 black=1 white=0",
+                                  "ante 2 black=1 white=0", "roll 0 d6 ? ?"]
+    records = table.store.records(table.game_no)
+    warnings = [row for row in records if row.kind == "warning"]
+    assert [row.line.split(" (")[0] for row in warnings] == ["rfid: reader under 'seat3' timed out"]
+    assert warnings[0].why.startswith("check the reader's 3.3 V power and its wiring: SDA to GPIO 4")
+    assert warnings[0].why.endswith("; the table plays on without it while its seat is empty")
+    assert not [row for row in records if row.kind == "fault"]
+    assert [status.name for status in table.devices() if status.warns] == ["rfid"]
+
+
+def test_an_rc522_under_a_seat_in_play_that_fails_holds_the_table_as_before(
+        readers: tuple[Table, Any]) -> None:
+    table, devices = readers
+    table.new_game("tao", ["Ana", "Ben", "Cleo", "Dev"], {})
+    devices.sim.inject("rfid.seat3:timeout")
+    _beats(table, 0.5)
+    _antes(table, devices.sim, range(1))
+    state = table.state()
+    assert state.status is TableStatus.FAULT
+    assert state.problem.startswith("rfid: reader under 'seat3' timed out")
+    assert _inputs(table) == []
+    devices.sim.clear("rfid.seat3")
+    _beats(table, 0.5)
+    assert table.state().status is TableStatus.RUNNING
+    assert [row.kind for row in table.store.records(table.game_no)] == ["fault", "clear"]
