@@ -171,15 +171,24 @@ class Mfrc522Reader:
         return events
 
     def _scan(self, spot: str) -> frozenset[str] | None:
-        """The tags on ``spot``; None when the scan was garbled (it then changes nothing)."""
+        """The tags on ``spot``; None when the scan was garbled (it then changes nothing).
+
+        A scan is garbled when the chip says so, which a chip gone says too: with nothing
+        driving MISO, a line that floats high reads 0xFF from every register, ErrorReg's error
+        bits and all (a lone reader, wired without the buffer). Such a scan is a failure: the
+        version register says which it is (0x00 or 0xFF: no chip)."""
         chip = self._chips[spot]
         try:
             if spot not in self._ready:
                 chip.init()
                 self._ready.add(spot)
             return chip.inventory()
-        except TagProtocolError:
-            return None
+        except TagProtocolError as err:
+            silent = _silence(chip)
+            if not silent:
+                return None
+            self._ready.discard(spot)
+            raise DeviceError(f"{self._name}: reader under {spot!r}: {silent}") from err
         except DeviceTimeout as err:
             self._ready.discard(spot)
             raise DeviceTimeout(f"{self._name}: reader under {spot!r} timed out ({err})") from err
@@ -212,9 +221,9 @@ class Mfrc522Reader:
                 "the bus), RST to the reset pin")
 
     def _problem(self, spot: str, chip: MFRC522) -> str:
-        version = chip.version()
-        if version in NO_CHIP_VERSIONS:
-            return f"no RC522 answers (version register reads 0x{version:02X})"
+        silent = _silence(chip)
+        if silent:
+            return silent
         try:
             chip.init()
             chip.inventory()
@@ -228,6 +237,13 @@ class Mfrc522Reader:
         if self._on_close is not None:
             self._on_close()
             self._on_close = None
+
+
+def _silence(chip: MFRC522) -> str:
+    """That no RC522 answers on ``chip``'s chip select, as its version register says, or ""."""
+    version = chip.version()
+    return f"no RC522 answers (version register reads 0x{version:02X})" \
+        if version in NO_CHIP_VERSIONS else ""
 
 
 class TagKind(Enum):

@@ -27,7 +27,8 @@ from hardware.sim_rc522 import ChipFault, EmulatedRC522, EmulatedTag
 FAULTS: dict[str, tuple[str, ...]] = {
     "camera": ("drops", "stopped", "slow"),
     "panel": ("disconnected",),
-    "rfid": ("timeout", "dead", "missed", "garbled", "wrong-tag", "slow", "unknown-tag"),
+    "rfid": ("timeout", "dead", "floating", "missed", "garbled", "wrong-tag", "slow",
+             "unknown-tag"),
     "seatnode": ("disconnected", "garbage", "reader-failed"),
 }
 MODES = ("always", "once", "intermittent")
@@ -146,8 +147,8 @@ class SimRfidReader(Mfrc522Reader):
             return super().scan(spot)
 
 
-CHIP_FAULTS = {"timeout": ChipFault.STUCK, "dead": ChipFault.DEAD, "missed": ChipFault.MISSED,
-               "garbled": ChipFault.GARBLED}
+CHIP_FAULTS = {"timeout": ChipFault.STUCK, "dead": ChipFault.DEAD, "floating": ChipFault.FLOATING,
+               "missed": ChipFault.MISSED, "garbled": ChipFault.GARBLED}
 
 
 class SimTable:

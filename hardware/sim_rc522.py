@@ -160,6 +160,7 @@ class ChipFault(Enum):
 
     NONE = "none"
     DEAD = "dead"          # no answer on SPI: every byte reads 0x00 (unpowered, MISO loose)
+    FLOATING = "floating"  # no answer, MISO floating high: every byte reads 0xFF (no buffer)
     STUCK = "stuck"        # registers answer, but a Transceive never completes (no interrupt)
     GARBLED = "garbled"    # answers arrive with a parity error (noise, a tag at the field's edge)
     MISSED = "missed"      # the tags do not answer (a weak field, a tag tilted on the spot)
@@ -216,6 +217,8 @@ class EmulatedRC522:
         self._run_due()
         if self.fault is ChipFault.DEAD or not data:
             return bytes(len(data))
+        if self.fault is ChipFault.FLOATING:
+            return bytes([0xFF] * len(data))
         if self.clock.now() < self._awake_at:  # still starting up: only PowerDown reads back
             return bytes([0]) + bytes([POWER_DOWN] * (len(data) - 1)) if data[0] & 0x80 else \
                 bytes(len(data))

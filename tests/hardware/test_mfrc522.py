@@ -209,3 +209,18 @@ def test_a_timeout_on_one_spot_keeps_the_events_of_the_others():
         reader.poll()
     chips["b"].fault = ChipFault.NONE
     assert [(e.spot, e.tag) for e in reader.poll()] == [("a", "DEADBEEF")]
+
+
+def test_a_chip_gone_with_miso_floating_high_fails_the_poll(chip):
+    # every register of a chip gone reads 0xFF on a MISO line floating high (a lone reader wired
+    # without the buffer), ErrorReg too: each scan was taken for a garbled one, and the spot kept
+    # its tags, the reader said healthy by the table, for as long as it was gone
+    reader = reader_for(chip, leave_after=1)
+    chip.place(EmulatedTag(FOUR))
+    reader.poll()
+    chip.fault = ChipFault.FLOATING
+    with pytest.raises(DeviceError, match=r"reader under 'pot': no RC522 answers \(version register "
+                                          r"reads 0xFF\)"):
+        reader.poll()
+    chip.fault = ChipFault.NONE
+    assert reader.poll() == [] and reader.tags("pot") == {"DEADBEEF"}

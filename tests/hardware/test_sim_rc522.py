@@ -165,6 +165,12 @@ def test_dead_chip_reads_zero():
     assert read(chip, Reg.VERSION) == 0
 
 
+def test_a_chip_gone_on_a_floating_miso_reads_all_ones():
+    chip = EmulatedRC522()
+    chip.fault = ChipFault.FLOATING
+    assert read(chip, Reg.VERSION) == read(chip, Reg.ERROR) == 0xFF
+
+
 def test_tag_that_leaves_stops_answering():
     chip = EmulatedRC522()
     tag = EmulatedTag(bytes.fromhex("DEADBEEF"))
