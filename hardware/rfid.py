@@ -115,9 +115,10 @@ class Mfrc522Reader:
     def warning(self) -> DeviceStatus | None:
         """The first chip under the spot of a seat where no one plays that failed at the last
         poll, with its wiring's fix, or None."""
-        spot, failure = next(iter(self._unread.items()), ("", None))
-        if failure is None:
+        unread = [(spot, err) for spot, err in self._unread.items() if spot in self._empty]
+        if not unread:
             return None
+        spot, failure = unread[0]
         return self._warning(spot, str(failure).removeprefix(f"{self._name}: "))
 
     @property

@@ -134,6 +134,7 @@ def test_a_reader_under_the_spot_of_an_empty_seat_that_fails_is_a_warning(table)
     assert checked.warns and checked.problem.startswith("reader under spot 'seat3': it does not "
                                                         "finish a scan")
     table.rfid.set_seats_in_play(frozenset({0, 1, 2, 3}))  # a player takes seat 3: waited for again
+    assert table.rfid.warning() is None  # no longer a warning, before the next poll says the fault
     with pytest.raises(DeviceTimeout, match="reader under 'seat3' timed out"):
         table.rfid.poll()
     assert not table.rfid.check().ok
