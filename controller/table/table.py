@@ -492,8 +492,11 @@ class Table:
         stopping at the first left the others as they were, a seat that had acted still lit as
         the one to act. A light that fails is a warning of the panel (:meth:`_warned`), not a
         fault: the buttons work, the scoreboard says whose turn it is and a press out of turn is
-        refused as ever; and the poll that ends a panel's fault would end it every beat. True
-        when the warning began, changed or ended."""
+        refused as ever; and the poll that ends a panel's fault would end it every beat. Only
+        the lights of seats in play warn: an empty seat's light is dark and stays so, and a seat
+        node under one that came back after being away refused its light while the commands it
+        missed drained, a warning told and ended a beat after the node's own warning ended.
+        True when the warning began, changed or ended."""
         panel = self._device("panel")
         if panel is None or "panel" in self._faults or self.ledger is None:
             self._unlit = None
@@ -501,7 +504,7 @@ class Table:
         prompt = self.ledger.game.pending().prompt
         failed = [failure for seat in panel.seats
                   if (failure := _light(panel, seat, LightState.ON if seat == prompt
-                                        else LightState.OFF)) is not None]
+                                        else LightState.OFF)) is not None and seat < len(self.names)]
         self._unlit = failed[0] if failed else None
         return self._warned("panel")
 
