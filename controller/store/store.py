@@ -255,7 +255,8 @@ class Store(Reader):
 
     def finish_game(self, game_no: int, final: Mapping[str, Any]) -> None:
         """Mark game ``game_no`` finished with its results (``final()`` of the engine, JSON-ready);
-        finishing it again replaces them (a correction after the end).
+        finishing it again replaces them (a game reopened by a correction, :meth:`append`'s
+        ``reopen``, and ended anew).
 
         :raises NoSuchGame: when the record does not hold it.
         """
@@ -268,14 +269,19 @@ class Store(Reader):
 
     def append(self, game_no: int, kind: str, line: str, *, who: str = "", why: str = "",
                origin: str = "", device_event: DeviceEvent | None = None,
-               evidence: bytes | None = None, at: float | None = None) -> int:
+               evidence: bytes | None = None, at: float | None = None,
+               reopen: bool = False) -> int:
         """Record one line of game ``game_no`` and return its sequence number once it is
         durable (committed and synced in its own transaction).
 
         ``kind`` is one of :data:`KINDS` (:data:`TABLE_KINDS` for the table's own records,
         ``game_no`` :data:`TABLE`); ``line`` a history line for an input. A
         ``device_event`` ``(origin, session, sequence)`` is remembered so that the same event
-        is never recorded twice; ``evidence`` is the JPEG of a camera-read roll.
+        is never recorded twice; ``evidence`` is the JPEG of a camera-read roll. ``reopen``:
+        the line is a correction that takes back the game's end (an Undo of the input that
+        ended it), so the game is in play again: no longer finished, its result cleared, in
+        the same transaction, so that no restart finds the correction in a game still marked
+        finished (the table started another) or the game reopened without it.
 
         :raises DuplicateEvent: when ``device_event`` is already recorded (nothing is written).
         :raises NoSuchGame: when the record does not hold game ``game_no``.
@@ -283,7 +289,7 @@ class Store(Reader):
         """
         _check_record(kind, evidence)
         if game_no == TABLE:
-            _check_table_record(kind, evidence)
+            _check_table_record(kind, evidence, reopen)
         with self._transaction():
             self._check_new(game_no, device_event)
             picture = self._add_picture(evidence) if evidence is not None else None
@@ -296,6 +302,9 @@ class Store(Reader):
             if device_event is not None:
                 self._conn.execute("INSERT INTO device_events VALUES (?, ?, ?, ?)",
                                    (*device_event, seq))
+            if reopen:
+                self._conn.execute("UPDATE games SET finished = NULL, final = NULL "
+                                   "WHERE game_no = ?", (game_no,))
             if picture is not None:
                 self._bound_evidence()
         return seq
@@ -414,12 +423,14 @@ def _check_record(kind: str, evidence: bytes | None) -> None:
         raise InvalidInput(f"evidence must be a JPEG (it starts {evidence[:4]!r})")
 
 
-def _check_table_record(kind: str, evidence: bytes | None) -> None:
+def _check_table_record(kind: str, evidence: bytes | None, reopen: bool) -> None:
     if kind not in TABLE_KINDS:
         raise InvalidInput(f"a {kind!r} record belongs to a game, not to the table's own records "
                            f"(game {TABLE}): those are {', '.join(sorted(TABLE_KINDS))}")
     if evidence is not None:
         raise InvalidInput(f"the table's own records (game {TABLE}) keep no evidence picture")
+    if reopen:
+        raise InvalidInput(f"the table's own records (game {TABLE}) are no game: none reopens")
 
 
 def _lock_path(path: Path) -> Path:

@@ -55,6 +55,38 @@ def test_a_game_cannot_start_while_another_is_unfinished(store):
     assert [game.game_no for game in store.games()] == [first]
 
 
+def test_a_correction_that_takes_back_the_end_puts_the_game_back_in_play(store):
+    # an Undo of the input that ended a game left it finished with its old result: a restarted
+    # demo started another game, and `history` said "won by" of a game in play
+    game_no = store.start_game("tao", 2, {}, ["Ann", "Bob"])
+    store.append(game_no, "input", "fold 0")
+    store.finish_game(game_no, {"winner": 1})
+    store.append(game_no, "undo", "", who="Dana", why="Ann pressed fold by mistake", reopen=True)
+    reopened = store.current_game()
+    assert reopened is not None and reopened.game_no == game_no
+    assert (store.game(game_no).over, store.game(game_no).final) == (False, {})
+    with pytest.raises(GameInProgress, match=f"game {game_no}"):
+        store.start_game("tao", 2, {}, ["Ann", "Bob"])
+    store.append(game_no, "input", "fold 1")
+    store.finish_game(game_no, {"winner": 0})
+    assert [(game.game_no, game.over, game.final) for game in store.games()] == [
+        (game_no, True, {"winner": 0})]
+
+
+def test_a_reopening_correction_that_is_not_written_leaves_the_game_finished(store):
+    # the correction and the reopening are one transaction: neither without the other
+    game_no = store.start_game("tao", 2, {}, ["Ann", "Bob"])
+    seq = store.append(game_no, "input", "fold 0", device_event=("seatnode:1", 7, 1))
+    store.finish_game(game_no, {"winner": 1})
+    with pytest.raises(DuplicateEvent):
+        store.append(game_no, "undo", "", device_event=("seatnode:1", 7, 1), reopen=True)
+    assert store.current_game() is None and store.game(game_no).final == {"winner": 1}
+    assert store.last_seq() == seq
+    with pytest.raises(InvalidInput, match="none reopens"):
+        store.append(TABLE, "note", "table opened", reopen=True)
+    assert store.last_seq() == seq
+
+
 def test_every_seat_needs_a_name(store):
     with pytest.raises(InvalidInput, match="3 seats need 3 names"):
         store.start_game("tao", 3, {}, ["Ann", "Bob"])
