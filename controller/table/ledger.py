@@ -69,14 +69,19 @@ class Ledger:
         elif kind == "void":
             self._redo(self._voided())
 
-    def preview(self, kind: str, line: str) -> None:
-        """Raise, as :meth:`take` would, if the correction cannot be made; changes nothing."""
+    def preview(self, kind: str, line: str) -> Ledger:
+        """The ledger the correction would leave (this one for another kind), changing nothing
+        here: whether it ends or reopens the game is known before it is recorded.
+
+        :raises DiceTableError: as :meth:`take` would, when the correction cannot be made.
+        """
         if kind == "undo":
-            self._rebuilt(self._undone())
-        elif kind == "replace":
-            self._rebuilt(self._replaced(*parse_replace(line)))
-        elif kind == "void":
-            self._rebuilt(self._voided())
+            return self._rebuilt(self._undone())
+        if kind == "replace":
+            return self._rebuilt(self._replaced(*parse_replace(line)))
+        if kind == "void":
+            return self._rebuilt(self._voided())
+        return self
 
     def find(self, seq: int) -> Played | None:
         """The input in effect that record ``seq`` gave, if any."""

@@ -205,13 +205,16 @@ class Table:
                 in_game: int | None = None) -> Ack:
         """Undo, replace a misread die, or void the hand in play; recorded with who and why. With
         ``at`` and ``in_game``, only on the table as it stood at record ``at`` in game
-        ``in_game`` (:meth:`_as_seen`)."""
+        ``in_game`` (:meth:`_as_seen`). One that takes back the game's end (an Undo or a Void of
+        the input that ended it) puts the game back in play in the record too, with it."""
         with self._lock:
             self._as_seen(at, in_game)
             ledger = self._ledger()
             kind, line = _correction_line(correction)
-            ledger.preview(kind, line)
-            ack = self._record(kind, line, "console", correction.who, why=correction.why)
+            after = ledger.preview(kind, line)  # raises when it cannot be made
+            reopen = not self._in_play() and not after.game.pending().over
+            ack = self._record(kind, line, "console", correction.who, why=correction.why,
+                               reopen=reopen)
             self._clear_question()
             return ack
 
@@ -607,12 +610,13 @@ class Table:
     # -- the record --------------------------------------------------------------------------
     def _record(self, kind: str, line: str, origin: str, who: str, *, why: str = "",
                 evidence: bytes | None = None,
-                device_event: tuple[str, int, int] | None = None) -> Ack:
-        """Append a record (durable when this returns), then apply and publish it."""
+                device_event: tuple[str, int, int] | None = None, reopen: bool = False) -> Ack:
+        """Append a record (durable when this returns; with ``reopen``, the game back in play in
+        the record with it), then apply and publish it."""
         if self.game_no == 0:
             raise TableNotReady("no game has been started: start one from the dealer console")
         row = self._appended(self.game_no, kind, line, origin, who, why=why, evidence=evidence,
-                             device_event=device_event)
+                             device_event=device_event, reopen=reopen)
         self._apply(row)
         if self.ledger is not None and self.ledger.game.pending().over and kind in INPUT_KINDS:
             self._finish()
@@ -620,10 +624,11 @@ class Table:
 
     def _appended(self, game_no: int, kind: str, line: str, origin: str, who: str, *,
                   why: str = "", evidence: bytes | None = None,
-                  device_event: tuple[str, int, int] | None = None) -> _Row:
+                  device_event: tuple[str, int, int] | None = None, reopen: bool = False) -> _Row:
         """Append a record to game ``game_no`` (durable when this returns): the table's last."""
         seq = self.store.append(game_no, kind, line, who=who, why=why, origin=origin,
-                                device_event=device_event, evidence=evidence, at=self._now())
+                                device_event=device_event, evidence=evidence, at=self._now(),
+                                reopen=reopen)
         self._seq, self._told = seq, 0
         if kind not in DEVICE_RECORDS:
             self._played = seq

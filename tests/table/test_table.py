@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -290,3 +291,71 @@ def test_a_pause_refused_before_the_first_game_leaves_the_table_as_it_was(store:
     with pytest.raises(TableNotReady, match="no game has been started"):
         table.pause("dealer", "a drink was spilled")
     assert not table.state().paused
+
+
+def _played_out(table: Table) -> None:
+    """Play the game in play to its result (the test's random players)."""
+    for seed in range(100):
+        if table.ledger is not None and table.ledger.game.pending().over:
+            return
+        play(table, 100, seed=seed)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("correction", [Undo("Dana (dealer)", "Ana meant to rebuy"),
+                                        VoidHand("Dana (dealer)", "Ana meant to rebuy")])
+def test_a_correction_that_takes_back_the_end_reopens_the_game_in_the_record_and_after_a_restart(
+        db: Path, correction: Undo | VoidHand) -> None:
+    # the table played the game on, but the record kept it finished with its old result: the
+    # record's current game was none, so a restarted demo started another game
+    store = Store(db)
+    table = Table(store)
+    table.new_game("diceholdem", ["Ana", "Ben"], {})  # it ends with a seat that leaves, a hand of its own
+    _played_out(table)
+    table.correct(correction)
+    before = table.state()
+    assert before.status == TableStatus.RUNNING
+    current = store.current_game()
+    assert current is not None and current.game_no == table.game_no
+    assert (current.over, current.final) == (False, {})
+    store.close()
+    again = Table(Store(db))
+    assert again.store.current_game() is not None
+    assert (again.game_no, again.state().status, again.state().view) == (
+        table.game_no, TableStatus.RUNNING, before.view)
+    assert [line.text for line in again.state().log] == [line.text for line in before.log]
+    again.store.close()
+
+
+def test_a_demo_restarted_after_an_undo_of_its_last_input_plays_that_game_on_to_its_new_result(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the restarted demo found no current game in the record: it finished the reopened one again
+    # with its result so far ("over", no winner) and started game 2
+    from controller.cli import main
+    from controller.table.build import build_demo
+    from controller.table.demo import play_out
+    from tests.table.test_full_games import GAMES
+
+    db = tmp_path / "t.db"
+    demo, _ = build_demo("diceholdem", 2, 5, db, None, ["heuristic"], GAMES["diceholdem"])
+    try:
+        play_out(demo, None)
+        demo.table.correct(Undo("Dana (dealer)", "the camera misread the last die"))
+        before = demo.table.state()
+    finally:
+        demo.close()
+    assert main(["history", "--db", str(db)]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert len(listed) == 1 and listed[0].startswith("game 1: ") and listed[0].endswith("; in play")
+    demo, resumed = build_demo("diceholdem", 2, 5, db, None, ["heuristic"], GAMES["diceholdem"])
+    try:
+        assert resumed and demo.table.game_no == 1 and demo.table.state().view == before.view
+        play_out(demo, None)
+        assert demo.table.ledger is not None
+        final = json.loads(json.dumps(demo.table.ledger.game.final()))
+    finally:
+        demo.close()
+    assert main(["history", "--db", str(db), "--json"]) == 0
+    listed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(game["game_no"], game["over"], game["final"]) for game in listed] == [(1, True, final)]
+    assert final["winner"] is not None

@@ -638,3 +638,21 @@ def test_a_restarted_table_draws_its_forms_at_the_games_last_record_not_a_device
             table.close()
     before, after = ({name: place[name] for name in ("at", "seq", "game_no")} for place in places)
     assert after == before and after["at"] == after["seq"] - 2  # the fault and its end past
+
+
+def test_an_undo_of_the_input_that_ended_the_game_lists_it_in_play_again() -> None:
+    # the console and the scoreboard's history said "over · winner Bo" of the game the table
+    # played on after the dealer's Undo, until the game ended again
+    table = new_table("tauren", 2, options={"stack": "6", "min_bet": "2", "rebuy": "off"})
+    dealer = app_for(table).test_client()
+    assert log_in(dealer).status_code == 302
+    try:
+        while not table.game.pending().over:
+            table.step()
+        assert dealer.post("/dealer/undo", data=console_form(dealer)).status_code == 303
+        row = dealer.get("/dealer/games").get_data(as_text=True).split('id="games"')[1].split("</tr>")[1]
+        assert "in play" in row and "winner" not in row
+        public = dealer.get("/api/history").get_json()["games"][0]
+        assert (public["game_no"], public["over"], public["final"]["winner"]) == (1, False, None)
+    finally:
+        table.close()
