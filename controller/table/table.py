@@ -687,6 +687,7 @@ class Table:
         if asking:
             self._paused = True
             self._pause_why = "a question to the dealer was open when the table stopped"
+        self._finish_cut_short(current)
         self._set_status()
 
     def _recall_faults(self) -> None:
@@ -704,6 +705,14 @@ class Table:
                 self._faults[row.origin] = said
             elif row.origin in have and row.kind == "warning":
                 self._warnings[row.origin] = said
+
+    def _finish_cut_short(self, recorded: GameSummary) -> None:
+        """Record the result of a game whose last input is in the record but not its finish: the
+        table was killed between the two (each its own transaction). Left so, the record's
+        current game was one already over, which no input can go on and no new game can follow
+        (the store refuses to start one while another is unfinished): the table was stuck."""
+        if not recorded.over and not self._in_play():
+            self._finish()
 
     def _since_start(self) -> list[Any]:
         """The records of the table's last game, with the table's own since it began (a device

@@ -3,10 +3,19 @@ exactly as an uninterrupted run with the same seed, and loses no input it acknow
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
-from tests.table.crashes import kill_until_done, outcome, run_once
+from controller.store import Store
+from controller.table.records import TableStatus
+from controller.table.table import Table
+from tests.table.crashes import ROOT, kill_until_done, outcome, run_once
+from tests.table.cut_child import OPTIONS
 
 ARGS = ["--game", "tao", "--players", "2", "--seed", "11", "--hands", "3"]
 KILLS = 50
@@ -29,3 +38,23 @@ def test_a_demo_killed_50_times_ends_as_an_uninterrupted_one(tmp_path: Path) -> 
         assert final == calm_final
         kills += run.kills
     assert kills >= KILLS
+
+
+def test_a_table_killed_between_a_games_last_input_and_its_result_records_it_on_restart(
+        tmp_path: Path) -> None:
+    # the record's current game was one already over: the restarted table could not go on with
+    # it, and the store refused every new game ("game 1 (tao) is not finished")
+    db = tmp_path / "t.db"
+    child = subprocess.run([sys.executable, str(Path(__file__).with_name("cut_child.py")), str(db)],
+                           env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True)
+    assert child.returncode == -signal.SIGKILL, child.stderr.decode()[-2000:]
+    store = Store(db)
+    try:
+        table = Table(store)
+        assert table.state().status == TableStatus.OVER and store.current_game() is None
+        assert table.ledger is not None
+        assert store.game(1).final == json.loads(json.dumps(table.ledger.game.final()))
+        table.new_game("tao", ["Ana", "Ben"], OPTIONS)
+        assert table.game_no == 2
+    finally:
+        store.close()
