@@ -1,16 +1,24 @@
-"""The child a crash test kills between the table's two writes at a game's end: it plays a short
-Tao Dice game on the record at argv[1] and is killed (SIGKILL, by itself) when the table goes to
-record the result, once the input that ended the game is durable and before the result is."""
+"""The child a crash test kills inside the table's writes at a game's end: it plays a short Tao
+Dice game on the record at argv[1] and is killed (SIGKILL, by itself) at the moment argv[2] names:
+
+- ``finish``: as the table goes to record the result, once the input that ended the game is
+  durable and before the result is (two transactions);
+- ``reopen``: then, the game's result recorded, as the dealer's Undo of its last input puts the
+  game back in play, after the undo's line is written and before the game is reopened (one
+  transaction: the kill must take both back).
+"""
 
 import os
 import signal
 import sys
 
 from controller.store import Store
+from controller.table.records import Undo
 from controller.table.table import Table
 from tests.table.conftest import play
 
 OPTIONS = {"length": "single", "black": "1", "white": "0"}
+REOPENING = "UPDATE games SET finished = NULL"
 
 
 def main() -> None:
@@ -18,10 +26,16 @@ def main() -> None:
     store = Store(sys.argv[1])
     table = Table(store)
     table.new_game("tao", ["Ana", "Ben"], OPTIONS)
-    store.finish_game = lambda *args: os.kill(os.getpid(), signal.SIGKILL)  # type: ignore[method-assign]
+    if sys.argv[2] == "finish":
+        store.finish_game = lambda *args: _killed()  # type: ignore[method-assign]
     for seed in range(100):
         play(table, 100, seed=seed)
-    raise SystemExit("the game did not end")
+    store._conn.set_trace_callback(lambda sql: _killed() if sql.startswith(REOPENING) else None)
+    table.correct(Undo("Dana (dealer)", "misread die"))
+
+
+def _killed() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
 
 
 if __name__ == "__main__":

@@ -45,9 +45,7 @@ def test_a_table_killed_between_a_games_last_input_and_its_result_records_it_on_
     # the record's current game was one already over: the restarted table could not go on with
     # it, and the store refused every new game ("game 1 (tao) is not finished")
     db = tmp_path / "t.db"
-    child = subprocess.run([sys.executable, str(Path(__file__).with_name("cut_child.py")), str(db)],
-                           env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True)
-    assert child.returncode == -signal.SIGKILL, child.stderr.decode()[-2000:]
+    _killed_at(db, "finish")
     store = Store(db)
     try:
         table = Table(store)
@@ -58,3 +56,26 @@ def test_a_table_killed_between_a_games_last_input_and_its_result_records_it_on_
         assert table.game_no == 2
     finally:
         store.close()
+
+
+def test_a_table_killed_as_an_undo_reopens_a_game_keeps_neither_the_undo_nor_the_reopening(
+        tmp_path: Path) -> None:
+    # the undo's line and the game back in play are one transaction: a record with the one and
+    # not the other was a game the table played on while the record held it finished
+    db = tmp_path / "t.db"
+    _killed_at(db, "reopen")
+    store = Store(db)
+    try:
+        table = Table(store)
+        assert "undo" not in [record.kind for record in store.records(1)]
+        assert store.game(1).over and store.current_game() is None
+        assert table.state().status == TableStatus.OVER
+    finally:
+        store.close()
+
+
+def _killed_at(db: Path, moment: str) -> None:
+    """Run tests/table/cut_child.py on ``db`` until it kills itself at ``moment``."""
+    child = subprocess.run([sys.executable, str(Path(__file__).with_name("cut_child.py")), str(db),
+                            moment], env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True)
+    assert child.returncode == -signal.SIGKILL, child.stderr.decode()[-2000:]
