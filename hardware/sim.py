@@ -31,6 +31,7 @@ FAULTS: dict[str, tuple[str, ...]] = {
              "unknown-tag"),
     "seatnode": ("disconnected", "garbage", "reader-failed"),
 }
+PARTS = {"rfid": "SPOT", "seatnode": "SEAT"}  # the devices one part of which a fault may strike
 MODES = ("always", "once", "intermittent")
 STANDING = {("rfid", "unknown-tag")}   # a tag lying on a spot: it is there until cleared
 SLOW_DEFAULTS = {"camera": 0.5, "rfid": 0.002}   # seconds per frame / per SPI transfer
@@ -41,19 +42,23 @@ SEATNODE_FAULT_EVERY = 0.1  # how often a loose cable or line noise strikes a se
 
 @dataclass(frozen=True)
 class Fault:
-    """A fault to inject: ``device[.spot]:kind[=value][@mode[=rate]]``.
+    """A fault to inject: ``device[part]:kind[=value][@mode[=rate]]``.
 
     ``mode`` is ``always`` (until cleared), ``once`` (the next use only) or ``intermittent``
     (each use with probability ``rate``, 0.3 unless given); ``value`` is the delay of ``slow``.
-    ``spot``, for ``rfid`` only: the fault strikes the RC522 under that spot alone (its power,
-    its chip select), where ``rfid:dead`` strikes them all (the bus they share).
+    ``part`` names the one RC522 (its spot) or seat node (its seat) struck, as a real table
+    loses one reader or one cable: the code that must cope with it is the code that carries on
+    with the others. Without it (``part`` empty) every reader or node is struck at once.
 
     >>> str(Fault.parse("rfid:timeout@intermittent=0.25"))
     'rfid:timeout@intermittent=0.25'
     >>> Fault.parse("camera:slow=2").value
     2.0
-    >>> Fault.parse("rfid.seat3:dead").spot
-    'seat3'
+    >>> fault = Fault.parse("seatnode[2]:disconnected@once")
+    >>> fault.part, str(fault)
+    ('2', 'seatnode[2]:disconnected@once')
+    >>> str(Fault.parse("rfid[pot]:timeout"))
+    'rfid[pot]:timeout'
     """
 
     device: str
@@ -61,25 +66,25 @@ class Fault:
     mode: str = "always"
     rate: float = 1.0
     value: float = 0.0
-    spot: str = ""
+    part: str = ""
 
     @classmethod
     def parse(cls, text: str) -> Fault:
         """Parse a fault's text.
 
-        :raises InvalidInput: not one of :data:`FAULTS`, or a bad mode; the message lists them.
+        :raises InvalidInput: not one of :data:`FAULTS`, a part of a device without parts
+            (:data:`PARTS`), or a bad mode; the message lists them. Whether the table has
+            that part is for :meth:`SimTable.inject` to say.
         """
-        spec, _, mode_text = text.strip().partition("@")
-        part, _, kind_text = spec.partition(":")
-        device, dot, spot = part.partition(".")
+        whole, part = _part(text.strip())
+        spec, _, mode_text = whole.partition("@")
+        device, _, kind_text = spec.partition(":")
         kind, _, value_text = kind_text.partition("=")
-        if dot and (device != "rfid" or not spot):
-            raise InvalidInput(f"simulated fault {text!r}: only rfid faults name a spot, as in "
-                               "rfid.seat3:dead")
         if kind not in FAULTS.get(device, ()):
             known = ", ".join(f"{d}:{k}" for d, kinds in FAULTS.items() for k in kinds)
             raise InvalidInput(f"unknown simulated fault {text!r} (faults: {known}; "
-                               "add @once or @intermittent=0.3 for faults that come and go)")
+                               "add @once or @intermittent=0.3 for faults that come and go, "
+                               "rfid[SPOT]:... or seatnode[SEAT]:... for one reader or node)")
         mode, _, rate_text = (mode_text or "always").partition("=")
         if mode not in MODES or (rate_text and mode != "intermittent") or (
                 mode != "always" and (device, kind) in STANDING):
@@ -91,14 +96,31 @@ class Fault:
         if (value_text and kind != "slow") or not 0 < rate <= 1 or value < 0:
             raise InvalidInput(f"simulated fault {text!r}: only slow takes =SECONDS, and a rate "
                                "lies in (0, 1]")
-        return cls(device, kind, mode, rate, value, spot)
+        return cls(device, kind, mode, rate, value, part)
 
     def __str__(self) -> str:
-        part = f"{self.device}.{self.spot}" if self.spot else self.device
-        text = f"{part}:{self.kind}" + (f"={self.value:g}" if self.kind == "slow" else "")
+        device = f"{self.device}[{self.part}]" if self.part else self.device
+        text = f"{device}:{self.kind}" + (f"={self.value:g}" if self.kind == "slow" else "")
         if self.mode == "intermittent":
             return f"{text}@intermittent={self.rate:g}"
         return text if self.mode == "always" else f"{text}@{self.mode}"
+
+
+def _part(text: str) -> tuple[str, str]:
+    """``text`` without the part it names, and the part: ``rfid[pot]:timeout`` is
+    ``rfid:timeout`` striking the reader under 'pot' (``""``: every reader).
+
+    :raises InvalidInput: a part of a device not in :data:`PARTS`, or an empty or unclosed one.
+    """
+    device, bracket, rest = text.partition("[")
+    if not bracket:
+        return text, ""
+    part, closed, tail = rest.partition("]")
+    if device not in PARTS or not closed or not part:
+        raise InvalidInput(f"simulated fault {text!r}: only a reader or a seat node can be "
+                           "named, as rfid[SPOT]:... or seatnode[SEAT]:... (e.g. "
+                           "rfid[seat1]:timeout, seatnode[2]:disconnected)")
+    return device + tail, part
 
 
 def _number(text: str, value: str, default: float) -> float:
@@ -268,47 +290,70 @@ class SimTable:
 
     def inject(self, text: str) -> Fault:
         """Break a device, now or at any later time: ``camera:stopped``, ``rfid:timeout@once``,
-        ``rfid:missed@intermittent=0.3``, ``camera:slow=2``, ``seatnode:disconnected``, the
-        RC522 under one spot only: ``rfid.seat3:dead``, ...
+        ``rfid:missed@intermittent=0.3``, ``camera:slow=2``, ``seatnode:disconnected``, ...;
+        one reader or seat node only: ``rfid[seat1]:timeout``, ``seatnode[2]:disconnected``.
 
-        :raises InvalidInput: unknown fault, or one that this table has no device for.
+        :raises InvalidInput: unknown fault, or one that this table has no device or part for.
         """
         fault = Fault.parse(text)
-        self._require(fault.device, fault.spot)
+        self._require(fault.device, fault.part, text)
         self.faults.append(Injected(fault, self._fault_rng))
         if (fault.device, fault.kind) == ("rfid", "unknown-tag"):
-            self.place(fault.spot or next(iter(self.chips)), UNKNOWN_TAG)
+            self.place(self._stray_spot(fault), UNKNOWN_TAG)
         if fault.device == "seatnode":
             self._seatnode_strike()  # a pulled cable is out now, not at the next tick
         return fault
 
     def clear(self, what: str | None = None) -> list[Fault]:
-        """Repair: every fault (None), a device's (``camera``) or one fault (``rfid:timeout``,
-        any mode); returns the faults cleared. The devices work again from their next use."""
+        """Repair: every fault (None), a device's (``camera``), a part's (``rfid[seat1]``: the
+        faults injected at that part, not those of every part) or one fault (``rfid:timeout``,
+        of any part and mode; ``rfid[seat1]:timeout``); returns the faults cleared. The devices
+        work again from their next use.
+
+        :raises InvalidInput: a part this table does not have, as :meth:`inject`.
+        """
+        if what is not None:
+            self._require_part(what)
         gone = [i for i in self.faults if _matches(i.fault, what)]
         self.faults = [i for i in self.faults if i not in gone]
         for injected in gone:
             self._repair(injected.fault)
         return [injected.fault for injected in gone]
 
-    def _require(self, device: str, spot: str = "") -> None:
+    def _require(self, device: str, part: str, text: str) -> None:
         if device == "panel" and not isinstance(self.panel, SimPanel):
             raise InvalidInput("fault panel:... needs the GPIO panel; use seatnode:... here")
         if device == "rfid" and not self.chips:
             raise InvalidInput("fault rfid:... needs RC522 readers (rfid.source = 'mfrc522')")
-        if spot and spot not in self.chips:
-            raise InvalidInput(f"no RC522 under spot {spot!r}; spots: {', '.join(self.chips)}")
         if device == "seatnode" and not self.nodes:
             raise InvalidInput("fault seatnode:... needs [[seatnodes]] in the configuration")
+        parts = self._parts(device)
+        if part and part not in parts:
+            raise InvalidInput(f"simulated fault {text!r}: this table has no {device}[{part}] "
+                               f"({PARTS[device].lower()}s: {', '.join(parts)})")
+
+    def _require_part(self, what: str) -> None:
+        """Refuse ``clear(what)`` naming a part this table lacks: a typo would clear nothing."""
+        whole, part = _part(what)
+        if part:
+            self._require(whole.partition(":")[0], part, what)
+
+    def _parts(self, device: str) -> list[str]:
+        """The parts of ``device`` a fault may name: the RC522s' spots, the seat nodes' seats."""
+        return list(self.chips) if device == "rfid" else [str(seat) for seat in self.nodes]
+
+    def _stray_spot(self, fault: Fault) -> str:
+        """Where ``rfid:unknown-tag`` lays its tag: the spot it names, else the first."""
+        return fault.part or next(iter(self.chips))
 
     def _repair(self, fault: Fault) -> None:
         if (fault.device, fault.kind) == ("rfid", "unknown-tag"):
-            for spot in self.chips:
-                self.remove(spot, UNKNOWN_TAG)
+            self.remove(self._stray_spot(fault), UNKNOWN_TAG)
         elif fault.device == "seatnode":
-            for node in self.nodes.values():
-                node.plug()
-                node.reader_failed = False
+            for seat, node in self.nodes.items():
+                if _strikes(fault, str(seat)):
+                    node.plug()
+                    node.reader_failed = False
 
     def _striking(self, device: str) -> list[Fault]:
         """The faults of ``device`` that strike its use now; spent ``once`` faults go."""
@@ -333,21 +378,15 @@ class SimTable:
 
     @contextlib.contextmanager
     def rfid_faults(self) -> Iterator[None]:
-        """The RC522s suffer the rfid faults that strike this use, and are sound again after."""
-        struck = self._striking("rfid")
-        swapped = {}
-        for spot, chip in self.chips.items():
-            hits = [f for f in struck if f.spot in ("", spot)]
-            chip.fault = next((CHIP_FAULTS[f.kind] for f in hits if f.kind in CHIP_FAULTS),
-                              ChipFault.NONE)
-            chip.transfer_s = max([SPI_TRANSFER_S] + [f.value for f in hits if f.kind == "slow"])
-            if any(f.kind == "wrong-tag" for f in hits):
-                swapped[spot] = chip.tags
-                chip.tags = [EmulatedTag(misread(tag.uid)) for tag in chip.tags]
+        """The RC522s suffer the rfid faults that strike this use, each chip those of its spot
+        and of every spot, and are sound again after."""
+        hits = self._striking("rfid")
+        lying = {spot: _suffer(chip, [f for f in hits if _strikes(f, spot)])
+                 for spot, chip in self.chips.items()}
         try:
             yield
         finally:
-            for spot, tags in swapped.items():
+            for spot, tags in lying.items():
                 self.chips[spot].tags = tags
 
     def _seatnode_tick(self) -> None:
@@ -357,8 +396,8 @@ class SimTable:
     def _seatnode_strike(self) -> None:
         """A loose cable, line noise, a failed reader: the seat nodes suffer what strikes now."""
         hits = self._striking("seatnode")
-        kinds = {fault.kind for fault in hits}
-        for node in self.nodes.values():
+        for seat, node in self.nodes.items():
+            kinds = {fault.kind for fault in hits if _strikes(fault, str(seat))}
             if "disconnected" in kinds:
                 node.unplug()
             else:
@@ -374,14 +413,32 @@ class SimTable:
 
 
 def _matches(fault: Fault, what: str | None) -> bool:
-    """Whether ``clear(what)`` clears ``fault``: everything, its device (``rfid``: of every spot),
-    the device under a spot (``rfid.seat3``), or its kind."""
+    """Whether ``clear(what)`` clears ``fault``: everything, its device, or its kind, each
+    either of any part or of the part ``what`` names."""
     if what is None:
         return True
-    part, _, kind = what.partition(":")
-    device, _, spot = part.partition(".")
+    whole, part = _part(what)
+    device, _, kind = whole.partition(":")
     kind = kind.partition("@")[0].partition("=")[0]
-    return fault.device == device and spot in ("", fault.spot) and (not kind or fault.kind == kind)
+    return (fault.device == device and (not kind or fault.kind == kind)
+            and (not part or fault.part == part))
+
+
+def _suffer(chip: EmulatedRC522, faults: list[Fault]) -> list[EmulatedTag]:
+    """Give ``chip`` the ``faults`` that strike it now; the tags lying on it, which a
+    ``wrong-tag`` fault swaps for misread ones until the use ends."""
+    chip.fault = next((CHIP_FAULTS[f.kind] for f in faults if f.kind in CHIP_FAULTS),
+                      ChipFault.NONE)
+    chip.transfer_s = max([SPI_TRANSFER_S] + [f.value for f in faults if f.kind == "slow"])
+    lying = chip.tags
+    if any(f.kind == "wrong-tag" for f in faults):
+        chip.tags = [EmulatedTag(misread(tag.uid)) for tag in lying]
+    return lying
+
+
+def _strikes(fault: Fault, part: str) -> bool:
+    """Whether ``fault`` strikes ``part`` (a spot's RC522, a seat's node): its own, or every."""
+    return fault.part in ("", part)
 
 
 def misread(uid: bytes) -> bytes:

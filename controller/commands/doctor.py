@@ -32,9 +32,11 @@ def register(subparsers: Any) -> None:
                     "names. Prints one line per device: OK, or the problem and the fix. Exits 1 "
                     "when any device is not OK. DICETABLE_HW=sim|pi chooses the backend.",
         epilog=f"simulated faults for --inject: {faults}\n"
+               "one reader or seat node only: rfid[SPOT]:..., seatnode[SEAT]:...\n"
                "examples: DICETABLE_HW=sim dicetable doctor --json\n"
                "          dicetable doctor --config /etc/dicetable/table.toml\n"
-               "          DICETABLE_HW=sim dicetable doctor --inject camera:stopped",
+               "          DICETABLE_HW=sim dicetable doctor --inject camera:stopped\n"
+               "          DICETABLE_HW=sim dicetable doctor --inject 'rfid[seat2]:timeout'",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", metavar="FILE",
                         help="the table configuration (default: $DICETABLE_CONFIG, else a "

@@ -96,6 +96,27 @@ def test_unknown_fault_is_a_clean_error(capsys):
     assert "camera:stopped" in capsys.readouterr().err
 
 
+def test_a_fault_at_one_reader_names_that_reader_only(capsys):
+    status, lines = doctor(capsys, "--inject", "rfid[seat2]:dead")
+    assert status == 1 and "spot 'seat2'" in lines[2]["problem"]
+
+
+def test_a_fault_at_a_spot_the_table_has_not_is_one_line_naming_its_spots(capsys):
+    assert main(["doctor", "--inject", "rfid[pot]:timeout"]) == 2
+    assert capsys.readouterr().err == (
+        "dicetable: simulated fault 'rfid[pot]:timeout': this table has no rfid[pot] "
+        "(spots: seat0, seat1, seat2, seat3)\n")
+
+
+def test_a_configured_fault_at_a_seat_without_a_node_is_one_line(capsys, tmp_path):
+    config = Path(seat_node_table(tmp_path))
+    config.write_text('[hardware]\nfaults = ["seatnode[4]:disconnected"]\n' + config.read_text())
+    assert main(["doctor", "--config", str(config)]) == 2
+    assert capsys.readouterr().err == (
+        "dicetable: simulated fault 'seatnode[4]:disconnected': this table has no seatnode[4] "
+        "(seats: 0)\n")
+
+
 def test_text_report_says_ok_per_device(capsys):
     assert main(["doctor"]) == 0
     assert capsys.readouterr().out.split() == ["camera", "OK", "(sim)", "panel", "OK", "(sim)",

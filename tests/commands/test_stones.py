@@ -217,11 +217,11 @@ def test_enroll_on_a_seats_spot_while_another_seats_rc522_fails(capsys, monkeypa
     # enrolment at seat 0 (as an unplugged node of another spot did, 057dd7f)
     from hardware.config import ENV_FAULTS
     db = tmp_path / "s.db"
-    monkeypatch.setenv(ENV_FAULTS, "rfid.seat3:timeout")
+    monkeypatch.setenv(ENV_FAULTS, "rfid[seat3]:timeout")
     assert main(["stones", "enroll", "--kind", "stone", "--colour", "white", "--spot", "seat0",
                  "--db", str(db), "--sim-tags", "DEADBEEF,CAFEF00D"]) == 0
     assert "2 tags enrolled" in capsys.readouterr().err
-    monkeypatch.setenv(ENV_FAULTS, "rfid.seat0:timeout")  # the spot's own reader stops it, in one line
+    monkeypatch.setenv(ENV_FAULTS, "rfid[seat0]:timeout")  # the spot's own reader stops it, in one line
     assert main(["stones", "enroll", "--kind", "stone", "--colour", "white", "--spot", "seat0",
                  "--db", str(db), "--sim-tags", "0BADC0DE"]) == 2
     err = capsys.readouterr().err

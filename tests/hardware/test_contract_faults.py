@@ -132,6 +132,37 @@ def test_line_noise_does_not_stop_a_seat_node(sim_panel_rig):
     assert rig.device.check().ok
 
 
+def test_one_seat_node_unplugged_holds_the_presses_of_the_others_until_it_is_back(sim_panel_rig):
+    # seatnode:disconnected pulled every node's cable at once, where a real table loses one
+    rig = sim_panel_rig
+    if not rig.table.nodes:
+        pytest.skip("seat nodes only")
+    rig.drain(0.5)  # both nodes answer
+    rig.table.inject("seatnode[1]:disconnected")
+    rig.press(0, "raise")
+    assert rig.drain(1.0) == [] and rig.away
+    status = rig.device.check()
+    assert not status.ok and "sim://node1" in status.problem and "node0" not in status.problem
+    rig.table.clear("seatnode[1]")
+    presses = [e for e in rig.drain(2.0) if e.kind is PressKind.PRESS]
+    assert [(e.seat, e.button) for e in presses] == [(0, "raise")]
+
+
+def test_one_seat_node_unplugged_under_an_empty_seat_lets_the_others_presses_through(
+        sim_panel_rig):
+    rig = sim_panel_rig
+    if not rig.table.nodes:
+        pytest.skip("seat nodes only")
+    rig.device.set_seats_in_play(frozenset({0}))
+    rig.table.inject("seatnode[1]:disconnected")
+    rig.drain(2.0)
+    rig.press(0, "raise")
+    presses = [e for e in rig.drain(0.5) if e.kind is PressKind.PRESS]
+    assert [(e.seat, e.button) for e in presses] == [(0, "raise")] and not rig.away
+    warning = rig.device.warning()
+    assert warning is not None and warning.problem.startswith("seat 1's node")
+
+
 # tag readers
 
 def rc522(rig):
@@ -206,6 +237,38 @@ def test_unknown_tag_lies_on_a_spot_until_cleared(sim_reader_rig):
     assert changes(rig.drain()) == [(UNKNOWN_TAG, TagChange.ARRIVE)]
     rig.table.clear("rfid:unknown-tag")
     assert changes(rig.drain()) == [(UNKNOWN_TAG, TagChange.LEAVE)]
+
+
+def test_one_reader_timing_out_leaves_the_others_reading(sim_reader_rig):
+    # rfid:timeout stopped every RC522 at once, where a real table loses one reader: the others
+    # are scanned, their tags known and their events held for the poll after it is back
+    rig = rc522(sim_reader_rig)
+    rig.table.inject("rfid[seat1]:timeout")
+    rig.place("seat0", STONE)
+    rig.place("seat1", CHIP)
+    with pytest.raises(DeviceTimeout, match="reader under 'seat1' timed out"):
+        rig.device.poll()
+    assert rig.device.tags("seat0") == {STONE} and rig.device.tags("seat1") == frozenset()
+    status = rig.device.check()
+    assert not status.ok and "spot 'seat1'" in status.problem
+    rig.table.clear("rfid[seat1]")
+    assert sorted(changes(rig.drain())) == [(CHIP, TagChange.ARRIVE), (STONE, TagChange.ARRIVE)]
+    assert rig.device.check().ok
+
+
+def test_one_reader_misreading_or_with_an_unknown_tag_leaves_the_others_right(sim_reader_rig):
+    rig = rc522(sim_reader_rig)
+    rig.table.inject("rfid[seat1]:wrong-tag")
+    rig.table.inject("rfid[seat2]:unknown-tag")
+    rig.place("seat0", STONE)
+    rig.place("seat1", STONE)
+    wrong = misread(bytes.fromhex(STONE)).hex().upper()
+    assert sorted((e.spot, e.tag) for e in rig.drain()) == [
+        ("seat0", STONE), ("seat1", wrong), ("seat2", UNKNOWN_TAG)]
+    rig.table.clear("rfid[seat2]")
+    assert [(e.spot, e.tag, e.change) for e in rig.drain()] == [
+        ("seat2", UNKNOWN_TAG, TagChange.LEAVE)]
+    assert [str(fault.fault) for fault in rig.table.faults] == ["rfid[seat1]:wrong-tag"]
 
 
 def test_slow_bus_still_reads_but_takes_longer(sim_reader_rig):

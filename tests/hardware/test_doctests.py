@@ -9,10 +9,12 @@ import hardware.devices
 import hardware.panels
 import hardware.rc522_regs
 import hardware.rfid
+import hardware.sim
 
 
 @pytest.mark.parametrize("module", [hardware.clock, hardware.devices, hardware.panels,
-                                    hardware.rc522_regs, hardware.rfid], ids=lambda m: m.__name__)
+                                    hardware.rc522_regs, hardware.rfid, hardware.sim],
+                         ids=lambda m: m.__name__)
 def test_docstring_examples_hold(module):
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

@@ -1,6 +1,7 @@
 """The simulated table and the factory: every device from one place, faults on demand."""
 
 import pytest
+import serial
 from gpiozero.pins.mock import MockFactory
 
 from controller.games.errors import DeviceDisconnected, DeviceError, DeviceTimeout, InvalidInput
@@ -8,6 +9,10 @@ from hardware.clock import SimClock
 from hardware.config import load_config, parse_config
 from hardware.factory import BrokenDevice, build_devices
 from hardware.sim import Fault, SimTable
+
+
+NODES = {"panel": {"source": "seatnode"},
+         "seatnodes": [{"seat": seat, "url": f"sim://n{seat}"} for seat in range(3)]}
 
 
 @pytest.fixture
@@ -62,6 +67,64 @@ def test_unknown_fault_lists_the_known_ones():
         Fault.parse("camera:melted")
 
 
+@pytest.mark.parametrize("text", ["rfid[seat1]:timeout", "rfid[pot]:timeout@once",
+                                  "rfid[seat0]:slow=0.01@intermittent=0.5",
+                                  "seatnode[2]:disconnected", "seatnode[0]:reader-failed@once"])
+def test_a_fault_of_one_reader_or_node_reads_back_as_written(text):
+    assert str(Fault.parse(text)) == text
+
+
+def test_a_fault_names_its_part_apart_from_its_kind():
+    assert Fault.parse("seatnode[2]:garbage") == Fault("seatnode", "garbage", part="2")
+    assert Fault.parse("rfid:dead").part == ""
+
+
+@pytest.mark.parametrize("text", ["camera[0]:stopped", "panel[1]:disconnected", "rfid[]:timeout",
+                                  "rfid[seat1:timeout"])
+def test_only_a_reader_or_a_seat_node_is_named_as_a_part(text):
+    with pytest.raises(InvalidInput, match=r"rfid\[SPOT\]:\.\.\. or seatnode\[SEAT\]"):
+        Fault.parse(text)
+
+
+def test_a_spot_the_table_does_not_have_is_refused_with_its_spots(table):
+    with pytest.raises(InvalidInput) as err:
+        table.inject("rfid[pot]:timeout")
+    assert str(err.value) == ("simulated fault 'rfid[pot]:timeout': this table has no rfid[pot] "
+                              "(spots: seat0, seat1, seat2, seat3)")
+    with pytest.raises(InvalidInput, match="spots: seat0"):
+        table.clear("rfid[pot]")
+    assert table.faults == [] and table.rfid.poll() == []
+
+
+def test_a_seat_without_a_node_is_refused_with_the_seats_that_have_one():
+    table = SimTable(parse_config(NODES, {}))
+    with pytest.raises(InvalidInput, match=r"has no seatnode\[3\] \(seats: 0, 1, 2\)$"):
+        table.inject("seatnode[3]:disconnected")
+
+
+def test_clearing_a_part_clears_the_faults_injected_there_only(table):
+    for fault in ("rfid[seat1]:timeout", "rfid[seat2]:timeout", "rfid:missed@once"):
+        table.inject(fault)
+    assert [str(f) for f in table.clear("rfid[seat1]")] == ["rfid[seat1]:timeout"]
+    assert [str(f) for f in table.clear("rfid[seat0]:missed")] == []  # every spot's stays
+    assert [str(f) for f in table.clear("rfid:timeout")] == ["rfid[seat2]:timeout"]
+    assert [str(i.fault) for i in table.faults] == ["rfid:missed@once"]
+
+
+def test_one_seat_nodes_cable_pulled_fails_its_port_as_pyserial_does_and_no_other():
+    table = SimTable(parse_config(NODES, {}))
+    ports = [node.open() for node in table.nodes.values()]
+    table.inject("seatnode[1]:disconnected")
+    for use in (lambda: ports[1].read(1), lambda: ports[1].write(b"\x00"), table.nodes[1].open):
+        with pytest.raises(serial.SerialException):
+            use()
+    assert ports[0].read(1) == b"" and ports[2].write(b"\x00") == 1
+    table.clock.advance(1.0)  # the fault stands at every tick, and strikes only that node
+    assert [node.plugged for node in table.nodes.values()] == [True, False, True]
+    table.clear("seatnode[1]")
+    assert table.nodes[1].open().read(1) == b""
+
+
 def test_seatnode_fault_without_seat_nodes_is_refused(table):
     with pytest.raises(InvalidInput, match="seatnodes"):
         table.inject("seatnode:disconnected")
@@ -102,26 +165,19 @@ def test_factory_on_a_machine_without_spi_reports_the_reader_broken():
 def test_a_fault_of_one_spots_reader_strikes_that_reader_alone(table):
     # a real RC522 fails alone (its power, its chip select); rfid:timeout strikes every chip, as
     # the bus they share would
-    table.inject("rfid.seat3:timeout")
+    table.inject("rfid[seat3]:timeout")
     table.place("seat0", "04A1B2C3")
     with pytest.raises(DeviceTimeout, match="reader under 'seat3' timed out"):
         table.rfid.poll()
-    assert [str(fault) for fault in table.clear("rfid.seat2")] == []
-    assert [str(fault) for fault in table.clear("rfid.seat3")] == ["rfid.seat3:timeout"]
+    assert [str(fault) for fault in table.clear("rfid[seat2]")] == []
+    assert [str(fault) for fault in table.clear("rfid[seat3]")] == ["rfid[seat3]:timeout"]
     assert [(e.spot, e.tag) for e in table.rfid.poll()] == [("seat0", "04A1B2C3")]
-
-
-def test_a_fault_names_only_a_spot_with_a_reader(table):
-    with pytest.raises(InvalidInput, match="no RC522 under spot 'pot'"):
-        table.inject("rfid.pot:dead")
-    with pytest.raises(InvalidInput, match="only rfid faults name a spot"):
-        table.inject("camera.seat0:stopped")
 
 
 def test_a_reader_under_the_spot_of_an_empty_seat_that_fails_is_a_warning(table):
     # an RC522 under seat 3's spot, where no one plays tonight, stopped every poll of the others
     table.rfid.set_seats_in_play(frozenset({0, 1, 2}))
-    table.inject("rfid.seat3:timeout")
+    table.inject("rfid[seat3]:timeout")
     table.place("seat0", "04A1B2C3")
     assert [(e.spot, e.tag) for e in table.rfid.poll()] == [("seat0", "04A1B2C3")]
     warning = table.rfid.warning()

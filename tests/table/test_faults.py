@@ -902,7 +902,7 @@ def test_an_rc522_under_an_empty_seat_that_fails_is_a_warning_and_the_game_goes_
     # stuck: every press and stone of the table was held, as for a seat node before d91d869
     table, devices = readers
     table.new_game("tao", ["Ana", "Ben", "Cleo"], {})
-    devices.sim.inject("rfid.seat3:timeout")
+    devices.sim.inject("rfid[seat3]:timeout")
     _beats(table, 0.5)
     _antes(table, devices.sim, range(3))
     _beats(table, 1.0)
@@ -922,14 +922,14 @@ def test_an_rc522_under_a_seat_in_play_that_fails_holds_the_table_as_before(
         readers: tuple[Table, Any]) -> None:
     table, devices = readers
     table.new_game("tao", ["Ana", "Ben", "Cleo", "Dev"], {})
-    devices.sim.inject("rfid.seat3:timeout")
+    devices.sim.inject("rfid[seat3]:timeout")
     _beats(table, 0.5)
     _antes(table, devices.sim, range(1))
     state = table.state()
     assert state.status is TableStatus.FAULT
     assert state.problem.startswith("rfid: reader under 'seat3' timed out")
     assert _inputs(table) == []
-    devices.sim.clear("rfid.seat3")
+    devices.sim.clear("rfid[seat3]")
     _beats(table, 0.5)
     assert table.state().status is TableStatus.RUNNING
     assert [row.kind for row in table.store.records(table.game_no)] == ["fault", "clear"]
