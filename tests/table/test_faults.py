@@ -660,24 +660,21 @@ CALL = 1
 @pytest.fixture
 def empty_seat(tmp_path: Path) -> Iterator[tuple[Any, Any, list[Any]]]:
     """A table on simulated seat nodes at seats 0-3 (spots 'seat0'-'seat3'), the Tao controls and
-    no game yet, its devices, and the nodes: seat 3's is unplugged from the start, and stays so."""
+    no game yet, its devices, and the nodes: seat 3's is unplugged from the start by the
+    configuration's simulated fault ``seatnode[3]:disconnected``, until the test clears it."""
     from controller.store import Store
     from controller.table.controls import find_controls
     from controller.table.table import Table
-    from hardware.clock import SimClock
-    from hardware.factory import Devices
-    from hardware.seatnode import SeatNodePanel, SeatNodeReader
-    from hardware.seatnode_sim import SimSeatNode
+    from hardware.config import parse_config
+    from hardware.factory import build_devices
 
-    clock = SimClock()
-    nodes = [SimSeatNode(clock) for _ in range(4)]
-    nodes[3].unplug()
-    links = {seat: node.link(f"sim://node{seat}") for seat, node in enumerate(nodes)}
-    spots = {f"seat{seat}": (link, 0) for seat, link in links.items()}
-    devices = Devices(clock, panel=SeatNodePanel(links, clock),
-                      rfid=SeatNodeReader(spots, clock, seats=links))
+    nodes = [{"seat": seat, "url": f"sim://node{seat}", "spot": f"seat{seat}"} for seat in range(4)]
+    devices = build_devices(parse_config({
+        "hardware": {"faults": ["seatnode[3]:disconnected"]}, "panel": {"source": "seatnode"},
+        "rfid": {"source": "seatnode"}, "seatnodes": nodes}, {}))
+    assert devices.sim is not None
     table = Table(Store(tmp_path / "nodes.db"), devices=devices, controls_for=find_controls)
-    yield table, devices, nodes
+    yield table, devices, [devices.sim.nodes[seat] for seat in range(4)]
     devices.close()
     table.store.close()
 
@@ -735,7 +732,7 @@ def test_a_seat_nodes_warning_standing_when_the_table_stops_is_not_recorded_agai
     try:
         _polling((again, devices), 2.0)
         assert [(r.kind, r.origin) for r in again.store.records(again.game_no)] == warned
-        nodes[3].plug()
+        devices.sim.clear("seatnode[3]")
         _polling((again, devices), 3 * HEALTH_EVERY)
         after = [(r.kind, r.origin) for r in again.store.records(again.game_no)]
         assert after[:2] == warned and sorted(after[2:]) == [("clear", "panel"), ("clear", "rfid")]
@@ -759,10 +756,36 @@ def test_a_seat_node_under_a_seat_a_player_takes_holds_the_table_again(
     assert state.problem.startswith("rfid: the node of spot 'seat3' has never answered: seat node "
                                     "on sim://node3 not found")
     assert _inputs(table) == []
-    nodes[3].plug()
+    devices.sim.clear("seatnode[3]")
     _polling((table, devices), 3 * HEALTH_EVERY)
     assert table.state().status is TableStatus.RUNNING
     assert "Fixed: the panel works again" in [line.text for line in table.state().log]
+
+
+def test_one_seat_node_unplugged_in_a_game_is_its_fault_only_and_its_press_is_played_after(
+        empty_seat: tuple[Any, Any, list[Any]]) -> None:
+    # the simulated fault pulled every seat node's cable at once: a table could not be tried with
+    # the one cable a real table loses, the case its code must carry on through
+    table, devices, nodes = empty_seat
+    table.new_game("tao", ["Ana", "Ben", "Cleo"], {})
+    _polling((table, devices), 2.0)
+    _call((table, devices), nodes[0])
+    devices.sim.inject("seatnode[1]:disconnected")
+    _call((table, devices), nodes[1])  # Ben's node runs on and keeps his call
+    _polling((table, devices), 2 * HEALTH_EVERY)
+    assert table.state().status is TableStatus.FAULT
+    assert _inputs(table) == ["ante 0 black=1 white=0"]  # Ben's call waits for his node
+    assert [row.line for row in table.store.records(table.game_no) if row.kind == "fault"] == [
+        "rfid: the node of spot 'seat1' on sim://node1 is unplugged",
+        "panel: seat 1's node on sim://node1 is unplugged"]
+    devices.sim.clear("seatnode[1]")
+    _polling((table, devices), 3 * HEALTH_EVERY)
+    _call((table, devices), nodes[2])
+    assert table.state().status is TableStatus.RUNNING
+    assert _inputs(table)[:3] == ["ante 0 black=1 white=0", "ante 1 black=1 white=0",
+                                  "ante 2 black=1 white=0"]
+    panel = next(status for status in table.devices() if status.name == "panel")
+    assert panel.warns and panel.problem.startswith("seat 3's node")  # still unplugged
 
 
 def test_a_press_held_while_a_seat_node_was_away_is_played_when_the_node_answers(
@@ -775,7 +798,7 @@ def test_a_press_held_while_a_seat_node_was_away_is_played_when_the_node_answers
     _polling((table, devices), 2.0)
     _call((table, devices), nodes[0])
     assert table.state().status is TableStatus.FAULT and _inputs(table) == []
-    nodes[3].plug()
+    devices.sim.clear("seatnode[3]")
     _polling((table, devices), 3 * HEALTH_EVERY)
     assert table.state().status is TableStatus.RUNNING
     assert _inputs(table) == ["ante 0 black=1 white=0"]
