@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInput(f"--hands must be at least 1, not {args.hands}")
     if not 1 <= args.port <= 65535:
         raise InvalidInput(f"--port must be 1-65535, not {args.port}")
-    _check_faults()
+    _check_faults(players if args.db is None or not args.db.exists() else None)
     db = args.db or Path(tempfile.mkdtemp(prefix="dicetable-demo-")) / "table.db"
     demo, resumed = build_demo(spec.name, players, args.seed, db, speed, bots, parse_options(args.option))
     out = sys.stdout
@@ -180,17 +180,23 @@ def _serve(table: Any, port: int, out: TextIO, speed: float | None) -> Any:
     return server
 
 
-def _check_faults() -> None:
+def _check_faults(players: int | None) -> None:
     """Refuse a simulated fault ``DICETABLE_SIM_FAULTS`` names wrong before the record is made
-    (the demo's devices take them at start: ``build._sim_config``)."""
+    (the demo's devices take them at start: ``build._sim_config``): an unknown fault, or, for a
+    new demo of ``players``, one its table has no device or part for (``rfid[seat5]:timeout``
+    at four seats, ``seatnode:...`` on its GPIO panel). A resumed demo (None) seats the record's
+    players: its table refuses such a fault as it is built."""
+    from controller.table.build import check_sim_faults
     from hardware.config import ENV_FAULTS, env_faults
     from hardware.sim import Fault
 
-    for fault in env_faults():
-        try:
+    try:
+        for fault in env_faults():
             Fault.parse(fault)
-        except InvalidInput as err:
-            raise InvalidInput(f"{ENV_FAULTS}: {err}") from None
+        if players is not None:
+            check_sim_faults(players)
+    except InvalidInput as err:
+        raise InvalidInput(f"{ENV_FAULTS}: {err}") from None
 
 
 class Narrator(Announcer):

@@ -228,6 +228,17 @@ def _assemble(store: Any, setup: DemoSetup, db: Path,
     return parts, table
 
 
+def check_sim_faults(players: int) -> None:
+    """Build and close the simulated devices of a new demo of ``players``, so that a fault
+    ``DICETABLE_SIM_FAULTS`` names that they have no device or part for is refused before the
+    demo makes its record (they take a fraction of a millisecond to build).
+
+    :raises InvalidInput: as :meth:`hardware.sim.SimTable.inject`.
+    """
+    from hardware.sim import SimTable
+    SimTable(_sim_config(players, (), False)).close()
+
+
 def _sim_config(players: int, buttons: Sequence[str], seat_nodes: bool) -> Any:
     """Simulated devices: a GPIO panel (or a seat node per seat) with the game's buttons, and an
     RC522 under every bet spot; with the faults ``DICETABLE_SIM_FAULTS`` injects at start, as for

@@ -241,3 +241,17 @@ def test_a_simulated_fault_named_wrong_is_one_line_and_nothing_is_made(
     err = capsys.readouterr().err
     assert err.startswith("dicetable: DICETABLE_SIM_FAULTS: unknown simulated fault 'camera:melted'")
     assert len(err.splitlines()) == 1 and not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("fault, said", [
+    ("rfid[seat2]:timeout", "this table has no rfid[seat2] (spots: seat0, seat1)"),
+    ("seatnode:disconnected", "fault seatnode:... needs [[seatnodes]] in the configuration")])
+def test_a_simulated_fault_the_demos_table_has_no_part_for_is_one_line_and_nothing_is_made(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        fault: str, said: str) -> None:
+    # only the fault's words were checked first: the demo made its record, then its table refused
+    monkeypatch.setenv("DICETABLE_SIM_FAULTS", fault)
+    assert main(_demo(tmp_path, "--players", "2", "--hands", "1")) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dicetable: DICETABLE_SIM_FAULTS: ") and err.endswith(said + "\n")
+    assert len(err.splitlines()) == 1 and not list(tmp_path.iterdir())
