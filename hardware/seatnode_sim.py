@@ -10,6 +10,7 @@ Faults: :meth:`unplug`/:meth:`plug` (the node keeps running and keeps its unsent
 
 from __future__ import annotations
 
+import errno
 import os
 import random
 import tty
@@ -74,13 +75,20 @@ class PipePort:
         self._generation = generation
         self._closed = False
 
+    def _unplugged(self) -> bool:
+        return self._generation != self._node.generation
+
     def _check(self) -> None:
-        if self._closed or self._generation != self._node.generation:
+        if self._closed or self._unplugged():
             raise serial.SerialException("device disconnected (simulated unplug)")
 
     @property
     def in_waiting(self) -> int:
-        """Bytes the node has sent and the Pi not yet read."""
+        """Bytes the node has sent and the Pi not yet read. Unplugged, the ``OSError`` (EIO) of
+        pyserial's bare TIOCINQ ioctl on the hung-up tty: it is no ``SerialException``, unlike
+        what its read and write raise."""
+        if self._unplugged() and not self._closed:
+            raise OSError(errno.EIO, "Input/output error (simulated unplug)")
         self._check()
         return len(self._node.to_pi)
 

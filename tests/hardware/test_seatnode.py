@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from typing import Any
 
 import pytest
@@ -164,6 +165,22 @@ def test_unplugged_node_names_the_port_and_the_cable(table: Table) -> None:
     table.run(0.1)
     status = table.panel.check()
     assert not status.ok and "sim://seatnode" in status.problem and "USB cable" in status.fix
+
+
+def test_an_unplugged_nodes_port_fails_as_pyserials_does_on_a_pulled_cable(table: Table) -> None:
+    # pyserial's in_waiting is a bare TIOCINQ ioctl: on a pulled USB cable it raises OSError
+    # (EIO), not the SerialException of its read and write; the twin raised SerialException for
+    # all three, kinder than the part to code that catches SerialException only
+    port = table.node.open()
+    table.node.unplug()
+    with pytest.raises(OSError) as err:
+        port.in_waiting
+    assert err.value.errno == errno.EIO and not isinstance(err.value, serial.SerialException)
+    for use in (lambda: port.read(1), lambda: port.write(b"\x00"), table.node.open):
+        with pytest.raises(serial.SerialException):
+            use()
+    table.run(0.1)
+    assert table.away and "sim://seatnode" in table.panel.check().problem
 
 
 def test_check_recovers_after_the_cable_is_back(table: Table) -> None:
