@@ -14,120 +14,20 @@ import random
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping, Sequence
 
-from controller.games.errors import ConfigError, InvalidInput
+from controller.games.errors import ConfigError
 from hardware.camera_sim import CameraFault, SimCamera
 from hardware.clock import SimClock
 from hardware.config import HardwareConfig, load_config
 from hardware.devices import Device, DeviceStatus, SeatPanel, TagEvent, TagReader
+from hardware.faults import Fault, require, split_part, table_parts
 from hardware.mfrc522 import MFRC522
 from hardware.panels import SimPanel
 from hardware.rfid import Mfrc522Reader, normalise_tag
 from hardware.sim_rc522 import ChipFault, EmulatedRC522, EmulatedTag
 
-FAULTS: dict[str, tuple[str, ...]] = {
-    "camera": ("drops", "stopped", "slow"),
-    "panel": ("disconnected",),
-    "rfid": ("timeout", "dead", "floating", "missed", "garbled", "wrong-tag", "slow",
-             "unknown-tag"),
-    "seatnode": ("disconnected", "garbage", "reader-failed"),
-}
-PARTS = {"rfid": "SPOT", "seatnode": "SEAT"}  # the devices one part of which a fault may strike
-MODES = ("always", "once", "intermittent")
-STANDING = {("rfid", "unknown-tag")}   # a tag lying on a spot: it is there until cleared
-SLOW_DEFAULTS = {"camera": 0.5, "rfid": 0.002}   # seconds per frame / per SPI transfer
 UNKNOWN_TAG = "0BADC0DE"
 SPI_TRANSFER_S = 100e-6   # one register access through spidev on a Pi, kernel overhead included
 SEATNODE_FAULT_EVERY = 0.1  # how often a loose cable or line noise strikes a seat node
-
-
-@dataclass(frozen=True)
-class Fault:
-    """A fault to inject: ``device[part]:kind[=value][@mode[=rate]]``.
-
-    ``mode`` is ``always`` (until cleared), ``once`` (the next use only) or ``intermittent``
-    (each use with probability ``rate``, 0.3 unless given); ``value`` is the delay of ``slow``.
-    ``part`` names the one RC522 (its spot) or seat node (its seat) struck, as a real table
-    loses one reader or one cable: the code that must cope with it is the code that carries on
-    with the others. Without it (``part`` empty) every reader or node is struck at once.
-
-    >>> str(Fault.parse("rfid:timeout@intermittent=0.25"))
-    'rfid:timeout@intermittent=0.25'
-    >>> Fault.parse("camera:slow=2").value
-    2.0
-    >>> fault = Fault.parse("seatnode[2]:disconnected@once")
-    >>> fault.part, str(fault)
-    ('2', 'seatnode[2]:disconnected@once')
-    >>> str(Fault.parse("rfid[pot]:timeout"))
-    'rfid[pot]:timeout'
-    """
-
-    device: str
-    kind: str
-    mode: str = "always"
-    rate: float = 1.0
-    value: float = 0.0
-    part: str = ""
-
-    @classmethod
-    def parse(cls, text: str) -> Fault:
-        """Parse a fault's text.
-
-        :raises InvalidInput: not one of :data:`FAULTS`, a part of a device without parts
-            (:data:`PARTS`), or a bad mode; the message lists them. Whether the table has
-            that part is for :meth:`SimTable.inject` to say.
-        """
-        whole, part = _part(text.strip())
-        spec, _, mode_text = whole.partition("@")
-        device, _, kind_text = spec.partition(":")
-        kind, _, value_text = kind_text.partition("=")
-        if kind not in FAULTS.get(device, ()):
-            known = ", ".join(f"{d}:{k}" for d, kinds in FAULTS.items() for k in kinds)
-            raise InvalidInput(f"unknown simulated fault {text!r} (faults: {known}; "
-                               "add @once or @intermittent=0.3 for faults that come and go, "
-                               "rfid[SPOT]:... or seatnode[SEAT]:... for one reader or node)")
-        mode, _, rate_text = (mode_text or "always").partition("=")
-        if mode not in MODES or (rate_text and mode != "intermittent") or (
-                mode != "always" and (device, kind) in STANDING):
-            raise InvalidInput(f"simulated fault {text!r}: the mode is one of @once, "
-                               "@intermittent=RATE (0 < RATE <= 1), or none for always")
-        rate = _number(text, rate_text, 0.3) if mode == "intermittent" else 1.0
-        value = _number(text, value_text, SLOW_DEFAULTS.get(device, 0.0)) if kind == "slow" \
-            else 0.0
-        if (value_text and kind != "slow") or not 0 < rate <= 1 or value < 0:
-            raise InvalidInput(f"simulated fault {text!r}: only slow takes =SECONDS, and a rate "
-                               "lies in (0, 1]")
-        return cls(device, kind, mode, rate, value, part)
-
-    def __str__(self) -> str:
-        device = f"{self.device}[{self.part}]" if self.part else self.device
-        text = f"{device}:{self.kind}" + (f"={self.value:g}" if self.kind == "slow" else "")
-        if self.mode == "intermittent":
-            return f"{text}@intermittent={self.rate:g}"
-        return text if self.mode == "always" else f"{text}@{self.mode}"
-
-
-def _part(text: str) -> tuple[str, str]:
-    """``text`` without the part it names, and the part: ``rfid[pot]:timeout`` is
-    ``rfid:timeout`` striking the reader under 'pot' (``""``: every reader).
-
-    :raises InvalidInput: a part of a device not in :data:`PARTS`, or an empty or unclosed one.
-    """
-    device, bracket, rest = text.partition("[")
-    if not bracket:
-        return text, ""
-    part, closed, tail = rest.partition("]")
-    if device not in PARTS or not closed or not part:
-        raise InvalidInput(f"simulated fault {text!r}: only a reader or a seat node can be "
-                           "named, as rfid[SPOT]:... or seatnode[SEAT]:... (e.g. "
-                           "rfid[seat1]:timeout, seatnode[2]:disconnected)")
-    return device + tail, part
-
-
-def _number(text: str, value: str, default: float) -> float:
-    try:
-        return float(value) if value else default
-    except ValueError:
-        raise InvalidInput(f"simulated fault {text!r}: {value!r} is not a number") from None
 
 
 @dataclass
@@ -296,7 +196,7 @@ class SimTable:
         :raises InvalidInput: unknown fault, or one that this table has no device or part for.
         """
         fault = Fault.parse(text)
-        self._require(fault.device, fault.part, text)
+        self._require(fault, text)
         self.faults.append(Injected(fault, self._fault_rng))
         if (fault.device, fault.kind) == ("rfid", "unknown-tag"):
             self.place(self._stray_spot(fault), UNKNOWN_TAG)
@@ -320,27 +220,15 @@ class SimTable:
             self._repair(injected.fault)
         return [injected.fault for injected in gone]
 
-    def _require(self, device: str, part: str, text: str) -> None:
-        if device == "panel" and not isinstance(self.panel, SimPanel):
-            raise InvalidInput("fault panel:... needs the GPIO panel; use seatnode:... here")
-        if device == "rfid" and not self.chips:
-            raise InvalidInput("fault rfid:... needs RC522 readers (rfid.source = 'mfrc522')")
-        if device == "seatnode" and not self.nodes:
-            raise InvalidInput("fault seatnode:... needs [[seatnodes]] in the configuration")
-        parts = self._parts(device)
-        if part and part not in parts:
-            raise InvalidInput(f"simulated fault {text!r}: this table has no {device}[{part}] "
-                               f"({PARTS[device].lower()}s: {', '.join(parts)})")
+    def _require(self, fault: Fault, text: str) -> None:
+        """Refuse a fault this table has no device or part for, as its configuration does."""
+        require(fault, table_parts(self.config), text)
 
     def _require_part(self, what: str) -> None:
         """Refuse ``clear(what)`` naming a part this table lacks: a typo would clear nothing."""
-        whole, part = _part(what)
+        whole, part = split_part(what)
         if part:
-            self._require(whole.partition(":")[0], part, what)
-
-    def _parts(self, device: str) -> list[str]:
-        """The parts of ``device`` a fault may name: the RC522s' spots, the seat nodes' seats."""
-        return list(self.chips) if device == "rfid" else [str(seat) for seat in self.nodes]
+            self._require(Fault(whole.partition(":")[0], "", part=part), what)
 
     def _stray_spot(self, fault: Fault) -> str:
         """Where ``rfid:unknown-tag`` lays its tag: the spot it names, else the first."""
@@ -417,7 +305,7 @@ def _matches(fault: Fault, what: str | None) -> bool:
     either of any part or of the part ``what`` names."""
     if what is None:
         return True
-    whole, part = _part(what)
+    whole, part = split_part(what)
     device, _, kind = whole.partition(":")
     kind = kind.partition("@")[0].partition("=")[0]
     return (fault.device == device and (not kind or fault.kind == kind)

@@ -188,7 +188,7 @@ def _check_faults(players: int | None) -> None:
     players: its table refuses such a fault as it is built."""
     from controller.table.build import check_sim_faults
     from hardware.config import ENV_FAULTS, env_faults
-    from hardware.sim import Fault
+    from hardware.faults import Fault
 
     try:
         for fault in env_faults():

@@ -15,7 +15,7 @@ from hardware.config import ENV_BACKEND, ENV_CONFIG, Backend, HardwareConfig, co
 from hardware.devices import Device, DeviceStatus, TagReader
 from hardware.factory import Devices, build_devices
 from hardware.rfid import StoneRegistry, check_tags
-from hardware.sim import FAULTS
+from hardware.faults import FAULTS
 
 TEST_TAG = "04B1E5C0FFEE01"   # the simulated test tag bring-up lays on every spot
 SIM_WARNING = ("WARNING: no configuration given (--config or $DICETABLE_CONFIG): these are the "

@@ -8,7 +8,8 @@ from controller.games.errors import DeviceDisconnected, DeviceError, DeviceTimeo
 from hardware.clock import SimClock
 from hardware.config import load_config, parse_config
 from hardware.factory import BrokenDevice, build_devices
-from hardware.sim import Fault, SimTable
+from hardware.faults import Fault
+from hardware.sim import SimTable
 
 
 NODES = {"panel": {"source": "seatnode"},
