@@ -17,8 +17,9 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Mapping
 
-from controller.games.errors import ConfigError
+from controller.games.errors import ConfigError, InvalidInput
 from controller.paths import shown
+from hardware.faults import Fault, require, table_parts
 
 ENV_BACKEND = "DICETABLE_HW"
 ENV_FAULTS = "DICETABLE_SIM_FAULTS"
@@ -350,11 +351,12 @@ def _backend(table: _Table, env: Mapping[str, str]) -> Backend:
     return Backend(override or name)
 
 
-def _faults(table: _Table, env: Mapping[str, str]) -> tuple[str, ...]:
+def _faults(table: _Table) -> tuple[str, ...]:
+    """``[hardware] faults``: the simulated faults the file lists (their text checked later)."""
     faults = table.take("faults", list, [])
     if not all(isinstance(f, str) for f in faults):
         raise ConfigError(f"{table.key('faults')}: expected a list of \"device:fault\" strings")
-    return tuple(f.strip() for f in faults) + env_faults(env)
+    return tuple(f.strip() for f in faults)
 
 
 def env_faults(env: Mapping[str, str] = os.environ) -> tuple[str, ...]:
@@ -379,10 +381,10 @@ def parse_config(data: Mapping[str, Any], env: Mapping[str, str] | None = None,
     top = dict(data)
     _check_sections(top)
     hardware = _Table(top.get("hardware", {}), "hardware")
-    backend, faults = _backend(hardware, env), _faults(hardware, env)
+    backend, listed = _backend(hardware, env), _faults(hardware)
     hardware.done()
     config = HardwareConfig(
-        backend=backend, faults=faults,
+        backend=backend, faults=listed + env_faults(env),
         camera=_camera(_Table(top.get("camera", {}), "camera")),
         panel=_panel(_Table(top.get("panel", {}), "panel")),
         rfid=_rfid(_Table(top.get("rfid", {}), "rfid")),
@@ -392,7 +394,33 @@ def parse_config(data: Mapping[str, Any], env: Mapping[str, str] | None = None,
     )
     config = config if config.seats else _with_default_seats(config)
     _check_pins(config)
+    _check_faults(config, len(listed))
     return config
+
+
+def _check_faults(config: HardwareConfig, listed: int) -> None:
+    """Every simulated fault parses and names a device and part the table has (its spots and
+    seats are known now), on either backend: the same file serves both. Checked as the file is
+    read, so a command refuses a bad one before it makes a file; the simulated table refused it
+    only as it was built, after ``run`` had made its record and stone registry.
+
+    :raises ConfigError: naming where the fault came from: the file's ``hardware.faults[i]``
+        (the first ``listed`` faults) or :data:`ENV_FAULTS`.
+    """
+    parts = table_parts(config)
+    for i, text in enumerate(config.faults):
+        try:
+            require(Fault.parse(text), parts, text)
+        except InvalidInput as err:
+            raise ConfigError(f"{_fault_key(config.path, i, listed)}: {err}") from None
+
+
+def _fault_key(path: Path | None, i: int, listed: int) -> str:
+    """Where the ``i``-th fault came from: ``'table.toml': hardware.faults[0]``, or the variable."""
+    if i >= listed:
+        return ENV_FAULTS
+    key = f"hardware.faults[{i}]"
+    return f"{shown(path)}: {key}" if path else key
 
 
 def _check_sections(top: Mapping[str, Any]) -> None:

@@ -77,12 +77,17 @@ def run(args: argparse.Namespace) -> int:
     from controller.store.store import DEVICE_RECORDS
     from controller.table.build import build_real
     from controller.table.service import Notifier, Stop, close_all, serve_table
+    from hardware.config import config_for_command
+    from vision.calibrate import load_tray_config
     if (args.names or args.colours) and not args.game:  # they were ignored without a word
         raise InvalidInput("--names and --colours go with --game (the game they start); the dealer "
                            "console names the seats of a game started there")
     state = args.state or Path(os.environ.get("STATE_DIRECTORY", "") or DEFAULT_STATE)
+    _not_a_file(state)
+    config = config_for_command(str(args.config))  # checked whole before a file is made
+    tray = load_tray_config(args.config)
     _writable(state)
-    table, parts = build_real(args.config, state)
+    table, parts = build_real(config, tray, state)
     server = None
     try:
         if args.game and (table.ledger is None or table.state().view.over):
@@ -134,9 +139,13 @@ def _telling(tick: Callable[[], bool], faults: Announcer) -> Callable[[], bool]:
     return beat
 
 
-def _writable(state: Path) -> None:
+def _not_a_file(state: Path) -> None:
     if state.exists() and not state.is_dir():
         raise InvalidInput(f"--state {shown(state)} is a file; give a directory for the table's state")
+
+
+def _writable(state: Path) -> None:
+    """Make the state directory (the configuration is sound by now) and check it is writable."""
     try:
         state.mkdir(parents=True, exist_ok=True)
     except OSError as err:

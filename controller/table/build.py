@@ -24,6 +24,8 @@ from controller.table.table import Table
 
 if TYPE_CHECKING:
     from controller.table.camera import Lying
+    from hardware.config import HardwareConfig
+    from vision.calibrate import TrayConfig
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun")
 """Seat names of the simulated players."""
@@ -157,17 +159,14 @@ class DemoSetup:
                    tuple(fields["bots"].split(",")))
 
 
-def build_real(config_path: Path, state: Path) -> tuple[Table, DemoParts]:
-    """The table a configuration describes, its record in the ``state`` directory."""
+def build_real(config: HardwareConfig, tray: TrayConfig, state: Path) -> tuple[Table, DemoParts]:
+    """The table ``config`` and ``tray`` describe, its record in the ``state`` directory; both are
+    read (and checked) by the caller before this makes its first file."""
     from controller.store import Store
     from controller.table.camera import TableEyes, TrayWatcher
     from controller.table.controls import find_controls
-    from hardware.config import load_config
     from hardware.factory import build_devices
     from hardware.rfid import StoneRegistry
-    from vision.calibrate import load_tray_config
-    config = load_config(config_path)
-    tray = load_tray_config(config_path)
     store = Store(state / "table.db")
     try:
         registry = StoneRegistry(config.registry_path())

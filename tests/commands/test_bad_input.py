@@ -245,6 +245,49 @@ def test_a_configuration_mistake_names_its_key(desk: Path, capsys: pytest.Captur
     assert snapshot(desk) == before
 
 
+FAULT_COMMANDS = [
+    ["run", "--config", "table/table.toml", "--state", "state", "--no-web"],
+    ["run", "--config", "table/table.toml", "--state", "new-state", "--no-web"],
+    ["stones", "enroll", "--config", "table/table.toml", "--kind", "stone", "--colour", "black",
+     "--sim-tags", "AABBCCDD"],
+    ["stones", "list", "--config", "table/table.toml"],
+    ["doctor", "--config", "table/table.toml"],
+]
+BAD_FAULTS = [
+    ("faults", "rfid[pot]:timeout",
+     "'table/table.toml': hardware.faults[1]: simulated fault 'rfid[pot]:timeout': this table "
+     "has no rfid[pot] (spots: seat0, seat1, seat2, seat3)"),
+    ("faults", "camera:melted",
+     "'table/table.toml': hardware.faults[1]: unknown simulated fault 'camera:melted' (faults: "),
+    ("DICETABLE_SIM_FAULTS", "seatnode[2]:disconnected",
+     "DICETABLE_SIM_FAULTS: fault seatnode:... needs [[seatnodes]] in the configuration"),
+    ("DICETABLE_SIM_FAULTS", "camera:melted",
+     "DICETABLE_SIM_FAULTS: unknown simulated fault 'camera:melted' (faults: "),
+]
+
+
+@pytest.mark.parametrize("where, fault, culprit", BAD_FAULTS, ids=[f"{w}={f}" for w, f, _ in BAD_FAULTS])
+@pytest.mark.parametrize("args", FAULT_COMMANDS, ids=["run", "run into a new state folder", "stones enroll",
+                                                      "stones list", "doctor"])
+def test_a_bad_simulated_fault_is_refused_naming_its_key_before_a_file_is_made(
+        desk: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        args: list[str], where: str, fault: str, culprit: str) -> None:
+    # run made its record (table.db and its lock) and the stone registry, then refused the fault
+    # as the simulated table was built, without saying it came from the file or the variable
+    (desk / "table").mkdir()
+    (desk / "state").mkdir()
+    listed = ["camera:drops@once", fault] if where == "faults" else ["camera:drops@once"]
+    (desk / "table" / "table.toml").write_text(
+        f'[hardware]\nbackend = "sim"\nfaults = {listed!r}\n[camera]\nsource = "sim"\n'.replace("'", '"'))
+    if where != "faults":
+        monkeypatch.setenv(where, f"rfid:timeout@once,{fault}")
+    before = snapshot(desk)
+    status, err = refused_in_process(capsys, args)
+    assert_refused(status, err, culprit)
+    assert snapshot(desk) == before
+    assert not (desk / "new-state").exists()
+
+
 def run_process(desk: Path, *args: str | bytes) -> subprocess.CompletedProcess[bytes]:
     """``dicetable ARGS`` as a separate process from ``desk`` (a crash shows as a signal)."""
     return subprocess.run([os.fsencode(DICETABLE), *(os.fsencode(a) for a in args)], cwd=desk,

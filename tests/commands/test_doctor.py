@@ -113,8 +113,8 @@ def test_a_configured_fault_at_a_seat_without_a_node_is_one_line(capsys, tmp_pat
     config.write_text('[hardware]\nfaults = ["seatnode[4]:disconnected"]\n' + config.read_text())
     assert main(["doctor", "--config", str(config)]) == 2
     assert capsys.readouterr().err == (
-        "dicetable: simulated fault 'seatnode[4]:disconnected': this table has no seatnode[4] "
-        "(seats: 0)\n")
+        f"dicetable: '{config}': hardware.faults[0]: simulated fault 'seatnode[4]:disconnected': "
+        "this table has no seatnode[4] (seats: 0)\n")
 
 
 def test_text_report_says_ok_per_device(capsys):

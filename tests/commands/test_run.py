@@ -119,13 +119,15 @@ def _config(tmp_path: Path) -> Path:
 
 def test_the_real_table_reads_by_the_dice_sets_taught_in_its_state_directory(tmp_path: Path) -> None:
     from controller.table.build import build_real
+    from hardware.config import load_config
+    from vision.calibrate import load_tray_config
 
     config = _config(tmp_path)
     config.write_text(config.read_text().replace('backend = "pi"', 'backend = "sim"')
                       .replace('source = "picamera2"', 'source = "sim"'))
     state = tmp_path / "state"
     state.mkdir()
-    table, parts = build_real(config, state)
+    table, parts = build_real(load_config(config), load_tray_config(config), state)
     try:
         assert table.eyes is not None and table.eyes.watcher.data == state
     finally:

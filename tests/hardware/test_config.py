@@ -74,6 +74,36 @@ def test_faults_come_from_config_and_environment():
     assert config.faults == ("camera:drops", "rfid:timeout")
 
 
+@pytest.mark.parametrize("faults, env, said", [
+    (["camera:drops", "camera:melted"], "", "hardware.faults[1]: unknown simulated fault 'camera:melted'"),
+    (["rfid:timeout@sometimes"], "", "hardware.faults[0]: simulated fault 'rfid:timeout@sometimes': the mode"),
+    (["rfid[pot]:timeout"], "", "hardware.faults[0]: simulated fault 'rfid[pot]:timeout': this table has "
+                                "no rfid[pot] (spots: seat0, seat1, seat2, seat3)"),
+    (["camera:drops"], "rfid[seat1]:dead,seatnode:garbage",
+     "DICETABLE_SIM_FAULTS: fault seatnode:... needs [[seatnodes]] in the configuration"),
+])
+def test_a_bad_fault_is_refused_as_the_configuration_is_read_naming_its_key(faults, env, said):
+    # it was refused only when the simulated devices were built, after commands had made files
+    with pytest.raises(ConfigError) as refused:
+        parse_config({"hardware": {"faults": faults}}, {"DICETABLE_SIM_FAULTS": env})
+    assert str(refused.value).startswith(said)
+
+
+def test_a_bad_fault_in_a_file_names_the_file(tmp_path):
+    path = tmp_path / "table.toml"
+    path.write_text('[hardware]\nfaults = ["camera:melted"]\n')
+    with pytest.raises(ConfigError, match=r"^'.*table\.toml': hardware\.faults\[0\]: unknown"):
+        load_config(path, {})
+
+
+def test_a_fault_names_the_spots_and_seat_nodes_the_configuration_lists():
+    nodes = [{"seat": 1, "url": "/dev/ttyACM0", "spot": "seat1"}, {"seat": 2, "url": "/dev/ttyACM1"}]
+    config = parse_config({"hardware": {"faults": ["seatnode[1]:garbage", "rfid[pot]:dead"]},
+                           "rfid": {"readers": [{"spot": "pot", "chip_select": 8}]},
+                           "panel": {"source": "seatnode"}, "seatnodes": nodes}, {})
+    assert config.faults == ("seatnode[1]:garbage", "rfid[pot]:dead")
+
+
 def test_missing_file_is_a_config_error(tmp_path):
     with pytest.raises(ConfigError, match="no such configuration file"):
         load_config(tmp_path / "table.toml", {})
