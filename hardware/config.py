@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 import tomllib
 from dataclasses import dataclass, field, replace
 from difflib import get_close_matches
@@ -502,6 +503,28 @@ def read_toml(path: Path) -> dict[str, Any]:
 
 def config_for_command(path: str | None, env: Mapping[str, str] | None = None) -> HardwareConfig:
     """The configuration a command uses: ``--config PATH``, else ``$DICETABLE_CONFIG``, else the
-    defaults (a simulated table unless ``DICETABLE_HW=pi``)."""
+    defaults (a simulated table unless ``DICETABLE_HW=pi``). Says on stderr when it gives
+    simulated faults to real devices (:func:`ignored_faults`)."""
     env = os.environ if env is None else env
-    return load_config(path or env.get(ENV_CONFIG) or None, env)
+    config = load_config(path or env.get(ENV_CONFIG) or None, env)
+    warning = ignored_faults(config)
+    if warning is not None:
+        print(warning, file=sys.stderr, flush=True)
+    return config
+
+
+def ignored_faults(config: HardwareConfig) -> str | None:
+    """What a command says of simulated faults given to real devices, which ignore them (None:
+    none given, or the devices are simulated). A warning, not a refusal: the same table.toml
+    serves rehearsals under ``DICETABLE_HW=sim``, and a shell may keep ``DICETABLE_SIM_FAULTS``
+    from one; a table that will not start on the Pi over faults it cannot have would be worse.
+
+    >>> print(ignored_faults(parse_config({"hardware": {"faults": ["camera:drops"]}},
+    ...                                   {ENV_BACKEND: "pi"})))
+    warning: simulated faults are ignored on real hardware (backend pi): camera:drops; remove them from [hardware] faults and $DICETABLE_SIM_FAULTS, or rehearse them with DICETABLE_HW=sim
+    """
+    if config.backend is Backend.SIM or not config.faults:
+        return None
+    return (f"warning: simulated faults are ignored on real hardware (backend pi): "
+            f"{', '.join(config.faults)}; remove them from [hardware] faults and "
+            f"${ENV_FAULTS}, or rehearse them with {ENV_BACKEND}=sim")

@@ -113,12 +113,12 @@ def _check_options(args: argparse.Namespace) -> None:
 
 def _registry(args: argparse.Namespace, read_only: bool = False) -> StoneRegistry:
     """The registry of ``--db`` or the configuration; ``read_only`` for one that must exist."""
-    return StoneRegistry(_registry_path(args, read_only), read_only)
-
-
-def _registry_path(args: argparse.Namespace, read_only: bool = False) -> Path:
-    """The registry file of ``--db`` or the configuration, checked; ``read_only``: it must exist."""
     config = config_for_command(args.config)  # checked even when --db names the registry
+    return StoneRegistry(_registry_path(args, config, read_only), read_only)
+
+
+def _registry_path(args: argparse.Namespace, config: HardwareConfig, read_only: bool = False) -> Path:
+    """The registry file of ``--db`` or ``config``, checked; ``read_only``: it must exist."""
     path = Path(args.db) if args.db else config.registry_path()
     if path.is_dir():
         raise FileProblem(f"the stone registry {shown(path)} is a folder; give its file with --db")
@@ -136,8 +136,8 @@ def run_enroll(args: argparse.Namespace) -> int:
     _check_options(args)
     sim_tags = [normalise_tag(t) for t in (args.sim_tags or "").split(",") if t.strip()]
     count = args.count or (len(sim_tags) or None)
-    path = _registry_path(args)
     config = config_for_command(args.config)
+    path = _registry_path(args, config)
     devices = build_devices(config)
     try:
         reader = devices.rfid

@@ -216,3 +216,19 @@ def test_a_webcam_or_video_that_fails_is_one_status_without_opencvs_own_lines(tm
                             cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert result.returncode == 1 and problem in result.stdout
     assert result.stderr == ""
+
+
+def test_simulated_faults_given_to_real_devices_are_a_warning_that_they_are_ignored(tmp_path, capsys, monkeypatch):
+    # backend = "pi" took [hardware] faults and DICETABLE_SIM_FAULTS without a word, and ignored them
+    (tmp_path / "frames").mkdir()
+    (tmp_path / "table.toml").write_text('[hardware]\nbackend = "pi"\nfaults = ["camera:stopped"]\n'
+                                         '[camera]\nsource = "folder"\nfolder = "frames"\n'
+                                         '[panel]\nsource = "none"\n[rfid]\nsource = "none"\n')
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DICETABLE_HW")
+    monkeypatch.setenv("DICETABLE_SIM_FAULTS", "camera:drops@once")
+    assert main(["doctor", "--config", "table.toml", "--json"]) != 2
+    assert capsys.readouterr().err.splitlines() == [
+        "warning: simulated faults are ignored on real hardware (backend pi): camera:stopped, "
+        "camera:drops@once; remove them from [hardware] faults and $DICETABLE_SIM_FAULTS, or "
+        "rehearse them with DICETABLE_HW=sim"]

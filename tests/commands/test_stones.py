@@ -227,3 +227,17 @@ def test_enroll_on_a_seats_spot_while_another_seats_rc522_fails(capsys, monkeypa
     err = capsys.readouterr().err
     assert "reader under 'seat0' timed out" in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 2 and err.startswith("place tags on spot 'seat0'")
+
+
+def test_enroll_on_real_devices_warns_once_that_simulated_faults_are_ignored(capsys, tmp_path, monkeypatch):
+    # the configuration is read once: a second reading said the warning twice
+    (tmp_path / "table.toml").write_text('[hardware]\nbackend = "pi"\nfaults = ["rfid:timeout"]\n'
+                                         '[camera]\nsource = "folder"\nfolder = "."\n'
+                                         '[panel]\nsource = "none"\n[rfid]\nsource = "none"\n')
+    monkeypatch.delenv("DICETABLE_HW")
+    assert main(["stones", "enroll", "--config", "table.toml", "--kind", "stone",
+                 "--colour", "black"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "warning: simulated faults are ignored on real hardware (backend pi): rfid:timeout; remove "
+        "them from [hardware] faults and $DICETABLE_SIM_FAULTS, or rehearse them with DICETABLE_HW=sim",
+        "dicetable: the configuration has no RFID reader ([rfid] source = \"none\")"]

@@ -89,6 +89,12 @@ def test_a_bad_fault_is_refused_as_the_configuration_is_read_naming_its_key(faul
     assert str(refused.value).startswith(said)
 
 
+def test_a_bad_fault_is_refused_on_the_pi_backend_too():
+    # the same file serves DICETABLE_HW=sim rehearsals: a typo there is a typo on the Pi
+    with pytest.raises(ConfigError, match=r"^hardware\.faults\[0\]: unknown simulated fault"):
+        parse_config({"hardware": {"backend": "pi", "faults": ["camera:melted"]}}, {})
+
+
 def test_a_bad_fault_in_a_file_names_the_file(tmp_path):
     path = tmp_path / "table.toml"
     path.write_text('[hardware]\nfaults = ["camera:melted"]\n')
