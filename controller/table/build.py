@@ -228,14 +228,17 @@ def _assemble(store: Any, setup: DemoSetup, db: Path,
 
 
 def check_sim_faults(players: int) -> None:
-    """Build and close the simulated devices of a new demo of ``players``, so that a fault
-    ``DICETABLE_SIM_FAULTS`` names that they have no device or part for is refused before the
-    demo makes its record (they take a fraction of a millisecond to build).
+    """Refuse a simulated fault ``DICETABLE_SIM_FAULTS`` names that a new demo of ``players`` has
+    no device or part for, before the demo makes its record: checked against its configuration,
+    as a table's configuration checks its own, with no device built.
 
-    :raises InvalidInput: as :meth:`hardware.sim.SimTable.inject`.
+    :raises InvalidInput: as :func:`hardware.faults.require`.
     """
-    from hardware.sim import SimTable
-    SimTable(_sim_config(players, (), False)).close()
+    from hardware.faults import Fault, require, table_parts
+    config = _sim_config(players, (), False)
+    parts = table_parts(config)
+    for text in config.faults:
+        require(Fault.parse(text), parts, text)
 
 
 def _sim_config(players: int, buttons: Sequence[str], seat_nodes: bool) -> Any:
