@@ -53,6 +53,12 @@ LEAST_PICTURES = 1
 """Pictures of every face needed at the least (3 to 5 each read better: see ``dicetable vision teach --help``)."""
 
 
+LEAST_PICTURE_PX = 40
+"""Least side (pixels) of a teaching picture: a die of :data:`vision.read.LARGE_ENOUGH` (20 px, the
+least the readers learnt) and the tray around it. The finder's hits do not say a die's size: it
+took thin new letters 55 px across for dice of 14 px."""
+
+
 def data_folder(explicit: Path | None = None) -> Path:
     """The table's data folder: ``explicit``, else ``$STATE_DIRECTORY`` (its first entry), else
     ``~/.local/share/dicetable``."""
@@ -211,6 +217,16 @@ def _loaded(path: Path, stamp: int) -> TaughtSet:
     return TaughtSet(kind, embeddings, values, body)
 
 
+class PictureRefused(InvalidInput):
+    """A teaching picture that would spoil the set: which one (``face`` as :meth:`DieKind.parse_face`
+    writes it, ``number`` from 1 among that face's pictures), what is wrong with it and what to do;
+    the command names the picture's file instead."""
+
+    def __init__(self, face: str, number: int, problem: str, fix: str) -> None:
+        super().__init__(f"{problem} in picture {number} of face {face}: {fix}")
+        self.face, self.number, self.problem, self.fix = face, number, problem, fix
+
+
 def teach(kind: DieKind, pictures: dict[str, list[np.ndarray]]) -> TaughtSet:
     """Learn a set of ``kind`` dice from BGR pictures of each face (face as games write it -> pictures;
     every die in a picture shows that face). The tray's markers that show in a picture are painted
@@ -218,26 +234,53 @@ def teach(kind: DieKind, pictures: dict[str, list[np.ndarray]]) -> TaughtSet:
     in frames of the table's own camera the finder took each marker for a die, taught as the face,
     and the largest patch unlike the tray was a marker's white border, taught as the body colour.
 
-    :raises InvalidInput: for a face the kind lacks, a face without pictures, or a picture with no die.
+    :raises InvalidInput: for a face the kind lacks or a face without pictures;
+        :class:`PictureRefused` for a picture that is no picture, too small, shows no die or a pip
+        die (:func:`_picture`, :func:`_learnt`).
     """
-    from vision.read import as_bgr, without_tray_markers
-
-    faces = {kind.parse_face(face): [without_tray_markers(as_bgr(image)) for image in images]
+    faces = {kind.parse_face(face): [_picture(kind.parse_face(face), n, image) for n, image in enumerate(images, 1)]
              for face, images in pictures.items()}
     missing = [face for face in kind.faces if len(faces.get(face, [])) < LEAST_PICTURES]
     if missing:
         raise InvalidInput(f"no pictures of face{'s' if len(missing) > 1 else ''} {' '.join(missing)} "
                            f"of the {kind.value} set")
     body = np.median([top_face.picture_body(image) for images in faces.values() for image in images], axis=0)
-    embeddings, values = [], []
-    for face, images in faces.items():
-        for n, image in enumerate(images):
-            found = die_embeddings(image, body)
-            if not len(found):
-                raise InvalidInput(f"no die found in picture {n + 1} of face {face}")
-            embeddings.append(found)
-            values += [kind.faces.index(face) + 1] * len(found)
-    return TaughtSet(kind, np.concatenate(embeddings), np.array(values, np.int64), body.astype(np.float32))
+    learnt = [(face, _learnt(kind, face, n, image, body)) for face, images in faces.items()
+              for n, image in enumerate(images, 1)]
+    values = np.concatenate([np.full(len(found), kind.faces.index(face) + 1) for face, found in learnt])
+    return TaughtSet(kind, np.concatenate([found for _, found in learnt]), values.astype(np.int64),
+                     body.astype(np.float32))
+
+
+def _picture(face: str, number: int, image: np.ndarray) -> np.ndarray:
+    """A teaching picture as BGR with the tray's markers painted over; refuses one that is no picture
+    or under :data:`LEAST_PICTURE_PX` across."""
+    from vision.read import as_bgr, without_tray_markers
+
+    if isinstance(image, np.ndarray) and image.ndim in (2, 3) and min(image.shape[:2]) < LEAST_PICTURE_PX:
+        raise PictureRefused(face, number, f"{image.shape[1]}x{image.shape[0]} pixels, too small to show a die "
+                             f"(at least {LEAST_PICTURE_PX} across)", "give the photo itself, not a thumbnail")
+    try:
+        return without_tray_markers(as_bgr(image))
+    except InvalidInput as err:
+        raise PictureRefused(face, number, str(err), "give a photo of one die of the set") from None
+
+
+def _learnt(kind: DieKind, face: str, number: int, image: np.ndarray, body: np.ndarray) -> np.ndarray:
+    """The embeddings of the dice of a BGR picture of ``face`` (:func:`die_embeddings`), refused when it
+    would spoil the set: a picture with no die, or in which the pip reader sees a pip die
+    (:func:`vision.read.pip_dice`, a sure reading, at the median side of the dice found): every die
+    in it would be taught as ``face``."""
+    from vision.read import pip_dice
+
+    scale, hits = _dice_in(image)
+    if not hits:
+        raise PictureRefused(face, number, "no die found", f"give a photo of one die of the set showing {face}")
+    side = float(np.median([hit.side for hit in hits])) / scale
+    if any(d.value is not None and d.flag is None for d in pip_dice(image, side)):
+        raise PictureRefused(face, number, f"a pip die, not a {kind.value} die",
+                             f"take it out of the pictures of face {face}")
+    return _embeddings(image, scale, hits, body)
 
 
 def die_embeddings(image: np.ndarray, body: np.ndarray | None = None) -> np.ndarray:
@@ -245,16 +288,32 @@ def die_embeddings(image: np.ndarray, body: np.ndarray | None = None) -> np.ndar
     from its top face's axes (placed by its ``body`` colour, when given: see :meth:`TaughtSet.placed`);
     when none is surely a die, of the likeliest one (a teaching picture shows a die: a set of a new
     look may not look like any die the network knows)."""
-    from vision import faces, read
+    from vision import read
 
     frame = read.as_bgr(image)
+    return _embeddings(frame, *_dice_in(frame), body)
+
+
+def _dice_in(frame: np.ndarray) -> tuple[float, list[Hit]]:
+    """The dice :func:`die_embeddings` learns in a BGR picture, where the finder puts them, and the
+    scale of the view they are in."""
+    from vision import faces
+
     view, hits = faces.best_view(frame, faces.TAUGHT_SIZES)
     hits = faces.second_look(frame, view.scale, hits)
     if not hits:
         view = working_views(frame)[0]
         hits = faces.find(view, LIKELIEST)[:1]
+    return view.scale, hits
+
+
+def _embeddings(frame: np.ndarray, scale: float, hits: list[Hit], body: np.ndarray | None) -> np.ndarray:
+    """The face network's embeddings of ``hits`` in every :data:`TEACH_TURNS`, each placed on its top
+    face by the ``body`` colour when given (none: no rows)."""
+    from vision import faces
+
     if not hits:
         return np.zeros((0, 1), np.float32)
     if body is not None:
-        hits = placed(frame, view.scale, hits, body)
-    return faces.face_net().run(faces.hit_crops(frame, view.scale, hits, TEACH_TURNS))[1]
+        hits = placed(frame, scale, hits, body)
+    return faces.face_net().run(faces.hit_crops(frame, scale, hits, TEACH_TURNS))[1]

@@ -455,7 +455,8 @@ lit as at the table, alone on a tray of another colour (the set's body colour is
 the dice are then placed on their top faces by it). A rendered set of a new look taught 5 per face
 reads 99% of its dice right, but flags two thirds of the readings for the dealer, and a leaning
 die of a taught set is given a value more often than one of the shipped sets (bench/teach_reader.py,
-vision/README.md)."""
+vision/README.md). A picture that would spoil the set is named and nothing is taught: one under 40
+pixels across (give the photo, not a thumbnail), with no die, or showing a pip die."""
 
 
 def _register_teach(actions: Any) -> None:
@@ -475,9 +476,10 @@ def _register_teach(actions: Any) -> None:
 
 def run_teach(args: argparse.Namespace) -> int:
     """Teach the set from the pictures; one line on stdout, or one line on stderr and exit 2."""
-    from vision.teach import set_path, teach
+    from vision.teach import PictureRefused, set_path, teach
 
     kind = DieKind(args.kind)
+    pictures: dict[str, list[Path]] = {}
     try:
         path = set_path(kind, args.data)
         if path.exists() and not args.force:  # checked before the pictures are read
@@ -487,6 +489,9 @@ def run_teach(args: argparse.Namespace) -> int:
             pictures = face_pictures(args.images, kind)
             taught = teach(kind, {face: [load_image(p) for p in paths] for face, paths in pictures.items()})
             taught.save(path)
+    except PictureRefused as err:  # named by its file, which teach() does not know
+        print(f"dicetable: {shown(pictures[err.face][err.number - 1])}: {err.problem}: {err.fix}", file=sys.stderr)
+        return 2
     except DiceTableError as err:
         print(f"dicetable: {err}", file=sys.stderr)
         return 2

@@ -6,12 +6,16 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from typing import Callable
+
 import cv2
+import numpy as np
 import pytest
 
 from controller.cli import main
 from controller.commands.vision import face_label
 from controller.games.dice import DieKind
+from tests.vision.test_teach import real_d6
 from vision.read import DieReading
 from vision.render import SceneSpec, render_scene
 
@@ -122,6 +126,25 @@ def test_bad_pictures_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Cap
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("dicetable: ") and message in err[0]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pictures"]  # no empty data folder left behind
+
+
+@pytest.mark.parametrize(("picture", "said"), [
+    (real_d6, "'{folder}/H/stray.png': a pip die, not a letters die: take it out of the pictures of face H"),
+    (lambda: render_scene(random.Random(1), SceneSpec(size=(320, 240), n_dice=0, kind="letters")).image,
+     "'{folder}/H/stray.png': no die found: give a photo of one die of the set showing H"),
+    (lambda: np.full((18, 24, 3), 128, np.uint8),
+     "'{folder}/H/stray.png': 24x18 pixels, too small to show a die (at least 40 across): give the photo itself"),
+])
+def test_a_picture_that_would_spoil_the_set_is_named_and_nothing_is_taught(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], picture: Callable[[], np.ndarray], said: str) -> None:
+    # a pip die (or the empty tray) filed under H was taught as an H, silently; a thumbnail was too
+    folder = tmp_path / "pictures"
+    write_faces(folder, by_name=False)
+    cv2.imwrite(str(folder / "H" / "stray.png"), picture())
+    assert main(["vision", "teach", "--kind", "letters", "--images", str(folder), "--data", str(tmp_path / "data")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("dicetable: " + said.format(folder=folder))
+    assert not (tmp_path / "data").exists()
 
 
 def test_read_takes_every_kind_and_prints_faces_as_games_write_them(tmp_path: Path,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from pathlib import Path
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -16,8 +17,9 @@ from controller.games.dice import DieKind
 from controller.games.errors import ConfigError, InvalidInput
 from vision.face_art import Lettering
 from vision.faces import read_faces
+from vision.photos import load_set
 from vision.render import Scene, SceneSpec, render_scene
-from vision.teach import TaughtSet, set_path, taught_set, teach
+from vision.teach import PictureRefused, TaughtSet, set_path, taught_set, teach
 
 NEW_LOOK = Lettering("uni", 350, slant=0.18, width=0.85)
 """Thin slanted narrow letters: no shipped letter die looks like this."""
@@ -132,6 +134,51 @@ def test_a_picture_without_a_die_is_refused() -> None:
     empty = np.full((200, 200, 3), 90, np.uint8)
     with pytest.raises(InvalidInput, match="no die found in picture 1 of face M"):
         teach(DieKind.LETTERS, {face: [empty] for face in DieKind.LETTERS.faces})
+
+
+def real_d6(photo: int = 0) -> np.ndarray:
+    """A real photo of a pip d6 and the tray around it: the first die of a development photo."""
+    shot = load_set()[photo]
+    (x, y), side = shot.dice[0].center, 2 * shot.dice[0].side
+    return shot.load()[int(max(0.0, y - side)):int(y + side), int(max(0.0, x - side)):int(x + side)]
+
+
+def rendered_d6() -> np.ndarray:
+    """A rendered picture of one pip d6 (a 4) on felt."""
+    return render_scene(random.Random(3), SceneSpec(size=(320, 240), die_px=(50, 60), kind="d6"), values=[4]).image
+
+
+def shipped_set(kind: DieKind, first: np.ndarray) -> dict[str, list[np.ndarray]]:
+    """A picture of each face of a ``kind`` die of the shipped look, the first face's being ``first``."""
+    pictures = {face: [render_scene(random.Random(k), SceneSpec(size=(320, 240), die_px=(50, 60), kind=kind.value),
+                                    values=[k + 1]).image] for k, face in enumerate(kind.faces)}
+    pictures[kind.faces[0]] = [first]
+    return pictures
+
+
+@pytest.mark.parametrize("kind", [DieKind.LETTERS, DieKind.D8_TAUREN, DieKind.D12])
+@pytest.mark.parametrize("pips", [real_d6, rendered_d6])
+def test_a_pip_die_among_a_face_dies_pictures_is_refused(kind: DieKind, pips: Callable[[], np.ndarray]) -> None:
+    # it was taught as that face, silently, and the table then read the set's dice by a pip die's crops
+    with pytest.raises(PictureRefused, match=f"a pip die, not a {kind.value} die in picture 1 of face "
+                                             f"{kind.faces[0]}: take it out") as refused:
+        teach(kind, shipped_set(kind, pips()))
+    assert (refused.value.face, refused.value.number) == (kind.faces[0], 1)
+
+
+def test_a_photo_of_many_pip_dice_is_refused() -> None:
+    shot = load_set()[1].load()
+    with pytest.raises(PictureRefused, match="a pip die, not a letters die in picture 1 of face M"):
+        teach(DieKind.LETTERS, shipped_set(DieKind.LETTERS, shot))
+
+
+@pytest.mark.parametrize("size", [(24, 18), (4, 4)])
+def test_a_thumbnail_is_refused(size: tuple[int, int]) -> None:
+    # 24x18 was taught (a 7-pixel "die", its crop all blur); 4x4 said "image must be a BGR, BGRA or grey
+    # picture at least 8 pixels across", naming no picture
+    thumbnail = cv2.resize(picture(100, [1])[0], size, interpolation=cv2.INTER_AREA)
+    with pytest.raises(PictureRefused, match="in picture 1 of face M: give the photo itself, not a thumbnail"):
+        teach(DieKind.LETTERS, shipped_set(DieKind.LETTERS, thumbnail))
 
 
 def test_a_set_taught_with_another_network_must_be_taught_again(taught: Path, tmp_path: Path) -> None:
