@@ -456,7 +456,9 @@ the dice are then placed on their top faces by it). A rendered set of a new look
 reads 99% of its dice right, but flags two thirds of the readings for the dealer, and a leaning
 die of a taught set is given a value more often than one of the shipped sets (bench/teach_reader.py,
 vision/README.md). A picture that would spoil the set is named and nothing is taught: one under 40
-pixels across (give the photo, not a thumbnail), with no die, or showing a pip die."""
+pixels across (give the photo, not a thumbnail), with no die, showing a pip die, or a die that is
+far more like the pictures of another face than like the other pictures of its own (it can tell
+with 2 pictures of a face or more)."""
 
 
 def _register_teach(actions: Any) -> None:

@@ -19,7 +19,7 @@ from vision.face_art import Lettering
 from vision.faces import read_faces
 from vision.photos import load_set
 from vision.render import Scene, SceneSpec, render_scene
-from vision.teach import PictureRefused, TaughtSet, set_path, taught_set, teach
+from vision.teach import TEACH_TURNS, PictureRefused, TaughtSet, set_path, taught_set, teach
 
 NEW_LOOK = Lettering("uni", 350, slant=0.18, width=0.85)
 """Thin slanted narrow letters: no shipped letter die looks like this."""
@@ -179,6 +179,34 @@ def test_a_thumbnail_is_refused(size: tuple[int, int]) -> None:
     thumbnail = cv2.resize(picture(100, [1])[0], size, interpolation=cv2.INTER_AREA)
     with pytest.raises(PictureRefused, match="in picture 1 of face M: give the photo itself, not a thumbnail"):
         teach(DieKind.LETTERS, shipped_set(DieKind.LETTERS, thumbnail))
+
+
+def three_of_each() -> dict[str, list[np.ndarray]]:
+    """Three pictures of each face of the new look, one die each."""
+    return {face: [picture(100 + 10 * k + n, [k + 1])[0] for n in range(3)] for k, face in enumerate(DieKind.LETTERS.faces)}
+
+
+def test_a_picture_of_another_face_filed_under_this_one_is_refused() -> None:
+    # an O filed under H was taught as an H, silently
+    pictures = three_of_each()
+    pictures["H"].append(picture(777, [5])[0])
+    with pytest.raises(PictureRefused, match=r"it shows O, not H \(as alike as 0\.9\d\d to the pictures of O, 0\.\d+ "
+                                             r"to the other pictures of H\) in picture 4 of face H: move it to the pictures of face O"):
+        teach(DieKind.LETTERS, pictures)
+
+
+def test_a_die_of_another_face_beside_one_of_this_face_is_refused() -> None:
+    pictures = three_of_each()
+    pictures["H"].append(picture(5, [6, 5], (360, 240))[0])  # an H and an O
+    with pytest.raises(PictureRefused, match="one of its dice shows O, not H .* in picture 4 of face H: "
+                                             "give pictures of H dice only"):
+        teach(DieKind.LETTERS, pictures)
+
+
+def test_two_dice_of_the_face_in_one_picture_teach_it() -> None:
+    pictures = three_of_each()
+    pictures["H"].append(picture(8, [6, 6], (360, 240))[0])
+    assert (teach(DieKind.LETTERS, pictures).values == 6).sum() > 3 * len(TEACH_TURNS)
 
 
 def test_a_set_taught_with_another_network_must_be_taught_again(taught: Path, tmp_path: Path) -> None:
