@@ -18,7 +18,7 @@ import zipfile
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -226,16 +226,29 @@ class PictureRefused(InvalidInput):
         self.face, self.number, self.problem, self.fix = face, number, problem, fix
 
 
-def teach(kind: DieKind, pictures: dict[str, list[np.ndarray]]) -> TaughtSet:
+@dataclass(frozen=True)
+class PictureDoubt:
+    """A teaching picture taught all the same, though its die may not be one of its face: which one
+    (as :class:`PictureRefused` says), why it is doubted and what to check."""
+
+    face: str
+    number: int
+    problem: str
+    fix: str
+
+
+def teach(kind: DieKind, pictures: dict[str, list[np.ndarray]],
+          doubted: Callable[[PictureDoubt], None] | None = None) -> TaughtSet:
     """Learn a set of ``kind`` dice from BGR pictures of each face (face as games write it -> pictures;
-    every die in a picture shows that face). The tray's markers that show in a picture are painted
+    every die in a picture shows that face), telling ``doubted`` of each picture taught though
+    doubtful (:func:`_judged`). The tray's markers that show in a picture are painted
     over first, as reading a frame without its calibration does (:func:`vision.read.without_tray_markers`):
     in frames of the table's own camera the finder took each marker for a die, taught as the face,
     and the largest patch unlike the tray was a marker's white border, taught as the body colour.
 
     :raises InvalidInput: for a face the kind lacks or a face without pictures;
-        :class:`PictureRefused` for a picture that is no picture, too small, shows no die or a pip
-        die (:func:`_picture`, :func:`_learnt`).
+        :class:`PictureRefused` for a picture that is no picture, too small, shows no die, a pip
+        die (:func:`_picture`, :func:`_learnt`) or a die of another face (:func:`_judged`).
     """
     faces = {kind.parse_face(face): [_picture(kind.parse_face(face), n, image) for n, image in enumerate(images, 1)]
              for face, images in pictures.items()}
@@ -251,17 +264,19 @@ def teach(kind: DieKind, pictures: dict[str, list[np.ndarray]]) -> TaughtSet:
                        body.astype(np.float32))
     picture = np.repeat(np.arange(len(learnt)), [len(found) for _, _, found in learnt])  # of each crop
     for k, (face, n, _) in enumerate(learnt):
-        _not_misfiled(taught, face, n, picture == k)
+        doubt = _judged(taught, face, n, picture == k)
+        if doubt is not None and doubted is not None:
+            doubted(doubt)
     return taught
 
 
 MISFILED_LIKE = 0.99
 """Least similarity of a taught die to another face's pictures (each turn's best crop, averaged) for
-it to be that face's die, filed under the wrong face (:func:`_not_misfiled`); it must also be
+it to be that face's die, filed under the wrong face (:func:`_judged`); it must also be
 :data:`MISFILED_BY` less like the other pictures of its own face. A new look's dice are all much
 alike: in the 30 pictures of ``tests/vision/test_teach.py`` (5 per letter) a die is 0.93-0.99 like
-the nearest other face and 0.58-1.0 like its own (0.58 and 0.75 where the finder's likeliest spot
-is no die: 0.98 and 0.96 like another face); an O filed under H was 0.999 like the O pictures and
+the nearest other face and 0.58-1.0 like its own (0.58 where the finder's likeliest spot, not
+surely a die, was taught, and 0.98 like another face; 0.75 and 0.96 for another); an O filed under H was 0.999 like the O pictures and
 0.66 like the other H pictures, a D under M 0.998 and 0.68. Three more sets of that look and the
 table camera's d8-tauren set of ``tests/table/test_camera_teach.py`` are taught; an L filed under
 E and an O under D are not told."""
@@ -270,12 +285,23 @@ MISFILED_BY = 0.1
 """How much less like its own face's other pictures a die must be to be misfiled (:data:`MISFILED_LIKE`)."""
 
 
-def _not_misfiled(taught: TaughtSet, face: str, number: int, rows: np.ndarray) -> None:
+DOUBTED_UNDER = 0.9
+"""Similarity to the other pictures of its face under which a taught die's picture is doubted
+(:func:`_judged`). A pip die the pip reader does not read surely, filed under H among the 30
+pictures of ``tests/vision/test_teach.py``, is 0.49-0.74 like the other H pictures (7 rendered
+pictures of one d6), 0.55-0.89 (5 real photos of one); of 30 more pictures of the new look, 28
+are 0.94-1.0 like the pictures of their face there, two Os 0.72 and 0.46; and 3 of the 30 test
+pictures are under it beside the other 29 (0.58, 0.75, 0.84)."""
+
+
+def _judged(taught: TaughtSet, face: str, number: int, rows: np.ndarray) -> PictureDoubt | None:
     """Refuses picture ``number`` of ``face`` (its dice's crops: the ``rows`` of ``taught``, each die
     in every :data:`TEACH_TURNS`) when a die of it is another face's die (:data:`MISFILED_LIKE`),
-    as near as the other pictures show: a face with no other picture cannot tell."""
+    as near as the other pictures show; doubts it when a die of it is under :data:`DOUBTED_UNDER`
+    like the other pictures of its face. A face with no other picture cannot tell."""
     own = taught.kind.faces.index(face) + 1
     dice = taught.embeddings[rows].reshape(-1, len(TEACH_TURNS), taught.embeddings.shape[1])
+    least = 1.0
     for die in dice:
         near = _likeness(die, taught.embeddings[~rows], taught.values[~rows])
         other = max((v for v in near if v != own), key=near.__getitem__)
@@ -285,6 +311,11 @@ def _not_misfiled(taught: TaughtSet, face: str, number: int, rows: np.ndarray) -
                           ("one of its dice", f"give pictures of {face} dice only"))
             raise PictureRefused(face, number, f"{which} shows {like}, not {face} (as alike as {near[other]:.3f} to "
                                  f"the pictures of {like}, {near[own]:.3f} to the other pictures of {face})", fix)
+        least = min(least, near.get(own, 1.0))
+    if least >= DOUBTED_UNDER:
+        return None
+    return PictureDoubt(face, number, f"taught, but unlike the other pictures of {face} ({least:.2f} alike)",
+                        f"if it is not one {face} of this set, take it out and teach again")
 
 
 def _likeness(die: np.ndarray, embeddings: np.ndarray, values: np.ndarray) -> dict[int, float]:

@@ -15,7 +15,7 @@ import pytest
 from controller.cli import main
 from controller.commands.vision import face_label
 from controller.games.dice import DieKind
-from tests.vision.test_teach import real_d6
+from tests.vision.test_teach import real_d6, three_of_each
 from vision.read import DieReading
 from vision.render import SceneSpec, render_scene
 
@@ -145,6 +145,22 @@ def test_a_picture_that_would_spoil_the_set_is_named_and_nothing_is_taught(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("dicetable: " + said.format(folder=folder))
     assert not (tmp_path / "data").exists()
+
+
+def test_a_doubtful_picture_is_named_after_the_set_is_stored(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a pip die the pip reader doubts was taught as an H without a word
+    folder = tmp_path / "pictures"
+    for face, images in three_of_each().items():
+        for n, image in enumerate(images, 1):
+            (folder / face).mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(folder / face / f"{n}.png"), image)
+    cv2.imwrite(str(folder / "H" / "stray.png"), render_scene(random.Random(8), SceneSpec(size=(320, 240), die_px=(50, 60),
+                                                                                         kind="d6"), values=[3]).image)
+    assert main(["vision", "teach", "--kind", "letters", "--images", str(folder), "--data", str(tmp_path / "data")]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("taught the letters set from 19 pictures") and (tmp_path / "data/faces/letters.npz").is_file()
+    assert f"warning: '{folder}/H/stray.png': taught, but unlike the other pictures of H (0." in err
+    assert all(line.startswith("warning: ") for line in err.splitlines())
 
 
 def test_read_takes_every_kind_and_prints_faces_as_games_write_them(tmp_path: Path,

@@ -19,7 +19,7 @@ from vision.face_art import Lettering
 from vision.faces import read_faces
 from vision.photos import load_set
 from vision.render import Scene, SceneSpec, render_scene
-from vision.teach import TEACH_TURNS, PictureRefused, TaughtSet, set_path, taught_set, teach
+from vision.teach import TEACH_TURNS, PictureDoubt, PictureRefused, TaughtSet, set_path, taught_set, teach
 
 NEW_LOOK = Lettering("uni", 350, slant=0.18, width=0.85)
 """Thin slanted narrow letters: no shipped letter die looks like this."""
@@ -201,6 +201,18 @@ def test_a_die_of_another_face_beside_one_of_this_face_is_refused() -> None:
     with pytest.raises(PictureRefused, match="one of its dice shows O, not H .* in picture 4 of face H: "
                                              "give pictures of H dice only"):
         teach(DieKind.LETTERS, pictures)
+
+
+def test_a_pip_die_the_pip_reader_doubts_is_taught_but_said_to_be_doubtful() -> None:
+    # the pip reader reads this d6 (a 3) under its threshold: it was taught as an H without a word
+    pictures = three_of_each()
+    pictures["H"].append(render_scene(random.Random(8), SceneSpec(size=(320, 240), die_px=(50, 60), kind="d6"),
+                                      values=[3]).image)
+    doubts: list[PictureDoubt] = []
+    teach(DieKind.LETTERS, pictures, doubts.append)
+    doubt = next(d for d in doubts if (d.face, d.number) == ("H", 4))
+    assert doubt.problem.startswith("taught, but unlike the other pictures of H (0.")
+    assert doubt.fix == "if it is not one H of this set, take it out and teach again"
 
 
 def test_two_dice_of_the_face_in_one_picture_teach_it() -> None:
