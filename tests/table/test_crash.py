@@ -9,7 +9,9 @@ import random
 import signal
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from controller.store import Store
 from controller.table.records import TableStatus
@@ -44,32 +46,31 @@ def test_a_table_killed_between_a_games_last_input_and_its_result_records_it_on_
         tmp_path: Path) -> None:
     # the record's current game was one already over: the restarted table could not go on with
     # it, and the store refused every new game ("game 1 (tao) is not finished")
-    db = tmp_path / "t.db"
-    _killed_at(db, "finish")
-    store = Store(db)
-    try:
-        table = Table(store)
+    with _restarted_after(tmp_path / "t.db", "finish") as (store, table):
         assert table.state().status == TableStatus.OVER and store.current_game() is None
         assert table.ledger is not None
         assert store.game(1).final == json.loads(json.dumps(table.ledger.game.final()))
         table.new_game("tao", ["Ana", "Ben"], OPTIONS)
         assert table.game_no == 2
-    finally:
-        store.close()
 
 
 def test_a_table_killed_as_an_undo_reopens_a_game_keeps_neither_the_undo_nor_the_reopening(
         tmp_path: Path) -> None:
     # the undo's line and the game back in play are one transaction: a record with the one and
     # not the other was a game the table played on while the record held it finished
-    db = tmp_path / "t.db"
-    _killed_at(db, "reopen")
-    store = Store(db)
-    try:
-        table = Table(store)
+    with _restarted_after(tmp_path / "t.db", "reopen") as (store, table):
         assert "undo" not in [record.kind for record in store.records(1)]
         assert store.game(1).over and store.current_game() is None
         assert table.state().status == TableStatus.OVER
+
+
+@contextmanager
+def _restarted_after(db: Path, moment: str) -> Iterator[tuple[Store, Table]]:
+    """The table restarted on ``db`` once tests/table/cut_child.py killed itself at ``moment``."""
+    _killed_at(db, moment)
+    store = Store(db)
+    try:
+        yield store, Table(store)
     finally:
         store.close()
 
