@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from dataclasses import dataclass, replace
+from enum import Enum
 from pathlib import Path
 from typing import Any, Literal, Sequence, TextIO
 
@@ -40,7 +41,8 @@ def register(subparsers: Any) -> None:
                     "50 megapixels is read at 1/2, 1/4 or 1/8 of its size when it is a JPEG (positions stay "
                     "in its pixels) and refused otherwise, so that reading stays within 500 MB.")
     read.add_argument("images", nargs="+", type=given_path, metavar="IMAGE",
-                      help="photo files (JPEG, PNG, BMP, TIFF or WebP), or folders: every photo in them")
+                      help="photo files (JPEG, PNG, BMP, TIFF or WebP), or folders: every photo in them (their other "
+                           "files, a HEIC photo or a broken link, are named in one line on stderr and skipped)")
     read.add_argument("--kind", default="d6", choices=KINDS, help="kind of dice in the photos (default d6)")
     read.add_argument("--data", type=given_path, metavar="DIR",
                       help="the table's data folder, where taught sets are found (default $STATE_DIRECTORY, "
@@ -70,7 +72,9 @@ def run_read(args: argparse.Namespace) -> int:
     if args.kind != DieKind.D6.value:  # a damaged taught set: one line, not one per photo blaming each
         from vision.teach import taught_set
         taught_set(DieKind(args.kind), args.data)
-    images = photo_paths(args.images)
+    images, skipped = photo_paths(args.images)
+    if skipped:  # before the photos' lines and the progress bar, once for the whole run
+        print(f"warning: skipped {skipped_line(skipped)}", file=sys.stderr)
     outputs = annotation_paths(args.annotate, images, args.force) if args.annotate else {}
     tray = None if args.config is None else tray_config_of(read_toml(args.config))  # a bad one: one line, nothing read
     failures = 0
@@ -170,23 +174,106 @@ PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
 """The files a folder given to ``vision read`` is read for (any case)."""
 
 
-def photo_paths(paths: list[Path]) -> list[Path]:
+class Skip(Enum):
+    """Why an entry of a folder of photos is not read: each names the entries, one and many."""
+
+    NOT_A_PHOTO = ("file that is not a JPEG, PNG, BMP, TIFF or WebP photo",
+                   "files that are not JPEG, PNG, BMP, TIFF or WebP photos")
+    BROKEN_LINK = ("broken link (its file is gone)", "broken links (their files are gone)")
+    FOLDER = ("folder inside a folder of photos (its photos are not read)",
+              "folders inside a folder of photos (their photos are not read)")
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """An entry of a folder of photos that is not read, and why: said, so that an owner who gave
+    HEIC photos from a phone learns why a face has fewer pictures than they gave."""
+
+    path: Path
+    why: Skip
+
+
+SHOWN_SKIPPED = 3
+"""How many entries of each kind a line names before it counts the rest."""
+
+
+def skipped_line(skipped: Sequence[Skipped]) -> str:
+    """What was skipped, by why (a few named, the rest counted), and what to do: one clause."""
+    parts = []
+    for why in Skip:
+        paths = [entry.path for entry in skipped if entry.why is why]
+        if paths:
+            names = ", ".join(shown(path) for path in paths[:SHOWN_SKIPPED])
+            more = f" and {len(paths) - SHOWN_SKIPPED} more" if len(paths) > SHOWN_SKIPPED else ""
+            parts.append(f"{len(paths)} {why.value[len(paths) > 1]}: {names}{more}")
+    return "; ".join(parts + _skipped_fixes(skipped))
+
+
+def _skipped_fixes(skipped: Sequence[Skipped]) -> list[str]:
+    """What the owner can do about what was skipped (notes and other files may well stay)."""
+    whys = {entry.why for entry in skipped}
+    heic = any(entry.path.suffix.lower() in (".heic", ".heif") for entry in skipped)
+    return ((["convert HEIC photos to JPEG"] if heic else [])
+            + (["copy the photos themselves, not links"] if Skip.BROKEN_LINK in whys else [])
+            + (["move the photos out of inner folders"] if Skip.FOLDER in whys else []))
+
+
+def photo_paths(paths: list[Path]) -> tuple[list[Path], list[Skipped]]:
     """The photos to read: each path as given, or for a folder its photo files, sorted by name (a
-    folder with none stays, for :func:`load_image` to report)."""
+    folder with none stays, for :func:`load_image` to report), and what the folders held besides."""
     out: list[Path] = []
+    skipped: list[Skipped] = []
     for path in paths:
-        out += _photos_in(path) if path.is_dir() else [path]
-    return out
+        photos, others = _photos_in(path) if path.is_dir() else ([path], [])
+        out += photos
+        skipped += others
+    return out, skipped
 
 
-def _photos_in(folder: Path) -> list[Path]:
-    """The photo files in ``folder`` by name, or ``[folder]`` when it holds none."""
+def _photos_in(folder: Path) -> tuple[list[Path], list[Skipped]]:
+    """The photo files in ``folder`` by name and the entries skipped, or ``[folder]`` and nothing
+    when it holds no photo (its refusal says what it holds)."""
+    photos, skipped = _sorted_out(folder)
+    return (photos, skipped) if photos else ([folder], [])
+
+
+def _sorted_out(folder: Path) -> tuple[list[Path], list[Skipped]]:
+    """The photo files in ``folder`` by name, and its other entries, but hidden ones (.DS_Store,
+    .thumbnails: the system's, not the owner's, and not shown to them)."""
+    photos: list[Path] = []
+    skipped: list[Skipped] = []
+    for entry in _entries(folder):
+        why = _why_skipped(entry)
+        if why is None:
+            photos.append(entry)
+        elif not entry.name.startswith("."):
+            skipped.append(Skipped(entry, why))
+    return photos, skipped
+
+
+def _entries(folder: Path) -> list[Path]:
+    """The entries of ``folder`` by name."""
     try:
-        inside = sorted(p for p in folder.iterdir()
-                        if p.is_file() and p.suffix.lower() in PHOTO_SUFFIXES)
+        return sorted(folder.iterdir())
     except OSError as err:
         raise FileProblem(f"cannot list the folder {shown(folder)}: {reason(err)}") from None
-    return inside or [folder]
+
+
+def _why_skipped(entry: Path) -> Skip | None:
+    """Why ``entry`` is not a photo to read, or None when it is one (by its name's ending: the
+    bytes are checked when it is read)."""
+    if entry.is_symlink() and not entry.exists():
+        return Skip.BROKEN_LINK
+    if entry.is_dir():
+        return Skip.FOLDER
+    return None if entry.is_file() and entry.suffix.lower() in PHOTO_SUFFIXES else Skip.NOT_A_PHOTO
+
+
+def _no_photos(folder: Path) -> str:
+    """The refusal of a folder without a photo, saying what it holds instead."""
+    skipped = _sorted_out(folder)[1]
+    held = f"it holds {skipped_line(skipped)}" if skipped else "it is empty"
+    return f"no photos in folder {shown(folder)}: {held}"
 
 
 def load_image(path: Path) -> np.ndarray:
@@ -238,7 +325,7 @@ def load_photo(path: Path) -> LoadedPhoto:
     file name that is not UTF-8.
     """
     if path.is_dir():
-        raise InvalidInput(f"no photos ({', '.join(PHOTO_SUFFIXES)}) in folder {shown(path)}")
+        raise InvalidInput(_no_photos(path))
     data = read_bytes(path, "image file")
     if not data:
         raise InvalidInput(f"{shown(path)} is empty, not an image")
@@ -460,7 +547,8 @@ pixels across (give the photo, not a thumbnail), with no die, showing a pip die,
 far more like the pictures of another face than like the other pictures of its own (it can tell
 with 2 pictures of a face or more). A picture whose die is unlike the other pictures of its face
 is taught, and named in a warning: a pip die the pip reader doubts, or a die the finder placed
-badly (6% of the pictures of a rendered new look)."""
+badly (6% of the pictures of a rendered new look). Files that are not JPEG, PNG, BMP, TIFF or WebP
+photos (a HEIC photo from a phone, notes, a broken link) are skipped and named in one warning."""
 
 
 def _register_teach(actions: Any) -> None:
@@ -479,12 +567,13 @@ def _register_teach(actions: Any) -> None:
 
 
 def run_teach(args: argparse.Namespace) -> int:
-    """Teach the set from the pictures; one line on stdout (after a warning on stderr for each picture
-    taught though doubtful), or one line on stderr and exit 2."""
+    """Teach the set from the pictures; one line on stdout (after a warning on stderr naming the files
+    skipped, and one for each picture taught though doubtful), or one line on stderr and exit 2."""
     from vision.teach import PictureDoubt, PictureRefused, set_path, teach
 
     kind = DieKind(args.kind)
     pictures: dict[str, list[Path]] = {}
+    skipped: list[Skipped] = []
     doubts: list[PictureDoubt] = []
     try:
         path = set_path(kind, args.data)
@@ -492,19 +581,21 @@ def run_teach(args: argparse.Namespace) -> int:
             raise InvalidInput(f"a {kind.value} set is taught already, in {shown(path)}: add --force to replace it")
         with folders_kept_if_used(path.parent):
             made_folder(path.parent, "--data")  # so is where the set goes
-            pictures = face_pictures(args.images, kind)
+            pictures, skipped = face_pictures(args.images, kind)
             taught = teach(kind, {face: [load_image(p) for p in paths] for face, paths in pictures.items()},
                            doubts.append)
             taught.save(path)
     except PictureRefused as err:  # named by its file, which teach() does not know
         print(f"dicetable: {shown(pictures[err.face][err.number - 1])}: {err.problem}: {err.fix}", file=sys.stderr)
         return 2
-    except DiceTableError as err:
-        print(f"dicetable: {err}", file=sys.stderr)
+    except DiceTableError as err:  # a face without pictures may be one whose photos were skipped
+        print(f"dicetable: {err}" + (f" (skipped {skipped_line(skipped)})" if skipped else ""), file=sys.stderr)
         return 2
     except OSError as err:
         print(f"dicetable: cannot store the taught set: {reason(err)}", file=sys.stderr)
         return 2
+    if skipped:
+        print(f"warning: skipped {skipped_line(skipped)}", file=sys.stderr)
     for doubt in doubts:  # said once the set is stored: a refusal stays one line
         print(f"warning: {shown(pictures[doubt.face][doubt.number - 1])}: {doubt.problem}: {doubt.fix}", file=sys.stderr)
     count = sum(len(paths) for paths in pictures.values())
@@ -512,19 +603,32 @@ def run_teach(args: argparse.Namespace) -> int:
     return 0
 
 
-def face_pictures(folder: Path, kind: DieKind) -> dict[str, list[Path]]:
+def face_pictures(folder: Path, kind: DieKind) -> tuple[dict[str, list[Path]], list[Skipped]]:
     """The pictures of each face in ``folder``: its sub-folders named by face, or its files named
-    ``<face>_*``; raises :class:`InvalidInput` when it holds neither or a name is not a face."""
+    ``<face>_*``, and the entries skipped; raises :class:`InvalidInput` when it holds neither or a
+    name is not a face."""
     if not folder.is_dir():
         raise InvalidInput(f"--images {shown(folder)} is not a folder")
     found: dict[str, list[Path]] = {}
-    for entry in sorted(folder.iterdir()):
-        if entry.is_dir():
-            found.setdefault(kind.parse_face(entry.name), []).extend(_photos_in(entry))
-        elif entry.suffix.lower() in PHOTO_SUFFIXES:
-            if "_" not in entry.stem:
-                raise InvalidInput(f"{shown(entry)} is not named <face>_*: cannot tell its face")
-            found.setdefault(kind.parse_face(entry.stem.split("_")[0]), []).append(entry)
+    skipped: list[Skipped] = []
+    for entry in _entries(folder):
+        why = _why_skipped(entry)
+        if why is Skip.FOLDER:
+            photos, others = _photos_in(entry)
+            found.setdefault(kind.parse_face(entry.name), []).extend(photos)
+            skipped += others
+        elif why is None:
+            found.setdefault(_face_named(entry, kind), []).append(entry)
+        elif not entry.name.startswith("."):
+            skipped.append(Skipped(entry, why))
     if not found:
-        raise InvalidInput(f"no pictures in {shown(folder)}: give DIR/<face>/*.jpg or DIR/<face>_*.jpg")
-    return found
+        held = f" (it holds {skipped_line(skipped)})" if skipped else ""
+        raise InvalidInput(f"no pictures in {shown(folder)}: give DIR/<face>/*.jpg or DIR/<face>_*.jpg{held}")
+    return found, skipped
+
+
+def _face_named(picture: Path, kind: DieKind) -> str:
+    """The face a picture named ``<face>_*`` shows."""
+    if "_" not in picture.stem:
+        raise InvalidInput(f"{shown(picture)} is not named <face>_*: cannot tell its face")
+    return kind.parse_face(picture.stem.split("_")[0])

@@ -129,7 +129,8 @@ CASES: list[tuple[list[str], str]] = [
     (["vision", "read", "missing.jpg"], "no such image file: 'missing.jpg'"),
     (["vision", "read", "empty.txt"], "'empty.txt' is empty, not an image"),
     (["vision", "read", "binary.bin"], "not a readable image: 'binary.bin'"),
-    (["vision", "read", "folder"], "no photos (.jpg, .jpeg, .png, .bmp, .tif, .tiff, .webp) in folder 'folder'"),
+    (["vision", "read", "folder"], "no photos in folder 'folder': it holds 1 file that is not a JPEG, PNG, BMP, TIFF or "
+                                   "WebP photo: 'folder/notes.txt'"),
     (["vision", "read", "photo.jpg", "--kind", "d8"], "argument --kind: invalid choice: 'd8'"),
     (["vision", "read", "photo.jpg", "--kind", "letters", "--data", "tdatTYPO"], "--data 'tdatTYPO' is not a folder"),
     (["vision", "read", "photo.jpg", "--data", "photo.jpg"], "--data 'photo.jpg' is not a folder"),

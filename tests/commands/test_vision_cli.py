@@ -75,11 +75,52 @@ def test_a_folder_is_read_photo_by_photo_in_name_order(photo: Path, tmp_path: Pa
     assert read == [str(folder / "a.jpg"), str(folder / "b.PNG")]
 
 
-def test_a_folder_without_photos_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "notes.txt").write_text("not a photo")
+REAL_PHOTO = Path(__file__).resolve().parents[2] / "data/dice-photos/byler-d6-dev/images/IMG_20191208_112645.jpg"
+
+
+def test_a_folder_s_other_files_are_named_in_one_line_and_its_photos_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # HEIC photos from a phone, notes and a link whose photo is gone were skipped without a word
+    folder = tmp_path / "roll"
+    folder.mkdir()
+    (folder / "IMG_1.JPG").write_bytes(REAL_PHOTO.read_bytes())
+    (folder / "IMG_2.heic").write_bytes(b"\x00\x00\x00\x18ftypheic")
+    (folder / "notes.txt").write_text("table 3, evening")
+    (folder / "IMG_3.jpg").symlink_to(tmp_path / "gone.jpg")
+    (folder / ".DS_Store").write_bytes(b"\x00")
+    assert main(["vision", "read", str(folder), "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["image"] for line in out.splitlines()] == [str(folder / "IMG_1.JPG")]
+    assert err.splitlines() == [
+        f"warning: skipped 2 files that are not JPEG, PNG, BMP, TIFF or WebP photos: '{folder}/IMG_2.heic', "
+        f"'{folder}/notes.txt'; 1 broken link (its file is gone): '{folder}/IMG_3.jpg'; convert HEIC photos to JPEG; "
+        f"copy the photos themselves, not links"]
+
+
+def test_many_skipped_files_are_one_line_naming_a_few(photo: Path, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    for folder in (tmp_path / "a", tmp_path / "b"):
+        (folder / "older").mkdir(parents=True)
+        (folder / "roll.png").write_bytes(photo.read_bytes())
+        for n in range(3):
+            (folder / f"{n}.gif").write_bytes(b"GIF89a")
+    assert main(["vision", "read", str(tmp_path / "a"), str(tmp_path / "b")]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(f"warning: skipped 6 files that are not JPEG, PNG, BMP, TIFF or WebP "
+                                               f"photos: '{tmp_path}/a/0.gif', '{tmp_path}/a/1.gif', '{tmp_path}/a/2.gif' "
+                                               f"and 3 more; 2 folders inside a folder of photos")
+
+
+def test_a_folder_without_photos_is_one_line_saying_what_it_holds(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "IMG_1.HEIC").write_bytes(b"\x00\x00\x00\x18ftypheic")
     assert main(["vision", "read", str(tmp_path)]) == 2
-    assert f"no photos (.jpg, .jpeg, .png, .bmp, .tif, .tiff, .webp) in folder {str(tmp_path)!r}" in \
-        capsys.readouterr().err
+    assert capsys.readouterr().err.splitlines() == [
+        f"dicetable: no photos in folder '{tmp_path}': it holds 1 file that is not a JPEG, PNG, BMP, TIFF or WebP "
+        f"photo: '{tmp_path}/IMG_1.HEIC'; convert HEIC photos to JPEG"]
+    (tmp_path / "empty").mkdir()
+    assert main(["vision", "read", str(tmp_path / "empty")]) == 2
+    assert capsys.readouterr().err == f"dicetable: no photos in folder '{tmp_path}/empty': it is empty\n"
 
 
 def test_boxes_and_labels_are_drawn_at_the_die_s_size_whatever_the_picture_s() -> None:

@@ -174,3 +174,46 @@ def test_read_takes_every_kind_and_prints_faces_as_games_write_them(tmp_path: Pa
     assert faces and all(face in (*DieKind.D8_TAUREN.faces, "?") for face in faces)
     assert face_label(DieReading("d8-tauren", 6, (0, 0), (0, 0, 1, 1), 1.0)) == "W"
     assert face_label(DieReading("d12", 12, (0, 0), (0, 0, 1, 1), 1.0)) == "12"
+
+
+def test_files_that_are_not_pictures_are_named_in_one_line_and_the_set_taught(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # an H folder of HEIC photos from a phone taught fewer pictures of H than given, without a word
+    folder = tmp_path / "pictures"
+    write_faces(folder, by_name=False)
+    (folder / "H" / "IMG_2.heic").write_bytes(b"\x00\x00\x00\x18ftypheic")
+    (folder / "H" / "IMG_3.jpg").symlink_to(tmp_path / "gone.jpg")
+    (folder / "notes.txt").write_text("the red set")
+    assert main(["vision", "teach", "--kind", "letters", "--images", str(folder), "--data", str(tmp_path / "data")]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("taught the letters set from 6 pictures")
+    assert err.splitlines() == [
+        f"warning: skipped 2 files that are not JPEG, PNG, BMP, TIFF or WebP photos: '{folder}/H/IMG_2.heic', "
+        f"'{folder}/notes.txt'; 1 broken link (its file is gone): '{folder}/H/IMG_3.jpg'; convert HEIC photos to JPEG; "
+        f"copy the photos themselves, not links"]
+
+
+def test_a_face_whose_pictures_were_all_skipped_is_refused_saying_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # "no pictures of face M" while M_1.heic lay there: the owner could not tell why
+    folder = tmp_path / "pictures"
+    write_faces(folder, by_name=True)
+    (folder / "M_1.png").rename(folder / "M_1.heic")
+    assert main(["vision", "teach", "--kind", "letters", "--images", str(folder), "--data", str(tmp_path / "data")]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("dicetable: no pictures of face") and \
+        err[0].endswith(f"(skipped 1 file that is not a JPEG, PNG, BMP, TIFF or WebP photo: '{folder}/M_1.heic'; "
+                        f"convert HEIC photos to JPEG)")
+    assert not (tmp_path / "data").exists()
+
+
+def test_a_folder_of_no_pictures_is_refused_saying_what_it_holds(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    (folder / "IMG_1.HEIC").write_bytes(b"\x00\x00\x00\x18ftypheic")
+    assert main(["vision", "teach", "--kind", "letters", "--images", str(folder), "--data", str(tmp_path / "data")]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"dicetable: no pictures in '{folder}': give DIR/<face>/*.jpg or DIR/<face>_*.jpg (it holds 1 file that is "
+        f"not a JPEG, PNG, BMP, TIFF or WebP photo: '{folder}/IMG_1.HEIC'; convert HEIC photos to JPEG)"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pictures"]
