@@ -170,8 +170,11 @@ def write_png(path: Path, image: np.ndarray, force: bool) -> None:
     write_file(path, data.tobytes(), force)
 
 
-PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
-"""The files a folder given to ``vision read`` is read for (any case)."""
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".jpe", ".jfif", ".png", ".bmp", ".dib", ".tif", ".tiff", ".webp")
+"""The files a folder given to ``vision read`` is read for (any case): every name of the formats
+:func:`load_photo` decodes (OpenCV's own names, and .jfif, Windows' name for a JPEG saved from a
+browser). OpenCV also decodes GIF, AVIF, JPEG 2000, PNM, Sun raster and Radiance HDR, but
+:func:`header_size` does not know their sizes, so a photo in them is refused, not risked."""
 
 
 class Skip(Enum):

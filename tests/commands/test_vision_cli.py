@@ -97,6 +97,21 @@ def test_a_folder_s_other_files_are_named_in_one_line_and_its_photos_read(
         f"copy the photos themselves, not links"]
 
 
+def test_a_folder_s_photos_are_read_by_every_name_of_their_format(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    # a JPEG named .jfif (as Windows saves one from a browser) or .jpe, a BMP named .dib: skipped
+    for name in ("a.jfif", "b.JPE", "c.jpg"):
+        (tmp_path / name).write_bytes(REAL_PHOTO.read_bytes())
+    photo = cv2.imread(str(REAL_PHOTO))
+    assert photo is not None
+    cv2.imwrite(str(tmp_path / "d.bmp"), photo)
+    (tmp_path / "d.bmp").rename(tmp_path / "d.dib")
+    assert main(["vision", "read", str(tmp_path), "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert [Path(json.loads(line)["image"]).name for line in out.splitlines()] == ["a.jfif", "b.JPE", "c.jpg", "d.dib"]
+    assert err == ""
+
+
 def test_many_skipped_files_are_one_line_naming_a_few(photo: Path, tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     for folder in (tmp_path / "a", tmp_path / "b"):
