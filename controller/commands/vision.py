@@ -73,10 +73,10 @@ def run_read(args: argparse.Namespace) -> int:
         from vision.teach import taught_set
         taught_set(DieKind(args.kind), args.data)
     images, skipped = photo_paths(args.images)
-    if skipped:  # before the photos' lines and the progress bar, once for the whole run
-        print(f"warning: skipped {skipped_line(skipped)}", file=sys.stderr)
     outputs = annotation_paths(args.annotate, images, args.force) if args.annotate else {}
     tray = None if args.config is None else tray_config_of(read_toml(args.config))  # a bad one: one line, nothing read
+    if skipped:  # once for the whole run, before the photos' lines; after the refusals, which stay one line
+        print(f"warning: skipped {skipped_line(skipped)}", file=sys.stderr)
     failures = 0
     progress = Progress("vision read", len(images), "photos", enabled=not args.json)
     for n, path in enumerate(images):

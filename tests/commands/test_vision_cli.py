@@ -112,6 +112,17 @@ def test_a_folder_s_photos_are_read_by_every_name_of_their_format(tmp_path: Path
     assert err == ""
 
 
+def test_a_refusal_stays_one_line_when_files_were_skipped(photo: Path, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "roll").mkdir()
+    (tmp_path / "roll" / "a.png").write_bytes(photo.read_bytes())
+    (tmp_path / "roll" / "b.heic").write_bytes(b"\x00\x00\x00\x18ftypheic")
+    (tmp_path / "table.toml").write_text("[tray]\nwidth_mm = -1\n")
+    assert main(["vision", "read", str(tmp_path / "roll"), "--config", str(tmp_path / "table.toml")]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("dicetable: ")
+
+
 def test_many_skipped_files_are_one_line_naming_a_few(photo: Path, tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     for folder in (tmp_path / "a", tmp_path / "b"):
