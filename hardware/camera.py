@@ -8,23 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.errors import ConfigError
 from hardware.camera_folder import FolderCamera
 from hardware.camera_opencv import OpenCvCamera
 from hardware.camera_picamera2 import Picamera2Camera
-from hardware.config import CameraConfig
+from hardware.config import CameraConfig, require_pi_camera
 from hardware.devices import Camera
 
 
 def open_camera(config: CameraConfig, picamera2_module: Any = None) -> Camera:
     """The camera ``config`` describes (``picamera2_module`` replaces ``picamera2`` in tests).
 
-    :raises ConfigError: ``source`` is ``sim`` (use the simulated factory) or unknown.
+    :raises ConfigError: ``source`` is ``sim`` (use the simulated factory) or unknown: the check
+        a configuration's file gets as it is read (:func:`~hardware.config.require_pi_camera`).
     """
+    require_pi_camera(config)
     if config.source == "picamera2":
         return Picamera2Camera(config, picamera2_module)
     if config.source == "opencv":
         return OpenCvCamera(config.device, config.width, config.height, config.loop)
-    if config.source == "folder":
-        return FolderCamera(config.folder, config.loop)
-    raise ConfigError(f"camera.source: {config.source!r} is not a camera the Pi backend opens")
+    return FolderCamera(config.folder, config.loop)

@@ -395,8 +395,54 @@ def parse_config(data: Mapping[str, Any], env: Mapping[str, str] | None = None,
     )
     config = config if config.seats else _with_default_seats(config)
     _check_pins(config)
+    _check_buildable(config)
     _check_faults(config, len(listed))
     return config
+
+
+def _check_buildable(config: HardwareConfig) -> None:
+    """The devices can be built from ``config`` on its backend (:data:`BUILDABLE`). Checked as
+    the file is read, so a command refuses it before it makes a file: the simulated table and
+    the Pi's camera refused these only as they were built, after ``run`` had made its record.
+
+    :raises ConfigError: naming the file and the key.
+    """
+    try:
+        for check in BUILDABLE:
+            check(config)
+    except ConfigError as err:
+        raise ConfigError(_in_file(config.path, str(err))) from None
+
+
+def _panel_nodes(config: HardwareConfig) -> None:
+    """A panel on seat nodes needs a node: without one the simulated table refused to build,
+    and the Pi's panel had no seat at all."""
+    if config.panel.source == "seatnode" and not config.seatnodes:
+        raise ConfigError("panel.source: 'seatnode' needs [[seatnodes]] entries (one per seat "
+                          "node: seat = N, url = \"/dev/ttyACM0\")")
+
+
+PI_CAMERAS = ("picamera2", "opencv", "folder")
+"""The ``camera.source`` values the Pi backend opens; ``sim`` is the simulated table's own."""
+
+
+def require_pi_camera(camera: CameraConfig) -> None:
+    """Refuse a ``camera.source`` the Pi backend cannot open (:data:`PI_CAMERAS`).
+
+    :raises ConfigError: naming ``camera.source``.
+    """
+    if camera.source not in PI_CAMERAS:
+        raise ConfigError(f"camera.source: {camera.source!r} is not a camera the Pi backend opens "
+                          f"(give {', '.join(PI_CAMERAS)}, or rehearse with {ENV_BACKEND}=sim)")
+
+
+def _pi_camera(config: HardwareConfig) -> None:
+    if config.backend is Backend.PI:
+        require_pi_camera(config.camera)
+
+
+BUILDABLE = (_panel_nodes, _pi_camera)
+"""The checks that the devices can be built from a configuration, in the order they refuse."""
 
 
 def _check_faults(config: HardwareConfig, listed: int) -> None:
@@ -420,8 +466,12 @@ def _fault_key(path: Path | None, i: int, listed: int) -> str:
     """Where the ``i``-th fault came from: ``'table.toml': hardware.faults[0]``, or the variable."""
     if i >= listed:
         return ENV_FAULTS
-    key = f"hardware.faults[{i}]"
-    return f"{shown(path)}: {key}" if path else key
+    return _in_file(path, f"hardware.faults[{i}]")
+
+
+def _in_file(path: Path | None, said: str) -> str:
+    """``said`` of the file at ``path``: ``'table.toml': said`` (``said`` alone: no file)."""
+    return f"{shown(path)}: {said}" if path else said
 
 
 def _check_sections(top: Mapping[str, Any]) -> None:

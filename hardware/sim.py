@@ -14,7 +14,6 @@ import random
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping, Sequence
 
-from controller.games.errors import ConfigError
 from hardware.camera_sim import CameraFault, SimCamera
 from hardware.clock import SimClock
 from hardware.config import HardwareConfig, load_config
@@ -101,7 +100,7 @@ class SimTable:
         panel = self.config.panel
         if panel.source == "seatnode":
             from hardware.seatnode import SeatNodePanel
-            links = {seat: self._link(seat) for seat in self._node_seats()}
+            links = {n.seat: self._link(n.seat) for n in self.config.seatnodes}
             names = panel.button_names()
             return SeatNodePanel(links, self.clock, names) if names else \
                 SeatNodePanel(links, self.clock)
@@ -124,11 +123,6 @@ class SimTable:
         wiring = {r.spot: f"GPIO {r.chip_select}" for r in rfid.readers}
         return SimRfidReader(self, chips, wiring=wiring, leave_after=rfid.leave_after,
                              seats=rfid.seats())
-
-    def _node_seats(self) -> list[int]:
-        if not self.config.seatnodes:
-            raise ConfigError("panel.source = 'seatnode' needs [[seatnodes]] entries")
-        return [n.seat for n in self.config.seatnodes]
 
     def _link(self, seat: int) -> Any:
         """The Pi-side link to seat ``seat``'s simulated node (one node and link per seat)."""

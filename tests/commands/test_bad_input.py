@@ -289,6 +289,48 @@ def test_a_bad_simulated_fault_is_refused_naming_its_key_before_a_file_is_made(
     assert not (desk / "new-state").exists()
 
 
+BUILD_COMMANDS = [
+    ["run", "--config", "table/table.toml", "--state", "state", "--no-web"],
+    ["run", "--config", "table/table.toml", "--state", "new-state", "--no-web"],
+    ["doctor", "--config", "table/table.toml"],
+    ["stones", "list", "--config", "table/table.toml"],
+]
+UNBUILDABLE = [
+    ("sim", '[panel]\nsource = "seatnode"\n',
+     "'table/table.toml': panel.source: 'seatnode' needs [[seatnodes]] entries"),
+    ("pi", '[panel]\nsource = "seatnode"\n',
+     "'table/table.toml': panel.source: 'seatnode' needs [[seatnodes]] entries"),
+    ("pi", '[camera]\nsource = "sim"\n',
+     "'table/table.toml': camera.source: 'sim' is not a camera the Pi backend opens"),
+]
+
+
+@pytest.mark.parametrize("backend, text, culprit", UNBUILDABLE,
+                         ids=[f"{b}: {c.partition(': ')[2]}" for b, _, c in UNBUILDABLE])
+@pytest.mark.parametrize("args", BUILD_COMMANDS, ids=["run", "run into a new state folder", "doctor",
+                                                      "stones list"])
+def test_a_configuration_the_devices_cannot_be_built_from_is_refused_before_a_file_is_made(
+        desk: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        args: list[str], backend: str, text: str, culprit: str) -> None:
+    # run made its record (table.db and its lock) and the stone registry, then the devices
+    # refused the file without naming it, or (a seat-node panel on the Pi) took it with no seat
+    monkeypatch.setenv("DICETABLE_HW", backend)
+    monkeypatch.setattr("controller.table.service.serve_table", _served)
+    (desk / "table").mkdir()
+    (desk / "state").mkdir()
+    (desk / "table" / "table.toml").write_text(text)
+    before = snapshot(desk)
+    status, err = refused_in_process(capsys, args)
+    assert_refused(status, err, culprit)
+    assert snapshot(desk) == before
+    assert not (desk / "new-state").exists()
+
+
+def _served(*args: object) -> None:
+    """``run`` took the configuration and began turning the table (which would never stop)."""
+    raise AssertionError("the table was served")
+
+
 def run_process(desk: Path, *args: str | bytes) -> subprocess.CompletedProcess[bytes]:
     """``dicetable ARGS`` as a separate process from ``desk`` (a crash shows as a signal)."""
     return subprocess.run([os.fsencode(DICETABLE), *(os.fsencode(a) for a in args)], cwd=desk,

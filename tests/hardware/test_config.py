@@ -160,3 +160,32 @@ def test_a_reader_names_the_seat_whose_spot_it_lies_under():
     assert load_config().rfid.seats() == {"seat0": 0, "seat1": 1, "seat2": 2, "seat3": 3}
     with pytest.raises(ConfigError, match=r"rfid\.readers\[0\]\.seat"):
         parse_config({"rfid": {"readers": [{"spot": "seat1", "chip_select": 7, "seat": -1}]}}, {})
+
+
+@pytest.mark.parametrize("data, env, said", [
+    ({"panel": {"source": "seatnode"}}, {}, "panel.source: 'seatnode' needs [[seatnodes]] entries"),
+    ({"panel": {"source": "seatnode"}}, {"DICETABLE_HW": "pi"},
+     "panel.source: 'seatnode' needs [[seatnodes]] entries"),
+    ({"hardware": {"backend": "pi"}, "camera": {"source": "sim"}}, {},
+     "camera.source: 'sim' is not a camera the Pi backend opens"),
+])
+def test_a_configuration_the_devices_cannot_be_built_from_is_refused_as_it_is_read(data, env, said):
+    # the simulated table refused a seat-node panel without nodes only as it was built (the Pi's
+    # panel took it, with no seat), and the Pi's camera a simulated one only as it was opened
+    with pytest.raises(ConfigError) as refused:
+        parse_config(data, env)
+    assert str(refused.value).startswith(said)
+
+
+def test_an_unbuildable_configuration_in_a_file_names_the_file(tmp_path):
+    path = tmp_path / "table.toml"
+    path.write_text('[panel]\nsource = "seatnode"\n')
+    with pytest.raises(ConfigError, match=r"^'.*table\.toml': panel\.source: 'seatnode' needs"):
+        load_config(path, {})
+
+
+def test_a_simulated_camera_in_a_pi_file_is_taken_for_a_simulated_rehearsal():
+    # DICETABLE_HW=sim builds the simulated camera whatever camera.source says
+    config = parse_config({"hardware": {"backend": "pi"}, "camera": {"source": "sim"}},
+                          {"DICETABLE_HW": "sim"})
+    assert config.camera.source == "sim"
