@@ -402,8 +402,9 @@ def parse_config(data: Mapping[str, Any], env: Mapping[str, str] | None = None,
 
 def _check_buildable(config: HardwareConfig) -> None:
     """The devices can be built from ``config`` on its backend (:data:`BUILDABLE`). Checked as
-    the file is read, so a command refuses it before it makes a file: the simulated table and
-    the Pi's camera refused these only as they were built, after ``run`` had made its record.
+    the file is read, so a command refuses it before it makes a file: the devices refused some
+    of these only as they were built, after ``run`` had made its record, and built the others
+    otherwise than the file says, without a word.
 
     :raises ConfigError: naming the file and the key.
     """
@@ -420,6 +421,23 @@ def _panel_nodes(config: HardwareConfig) -> None:
     if config.panel.source == "seatnode" and not config.seatnodes:
         raise ConfigError("panel.source: 'seatnode' needs [[seatnodes]] entries (one per seat "
                           "node: seat = N, url = \"/dev/ttyACM0\")")
+
+
+def _unique_nodes(config: HardwareConfig) -> None:
+    """One node per seat, port and spot: the devices kept one of two, silently (the simulated
+    table the first node of a seat, the Pi the last; the reader the last of a spot's), and two
+    nodes on one port would read each other's bytes."""
+    nodes = config.seatnodes
+    _check_unique("seatnodes", [n.seat for n in nodes], "seat")
+    _check_unique("seatnodes", [n.url for n in nodes], "url")
+    _check_unique("seatnodes", [n.spot for n in nodes if n.spot], "spot")
+
+
+def _rfid_nodes(config: HardwareConfig) -> None:
+    """A reader on seat nodes needs a node with a spot: without one it watched no spot at all."""
+    if config.rfid.source == "seatnode" and not any(n.spot for n in config.seatnodes):
+        raise ConfigError("rfid.source: 'seatnode' needs a [[seatnodes]] entry with a spot "
+                          "(spot = \"NAME\": the spot its RC522 reads)")
 
 
 PI_CAMERAS = ("picamera2", "opencv", "folder")
@@ -441,7 +459,7 @@ def _pi_camera(config: HardwareConfig) -> None:
         require_pi_camera(config.camera)
 
 
-BUILDABLE = (_panel_nodes, _pi_camera)
+BUILDABLE = (_panel_nodes, _unique_nodes, _rfid_nodes, _pi_camera)
 """The checks that the devices can be built from a configuration, in the order they refuse."""
 
 

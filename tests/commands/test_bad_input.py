@@ -302,6 +302,17 @@ UNBUILDABLE = [
      "'table/table.toml': panel.source: 'seatnode' needs [[seatnodes]] entries"),
     ("pi", '[camera]\nsource = "sim"\n',
      "'table/table.toml': camera.source: 'sim' is not a camera the Pi backend opens"),
+    ("sim", '[rfid]\nsource = "seatnode"\n[[seatnodes]]\nseat = 0\nurl = "/dev/ttyACM0"\n',
+     "'table/table.toml': rfid.source: 'seatnode' needs a [[seatnodes]] entry with a spot"),
+    ("pi", '[panel]\nsource = "seatnode"\n[[seatnodes]]\nseat = 0\nurl = "/dev/ttyACM0"\n'
+           '[[seatnodes]]\nseat = 0\nurl = "/dev/ttyACM1"\n',
+     "'table/table.toml': seatnodes: seat 0 appears twice"),
+    ("sim", '[panel]\nsource = "seatnode"\n[[seatnodes]]\nseat = 0\nurl = "/dev/ttyACM0"\n'
+            '[[seatnodes]]\nseat = 1\nurl = "/dev/ttyACM0"\n',
+     "'table/table.toml': seatnodes: url '/dev/ttyACM0' appears twice"),
+    ("sim", '[rfid]\nsource = "seatnode"\n[[seatnodes]]\nseat = 0\nurl = "/dev/ttyACM0"\nspot = "pot"\n'
+            '[[seatnodes]]\nseat = 1\nurl = "/dev/ttyACM1"\nspot = "pot"\n',
+     "'table/table.toml': seatnodes: spot 'pot' appears twice"),
 ]
 
 

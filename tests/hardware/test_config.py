@@ -162,12 +162,22 @@ def test_a_reader_names_the_seat_whose_spot_it_lies_under():
         parse_config({"rfid": {"readers": [{"spot": "seat1", "chip_select": 7, "seat": -1}]}}, {})
 
 
+NODE0 = {"seat": 0, "url": "/dev/ttyACM0"}
+
+
 @pytest.mark.parametrize("data, env, said", [
     ({"panel": {"source": "seatnode"}}, {}, "panel.source: 'seatnode' needs [[seatnodes]] entries"),
     ({"panel": {"source": "seatnode"}}, {"DICETABLE_HW": "pi"},
      "panel.source: 'seatnode' needs [[seatnodes]] entries"),
     ({"hardware": {"backend": "pi"}, "camera": {"source": "sim"}}, {},
      "camera.source: 'sim' is not a camera the Pi backend opens"),
+    ({"rfid": {"source": "seatnode"}, "seatnodes": [NODE0]}, {},
+     "rfid.source: 'seatnode' needs a [[seatnodes]] entry with a spot"),
+    ({"seatnodes": [NODE0, {**NODE0, "url": "/dev/ttyACM1"}]}, {}, "seatnodes: seat 0 appears twice"),
+    ({"seatnodes": [NODE0, {**NODE0, "seat": 1}]}, {"DICETABLE_HW": "pi"},
+     "seatnodes: url '/dev/ttyACM0' appears twice"),
+    ({"seatnodes": [{**NODE0, "spot": "pot"}, {"seat": 1, "url": "/dev/ttyACM1", "spot": "pot"}]}, {},
+     "seatnodes: spot 'pot' appears twice"),
 ])
 def test_a_configuration_the_devices_cannot_be_built_from_is_refused_as_it_is_read(data, env, said):
     # the simulated table refused a seat-node panel without nodes only as it was built (the Pi's
