@@ -8,6 +8,7 @@ some denomination, and whose it is.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from dataclasses import dataclass
 from enum import Enum
@@ -336,6 +337,16 @@ class TagEnrolled(DeviceError, FileExistsError):
     """A tag already registered as something else: changing it must be asked for."""
 
 
+class RegistryRefused(DeviceError):
+    """A file that cannot be opened as the stone registry. ``problem`` says why without the fix,
+    which is the command's own: ``stones`` gives the file with ``--db``, ``run`` with its
+    configuration's ``[rfid] registry``."""
+
+    def __init__(self, problem: str, fix: str) -> None:
+        super().__init__(f"{problem}{fix}")
+        self.problem = problem
+
+
 class StoneRegistry:
     """The tag registry in an SQLite file (``:memory:`` for a throwaway one).
 
@@ -346,8 +357,9 @@ class StoneRegistry:
     def __init__(self, path: str | Path, read_only: bool = False) -> None:
         self.path = str(path)
         if self.path != ":memory:" and Path(path).is_file() and Path(path).stat().st_size == 0:
-            raise DeviceError(f"{shown(self.path)} is an empty file, not a stone registry: give the registry's "
-                              "file with --db, or remove it to start a new registry there")
+            raise RegistryRefused(f"{shown(self.path)} is an empty file, not a stone registry",
+                                  ": give the registry's file with --db, or remove it to start a new "
+                                  "registry there")
         try:
             if read_only:
                 self._db = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
@@ -358,8 +370,8 @@ class StoneRegistry:
                 self._db.execute(_SCHEMA)
                 self._db.commit()
         except sqlite3.Error as err:
-            raise DeviceError(f"stone registry {shown(self.path)}: {err} "
-                              "(give the registry's SQLite file with --db)") from None
+            raise RegistryRefused(f"stone registry {shown(self.path)}: {err}",
+                                  " (give the registry's SQLite file with --db)") from None
 
     def _refuse_another_programs(self) -> None:
         """Refuse an SQLite file with tables but no ``tags`` (a table's record, another program's
@@ -367,8 +379,9 @@ class StoneRegistry:
         tables = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if tables and "tags" not in tables:
             self._db.close()
-            raise DeviceError(f"{shown(self.path)} is not a stone registry (an SQLite file with the tables "
-                              f"{', '.join(sorted(tables)[:4])}): give the registry's file with --db")
+            raise RegistryRefused(f"{shown(self.path)} is not a stone registry (an SQLite file with the "
+                                  f"tables {', '.join(sorted(tables)[:4])})",
+                                  ": give the registry's file with --db")
 
     def enroll(self, record: TagRecord, replace: bool = False) -> bool:
         """Register a tag; True when that changed the registry (False: already so registered).
@@ -426,6 +439,27 @@ class StoneRegistry:
     def close(self) -> None:
         """Close the database."""
         self._db.close()
+
+
+def registry_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be the stone registry a table reads and ``stones enroll`` writes, found
+    without making or changing a file (None: it can be: a registry, or a file its folder lets this
+    user make), so that ``run`` refuses it before it makes its record."""
+    if path.is_dir():
+        return f"{shown(path)} is a folder"
+    if not path.exists():
+        if not path.parent.is_dir():
+            return f"there is no folder {shown(path.parent)} for {shown(path)}"
+        if not os.access(path.parent, os.W_OK):
+            return f"cannot make {shown(path)}: its folder is not writable by this user"
+        return None
+    if not os.access(path, os.W_OK):
+        return f"{shown(path)} is not writable by this user"
+    try:
+        StoneRegistry(path, read_only=True).close()
+    except RegistryRefused as refused:
+        return refused.problem
+    return None
 
 
 def _record(row: tuple[str, str, str | None, int | None, str]) -> TagRecord:

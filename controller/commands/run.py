@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from controller.commands.common import Announcer, given_path, shown
+from controller.commands.common import Announcer, folders_kept_if_used, given_path, shown
 from controller.games.errors import InvalidInput
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Open the devices and the record, then turn the table's loop until SIGTERM."""
     from controller.store.store import DEVICE_RECORDS
-    from controller.table.build import build_real
+    from controller.table.build import build_real, check_registry
     from controller.table.service import Notifier, Stop, close_all, serve_table
     from hardware.config import config_for_command
     from vision.calibrate import load_tray_config
@@ -86,8 +86,10 @@ def run(args: argparse.Namespace) -> int:
     _not_a_file(state)
     config = config_for_command(str(args.config))  # checked whole before a file is made
     tray = load_tray_config(args.config)
-    _writable(state)
-    table, parts = build_real(config, tray, state)
+    check_registry(config)
+    with folders_kept_if_used(state):  # a registry that passed the check and still failed to open
+        _writable(state)
+        table, parts = build_real(config, tray, state)
     server = None
     try:
         if args.game and (table.ledger is None or table.state().view.over):

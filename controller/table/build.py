@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from controller.games.base import REVEAL, DiceNeeded
 from controller.games.dice import DieKind
-from controller.games.errors import InvalidInput
+from controller.games.errors import ConfigError, InvalidInput
+from controller.paths import shown
 from controller.table.records import seat_colours
 from controller.table.sim_seats import AGAIN, SimSeats, Throw
 from controller.table.table import Table
@@ -161,18 +162,23 @@ class DemoSetup:
 
 def build_real(config: HardwareConfig, tray: TrayConfig, state: Path) -> tuple[Table, DemoParts]:
     """The table ``config`` and ``tray`` describe, its record in the ``state`` directory; both are
-    read (and checked) by the caller before this makes its first file."""
+    read (and checked) by the caller before this makes its first file. The stone registry is
+    opened before the record, so one that fails to open (:func:`check_registry`) leaves none."""
     from controller.store import Store
     from controller.table.camera import TableEyes, TrayWatcher
     from controller.table.controls import find_controls
     from hardware.factory import build_devices
-    from hardware.rfid import StoneRegistry
-    store = Store(state / "table.db")
+    registry = _table_registry(config)
     try:
-        registry = StoneRegistry(config.registry_path())
+        store = Store(state / "table.db")
+    except BaseException:
+        registry.close()
+        raise
+    try:
         devices = build_devices(config)
     except BaseException:
         store.close()
+        registry.close()
         raise
     table = Table(store, devices=devices, controls_for=lambda name: find_controls(name),
                   registry=registry, exports=state / "exports")
@@ -180,6 +186,37 @@ def build_real(config: HardwareConfig, tray: TrayConfig, state: Path) -> tuple[T
         table.eyes = TableEyes(TrayWatcher(devices.camera, tray, data=state), lambda: on_table(table),
                                lambda: table.colours, lambda: table.names)
     return table, DemoParts(store, devices, registry)
+
+
+REGISTRY_FIX = ("name under [rfid] registry a stone registry this user can write, or a new file in a "
+                "folder that exists (relative to the configuration's folder)")
+"""What ``run`` says to do of a stone registry it cannot open (``stones`` says ``--db``)."""
+
+
+def check_registry(config: HardwareConfig) -> None:
+    """Refuse the stone registry ``[rfid] registry`` names that the table could not open, making
+    no file: ``run`` checks it before its state folder and record, which it left behind.
+
+    :raises ConfigError: naming the file and the key, and what to do for ``run``.
+    """
+    from hardware.rfid import registry_problem
+    problem = registry_problem(config.registry_path())
+    if problem is not None:
+        raise _registry_refused(config, problem)
+
+
+def _table_registry(config: HardwareConfig) -> Any:
+    """The stone registry of ``config``, opened (made when new), refused as :func:`check_registry`."""
+    from hardware.rfid import RegistryRefused, StoneRegistry
+    try:
+        return StoneRegistry(config.registry_path())
+    except RegistryRefused as refused:
+        raise _registry_refused(config, refused.problem) from None
+
+
+def _registry_refused(config: HardwareConfig, problem: str) -> ConfigError:
+    where = f"{shown(config.path)}: rfid.registry" if config.path else "rfid.registry"
+    return ConfigError(f"{where}: {problem}: {REGISTRY_FIX}")
 
 
 def _recorded_setup(store: Any, current: Any) -> DemoSetup:

@@ -337,6 +337,69 @@ def test_a_configuration_the_devices_cannot_be_built_from_is_refused_before_a_fi
     assert not (desk / "new-state").exists()
 
 
+REGISTRY_COMMANDS = [
+    ["run", "--config", "table/table.toml", "--state", "state", "--no-web"],
+    ["run", "--config", "table/table.toml", "--state", "new-state", "--no-web"],
+]
+BAD_REGISTRIES = [  # [rfid] registry, and the file or folder the refusal names
+    ("nowhere/stones.db", "there is no folder 'table/nowhere'"),
+    ("folder", "'table/folder' is a folder"),
+    ("notes.txt", "'table/notes.txt': file is not a database"),
+    ("empty.db", "'table/empty.db' is an empty file, not a stone registry"),
+    ("songs.db", "'table/songs.db' is not a stone registry (an SQLite file with the tables songs)"),
+    ("/sys/stones.db", "'/sys/stones.db'"),  # a folder no one makes a file in, root included
+]
+
+
+@pytest.mark.parametrize("registry, named", BAD_REGISTRIES, ids=[r for r, _ in BAD_REGISTRIES])
+@pytest.mark.parametrize("args", REGISTRY_COMMANDS, ids=["run", "run into a new state folder"])
+def test_run_refuses_a_stone_registry_it_cannot_open_naming_its_key_before_a_file_is_made(
+        desk: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        args: list[str], registry: str, named: str) -> None:
+    # run made its record (table.db and its lock) before it opened the registry, then refused it
+    # telling the user to give the file "with --db", an option of stones that run does not have
+    monkeypatch.setattr("controller.table.service.serve_table", _served)
+    _table_with_registry(desk, registry)
+    before = snapshot(desk)
+    status, err = refused_in_process(capsys, args)
+    assert_refused(status, err, "'table/table.toml': rfid.registry: ")
+    assert named in err and "under [rfid] registry" in err and "--db" not in err
+    assert snapshot(desk) == before
+    assert not (desk / "new-state").exists()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes through file permissions")
+@pytest.mark.parametrize("args", REGISTRY_COMMANDS, ids=["run", "run into a new state folder"])
+def test_run_refuses_a_stone_registry_it_cannot_write_before_a_file_is_made(
+        desk: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        args: list[str]) -> None:
+    monkeypatch.setattr("controller.table.service.serve_table", _served)
+    _table_with_registry(desk, "../stones.db")
+    (desk / "stones.db").chmod(0o444)
+    before = snapshot(desk)
+    status, err = refused_in_process(capsys, args)
+    assert_refused(status, err, "'table/table.toml': rfid.registry: 'table/../stones.db' is not writable")
+    assert snapshot(desk) == before
+    assert not (desk / "new-state").exists()
+
+
+def _table_with_registry(desk: Path, registry: str) -> None:
+    """A simulated table's configuration in ``desk/table`` whose ``[rfid] registry`` is
+    ``registry``, beside a folder, a text file, an empty file and another program's SQLite file;
+    and a state folder."""
+    import sqlite3
+    (desk / "table" / "folder").mkdir(parents=True)
+    (desk / "state").mkdir()
+    (desk / "table" / "notes.txt").write_text("not a registry\n")
+    (desk / "table" / "empty.db").write_bytes(b"")
+    other = sqlite3.connect(desk / "table" / "songs.db")
+    other.execute("CREATE TABLE songs (title TEXT)")
+    other.commit()
+    other.close()
+    (desk / "table" / "table.toml").write_text(
+        f'[hardware]\nbackend = "sim"\n[camera]\nsource = "sim"\n[rfid]\nregistry = "{registry}"\n')
+
+
 def _served(*args: object) -> None:
     """``run`` took the configuration and began turning the table (which would never stop)."""
     raise AssertionError("the table was served")

@@ -88,6 +88,24 @@ def test_run_refuses_a_state_directory_it_cannot_write(tmp_path: Path) -> None:
     assert len(lines) == 1 and "/proc/dicetable" in lines[0] and "Traceback" not in result.stderr
 
 
+def test_run_refuses_a_stone_registry_that_is_a_folder_before_it_makes_its_state_folder(
+        tmp_path: Path) -> None:
+    # it made state/table.db and its lock first, then said "give the registry's SQLite file with
+    # --db", an option of `stones` that `run` does not have
+    config = _config(tmp_path)
+    (tmp_path / "stones.db").mkdir()
+    result = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "run", "--config", str(config), "--no-web"],
+        env={**os.environ, "DICETABLE_HW": "sim", "STATE_DIRECTORY": str(tmp_path / "state")},
+        capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"dicetable: '{config}': rfid.registry: '{tmp_path / 'stones.db'}' is a folder: name under "
+        "[rfid] registry a stone registry this user can write, or a new file in a folder that exists "
+        "(relative to the configuration's folder)"]
+    assert not (tmp_path / "state").exists()
+
+
 def test_run_refuses_bad_seat_colours_in_one_line(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "controller.cli", "run", "--config",
