@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     _not_a_file(state)
     config = config_for_command(str(args.config))  # checked whole before a file is made
     tray = load_tray_config(args.config)
-    check_registry(config)
+    check_registry(config, state)
     with folders_kept_if_used(state):  # a registry that passed the check and still failed to open
         _writable(state)
         table, parts = build_real(config, tray, state)

@@ -193,14 +193,18 @@ REGISTRY_FIX = ("name under [rfid] registry a stone registry this user can write
 """What ``run`` says to do of a stone registry it cannot open (``stones`` says ``--db``)."""
 
 
-def check_registry(config: HardwareConfig) -> None:
+def check_registry(config: HardwareConfig, state: Path) -> None:
     """Refuse the stone registry ``[rfid] registry`` names that the table could not open, making
-    no file: ``run`` checks it before its state folder and record, which it left behind.
+    no file: ``run`` checks it before its state folder and record, which it left behind. A new
+    registry in the ``state`` folder ``run`` is about to make is left to :func:`build_real`.
 
     :raises ConfigError: naming the file and the key, and what to do for ``run``.
     """
     from hardware.rfid import registry_problem
-    problem = registry_problem(config.registry_path())
+    path = config.registry_path()
+    if not state.exists() and path.parent.resolve() == state.resolve():
+        return
+    problem = registry_problem(path)
     if problem is not None:
         raise _registry_refused(config, problem)
 

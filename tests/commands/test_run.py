@@ -106,6 +106,20 @@ def test_run_refuses_a_stone_registry_that_is_a_folder_before_it_makes_its_state
     assert not (tmp_path / "state").exists()
 
 
+def test_run_makes_a_registry_named_in_the_state_folder_it_makes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the registry is checked before run makes its state folder; hardware/README.md puts the
+    # registry in /var/lib/dicetable, the state folder: one not made yet is not "no folder"
+    from controller.cli import main
+
+    monkeypatch.setenv("DICETABLE_HW", "sim")
+    monkeypatch.setattr("controller.table.service.serve_table", lambda *args: None)
+    config = _config(tmp_path)
+    config.write_text(config.read_text().replace('registry = "stones.db"', 'registry = "state/stones.db"'))
+    assert main(["run", "--config", str(config), "--state", str(tmp_path / "state"), "--no-web"]) == 0
+    assert (tmp_path / "state" / "stones.db").is_file() and (tmp_path / "state" / "table.db").is_file()
+
+
 def test_run_refuses_bad_seat_colours_in_one_line(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "controller.cli", "run", "--config",
