@@ -412,7 +412,7 @@ def _check_buildable(config: HardwareConfig) -> None:
         for check in BUILDABLE:
             check(config)
     except ConfigError as err:
-        raise ConfigError(_in_file(config.path, str(err))) from None
+        raise ConfigError(in_file(config.path, str(err))) from None
 
 
 def _panel_nodes(config: HardwareConfig) -> None:
@@ -484,10 +484,10 @@ def _fault_key(path: Path | None, i: int, listed: int) -> str:
     """Where the ``i``-th fault came from: ``'table.toml': hardware.faults[0]``, or the variable."""
     if i >= listed:
         return ENV_FAULTS
-    return _in_file(path, f"hardware.faults[{i}]")
+    return in_file(path, f"hardware.faults[{i}]")
 
 
-def _in_file(path: Path | None, said: str) -> str:
+def in_file(path: Path | None, said: str) -> str:
     """``said`` of the file at ``path``: ``'table.toml': said`` (``said`` alone: no file)."""
     return f"{shown(path)}: {said}" if path else said
 

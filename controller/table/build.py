@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 from controller.games.base import REVEAL, DiceNeeded
 from controller.games.dice import DieKind
 from controller.games.errors import ConfigError, InvalidInput
-from controller.paths import shown
 from controller.table.records import seat_colours
 from controller.table.sim_seats import AGAIN, SimSeats, Throw
 from controller.table.table import Table
@@ -219,8 +218,8 @@ def _table_registry(config: HardwareConfig) -> Any:
 
 
 def _registry_refused(config: HardwareConfig, problem: str) -> ConfigError:
-    where = f"{shown(config.path)}: rfid.registry" if config.path else "rfid.registry"
-    return ConfigError(f"{where}: {problem}: {REGISTRY_FIX}")
+    from hardware.config import in_file
+    return ConfigError(in_file(config.path, f"rfid.registry: {problem}: {REGISTRY_FIX}"))
 
 
 def _recorded_setup(store: Any, current: Any) -> DemoSetup:
