@@ -76,6 +76,17 @@ def assert_refused(status: int, err: str, culprit: str) -> None:
     assert culprit in lines[0], lines[0]
 
 
+def refused_leaving(capsys: pytest.CaptureFixture[str], desk: Path, args: list[str], culprit: str) -> str:
+    """Run ``dicetable ARGS`` in ``desk``: refused (:func:`assert_refused`), every file under
+    ``desk`` as it was and no ``new-state`` folder made; its stderr."""
+    before = snapshot(desk)
+    status, err = refused_in_process(capsys, args)
+    assert_refused(status, err, culprit)
+    assert snapshot(desk) == before
+    assert not (desk / "new-state").exists()
+    return err
+
+
 CASES: list[tuple[list[str], str]] = [
     # the command line itself
     (["frobnicate"], "invalid choice: 'frobnicate'"),
@@ -282,11 +293,7 @@ def test_a_bad_simulated_fault_is_refused_naming_its_key_before_a_file_is_made(
         f'[hardware]\nbackend = "sim"\nfaults = {listed!r}\n[camera]\nsource = "sim"\n'.replace("'", '"'))
     if where != "faults":
         monkeypatch.setenv(where, f"rfid:timeout@once,{fault}")
-    before = snapshot(desk)
-    status, err = refused_in_process(capsys, args)
-    assert_refused(status, err, culprit)
-    assert snapshot(desk) == before
-    assert not (desk / "new-state").exists()
+    refused_leaving(capsys, desk, args, culprit)
 
 
 BUILD_COMMANDS = [
@@ -330,11 +337,7 @@ def test_a_configuration_the_devices_cannot_be_built_from_is_refused_before_a_fi
     (desk / "table").mkdir()
     (desk / "state").mkdir()
     (desk / "table" / "table.toml").write_text(text)
-    before = snapshot(desk)
-    status, err = refused_in_process(capsys, args)
-    assert_refused(status, err, culprit)
-    assert snapshot(desk) == before
-    assert not (desk / "new-state").exists()
+    refused_leaving(capsys, desk, args, culprit)
 
 
 REGISTRY_COMMANDS = [
@@ -360,12 +363,8 @@ def test_run_refuses_a_stone_registry_it_cannot_open_naming_its_key_before_a_fil
     # telling the user to give the file "with --db", an option of stones that run does not have
     monkeypatch.setattr("controller.table.service.serve_table", _served)
     _table_with_registry(desk, registry)
-    before = snapshot(desk)
-    status, err = refused_in_process(capsys, args)
-    assert_refused(status, err, "'table/table.toml': rfid.registry: ")
+    err = refused_leaving(capsys, desk, args, "'table/table.toml': rfid.registry: ")
     assert named in err and "under [rfid] registry" in err and "--db" not in err
-    assert snapshot(desk) == before
-    assert not (desk / "new-state").exists()
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes through file permissions")
@@ -376,11 +375,7 @@ def test_run_refuses_a_stone_registry_it_cannot_write_before_a_file_is_made(
     monkeypatch.setattr("controller.table.service.serve_table", _served)
     _table_with_registry(desk, "../stones.db")
     (desk / "stones.db").chmod(0o444)
-    before = snapshot(desk)
-    status, err = refused_in_process(capsys, args)
-    assert_refused(status, err, "'table/table.toml': rfid.registry: 'table/../stones.db' is not writable")
-    assert snapshot(desk) == before
-    assert not (desk / "new-state").exists()
+    refused_leaving(capsys, desk, args, "'table/table.toml': rfid.registry: 'table/../stones.db' is not writable")
 
 
 def _table_with_registry(desk: Path, registry: str) -> None:
