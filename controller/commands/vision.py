@@ -241,23 +241,25 @@ def _photos_in(folder: Path) -> tuple[list[Path], list[Skipped]]:
 
 
 def _sorted_out(folder: Path) -> tuple[list[Path], list[Skipped]]:
-    """The photo files in ``folder`` by name, and its other entries, but hidden ones (.DS_Store,
-    .thumbnails: the system's, not the owner's, and not shown to them)."""
+    """The photo files in ``folder`` by name, and its other entries (:func:`_entries`)."""
     photos: list[Path] = []
     skipped: list[Skipped] = []
     for entry in _entries(folder):
         why = _why_skipped(entry)
         if why is None:
             photos.append(entry)
-        elif not entry.name.startswith("."):
+        else:
             skipped.append(Skipped(entry, why))
     return photos, skipped
 
 
 def _entries(folder: Path) -> list[Path]:
-    """The entries of ``folder`` by name."""
+    """The entries of ``folder`` by name, but hidden ones: .DS_Store, .thumbnails, and the
+    ``._IMG_1.jpg`` that macOS writes beside each photo copied to a USB stick (its metadata, not a
+    photo: it was read and refused as unreadable). They are the system's, not the owner's, and not
+    shown to them."""
     try:
-        return sorted(folder.iterdir())
+        return sorted(entry for entry in folder.iterdir() if not entry.name.startswith("."))
     except OSError as err:
         raise FileProblem(f"cannot list the folder {shown(folder)}: {reason(err)}") from None
 
@@ -622,7 +624,7 @@ def face_pictures(folder: Path, kind: DieKind) -> tuple[dict[str, list[Path]], l
             skipped += others
         elif why is None:
             found.setdefault(_face_named(entry, kind), []).append(entry)
-        elif not entry.name.startswith("."):
+        else:
             skipped.append(Skipped(entry, why))
     if not found:
         held = f" (it holds {skipped_line(skipped)})" if skipped else ""

@@ -97,6 +97,21 @@ def test_a_folder_s_other_files_are_named_in_one_line_and_its_photos_read(
         f"copy the photos themselves, not links"]
 
 
+APPLE_DOUBLE = b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        " + bytes(4000)
+"""The start of a ``._IMG_1.jpg`` file, which macOS writes beside each file copied to a USB stick."""
+
+
+def test_the_metadata_files_macos_leaves_beside_photos_are_not_read(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # a folder of photos copied from a Mac: each ._IMG_1.jpg was read as a photo and refused as unreadable
+    (tmp_path / "IMG_1.jpg").write_bytes(REAL_PHOTO.read_bytes())
+    (tmp_path / "._IMG_1.jpg").write_bytes(APPLE_DOUBLE)
+    assert main(["vision", "read", str(tmp_path), "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["image"] for line in out.splitlines()] == [str(tmp_path / "IMG_1.jpg")]
+    assert err == ""
+
+
 def test_a_folder_s_photos_are_read_by_every_name_of_their_format(tmp_path: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     # a JPEG named .jfif (as Windows saves one from a browser) or .jpe, a BMP named .dib: skipped

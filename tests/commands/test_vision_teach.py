@@ -15,6 +15,7 @@ import pytest
 from controller.cli import main
 from controller.commands.vision import face_label
 from controller.games.dice import DieKind
+from tests.commands.test_vision_cli import APPLE_DOUBLE
 from tests.vision.test_teach import real_d6, three_of_each
 from vision.read import DieReading
 from vision.render import SceneSpec, render_scene
@@ -191,6 +192,20 @@ def test_files_that_are_not_pictures_are_named_in_one_line_and_the_set_taught(
         f"warning: skipped 2 files that are not JPEG, PNG, BMP, TIFF or WebP photos: '{folder}/H/IMG_2.heic', "
         f"'{folder}/notes.txt'; 1 broken link (its file is gone): '{folder}/H/IMG_3.jpg'; convert HEIC photos to JPEG; "
         f"copy the photos themselves, not links"]
+
+
+@pytest.mark.parametrize("by_name", [False, True])
+def test_the_metadata_files_macos_leaves_beside_pictures_are_not_taught(tmp_path: Path, by_name: bool,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    # pictures copied from a Mac: ._H_1.png was refused as not named <face>_*, ._1.png as unreadable
+    folder = tmp_path / "pictures"
+    write_faces(folder, by_name)
+    (folder / ("._H_1.png" if by_name else "H/._1.png")).write_bytes(APPLE_DOUBLE)
+    (folder / "._H").write_bytes(APPLE_DOUBLE)
+    assert main(["vision", "teach", "--kind", "letters", "--images", str(folder), "--data", str(tmp_path / "data")]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("taught the letters set from 6 pictures")
+    assert err == ""
 
 
 def test_a_face_whose_pictures_were_all_skipped_is_refused_saying_so(
