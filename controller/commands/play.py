@@ -11,7 +11,7 @@ from typing import Any, Protocol, TextIO
 from controller.commands.showdown import showdown
 from controller.commands.simulate import add_option_argument, parse_options, seated_bots
 from controller.games.base import Game, Input
-from controller.games.engine import Engine, and_list
+from controller.games.engine import Engine
 from controller.games.errors import DiceTableError, IllegalAction, InvalidInput
 from controller.games.records import SeatInput, field_names
 from controller.games.registry import GAMES
@@ -202,7 +202,7 @@ class TaoDealer:
         last = view.get("last_round")
         if not last:
             return ""
-        lines = [round_table(view), "== " + _round_won(last, viewer)]
+        lines = [round_table(view), "== " + headline(game, viewer)]
         before = self.matches_won or [0] * len(view["matches_won"])
         self.matches_won = list(view["matches_won"])
         won = [seat for seat, count in enumerate(self.matches_won) if count > before[seat]]
@@ -241,22 +241,26 @@ def who(seat: int, viewer: int) -> str:
     return "you" if seat == viewer else f"seat {seat}"
 
 
+def headline(game: Game, viewer: int) -> str:
+    """Who won what in the hand (round) that just ended, in the engine's words, which the
+    scoreboard's showdown box says too: only the rules know whether two winners split a pot,
+    took different pots or tie and play on. The engine names the person ``you``, the other
+    seats as it names unnamed seats (``Seat 2``)."""
+    result = game.view([""] * viewer + ["you"]).result
+    return _capital(_you_win(result.headline)) if result else ""
+
+
+def _you_win(text: str) -> str:
+    """The engine's verb for a named seat, agreed with ``you``.
+
+    >>> _you_win("Seat 2 wins the main pot; you wins side pot 1")
+    'Seat 2 wins the main pot; you win side pot 1'
+    """
+    return re.sub(r"\byou wins\b", "you win", text)
+
+
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-def _round_won(last: dict[str, Any], viewer: int) -> str:
-    """``Seat 2 wins the pot of 9 with a score of 18.`` (or the tie, or the fold)."""
-    scores = {row["seat"]: row["score"] for row in last["reveal"]}
-    winners = last["winners"]
-    if len(winners) > 1:
-        names = and_list([who(seat, viewer) for seat in winners])
-        return f"{_capital(names)} tie on a score of {scores.get(winners[0], '?')}: a tiebreak"
-    winner = winners[0]
-    verb = "win" if winner == viewer else "wins"
-    how = ("as everyone else folded" if last["folded_out"]
-           else f"with a score of {scores.get(winner, '?')}")
-    return f"{_capital(who(winner, viewer))} {verb} the pot of {last['pot']} {how}."
 
 
 def tao_status_lines(view: dict[str, Any]) -> list[str]:
@@ -325,7 +329,7 @@ class HoldemDealer:
             lines += [f"   {_capital(who(seat, viewer))} {'win' if seat == viewer else 'wins'} "
                       f"{chips}: everyone else folded" for seat, chips in won.items()]
         stacks = ", ".join(f"{who(s, viewer)} {chips}" for s, chips in enumerate(last["stacks"]))
-        return "\n".join(lines + [f"   chips: {stacks}"])
+        return "\n".join(lines + ["== " + headline(game, viewer), f"   chips: {stacks}"])
 
     def tell(self, said: str, record: Input, before: dict[str, Any],
              after: dict[str, Any]) -> str:

@@ -54,8 +54,9 @@ def play_on_a_terminal(*args: str, answer: str = "1", seconds: float = 60.0) -> 
 def test_tao_dice_on_a_terminal_names_each_round_s_winning_score_and_the_match_winner() -> None:
     screen = play_on_a_terminal("--game", "tao", "--players", "2", "--seed", "5",
                                 "--option", "length=single")
-    assert re.search(r"== (You win|Seat 1 wins) the pot of \d+ (with a score of \d+|as everyone "
-                     r"else folded)", screen)
+    assert re.search(r" \d+  takes the pot of \d+ \((best score|everyone else folded)\)$", screen,
+                     re.M)  # in the round's table, after the winner's score
+    assert re.search(r"^== (You win|Seat 1 wins)$", screen, re.M)  # the engine's headline
     assert re.search(r"== (You win|Seat 1 wins) match 1! Matches won: you \d, seat 1 \d", screen)
     assert re.search(r"== (You win the game!|Seat 1 wins the game\.)", screen)
     assert "Traceback" not in screen
