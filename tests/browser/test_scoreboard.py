@@ -73,7 +73,8 @@ def showdown_box(page: Any) -> dict[str, float]:
       return {top: edge.top, left: edge.left, bottom: edge.bottom, right: edge.right,
               width: innerWidth, height: innerHeight,
               header: document.getElementById("top").getBoundingClientRect().bottom,
-              scroll: box.scrollHeight, client: box.clientHeight, die: Math.min(...dice)};
+              scroll: box.scrollHeight, client: box.clientHeight, die: Math.min(...dice),
+              fit: Number(getComputedStyle(box).getPropertyValue("--fit"))};
     }""")
     return box
 
@@ -86,7 +87,37 @@ def assert_in_sight(box: dict[str, float]) -> None:
     assert box["header"] <= box["top"] and box["bottom"] <= box["height"], box
 
 
+def hands_in_rows(page: Any) -> list[list[dict[str, float]]]:
+    """The showdown box's hands (their edges in CSS pixels) in the rows the room sees them."""
+    cards: list[dict[str, float]] = page.locator("#showdown .shown").evaluate_all(
+        "cards => cards.map(c => c.getBoundingClientRect().toJSON())")
+    tops = sorted({card["top"] for card in cards})
+    return [[card for card in cards if card["top"] == top] for top in tops]
+
+
+def resized(page: Any, screen: dict[str, int]) -> None:
+    """Give ``page`` the size of ``screen``, then let two frames go by: the page fits its
+    showdown box again in the frame after the resize."""
+    page.set_viewport_size(screen)
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 TEN_SEATS = ["Ann", "Bo", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
+
+
+def full_hold_em_table() -> Any:
+    """Ten Tauren seats with stacks 30..100, dice entered with their faces (see all_in)."""
+    return web_conftest.new_table("tauren", 10, 1, TEN_SEATS,
+                                  {"stack": "30,40,50,100,60,70,80,90,100,20"}, sealed=False)
+
+
+def all_in(table: Any) -> None:
+    """The hand of :func:`full_hold_em_table`: all ten all-in preflop, ten hands shown and a
+    headline naming eight side pots."""
+    holes = ["2 3", "4 4", "5 6", "W C", "S S", "3 5", "6 6", "C S", "2 W", "4 5"]
+    enter(table, [f"roll {seat} d8-tauren {dice}" for seat, dice in enumerate(holes)] +
+          ["allin 3"] + [f"call {seat}" for seat in (4, 5, 6, 7, 8, 9, 0, 1, 2)] +
+          ["roll table d8-tauren W 5 2", "roll table d8-tauren C", "roll table d8-tauren 6"])
 
 
 def test_the_scoreboard_follows_a_game_live(browser: Any, served: Any) -> None:
@@ -180,17 +211,36 @@ def test_a_full_hold_em_table_s_showdown_fits_the_screen(browser: Any, served: A
                                                          screen: dict[str, int]) -> None:
     # ten hands shown (everyone all-in preflop, dice entered with their faces) made four rows of
     # cards at 72 px dice: the box ran under the screen's edge with the sentence saying who won
-    table = web_conftest.new_table("tauren", 10, 1, TEN_SEATS,
-                                   {"stack": "30,40,50,100,60,70,80,90,100,20"}, sealed=False)
+    table = full_hold_em_table()
     page = open_board(browser, served(table, showdown_seconds=60), screen)
-    holes = ["2 3", "4 4", "5 6", "W C", "S S", "3 5", "6 6", "C S", "2 W", "4 5"]
-    enter(table, [f"roll {seat} d8-tauren {dice}" for seat, dice in enumerate(holes)] +
-          ["allin 3"] + [f"call {seat}" for seat in (4, 5, 6, 7, 8, 9, 0, 1, 2)] +
-          ["roll table d8-tauren W 5 2", "roll table d8-tauren C", "roll table d8-tauren 6"])
+    all_in(table)
     box = showdown_box(page)
     assert page.locator("#showdown .shown").count() == 10
     shot(page, f"scoreboard-showdown-10-hands-{screen['width']}x{screen['height']}")
     assert_in_sight(box)
+
+
+@pytest.mark.parametrize("opened, shown", [(TV, LARGE), (LARGE, TV)],
+                         ids=["1280x720-to-1920x1080", "1920x1080-to-1280x720"])
+def test_the_showdown_box_fits_again_when_the_screen_changes_size(
+        browser: Any, served: Any, opened: dict[str, int], shown: dict[str, int]) -> None:
+    # the box was fitted once, as it opened: fitted on a 1280x720 screen its dice stayed small
+    # when the TV went to 1920x1080; fitted at 1920x1080 it ran under the lower edge of a
+    # 1280x720 screen, with the sentence saying who won what, and nobody scrolls a TV
+    table = full_hold_em_table()
+    live = served(table, showdown_seconds=60)
+    page, there = open_board(browser, live, opened), open_board(browser, live, shown)
+    all_in(table)
+    showdown_box(page)
+    resized(page, shown)
+    box, opened_there = showdown_box(page), showdown_box(there)
+    shot(page, f"scoreboard-showdown-resized-to-{shown['width']}x{shown['height']}")
+    assert_in_sight(box)
+    for card in sum(hands_in_rows(page), []):  # every hand on the screen
+        assert 0 <= card["left"] and card["right"] <= box["width"], card
+        assert box["top"] <= card["top"] and card["bottom"] <= box["bottom"], card
+    # no smaller than a box that opened at this size: the largest size that fits
+    assert (box["fit"], box["die"]) == (opened_there["fit"], opened_there["die"])
 
 
 @TVS

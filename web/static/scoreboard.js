@@ -84,7 +84,8 @@ function renderOdds(state, odds) {
 // Nobody scrolls a TV: the showdown box goes under the header, then all it holds shrinks alike,
 // a step at a time, only while some of it (last, the sentence saying who won what) is hidden;
 // a few hands on a large screen keep their full size. Below SMALLEST_FIT it would no longer read
-// from across the room, so the box scrolls instead.
+// from across the room, so the box scrolls instead. A TV that changes resolution, or a window
+// resized, fits it again (the rem and the box's height follow the screen, the dice do not).
 const SMALLEST_FIT = 0.5;
 
 function fitShowdown(box) {
@@ -96,6 +97,16 @@ function fitShowdown(box) {
     box.style.setProperty("--fit", fit);
   }
 }
+
+// A resize (a window dragged, a TV switching resolution) fits an open box again, once a frame.
+let refit = 0;
+addEventListener("resize", () => {
+  cancelAnimationFrame(refit);
+  refit = requestAnimationFrame(() => {
+    const box = $("showdown");
+    if (!box.hidden) fitShowdown(box);
+  });
+});
 
 function renderShowdown(state) {
   const result = state.view.result;
