@@ -95,6 +95,12 @@ def hands_in_rows(page: Any) -> list[list[dict[str, float]]]:
     return [[card for card in cards if card["top"] == top] for top in tops]
 
 
+def assert_even_rows(page: Any) -> None:
+    """No row of hands shorter than another by two or more (ten as 4, 3, 3, never 4, 4, 2)."""
+    counts = [len(row) for row in hands_in_rows(page)]
+    assert max(counts) - min(counts) <= 1, counts
+
+
 def resized(page: Any, screen: dict[str, int]) -> None:
     """Give ``page`` the size of ``screen``, then let two frames go by: the page fits its
     showdown box again in the frame after the resize."""
@@ -204,6 +210,7 @@ def test_the_showdown_box_says_who_won_each_pot_and_fits_the_screen(browser: Any
     assert_in_sight(box)
     if screen is LARGE:  # four hands on the large screen keep their full size
         assert box["die"] == 72
+    assert_even_rows(page)  # two and two: they wrapped as three and one
 
 
 @TVS
@@ -218,6 +225,17 @@ def test_a_full_hold_em_table_s_showdown_fits_the_screen(browser: Any, served: A
     assert page.locator("#showdown .shown").count() == 10
     shot(page, f"scoreboard-showdown-10-hands-{screen['width']}x{screen['height']}")
     assert_in_sight(box)
+
+
+@TVS
+def test_a_full_hold_em_table_s_hands_lie_in_even_rows(browser: Any, served: Any,
+                                                       screen: dict[str, int]) -> None:
+    # the ten hands wrapped as they came: rows of 4, 4 and 2 at 1920x1080, a last row half empty
+    table = full_hold_em_table()
+    page = open_board(browser, served(table, showdown_seconds=60), screen)
+    all_in(table)
+    assert_in_sight(showdown_box(page))
+    assert_even_rows(page)
 
 
 @pytest.mark.parametrize("opened, shown", [(TV, LARGE), (LARGE, TV)],
@@ -241,6 +259,7 @@ def test_the_showdown_box_fits_again_when_the_screen_changes_size(
         assert box["top"] <= card["top"] and card["bottom"] <= box["bottom"], card
     # no smaller than a box that opened at this size: the largest size that fits
     assert (box["fit"], box["die"]) == (opened_there["fit"], opened_there["die"])
+    assert_even_rows(page)
 
 
 @TVS

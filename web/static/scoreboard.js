@@ -91,11 +91,57 @@ const SMALLEST_FIT = 0.5;
 function fitShowdown(box) {
   box.style.setProperty("--header", `${$("top").getBoundingClientRect().bottom}px`);
   let fit = 1;
-  box.style.setProperty("--fit", fit);
+  layHands(box, fit);
   while (box.scrollHeight > box.clientHeight && fit > SMALLEST_FIT) {
     fit = Math.round(100 * fit - 5) / 100;
-    box.style.setProperty("--fit", fit);
+    layHands(box, fit);
   }
+}
+
+// The hands at size `fit`, in as many rows as they need, and those rows even (ten hands as 4, 3
+// and 3, or 3, 4 and 3, never 4, 4 and 2; four as 2 and 2) when they fit as the rows that wrap
+// as they came do: even rows never cost the dice a size. A winner's card is a line taller, so
+// which rows take the extra hand matters: each way is tried.
+function layHands(box, fit) {
+  box.style.setProperty("--fit", fit);
+  const hands = box.querySelector(".hands"), cards = [...hands.querySelectorAll(".shown")];
+  rowsOf(hands, [cards]);
+  const count = new Set(cards.map((card) => card.offsetTop)).size;
+  if (count < 2 || !fits(box)) return;
+  for (const sizes of evenRows(cards.length, count)) {
+    rowsOf(hands, cut(cards, sizes), "even");
+    if (fits(box)) return;
+  }
+  rowsOf(hands, [cards]);
+}
+
+// All of the box in sight: nothing under its lower edge, no row of hands wider than the box.
+const fits = (box) => box.scrollHeight <= box.clientHeight &&
+  [...box.querySelectorAll(".row")].every((row) => row.scrollWidth <= row.clientWidth);
+
+// Every way to put `count` hands in `rows` rows that differ by one hand at most, the longer
+// rows first in the first way: 10 in 3 rows as 4 3 3, 3 4 3, then 3 3 4.
+function evenRows(count, rows) {
+  const short = Math.floor(count / rows), ways = [];
+  for (let longer = 2 ** rows - 1; longer >= 0; longer -= 1) {
+    const sizes = Array.from({ length: rows }, (_, row) => short + ((longer >> (rows - 1 - row)) & 1));
+    if (sizes.reduce((sum, size) => sum + size) === count) ways.push(sizes);
+  }
+  return ways;
+}
+
+function cut(cards, sizes) {
+  let end = 0;
+  return sizes.map((size) => { end += size; return cards.slice(end - size, end); });
+}
+
+function rowsOf(hands, rows, kind = "") {
+  hands.replaceChildren(...rows.map((cards) => {
+    const row = document.createElement("div");
+    row.className = `row ${kind}`.trim();
+    row.append(...cards);
+    return row;
+  }));
 }
 
 // A resize (a window dragged, a TV switching resolution) fits an open box again, once a frame.
