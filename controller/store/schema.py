@@ -1,23 +1,57 @@
 """The record's SQLite schema: ordered migrations, and opening a file safely (or refusing it).
 
-``PRAGMA user_version`` is the number of migrations applied; each migration runs in its own
-transaction with the version bump, so a file killed mid-migration stays at the older version.
+``PRAGMA user_version`` is the number of migrations applied; each migration (SQL statements, or a
+function that puts an older table's rows right) runs in its own transaction with the version
+bump, so a file killed mid-migration stays at the older version.
 Migrations are only ever appended: a released one is never edited (old files already ran it).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 from pathlib import Path
+from typing import Callable
 from urllib.parse import quote
 
+from controller.games.errors import DiceTableError
 from controller.paths import shown
 from controller.store.errors import StoreError
+from controller.table.ledger import Ledger
 
 APPLICATION_ID = 0x44494345  # "DICE": tells a dicetable record from another program's SQLite file
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
+Step = str | Callable[[sqlite3.Connection], None]
+"""One step of a migration: an SQL statement, or a function that puts the file's rows right."""
+
+
+def reopen_taken_back(conn: sqlite3.Connection) -> None:
+    """Put the table's last game back in play when the record holds it finished while its
+    records say it is not over: an Undo or a Void of the input that ended it, recorded before
+    f46b237 made such a correction reopen the game with it (``Store.append``'s ``reopen``). The
+    table played it on, but `history` said it was won and `demo --db` started game 2, abandoning
+    it. Decided as ``reopen`` is, by the engine: the game replayed from its records is not over.
+    Only the last game: an older one was followed by another, and starting a game ends the one in
+    play (``Table.new_game``), so it is finished by right. A game this dicetable cannot replay (a
+    game it does not know, a record it refuses) is left as it is."""
+    row = conn.execute("SELECT game_no, game, seats, options, finished FROM games WHERE game_no > 0 "
+                       "ORDER BY game_no DESC LIMIT 1").fetchone()
+    if row is None or row[4] is None:
+        return
+    game_no, game, seats, options, _ = row
+    try:
+        ledger = Ledger(game, seats, json.loads(options))
+        for record in conn.execute("SELECT seq, kind, line, origin, who FROM records "
+                                   "WHERE game_no = ? ORDER BY seq", (game_no,)):
+            ledger.take(*record)
+    except DiceTableError:
+        return
+    if not ledger.game.pending().over:
+        conn.execute("UPDATE games SET finished = NULL, final = NULL WHERE game_no = ?", (game_no,))
+
+
+MIGRATIONS: tuple[tuple[Step, ...], ...] = (
     (  # 1: games and their records
         f"PRAGMA application_id = {APPLICATION_ID}",
         """CREATE TABLE games (
@@ -69,6 +103,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "INSERT INTO games (game_no, game, seats, options, names, started, finished, final) "
         "VALUES (0, '', 0, '{}', '[]', 0, 0, '{}')",
     ),
+    (  # 6: a last game whose end a correction took back before f46b237, back in play
+        reopen_taken_back,
+    ),
 )
 
 
@@ -114,8 +151,11 @@ def migrate(conn: sqlite3.Connection, upto: int | None = None) -> None:
     for number in range(version + 1, (len(MIGRATIONS) if upto is None else upto) + 1):
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for statement in MIGRATIONS[number - 1]:
-                conn.execute(statement)
+            for step in MIGRATIONS[number - 1]:
+                if callable(step):
+                    step(conn)
+                else:
+                    conn.execute(step)
             conn.execute(f"PRAGMA user_version = {number}")
         except BaseException:
             if conn.in_transaction:
