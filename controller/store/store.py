@@ -230,11 +230,15 @@ class Store(Reader):
                 self._lock = -1
 
     def start_game(self, game: str, seats: int, options: Mapping[str, str],
-                   names: Sequence[str], colours: Sequence[str] = ()) -> int:
+                   names: Sequence[str], colours: Sequence[str] = (), *,
+                   ending: tuple[int, Mapping[str, Any]] | None = None) -> int:
         """Record a new game of ``game`` and return its number (``colours``: each seat's colour,
-        or none).
+        or none). ``ending``: the game in play and its results so far, finished in the same
+        transaction (the dealer starts another before its end), so that no kill between the
+        two leaves the record with that game finished and none begun after it.
 
         :raises GameInProgress: when the current game is not finished.
+        :raises NoSuchGame: when the record does not hold the ``ending`` game.
         :raises InvalidInput: when ``names`` does not name every seat.
         """
         if len(names) != seats:
@@ -242,6 +246,8 @@ class Store(Reader):
         if colours and len(colours) != seats:
             raise InvalidInput(f"{seats} seats need {seats} colours, not {len(colours)}: {colours!r}")
         with self._transaction():
+            if ending is not None:
+                self._finished(*ending)
             current = self.current_game()
             if current is not None:
                 raise GameInProgress(f"game {current.game_no} ({current.game}) is not finished: "
@@ -261,11 +267,7 @@ class Store(Reader):
         :raises NoSuchGame: when the record does not hold it.
         """
         with self._transaction():
-            cursor = self._conn.execute(
-                "UPDATE games SET finished = ?, final = ? WHERE game_no = ?",
-                (self._clock(), json.dumps(dict(final), sort_keys=True), game_no))
-            if cursor.rowcount == 0:
-                raise NoSuchGame(f"{shown(self.path)} holds no game {game_no}")
+            self._finished(game_no, final)
 
     def append(self, game_no: int, kind: str, line: str, *, who: str = "", why: str = "",
                origin: str = "", device_event: DeviceEvent | None = None,
@@ -345,6 +347,13 @@ class Store(Reader):
                 self._conn.execute("ROLLBACK")
             raise
         self._conn.execute("COMMIT")
+
+    def _finished(self, game_no: int, final: Mapping[str, Any]) -> None:
+        cursor = self._conn.execute(
+            "UPDATE games SET finished = ?, final = ? WHERE game_no = ?",
+            (self._clock(), json.dumps(dict(final), sort_keys=True), game_no))
+        if cursor.rowcount == 0:
+            raise NoSuchGame(f"{shown(self.path)} holds no game {game_no}")
 
     def _check_new(self, game_no: int, event: DeviceEvent | None) -> None:
         if not self._conn.execute("SELECT 1 FROM games WHERE game_no = ?", (game_no,)).fetchone():

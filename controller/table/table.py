@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from collections import deque
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Protocol, Sequence
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 from controller.games.base import DiceNeeded
 from controller.games.errors import DeviceError, DiceTableError, IllegalAction, TableNotReady
@@ -270,9 +270,11 @@ class Table:
             check = getattr(self.eyes, "check_colours", None)  # eyes that tell dice by colour
             if check is not None:
                 check(chosen, names)
-            if self.ledger is not None and not self.ledger.game.pending().over:
-                self._finish()
-            self.game_no = self.store.start_game(game, len(names), options, list(names), chosen)
+            ending = self._ending()
+            if ending is not None:
+                self._prune()  # as at a game's end: the one in play is the newest kept
+            self.game_no = self.store.start_game(game, len(names), options, list(names), chosen,
+                                                 ending=ending)
             self._start(game, tuple(names), options, chosen)
             self._paused, self._pause_why = False, ""
             self._question_cleared()
@@ -648,6 +650,17 @@ class Table:
         """Record the game's results; keep the last ten games whole, export older ones."""
         assert self.ledger is not None
         self.store.finish_game(self.game_no, self.ledger.game.final())
+        self._prune()
+
+    def _ending(self) -> tuple[int, Mapping[str, Any]] | None:
+        """The game in play and its results so far, which a new game ends (in the new game's
+        transaction: ``Store.start_game``'s ``ending``); None when no game is in play."""
+        if self.ledger is None or self.ledger.game.pending().over:
+            return None
+        return self.game_no, self.ledger.game.final()
+
+    def _prune(self) -> None:
+        """Keep the last :data:`KEEP_GAMES` games whole; export older finished ones, if asked."""
         if self.exports is not None:
             self.exports.mkdir(parents=True, exist_ok=True)
             self.store.prune(self.exports, lambda game: effective_lines(self.store, game),

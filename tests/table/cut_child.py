@@ -5,7 +5,10 @@ Dice game on the record at argv[1] and is killed (SIGKILL, by itself) at the mom
   durable and before the result is (two transactions);
 - ``reopen``: then, the game's result recorded, as the dealer's Undo of its last input puts the
   game back in play, after the undo's line is written and before the game is reopened (one
-  transaction: the kill must take both back).
+  transaction: the kill must take both back);
+- ``new_game``: a few inputs into the game, as the dealer starts another, once the game in play
+  is marked finished and before the new one is recorded (one transaction: the kill must take
+  both back).
 """
 
 import os
@@ -19,6 +22,7 @@ from tests.table.conftest import play
 
 OPTIONS = {"length": "single", "black": "1", "white": "0"}
 REOPENING = "UPDATE games SET finished = NULL"
+STARTING = "INSERT INTO games"
 
 
 def main() -> None:
@@ -26,6 +30,10 @@ def main() -> None:
     store = Store(sys.argv[1])
     table = Table(store)
     table.new_game("tao", ["Ana", "Ben"], OPTIONS)
+    if sys.argv[2] == "new_game":
+        play(table, 4)
+        store._conn.set_trace_callback(lambda sql: _killed() if sql.startswith(STARTING) else None)
+        table.new_game("tao", ["Ana", "Ben"], OPTIONS)
     if sys.argv[2] == "finish":
         store.finish_game = lambda *args: _killed()  # type: ignore[method-assign]
     for seed in range(100):

@@ -64,6 +64,19 @@ def test_a_table_killed_as_an_undo_reopens_a_game_keeps_neither_the_undo_nor_the
         assert table.state().status == TableStatus.OVER
 
 
+def test_a_table_killed_as_a_new_game_starts_keeps_the_game_in_play_as_it_was(
+        tmp_path: Path) -> None:
+    # the game in play was marked finished in one transaction and the new game recorded in
+    # another: a kill between them left game 1 finished, with its result so far, and no game
+    # begun (the restarted table played game 1 on while the record held it over)
+    with _restarted_after(tmp_path / "t.db", "new_game") as (store, table):
+        current = store.current_game()
+        assert current is not None and (current.game_no, current.over, current.final) == (1, False, {})
+        assert [game.game_no for game in store.games()] == [1]
+        assert [record.kind for record in store.records(1)] == ["input"] * 4
+        assert (table.game_no, table.state().status) == (1, TableStatus.RUNNING)
+
+
 @contextmanager
 def _restarted_after(db: Path, moment: str) -> Iterator[tuple[Store, Table]]:
     """The table restarted on ``db`` once tests/table/cut_child.py killed itself at ``moment``."""
