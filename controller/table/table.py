@@ -682,12 +682,18 @@ class Table:
         current = self.store.current_game() or (newest[0] if newest else None)
         self._seq = self.store.last_seq()
         self._played = self.store.last_seq_except(DEVICE_RECORDS)
-        self._recall_faults()
+        gone = self._recall_faults()
         if current is None:
             for row in self.store.records(TABLE):  # before the first game: what failed since
                 self._log.append(_log_line(self, row, self._sentence(row)))
             self._set_status()
-            return
+        else:
+            self._resume_game(current)
+        for device in gone:
+            self._note("clear", f"the {device} is no longer part of the table", device, "")
+
+    def _resume_game(self, current: GameSummary) -> None:
+        """Come back into the record's last game as its records leave it."""
         self.game_no = current.game_no
         self._start(current.game, tuple(current.names), current.options,
                     seat_colours(current.colours, current.seats))
@@ -703,21 +709,30 @@ class Table:
         self._finish_cut_short(current)
         self._set_status()
 
-    def _recall_faults(self) -> None:
+    def _recall_faults(self) -> list[str]:
         """Know the faults and warnings that stood when the table stopped: each device's newest
         fault, warning or clear in the record is how the loop last found it, however many games
         ago. A restarted table did not know them: it was not at fault until its first poll found
         the device failing again, which recorded the same fault a second time, and a fault that
         ended while the table was down was never recorded as cleared. Only the devices the table
         has: one gone from its configuration is never polled, and its fault would hold the table
-        for good."""
+        for good. Returns those gone devices whose fault or warning stands, which :meth:`_resume`
+        records as ended (else the record never says they ended); none for a table without
+        devices (inputs only through :meth:`submit`), which has no configuration to leave one out
+        of."""
         have = {name for name, _ in self._named_devices()}
+        gone = []
         for row in self.store.newest(DEVICE_RECORDS):
             said = (row.line.removeprefix(f"{row.origin}: "), row.why)  # as _fault and _warned keep it
-            if row.origin in have and row.kind == "fault":
+            if row.kind == "clear":
+                continue
+            if row.origin not in have:
+                gone.append(row.origin)
+            elif row.kind == "fault":
                 self._faults[row.origin] = said
-            elif row.origin in have and row.kind == "warning":
+            else:
                 self._warnings[row.origin] = said
+        return gone if self.hw is not None else []
 
     def _finish_cut_short(self, recorded: GameSummary) -> None:
         """Record the result of a game whose last input is in the record but not its finish: the
