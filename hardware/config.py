@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from difflib import get_close_matches
 from enum import Enum
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from controller.games.errors import ConfigError, InvalidInput
 from controller.paths import shown
@@ -344,12 +344,18 @@ def _check_unique(where: str, values: list[Any], what: str) -> None:
         raise ConfigError(f"{where}: {what} {seen[0]!r} appears twice")
 
 
-def _backend(table: _Table, env: Mapping[str, str]) -> Backend:
+def _backend(table: _Table, override: Backend | None) -> Backend:
+    """``[hardware] backend``, unless the environment overrides it."""
     name = table.choice("backend", ("sim", "pi"), "sim")
+    return override or Backend(name)
+
+
+def _env_backend(env: Mapping[str, str]) -> Backend | None:
+    """The backend :data:`ENV_BACKEND` chooses over the file's (None: it chooses none)."""
     override = env.get(ENV_BACKEND, "").strip().lower()
     if override and override not in ("sim", "pi"):
         raise ConfigError(f"{ENV_BACKEND}={override!r}: expected sim or pi")
-    return Backend(override or name)
+    return Backend(override) if override else None
 
 
 def _faults(table: _Table) -> tuple[str, ...]:
@@ -375,17 +381,32 @@ def parse_config(data: Mapping[str, Any], env: Mapping[str, str] | None = None,
     """Build a :class:`HardwareConfig` from parsed TOML ``data``, checking the whole of it: the
     ``[tray]`` and ``[zones]`` the camera reads too (see :data:`SECTIONS`).
 
-    :raises ConfigError: a section or key is unknown, or a value has the wrong type or is out of
-        range; the message names its path.
+    :raises ConfigError: a section or key is unknown, a value has the wrong type or is out of
+        range, or the devices cannot be built from it; the message names the file at ``path``
+        (:func:`in_file`) and the key's path. A mistake of the environment's (:data:`ENV_BACKEND`,
+        :data:`ENV_FAULTS`) names the variable instead: the file is not at fault.
     """
     env = os.environ if env is None else env
+    override = _env_backend(env)
+    try:
+        config = _read(data, override, path)
+    except ConfigError as err:
+        raise ConfigError(in_file(path, str(err))) from None
+    injected = env_faults(env)
+    _check_faults(config, [(ENV_FAULTS, text) for text in injected])
+    return replace(config, faults=config.faults + injected)
+
+
+def _read(data: Mapping[str, Any], override: Backend | None, path: Path | None) -> HardwareConfig:
+    """The configuration ``data`` holds, checked whole; its refusals name the key, and
+    :func:`parse_config` adds the file, in one place for every refusal."""
     top = dict(data)
     _check_sections(top)
     hardware = _Table(top.get("hardware", {}), "hardware")
-    backend, listed = _backend(hardware, env), _faults(hardware)
+    backend, listed = _backend(hardware, override), _faults(hardware)
     hardware.done()
     config = HardwareConfig(
-        backend=backend, faults=listed + env_faults(env),
+        backend=backend, faults=listed,
         camera=_camera(_Table(top.get("camera", {}), "camera")),
         panel=_panel(_Table(top.get("panel", {}), "panel")),
         rfid=_rfid(_Table(top.get("rfid", {}), "rfid")),
@@ -395,24 +416,10 @@ def parse_config(data: Mapping[str, Any], env: Mapping[str, str] | None = None,
     )
     config = config if config.seats else _with_default_seats(config)
     _check_pins(config)
-    _check_buildable(config)
-    _check_faults(config, len(listed))
+    for check in BUILDABLE:
+        check(config)
+    _check_faults(config, [(f"hardware.faults[{i}]", text) for i, text in enumerate(listed)])
     return config
-
-
-def _check_buildable(config: HardwareConfig) -> None:
-    """The devices can be built from ``config`` on its backend (:data:`BUILDABLE`). Checked as
-    the file is read, so a command refuses it before it makes a file: the devices refused some
-    of these only as they were built, after ``run`` had made its record, and built the others
-    otherwise than the file says, without a word.
-
-    :raises ConfigError: naming the file and the key.
-    """
-    try:
-        for check in BUILDABLE:
-            check(config)
-    except ConfigError as err:
-        raise ConfigError(in_file(config.path, str(err))) from None
 
 
 def _panel_nodes(config: HardwareConfig) -> None:
@@ -460,31 +467,28 @@ def _pi_camera(config: HardwareConfig) -> None:
 
 
 BUILDABLE = (_panel_nodes, _unique_nodes, _rfid_nodes, _pi_camera)
-"""The checks that the devices can be built from a configuration, in the order they refuse."""
+"""The checks that the devices can be built from a configuration, in the order they refuse. Made
+as the file is read, so a command refuses it before it makes a file: the devices refused some of
+these only as they were built, after ``run`` had made its record, and built the others otherwise
+than the file says, without a word."""
 
 
-def _check_faults(config: HardwareConfig, listed: int) -> None:
-    """Every simulated fault parses and names a device and part the table has (its spots and
-    seats are known now), on either backend: the same file serves both. Checked as the file is
-    read, so a command refuses a bad one before it makes a file; the simulated table refused it
-    only as it was built, after ``run`` had made its record and stone registry.
+def _check_faults(config: HardwareConfig, faults: Sequence[tuple[str, str]]) -> None:
+    """Every simulated fault, given as (where it came from, its text), parses and names a device
+    and part the table has (its spots and seats are known now), on either backend: the same file
+    serves both. Checked as the file is read, so a command refuses a bad one before it makes a
+    file; the simulated table refused it only as it was built, after ``run`` had made its record
+    and stone registry.
 
-    :raises ConfigError: naming where the fault came from: the file's ``hardware.faults[i]``
-        (the first ``listed`` faults) or :data:`ENV_FAULTS`.
+    :raises ConfigError: naming where the fault came from: the file's ``hardware.faults[i]``, or
+        :data:`ENV_FAULTS`.
     """
     parts = table_parts(config)
-    for i, text in enumerate(config.faults):
+    for where, text in faults:
         try:
             require(Fault.parse(text), parts, text)
         except InvalidInput as err:
-            raise ConfigError(f"{_fault_key(config.path, i, listed)}: {err}") from None
-
-
-def _fault_key(path: Path | None, i: int, listed: int) -> str:
-    """Where the ``i``-th fault came from: ``'table.toml': hardware.faults[0]``, or the variable."""
-    if i >= listed:
-        return ENV_FAULTS
-    return in_file(path, f"hardware.faults[{i}]")
+            raise ConfigError(f"{where}: {err}") from None
 
 
 def in_file(path: Path | None, said: str) -> str:

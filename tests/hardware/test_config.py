@@ -199,3 +199,30 @@ def test_a_simulated_camera_in_a_pi_file_is_taken_for_a_simulated_rehearsal():
     config = parse_config({"hardware": {"backend": "pi"}, "camera": {"source": "sim"}},
                           {"DICETABLE_HW": "sim"})
     assert config.camera.source == "sim"
+
+
+@pytest.mark.parametrize("text, said", [
+    ("[camera]\nwidth = -640\n", "camera.width: -640 is out of range"),
+    ("[[panel.seats]]\nseat = 0\n[[panel.seats]]\nseat = 0\n", "panel.seats: seat 0 appears twice"),
+    ("[tray]\nwidth_mm = -400\n", "tray.width_mm: must be a number of millimetres above 0"),
+    ("[camra]\n", "unknown configuration section [camra]"),
+])
+def test_every_refusal_of_a_file_names_the_file(tmp_path, text, said):
+    # only the faults' and the unbuildable configurations' refusals named it
+    path = tmp_path / "table.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as refused:
+        load_config(path, {})
+    assert str(refused.value).startswith(f"'{path}': {said}")
+
+
+@pytest.mark.parametrize("env, said", [
+    ({"DICETABLE_HW": "laptop"}, "DICETABLE_HW='laptop': expected sim or pi"),
+    ({"DICETABLE_SIM_FAULTS": "camera:melted"}, "DICETABLE_SIM_FAULTS: unknown simulated fault"),
+])
+def test_a_mistake_of_the_environment_names_the_variable_not_the_file(tmp_path, env, said):
+    path = tmp_path / "table.toml"
+    path.write_text('[hardware]\nfaults = ["camera:drops"]\n')
+    with pytest.raises(ConfigError) as refused:
+        load_config(path, env)
+    assert str(refused.value).startswith(said)
