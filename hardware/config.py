@@ -102,6 +102,12 @@ class RfidConfig:
     rx_gain_db: int | None = None
     leave_after: int = 3
 
+    @property
+    def present(self) -> bool:
+        """Whether the table has readers to build: on seat nodes, or RC522s listed (``none``:
+        the dealer enters the stakes, as with no reader listed)."""
+        return self.source == "seatnode" or (self.source == "mfrc522" and bool(self.readers))
+
     def seats(self) -> dict[str, int]:
         """The seat each reader's spot belongs to, by spot (the spots of no seat left out)."""
         return {r.spot: r.seat for r in self.readers if r.seat is not None}

@@ -140,7 +140,7 @@ def _panel(config: HardwareConfig, clock: Clock, pin_factory: Any,
 def _rfid(config: HardwareConfig, clock: Clock, pin_factory: Any,
           links: dict[int, Any]) -> TagReader | None:
     rfid = config.rfid
-    if rfid.source == "none" or (rfid.source == "mfrc522" and not rfid.readers):
+    if not rfid.present:
         return None
     if rfid.source == "seatnode":
         from hardware.seatnode import SeatNodeReader

@@ -120,7 +120,8 @@ def _number(text: str, value: str, default: float) -> float:
 
 
 NEEDS = {
-    "panel": "fault panel:... needs the GPIO panel; use seatnode:... here",
+    "panel": "fault panel:... needs the GPIO panel (panel.source = 'gpio'; a seat node's breaks "
+             "with seatnode:...)",
     "rfid": "fault rfid:... needs RC522 readers (rfid.source = 'mfrc522')",
     "seatnode": "fault seatnode:... needs [[seatnodes]] in the configuration",
 }
@@ -138,9 +139,9 @@ def table_parts(config: HardwareConfig) -> dict[str, tuple[str, ...]]:
     """
     panel, rfid = config.panel.source, config.rfid.source
     parts: dict[str, tuple[str, ...]] = {"camera": ()}
-    if panel != "seatnode":
+    if panel == "gpio":
         parts["panel"] = ()
-    if rfid != "seatnode" and config.rfid.readers:
+    if rfid == "mfrc522" and config.rfid.readers:
         parts["rfid"] = tuple(r.spot for r in config.rfid.readers)
     nodes = [n.seat for n in config.seatnodes if panel == "seatnode" or
              (rfid == "seatnode" and n.spot)]

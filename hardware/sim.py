@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping, Sequence
 
+from controller.games.errors import InvalidInput
 from hardware.camera_sim import CameraFault, SimCamera
 from hardware.clock import SimClock
 from hardware.config import HardwareConfig, load_config
@@ -91,13 +92,16 @@ class SimTable:
         self.chips: dict[str, EmulatedRC522] = {}
         self.faults: list[Injected] = []
         self._fault_rng = random.Random(seed)
-        self.panel: SeatPanel = self._panel()
-        self.rfid: TagReader = self._rfid()
+        self.panel: SeatPanel | None = self._panel()
+        self.rfid: TagReader | None = self._rfid()
         for fault in self.config.faults:
             self.inject(fault)
 
-    def _panel(self) -> SeatPanel:
+    def _panel(self) -> SeatPanel | None:
+        """The panel the configuration says, as the Pi's backend builds it (None: ``none``)."""
         panel = self.config.panel
+        if panel.source == "none":
+            return None
         if panel.source == "seatnode":
             from hardware.seatnode import SeatNodePanel
             links = {n.seat: self._link(n.seat) for n in self.config.seatnodes}
@@ -109,7 +113,11 @@ class SimTable:
         sim_panel.before_use = self._panel_faults
         return sim_panel
 
-    def _rfid(self) -> TagReader:
+    def _rfid(self) -> TagReader | None:
+        """The readers the configuration says, as the Pi's backend builds them (None: ``none``,
+        or RC522s with no reader listed)."""
+        if not self.config.rfid.present:
+            return None
         if self.config.rfid.source == "seatnode":
             from hardware.seatnode import SeatNodeReader
             spots = {n.spot: (self._link(n.seat), 0) for n in self.config.seatnodes
@@ -137,8 +145,7 @@ class SimTable:
 
     def devices(self) -> list[Device]:
         """Every simulated device, in the order ``doctor`` lists them."""
-        devices: list[Device] = [self.camera, self.panel, self.rfid]
-        return devices
+        return [d for d in (self.camera, self.panel, self.rfid) if d is not None]
 
     def show_dice(self, values: Sequence[int], **spec: Any) -> None:
         """Put dice showing ``values`` in the tray (see :meth:`SimCamera.show`)."""
@@ -153,6 +160,9 @@ class SimTable:
         self._contact(seat, button, False)
 
     def _contact(self, seat: int, button: str, closed: bool) -> None:
+        if self.panel is None:
+            raise InvalidInput(f"no button to press at seat {seat}: the table has no panel "
+                               "(panel.source = 'none')")
         if isinstance(self.panel, SimPanel):
             self.panel.contact(seat, button, closed)
             return
@@ -180,7 +190,8 @@ class SimTable:
         for node in self.config.seatnodes:
             if node.spot == spot:
                 return node.seat
-        raise KeyError(f"no simulated spot {spot!r}; spots: {self.rfid.spots}")
+        spots = self.rfid.spots if self.rfid is not None else ()
+        raise KeyError(f"no simulated spot {spot!r}; spots: {spots}")
 
     def inject(self, text: str) -> Fault:
         """Break a device, now or at any later time: ``camera:stopped``, ``rfid:timeout@once``,

@@ -101,7 +101,7 @@ def bring_up(devices: Devices, tray: Any = None) -> list[AntennaReport | CameraR
     is laid on every spot and dice with the tray markers are put under the camera first."""
     if devices.sim is not None:
         from vision.calibrate import TrayConfig
-        for spot in devices.sim.rfid.spots:
+        for spot in devices.rfid.spots if devices.rfid is not None else ():
             devices.sim.place(spot, TEST_TAG)
         devices.sim.camera.tray = tray or TrayConfig()  # the simulated camera shows the tray looked for
         devices.sim.show_dice([1, 2, 3, 4, 5], markers=True)

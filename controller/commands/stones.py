@@ -138,11 +138,11 @@ def run_enroll(args: argparse.Namespace) -> int:
     count = args.count or (len(sim_tags) or None)
     config = config_for_command(args.config)
     path = _registry_path(args, config)
+    _has_reader(config)
     devices = build_devices(config)
     try:
         reader = devices.rfid
-        if reader is None:
-            raise InvalidInput("the configuration has no RFID reader ([rfid] source = \"none\")")
+        assert reader is not None  # as the configuration says (RfidConfig.present)
         spot = _spot(reader, args.spot)
         reader.set_seats_in_play(_seats_reading(config, spot))
         if sim_tags:
@@ -163,6 +163,13 @@ def run_enroll(args: argparse.Namespace) -> int:
                             "enrolled (place one tag at a time, or give a longer --timeout)")
     print(f"{enrolled} tag{'s' * (enrolled != 1)} enrolled", file=sys.stderr)
     return 0
+
+
+def _has_reader(config: HardwareConfig) -> None:
+    """Refuse a configuration with no reader to enrol on, before any device is opened."""
+    if not config.rfid.present:
+        why = 'source = "none"' if config.rfid.source == "none" else "no [[rfid.readers]] listed"
+        raise InvalidInput(f"the configuration has no RFID reader to enrol on ([rfid] {why})")
 
 
 def _spot(reader: TagReader, spot: str | None) -> str:

@@ -356,6 +356,17 @@ def test_a_configuration_the_devices_cannot_be_built_from_is_refused_before_a_fi
     refused_leaving(capsys, desk, args, culprit)
 
 
+def test_stones_enroll_on_a_table_whose_file_says_it_has_no_reader_is_refused(
+        desk: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the simulated table built readers whatever the file said, and enrolled the tags into a new
+    # registry beside it: the Pi's table, built from the same file, has no reader to enrol on
+    (desk / "table").mkdir()
+    (desk / "table" / "table.toml").write_text('[rfid]\nsource = "none"\n')
+    refused_leaving(capsys, desk, ["stones", "enroll", "--config", "table/table.toml", "--kind", "stone",
+                                   "--colour", "black", "--sim-tags", "AABBCCDD"],
+                    "dicetable: the configuration has no RFID reader to enrol on ([rfid] source = \"none\")")
+
+
 REGISTRY_COMMANDS = [
     ["run", "--config", "table/table.toml", "--state", "state", "--no-web"],
     ["run", "--config", "table/table.toml", "--state", "new-state", "--no-web"],

@@ -232,3 +232,12 @@ def test_simulated_faults_given_to_real_devices_are_a_warning_that_they_are_igno
         "warning: simulated faults are ignored on real hardware (backend pi): camera:stopped, "
         "camera:drops@once; remove them from [hardware] faults and $DICETABLE_SIM_FAULTS, or "
         "rehearse them with DICETABLE_HW=sim"]
+
+
+def test_bring_up_checks_the_devices_a_file_without_readers_has(capsys, tmp_path):
+    # the simulated table built readers whatever the file said, and doctor checked them
+    (tmp_path / "table.toml").write_text('[camera]\nsource = "sim"\n[rfid]\nsource = "none"\n')
+    status, lines = doctor(capsys, "--config", "table.toml", "--bring-up")
+    assert status == 0
+    assert [line["device"] for line in lines if "device" in line] == ["camera", "panel"]
+    assert not [line for line in lines if "antenna" in line] and [line for line in lines if line.get("camera")]

@@ -232,3 +232,35 @@ def test_run_restarted_on_a_fault_that_stands_says_so_at_once_and_records_it_onc
     assert len(standing) == 1 and "camera stopped sending frames" in standing[0] and "cable" in standing[0], err
     with Store.open_readonly(tmp_path / "state" / "table.db") as record:
         assert [r.kind for r in record.records(TABLE)] == ["fault"]
+
+
+@pytest.mark.parametrize("device", ["panel", "rfid"])
+def test_a_table_configured_without_a_panel_or_readers_plays_its_inputs_from_the_console(
+        tmp_path: Path, device: str) -> None:
+    # the simulated table built a panel and readers whatever the file said; without them, as on
+    # the Pi, the table takes the presses and the stakes from the dealer console (Table.submit)
+    from controller.table.build import build_real
+    from controller.table.records import TableStatus
+    from hardware.config import load_config
+    from tests.table.conftest import play
+    from vision.calibrate import load_tray_config
+
+    config = tmp_path / "table.toml"
+    config.write_text(f'[hardware]\nbackend = "sim"\n[camera]\nsource = "sim"\n[{device}]\nsource = "none"\n')
+    (tmp_path / "state").mkdir()
+    tray = load_tray_config(config)
+    table, parts = build_real(load_config(config, {}), tray, tmp_path / "state")
+    try:
+        parts.devices.sim.camera.tray = tray
+        parts.devices.sim.show_dice([], markers=True)  # the tray in view, no die on it
+        assert getattr(parts.devices, device) is None and device not in [d.name for d in parts.devices.all()]
+        table.new_game("tao", ["Ana", "Ben"], {})
+        for seed in range(40):
+            table.tick()
+            play(table, 1, seed)
+        assert table.state().status is not TableStatus.FAULT
+        game = table.store.current_game()
+        assert game is not None
+        assert [(r.kind, r.who) for r in table.store.records(game.game_no)].count(("input", "tester")) == 40
+    finally:
+        parts.close()

@@ -231,13 +231,13 @@ def test_enroll_on_a_seats_spot_while_another_seats_rc522_fails(capsys, monkeypa
 
 def test_enroll_on_real_devices_warns_once_that_simulated_faults_are_ignored(capsys, tmp_path, monkeypatch):
     # the configuration is read once: a second reading said the warning twice
-    (tmp_path / "table.toml").write_text('[hardware]\nbackend = "pi"\nfaults = ["rfid:timeout"]\n'
+    (tmp_path / "table.toml").write_text('[hardware]\nbackend = "pi"\nfaults = ["camera:drops"]\n'
                                          '[camera]\nsource = "folder"\nfolder = "."\n'
                                          '[panel]\nsource = "none"\n[rfid]\nsource = "none"\n')
     monkeypatch.delenv("DICETABLE_HW")
     assert main(["stones", "enroll", "--config", "table.toml", "--kind", "stone",
                  "--colour", "black"]) == 2
     assert capsys.readouterr().err.splitlines() == [
-        "warning: simulated faults are ignored on real hardware (backend pi): rfid:timeout; remove "
+        "warning: simulated faults are ignored on real hardware (backend pi): camera:drops; remove "
         "them from [hardware] faults and $DICETABLE_SIM_FAULTS, or rehearse them with DICETABLE_HW=sim",
-        "dicetable: the configuration has no RFID reader ([rfid] source = \"none\")"]
+        "dicetable: the configuration has no RFID reader to enrol on ([rfid] source = \"none\")"]

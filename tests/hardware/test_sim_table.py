@@ -4,7 +4,7 @@ import pytest
 import serial
 from gpiozero.pins.mock import MockFactory
 
-from controller.games.errors import DeviceDisconnected, DeviceError, DeviceTimeout, InvalidInput
+from controller.games.errors import ConfigError, DeviceDisconnected, DeviceError, DeviceTimeout, InvalidInput
 from hardware.clock import SimClock
 from hardware.config import load_config, parse_config
 from hardware.factory import BrokenDevice, build_devices
@@ -199,3 +199,39 @@ def test_a_reader_under_the_spot_of_an_empty_seat_that_fails_is_a_warning(table)
     table.rfid.poll()
     assert table.rfid.warning() is None and table.rfid.check().ok
 
+
+
+WITHOUT = {
+    "no panel": {"panel": {"source": "none"}},
+    "no readers": {"rfid": {"source": "none"}},
+    "neither": {"panel": {"source": "none"}, "rfid": {"source": "none"}},
+    "buttons and no reader listed": {"panel": {"seats": [{"seat": 0, "buttons": {"raise": 5}}]}},
+}
+
+
+@pytest.mark.parametrize("data", WITHOUT.values(), ids=WITHOUT)
+def test_the_simulated_table_builds_the_devices_the_pi_would(data):
+    # it built a panel and readers whatever the file said: a table rehearsed with DICETABLE_HW=sim
+    # took buttons and stones the Pi's table never would
+    sim = build_devices(parse_config(data, {}))
+    pi = build_devices(parse_config(data, {"DICETABLE_HW": "pi"}), pin_factory=MockFactory())
+    try:
+        assert [d.name for d in sim.all()] == [d.name for d in pi.all()]
+        assert sim.all() == sim.sim.devices()
+    finally:
+        sim.close()
+        pi.close()
+
+
+def test_a_table_without_a_panel_says_so_when_a_button_is_pressed():
+    table = SimTable(parse_config({"panel": {"source": "none"}}, {}))
+    with pytest.raises(InvalidInput, match="no button to press at seat 0: the table has no panel"):
+        table.press(0, "raise")
+
+
+@pytest.mark.parametrize("data, fault", [({"panel": {"source": "none"}}, "panel:disconnected"),
+                                         ({"rfid": {"source": "none"}}, "rfid:unknown-tag")])
+def test_a_fault_of_a_device_the_file_says_is_none_is_refused(data, fault):
+    # the panel's fault struck no panel without a word; the stray tag had no spot to lie on
+    with pytest.raises(ConfigError, match=r"^hardware\.faults\[0\]: fault \w+:\.\.\. needs"):
+        parse_config({**data, "hardware": {"faults": [fault]}}, {})
