@@ -534,13 +534,17 @@ def _list(top: Mapping[str, Any], name: str) -> list[Any]:
 
 
 def _with_default_seats(config: HardwareConfig) -> HardwareConfig:
-    """Four seats wired as in ``table.example.toml`` when the file names none (sim tables)."""
+    """Four seats wired as in ``table.example.toml`` when the file names none (sim tables): the
+    GPIO panel's buttons, and an RC522 under each seat's spot unless readers are listed. A
+    device the file says is ``none`` is given none: a table of readers and no panel had the
+    default buttons' pins, and was refused a chip select on one of them as a pin used twice."""
     seats = tuple(SeatPins(s, dict(zip(DEFAULT_BUTTONS, pins)), light)
                   for s, (pins, light) in enumerate(DEFAULT_PINS))
     readers = config.rfid.readers or tuple(ReaderPins(f"seat{s}", cs, s)
                                            for s, cs in enumerate(DEFAULT_CHIP_SELECTS))
-    return replace(config, panel=replace(config.panel, seats=seats),
-                   rfid=replace(config.rfid, readers=readers))
+    panel, rfid = config.panel, config.rfid
+    return replace(config, panel=replace(panel, seats=seats) if panel.source == "gpio" else panel,
+                   rfid=replace(rfid, readers=readers) if rfid.source == "mfrc522" else rfid)
 
 
 DEFAULT_PINS = (((5, 6, 13), 19), ((12, 16, 20), 21), ((17, 27, 22), 26), ((23, 24, 3), 14))

@@ -226,3 +226,23 @@ def test_a_mistake_of_the_environment_names_the_variable_not_the_file(tmp_path, 
     with pytest.raises(ConfigError) as refused:
         load_config(path, env)
     assert str(refused.value).startswith(said)
+
+
+SIX_READERS = [{"spot": f"seat{seat}", "chip_select": cs, "seat": seat}
+               for seat, cs in enumerate((8, 7, 5, 6, 12, 13))]
+
+
+def test_a_table_of_readers_and_no_buttons_takes_any_free_pin_for_a_chip_select():
+    # with no [[panel.seats]] the default panel's buttons were filled in though the panel is
+    # "none", and a chip select on one of their pins (5) was refused as a pin used twice
+    config = parse_config({"hardware": {"backend": "pi"}, "panel": {"source": "none"},
+                           "rfid": {"readers": SIX_READERS}}, {})
+    assert config.panel.seats == () and config.rfid.seats() == {f"seat{s}": s for s in range(6)}
+
+
+def test_a_reader_may_serve_a_seat_without_buttons_or_node():
+    # how many sit is the game's, told as it starts: a seat without buttons plays from the
+    # console, so a reader's seat need not be one the panel or a seat node serves
+    panel = {"seats": [{"seat": seat, "buttons": {"raise": 20 + seat}} for seat in range(4)]}
+    config = parse_config({"panel": panel, "rfid": {"readers": SIX_READERS}}, {})
+    assert config.seats == (0, 1, 2, 3) and sorted(config.rfid.seats().values()) == [0, 1, 2, 3, 4, 5]
