@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from controller.games.errors import ConfigError, InvalidInput
+from controller.games.registry import GAMES
 from controller.paths import shown
 from hardware.faults import Fault, require, table_parts
 
@@ -274,11 +275,19 @@ def _camera(table: _Table) -> CameraConfig:
     return config
 
 
+MOST_SEATS = max(spec.max_seats for spec in GAMES.values())
+"""Seats a table may have: the most players a game seats. How many sit is the game's, told as it
+starts (``run --names``, the dealer console), not the file's: a seat without buttons plays from
+the console, and a reader under a seat where no one sits is only watched. So the file may wire
+any seat below this, and one past it is surely a typo (seat = 12), whose device no game uses."""
+
+
 def _seat_number(table: _Table) -> int | None:
-    """``seat = N``, from 0 (None when missing)."""
+    """``seat = N``, from 0 to :data:`MOST_SEATS` - 1 (None when missing)."""
     seat: int | None = table.take("seat", int, None)
-    if seat is not None and seat < 0:
-        raise ConfigError(f"{table.key('seat')}: {seat} is not a seat (seats count from 0)")
+    if seat is not None and not 0 <= seat < MOST_SEATS:
+        raise ConfigError(f"{table.key('seat')}: {seat} is not a seat (seats count from 0 to "
+                          f"{MOST_SEATS - 1}: no game seats more than {MOST_SEATS} players)")
     return seat
 
 

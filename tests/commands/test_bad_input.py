@@ -255,6 +255,8 @@ CONFIGS = [
     ("[hardware]\nfaults = \"camera:drops\"\n", "hardware.faults: expected a list, got 'camera:drops'"),
     ("seatnodes = 3\n", "seatnodes: expected a list of tables ([[seatnodes]]), got 3"),
     ("[camera]\nexposure = 100\n", "unknown configuration key: camera.exposure"),
+    ("[[rfid.readers]]\nspot = \"seat10\"\nchip_select = 8\nseat = 10\n",
+     "rfid.readers[0].seat: 10 is not a seat (seats count from 0 to 9: no game seats more than 10 players)"),
 ]
 CONFIG_COMMANDS = [
     ["run", "--config", "table/table.toml", "--state", "state", "--no-web"],

@@ -246,3 +246,15 @@ def test_a_reader_may_serve_a_seat_without_buttons_or_node():
     panel = {"seats": [{"seat": seat, "buttons": {"raise": 20 + seat}} for seat in range(4)]}
     config = parse_config({"panel": panel, "rfid": {"readers": SIX_READERS}}, {})
     assert config.seats == (0, 1, 2, 3) and sorted(config.rfid.seats().values()) == [0, 1, 2, 3, 4, 5]
+
+
+@pytest.mark.parametrize("data, key", [
+    ({"rfid": {"readers": [{"spot": "seat10", "chip_select": 8, "seat": 10}]}}, r"rfid\.readers\[0\]\.seat"),
+    ({"panel": {"seats": [{"seat": 12, "buttons": {"raise": 5}}]}}, r"panel\.seats\[0\]\.seat"),
+    ({"seatnodes": [{"seat": 99, "url": "/dev/ttyACM0"}]}, r"seatnodes\[0\]\.seat"),
+])
+def test_a_seat_no_game_seats_is_refused(data, key):
+    # a reader under seat 10 was taken: no game seats an eleventh player, so no game waits for it
+    with pytest.raises(ConfigError, match=rf"^{key}: \d+ is not a seat \(seats count from 0 to 9: "
+                                          r"no game seats more than 10 players\)"):
+        parse_config(data, {})
