@@ -12,11 +12,11 @@ from typing import Any
 from controller.commands.common import FileProblem, given, shown
 from controller.games.errors import DeviceDisconnected, DeviceTimeout, InvalidInput
 from hardware.clock import Clock, SimClock
-from hardware.config import HardwareConfig, config_for_command
+from hardware.config import HardwareConfig, config_for_command, in_file
 from hardware.devices import TagChange, TagReader
 from hardware.factory import build_devices
 from hardware.rfid import (MOST_DENOMINATION, StoneColour, StoneRegistry, TagEnrolled, TagKind, TagRecord,
-                           normalise_tag)
+                           normalise_tag, registry_problem)
 from hardware.sim import SimTable
 
 POLL_EVERY = 0.1
@@ -118,16 +118,27 @@ def _registry(args: argparse.Namespace, read_only: bool = False) -> StoneRegistr
 
 
 def _registry_path(args: argparse.Namespace, config: HardwareConfig, read_only: bool = False) -> Path:
-    """The registry file of ``--db`` or ``config``, checked; ``read_only``: it must exist."""
+    """The registry file of ``--db`` or ``config``, checked; ``read_only``: it must exist, and is
+    only read. One to enrol into is checked as ``run`` checks the table's
+    (:func:`hardware.rfid.registry_problem`), before a device is opened."""
     path = Path(args.db) if args.db else config.registry_path()
+    if read_only:
+        return _listed(path)
+    problem = registry_problem(path)
+    if problem is not None:
+        said = problem if args.db else in_file(config.path, f"rfid.registry: {problem}")
+        raise FileProblem(f"{said}; give the registry's file with --db")
+    return path
+
+
+def _listed(path: Path) -> Path:
+    """``path``, a registry to list: one that is not there is refused here, a file that is not a
+    registry by :class:`StoneRegistry` as it opens it."""
     if path.is_dir():
         raise FileProblem(f"the stone registry {shown(path)} is a folder; give its file with --db")
-    if read_only and not path.exists():
+    if not path.exists():
         raise FileProblem(f"no stone registry {shown(path)} (enrol tags with 'dicetable stones "
                           "enroll', or give the file with --db)")
-    if not path.parent.is_dir():
-        raise FileProblem(f"cannot make the stone registry {shown(path)}: there is no folder "
-                          f"{shown(path.parent)}")
     return path
 
 

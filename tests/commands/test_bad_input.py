@@ -169,7 +169,7 @@ CASES: list[tuple[list[str], str]] = [
     (["stones", "enroll", "--kind", "stone", "--colour", "black", "--spot", "pot"], "no spot 'pot'; spots: seat0"),
     (["stones", "enroll", "--kind", "chip", "--denomination", "5", "--db", "stones.db", "--sim-tags", "DEADBEEF"],
      "tag DEADBEEF is already enrolled as white stone (ana), not 5 chip: add --replace"),
-    (["stones", "enroll", "--kind", "stone", "--colour", "black", "--db", "folder"], "the stone registry 'folder' is a folder"),
+    (["stones", "enroll", "--kind", "stone", "--colour", "black", "--db", "folder"], "'folder' is a folder; give the registry's file with --db"),
     (["stones", "enroll", "--kind", "stone", "--colour", "black", "--db", "nowhere/s.db"], "there is no folder 'nowhere'"),
     (["stones", "list", "--db", "games.txt"], "stone registry 'games.txt': file is not a database"),
     (["stones", "list", "--db", "missing.db"], "no stone registry 'missing.db'"),
@@ -405,6 +405,31 @@ def test_run_refuses_a_stone_registry_it_cannot_write_before_a_file_is_made(
     _table_with_registry(desk, "../stones.db")
     (desk / "stones.db").chmod(0o444)
     refused_leaving(capsys, desk, args, "'table/table.toml': rfid.registry: 'table/../stones.db' is not writable")
+
+
+SEEN_UNOPENED = [(r, n) for r, n in BAD_REGISTRIES if not r.startswith("/sys")]
+"""The bad registries found without opening them (registry_problem): root may write in /sys as far
+as os.access says, and the registry refuses it only as it opens it, as run's does."""
+
+
+@pytest.mark.parametrize("registry, named", SEEN_UNOPENED, ids=[r for r, _ in SEEN_UNOPENED])
+def test_stones_enroll_refuses_a_stone_registry_as_run_does_before_a_device_is_opened(
+        desk: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        registry: str, named: str) -> None:
+    # enroll checked only that the registry was no folder and had one, with its own copy of the
+    # check run makes (hardware.rfid.registry_problem); it opened the devices, then the registry,
+    # whose refusal named neither the configuration nor its key
+    monkeypatch.setattr("controller.commands.stones.build_devices", _opened)
+    _table_with_registry(desk, registry)
+    err = refused_leaving(capsys, desk, ["stones", "enroll", "--config", "table/table.toml", "--kind", "stone",
+                                         "--colour", "black", "--sim-tags", "AABBCCDD"],
+                          "dicetable: 'table/table.toml': rfid.registry: ")
+    assert named in err and err.endswith("; give the registry's file with --db\n")
+
+
+def _opened(*args: object, **options: object) -> None:
+    """``stones enroll`` opened the devices."""
+    raise AssertionError("a device was opened")
 
 
 def _table_with_registry(desk: Path, registry: str) -> None:
