@@ -179,6 +179,9 @@ class EmulatedRC522:
     """The chip behind one chip select: call :meth:`transfer` with what the master clocks out.
 
     ``clock`` (its own :class:`SimClock` when None) is advanced by ``transfer_s`` per transaction.
+    ``garbles``, when set, is asked of every frame the tags answer (the frame's bits, as sent)
+    whether their answer arrives garbled: a tag at the field's edge garbles now and then, some
+    frames and not others, where :attr:`fault` ``GARBLED`` garbles every answer.
     """
 
     def __init__(self, version: int = 0x92, clock: SimClock | None = None,
@@ -188,6 +191,7 @@ class EmulatedRC522:
         self.transfer_s = transfer_s
         self.tags: list[EmulatedTag] = []
         self.fault = ChipFault.NONE
+        self.garbles: Callable[[Bits], bool] | None = None
         self.transfers = 0
         self._due: tuple[float, Callable[[], None]] | None = None
         self._awake_at = 0.0
@@ -295,13 +299,15 @@ class EmulatedRC522:
         if self.fault is ChipFault.STUCK:
             return
         nbits = (len(sent) - 1) * 8 + (tx_last or 8) if sent else 0
-        answers = self._answers(to_bits(sent, nbits))
+        bits = to_bits(sent, nbits)
+        answers = self._answers(bits)
         sent_at = self.clock.now() + nbits * AIR_BIT_S
         if not answers:
             self._timer_from(sent_at)
             return
         answered_at = sent_at + FRAME_DELAY_S + max(len(a) for a in answers) * AIR_BIT_S
-        self._due = (answered_at, lambda: self._receive(answers, rx_align))
+        garbled = self.fault is ChipFault.GARBLED or bool(self.garbles and self.garbles(bits))
+        self._due = (answered_at, lambda: self._receive(answers, rx_align, garbled))
 
     def _timer_from(self, sent_at: float) -> None:
         """No answer: TimerIRq when the timer runs out (never, if it is not started by TAuto)."""
@@ -326,7 +332,7 @@ class EmulatedRC522:
         heard = [tag.hear(bits) for tag in self.tags]
         return [answer for answer in heard if answer is not None]
 
-    def _receive(self, answers: list[Bits], rx_align: int) -> None:
+    def _receive(self, answers: list[Bits], rx_align: int, garbled: bool) -> None:
         longest = max(len(a) for a in answers)
         clash = next((i for i in range(longest)
                       if len({a[i] if i < len(a) else 0 for a in answers}) > 1), None)
@@ -338,7 +344,7 @@ class EmulatedRC522:
             self.regs[Reg.COM_IRQ] |= ERR_IRQ
             position = (rx_align + clash + 1) % 32
             self.regs[Reg.COLL] = (self.regs[Reg.COLL] & VALUES_AFTER_COLL) | position
-        if self.fault is ChipFault.GARBLED:
+        if garbled:
             self.regs[Reg.ERROR] |= ERR_PARITY
             self.regs[Reg.COM_IRQ] |= ERR_IRQ
         self._push_fifo(list(from_bits(bits, rx_align)))

@@ -1,7 +1,7 @@
 """The emulated RC522 answers SPI transfers as the datasheet's registers and FIFO do."""
 
 from hardware.rc522_regs import (
-    ANTENNA_ON, CRC_IRQ, ERR_COLL, REQA, RX_IRQ, START_SEND, TIMER_IRQ, Cmd, Reg, crc_a,
+    ANTENNA_ON, CRC_IRQ, ERR_COLL, ERR_PARITY, REQA, RX_IRQ, START_SEND, TIMER_IRQ, Cmd, Reg, crc_a,
 )
 from hardware.sim_rc522 import ChipFault, EmulatedRC522, EmulatedTag, TagState
 
@@ -183,3 +183,21 @@ def test_tag_that_leaves_stops_answering():
 def test_halted_tag_ignores_reqa():
     tag = EmulatedTag(bytes.fromhex("DEADBEEF"), state=TagState.HALT)
     assert tag.hear([0, 1, 1, 0, 0, 1, 0]) is None
+
+
+def test_garbles_sets_parity_err_on_the_answers_to_the_frames_it_chooses():
+    # a tag at the field's edge: its answer to one frame arrives garbled, to the next one clean
+    chip = EmulatedRC522()
+    chip.place(EmulatedTag(bytes.fromhex("DEADBEEF")))
+    heard = []
+
+    def first_only(bits):
+        heard.append(bits)
+        return len(heard) == 1
+    chip.garbles = first_only
+    transceive_reqa(chip)
+    garbled = read(chip, Reg.ERROR)
+    write(chip, Reg.COM_IRQ, 0x7F)
+    transceive_reqa(chip)
+    assert heard[0] == [0, 1, 1, 0, 0, 1, 0]  # REQA 0x26, 7 bits, least significant first
+    assert garbled & ERR_PARITY and not read(chip, Reg.ERROR) & ERR_PARITY
