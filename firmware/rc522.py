@@ -4,6 +4,14 @@ Reads the UIDs of the ISO 14443A tags on the antenna: WUPA/REQA, bit-oriented an
 and SELECT for cascade levels 1 to 3 (4, 7 and 10 byte UIDs), then HLTA, one tag after another
 (several stones can lie on one spot). :class:`TagWatch` turns successive reads into arrive/leave
 events.
+
+A garbled frame (ErrorReg's ParityErr, ProtocolErr or BufferOvfl, a collision CollReg cannot
+place, a UID part failing its BCC, no SAK) is the tags' doing, not the chip's: a stone half over
+the antenna garbles now and then. It is told apart from a failed reader (the chip did not finish,
+or nothing answers on the bus) as the Pi's own driver (``hardware/rfid.py``) and the library it
+follows (miguelbalboa/rfid) do: a garbled branch of the UID tree is dropped, a garbled WUPA makes
+the scan change nothing, and only a chip whose version register then reads 0x00 or 0xFF (nothing
+drives MISO: every register, ErrorReg too, reads all ones on a line floating high) has failed.
 """
 
 from link import const, ticks_diff, TAG_ARRIVE, TAG_LEAVE
@@ -48,7 +56,9 @@ COLL_POS_NOT_VALID = const(0x20)
 OK = const(0)
 NO_TAG = const(1)
 COLLISION = const(2)
-ERROR = const(3)
+ERROR = const(3)      # the chip failed: it did not finish, or nothing answers on the bus
+GARBLED = const(4)    # the tags' answer arrived garbled: this scan says nothing
+NO_CHIP_VERSIONS = (0x00, 0xFF)  # what VersionReg reads when no chip drives MISO
 
 MISS_LIMIT = const(3)
 MAX_TAGS = const(8)
@@ -132,7 +142,8 @@ class RC522:
             self._write(FIFO_DATA_REG, byte)
 
     def transceive(self, data, last_bits=0, rx_align=0):
-        """Send ``data`` to the tags; ``(status, answer)`` with status OK/NO_TAG/COLLISION/ERROR.
+        """Send ``data`` to the tags; ``(status, answer)``: OK, NO_TAG, COLLISION, GARBLED (an
+        answer with ErrorReg's errors) or ERROR (the chip did not finish).
 
         ``last_bits`` is how many bits of the last byte to send (0: all 8), ``rx_align`` the bit
         position where the first received bit goes (both for bit-oriented anticollision frames).
@@ -157,7 +168,7 @@ class RC522:
     def _answer(self):
         error = self._read(ERROR_REG)
         if error & ERR_FATAL:
-            return ERROR, b""
+            return GARBLED, b""
         count = self._read(FIFO_LEVEL_REG) & 0x7F
         answer = bytes(self._read(FIFO_DATA_REG) for _ in range(count))
         if error & ERR_COLLISION:
@@ -181,7 +192,7 @@ class RC522:
         Only tags whose UID part starts with the first ``known`` bits of ``prefix`` answer.
         Returns ``(status, uid5, known)``: OK with the 5 bytes (UID part and BCC) of the one tag
         answering; COLLISION with the bits up to the first collided one (that bit set to 1) and
-        their count; NO_TAG or ERROR with nothing.
+        their count; NO_TAG, GARBLED or ERROR with nothing.
         """
         self._write(COLL_REG, 0)
         uid5 = bytearray(5)
@@ -191,14 +202,14 @@ class RC522:
         frame = bytes((level, ((2 + whole) << 4) | bits)) + bytes(uid5[:whole + (1 if bits else 0)])
         status, answer = self.transceive(frame, bits, bits)
         if status not in (OK, COLLISION) or not answer:
-            return (ERROR if status == OK else status), b"", 0
+            return (GARBLED if status == OK else status), b"", 0
         for i, byte in enumerate(answer[:5 - whole]):
             uid5[whole + i] |= byte
         if status == OK:
             return self._check_bcc(uid5) + (40,)
         known = self._collided_bit(whole)
         if not known_bits_valid(known, whole, bits):
-            return ERROR, b"", 0
+            return GARBLED, b"", 0
         _keep_bits(uid5, known)
         uid5[(known - 1) // 8] |= 1 << ((known - 1) % 8)
         return COLLISION, bytes(uid5), known
@@ -213,15 +224,18 @@ class RC522:
     @staticmethod
     def _check_bcc(uid5):
         if uid5[0] ^ uid5[1] ^ uid5[2] ^ uid5[3] ^ uid5[4]:
-            return ERROR, b""
+            return GARBLED, b""
         return OK, bytes(uid5)
 
     def _select(self, level, uid5):
-        """SELECT the tag with ``uid5`` at ``level``: ``(status, SAK)``."""
+        """SELECT the tag with ``uid5`` at ``level``: ``(status, SAK)``; no SAK (a garbled one,
+        or none: the tag left) is GARBLED, as the Pi's driver has it."""
         frame = bytes((level, 0x70)) + uid5
         status, sak = self.transceive(frame + self.crc_a(frame))
-        if status != OK or not sak:
+        if status == ERROR:
             return ERROR, 0
+        if status != OK or not sak:
+            return GARBLED, 0
         return OK, sak[0]
 
     def _resolve(self, done, prefix, known, pending):
@@ -250,14 +264,16 @@ class RC522:
             if not sak & 0x04:
                 self.halt()
                 return OK, b"".join(part[1:4] for part in parts[:-1]) + parts[-1][:4]
-        return ERROR, b""
+        return GARBLED, b""
 
     def read_uids(self, most=MAX_TAGS):
         """``(status, [uid, ...])``: every tag on the antenna (up to ``most``), each left halted.
 
         A walk of the UID tree: every round wakes all tags (WUPA, halted ones too) and narrows
         down with the bits fixed so far; a collision splits the branch in two, a branch with one
-        tag selects it. ``2 * most`` rounds find ``most`` tags.
+        tag selects it. ``2 * most`` rounds find ``most`` tags. A garbled branch is dropped (its
+        tags are missed this time); a garbled WUPA is ``(GARBLED, [])``, or ``(ERROR, [])`` when
+        the version register says no chip answers.
         """
         uids = []
         pending = [([], b"", 0)]
@@ -268,11 +284,13 @@ class RC522:
             status = self.transceive(bytes((PICC_WUPA,)), 7)[0]
             if status == NO_TAG:
                 continue
+            if status == GARBLED:
+                return (ERROR if self.version() in NO_CHIP_VERSIONS else GARBLED), []
             if status == OK or status == COLLISION:
                 status, uid = self._resolve(done, prefix, known, pending)
             if status == OK:
                 uids.append(uid)
-            elif status != COLLISION and status != NO_TAG:
+            elif status == ERROR:
                 return ERROR, uids
         return OK, uids
 
@@ -303,7 +321,8 @@ class TagWatch:
     A tag counts as gone after ``miss_limit`` polls in a row without it, so a read that fails
     once (a tag at the edge of the field) does not make it leave and arrive again. A poll where
     the reader failed (an error status or an ``OSError`` from the bus) counts as no poll for
-    the tags it did not read.
+    the tags it did not read; a garbled one (GARBLED) changes nothing and is no failure, as on
+    the Pi (``hardware/rfid.py``'s ``Mfrc522Reader``).
     """
 
     def __init__(self, reader, miss_limit=MISS_LIMIT):
@@ -318,7 +337,9 @@ class TagWatch:
             status, uids = self.reader.read_uids()
         except OSError:
             status, uids = ERROR, []
-        self.failed = status != OK
+        self.failed = status == ERROR
+        if status == GARBLED:
+            return []
         events = []
         for uid in uids:
             if uid not in self.misses:

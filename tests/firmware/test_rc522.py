@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import contextlib
+import random
 from types import ModuleType
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
+from controller.games.errors import DeviceError
 from hardware.clock import SimClock
+from hardware.mfrc522 import MFRC522
+from hardware.rfid import Mfrc522Reader
 from hardware.seatnode import ReaderFailed, SeatNodeReader
 from hardware.seatnode_firmware import firmware
 from hardware.seatnode_sim import SimSeatNode
 from hardware.devices import TagChange
 from hardware.rc522_regs import timer_period
-from hardware.sim_rc522 import ChipFault, EmulatedRC522, EmulatedTag
+from hardware.sim_rc522 import ChipFault, EmulatedRC522, EmulatedTag, from_bits
 
 RC522 = firmware().rc522
 LINK = firmware().link
@@ -189,3 +193,103 @@ def test_a_dead_chip_is_said_by_the_pis_poll_until_it_answers_again(reader: Any,
             arrived += spots.poll()
     assert spots.poll() == [] and [(e.tag, e.change) for e in arrived] == [
         (STONE.hex().upper(), TagChange.ARRIVE)]
+
+
+def test_a_garbled_read_is_no_failed_reader_and_changes_nothing(reader: Any, chip: EmulatedRC522) -> None:
+    # a stone half over the antenna garbles now and then (ErrorReg's ParityErr): the node said its
+    # reader failed, and the Pi faulted the seat, where the Pi's own driver ignores such a scan
+    watch = RC522.TagWatch(reader, miss_limit=2)
+    chip.place(EmulatedTag(STONE))
+    watch.poll()
+    chip.fault = ChipFault.GARBLED
+    assert [watch.poll() for _ in range(4)] == [[]] * 4
+    assert not watch.failed and watch.present() == [STONE]
+
+
+def test_a_chip_gone_on_a_floating_miso_is_still_a_failed_reader(reader: Any,
+                                                                 chip: EmulatedRC522) -> None:
+    # every register reads 0xFF, ErrorReg too: garbled to the driver, but the version says no chip
+    watch = RC522.TagWatch(reader)
+    chip.place(EmulatedTag(STONE))
+    watch.poll()
+    chip.fault = ChipFault.FLOATING
+    assert watch.poll() == [] and watch.failed and watch.present() == [STONE]
+
+
+def garbled_select_of(uid: bytes) -> Callable[[list[int]], bool]:
+    """The emulated chip's ``garbles``: the SAK of the tag ``uid`` (4 bytes) arrives garbled."""
+    cascade = EmulatedTag(uid).cascade(0)
+    return lambda bits: len(bits) == 72 and from_bits(bits)[2:7] == cascade
+
+
+def test_a_garbled_sak_drops_that_tag_and_reads_the_others(reader: Any, chip: EmulatedRC522) -> None:
+    edge = bytes.fromhex("DEADBEE0")
+    chip.place(EmulatedTag(STONE))
+    chip.place(EmulatedTag(edge))
+    chip.garbles = garbled_select_of(edge)
+    assert reader.read_uids() == (RC522.OK, [STONE])
+
+
+def pi_spot(machine: ModuleType, chip: EmulatedRC522) -> Callable[[], Any]:
+    """One poll of the chip's spot by the Pi's driver: its events, or "failed"."""
+    reader = Mfrc522Reader({"pot": MFRC522(chip, chip.clock)}, chip.clock,
+                           leave_after=RC522.MISS_LIMIT)
+
+    def poll() -> Any:
+        try:
+            return sorted((e.change.value, e.tag) for e in reader.poll())
+        except DeviceError:
+            return "failed"
+    return poll
+
+
+def node_spot(machine: ModuleType, chip: EmulatedRC522) -> Callable[[], Any]:
+    """One poll of the chip's spot by the seat node's firmware: its events, or "failed"."""
+    spi, cs = machine.SPI(0), machine.Pin(17, machine.Pin.OUT)
+    spi.attach(cs, chip)
+    driver = RC522.RC522(spi, cs, ticks_of(chip))
+    driver.init()
+    watch = RC522.TagWatch(driver)
+    names = {LINK.TAG_ARRIVE: "arrive", LINK.TAG_LEAVE: "leave"}
+
+    def poll() -> Any:
+        events = sorted((names[change], uid.hex().upper()) for change, uid in watch.poll())
+        return "failed" if watch.failed else events
+    return poll
+
+
+@pytest.mark.parametrize("side", [pi_spot, node_spot], ids=["pi", "seat-node"])
+def test_the_pi_and_a_seat_node_read_garbled_scans_alike(machine: ModuleType, side: Any) -> None:
+    chip = EmulatedRC522()
+    poll = side(machine, chip)
+    edge = bytes.fromhex("DEADBEE0")
+    chip.place(EmulatedTag(STONE))
+    chip.place(EmulatedTag(edge))
+    seen = [poll()]
+    chip.fault = ChipFault.GARBLED          # every answer garbled: the scans say nothing
+    seen += [poll() for _ in range(4)]
+    chip.fault = ChipFault.NONE
+    chip.garbles = garbled_select_of(edge)  # one stone's SAK garbled: it is missed, and leaves
+    seen += [poll() for _ in range(3)]
+    chip.garbles = None
+    seen.append(poll())
+    chip.fault = ChipFault.FLOATING         # the chip gone: a failed reader
+    seen.append(poll())
+    assert seen == [[("arrive", "DEADBEE0"), ("arrive", "DEADBEEF")], [], [], [], [], [], [],
+                    [("leave", "DEADBEE0")], [("arrive", "DEADBEE0")], "failed"]
+
+
+def test_a_stone_garbling_now_and_then_raises_no_reader_fault_on_the_pi(reader: Any,
+                                                                        chip: EmulatedRC522) -> None:
+    clock = SimClock()
+    node = SimSeatNode(clock, antennas=[reader])
+    spots = SeatNodeReader({"pot": (node.link(), 0)}, clock)
+    chip.place(EmulatedTag(STONE))
+    rng = random.Random(7)
+    chip.garbles = lambda bits: len(bits) == 7 and rng.random() < 0.3  # its ATQA, 3 times in 10
+    garbled = chip.transfers
+    for _ in range(30):  # 3 s of the table's polls, the node reading its antenna every 100 ms
+        clock.advance(0.1)
+        spots.poll()
+    assert chip.transfers > garbled and spots.warning() is None
+    assert spots.tags("pot") == {STONE.hex().upper()}
