@@ -22,6 +22,11 @@ from hardware.devices import EMPTY_SEAT_FIX, DeviceStatus, TagChange, TagEvent, 
 from hardware.mfrc522 import MFRC522, TagProtocolError
 from hardware.rc522_regs import NO_CHIP_VERSIONS
 
+EMPTY_SEAT_RETRY_S = 5.0
+"""How long a chip under the spot of a seat where no one plays is left alone after it failed:
+resetting and scanning a stuck chip costs the table's loop some 0.1 s (its 50 ms oscillator wait,
+then its 50 ms timeout) at every beat, for a spare antenna the game does not read."""
+
 
 class SpotTracker:
     """The tags on each spot as of the last scan, and the events that changed them.
@@ -84,7 +89,8 @@ class Mfrc522Reader:
     not a miss), and the events of the other spots wait for the next poll instead of being lost.
     ``seats`` names the seat whose spot each is (a spot not in it, the pot, is always waited
     for): the chip under the spot of a seat where no one plays (:meth:`set_seats_in_play`) is
-    not waited for, as a seat node's is not (:class:`~hardware.seatnode.SeatNodeReader`).
+    not waited for, as a seat node's is not (:class:`~hardware.seatnode.SeatNodeReader`), and
+    once it fails it is tried again only every :data:`EMPTY_SEAT_RETRY_S` seconds.
     """
 
     def __init__(self, chips: Mapping[str, MFRC522], clock: Clock, name: str = "rfid",
@@ -102,6 +108,7 @@ class Mfrc522Reader:
         self._seats = dict(seats or {})
         self._empty: frozenset[str] = frozenset()  # the spots of seats where no one plays
         self._unread: dict[str, DeviceError] = {}  # their chips that failed at the last poll
+        self._retry_at: dict[str, float] = {}  # when a chip that failed is tried again
 
     @property
     def name(self) -> str:
@@ -150,7 +157,8 @@ class Mfrc522Reader:
 
         Every spot is scanned even when one fails; the events found are then kept for the next
         poll, and the first failure is raised. A chip under the spot of a seat where no one
-        plays that fails raises nothing: :meth:`warning` says it.
+        plays that fails raises nothing: :meth:`warning` says it until it works again, and it is
+        not asked again for :data:`EMPTY_SEAT_RETRY_S` (:meth:`_resting`).
 
         :raises DeviceTimeout: a chip did not answer (the message names its spot).
         :raises DeviceError: a chip is not there at all.
@@ -158,10 +166,14 @@ class Mfrc522Reader:
         events, self._held = self._held, []
         failures: dict[str, DeviceError] = {}
         for spot in self.spots:
+            if self._resting(spot):
+                failures[spot] = self._unread[spot]
+                continue
             try:
                 seen = self._scan(spot)
             except DeviceError as err:
                 failures[spot] = err
+                self._retry_at[spot] = self._clock.now() + EMPTY_SEAT_RETRY_S
                 continue
             if seen is not None:
                 events += self._tracker.update(spot, seen, self._clock.now())
@@ -171,6 +183,13 @@ class Mfrc522Reader:
             self._held = events
             raise failure
         return events
+
+    def _resting(self, spot: str) -> bool:
+        """Whether ``spot``'s chip is left alone this poll: it is under a seat where no one
+        plays, failed at the last poll, and was last tried under :data:`EMPTY_SEAT_RETRY_S` ago.
+        A chip under a seat in play is tried at every poll, as the table waits for it."""
+        return spot in self._empty and spot in self._unread and \
+            self._clock.now() < self._retry_at.get(spot, 0.0)
 
     def _scan(self, spot: str) -> frozenset[str] | None:
         """The tags on ``spot``; None when the scan was garbled (it then changes nothing).

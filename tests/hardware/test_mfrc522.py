@@ -5,7 +5,7 @@ import pytest
 from controller.games.errors import DeviceError, DeviceTimeout
 from hardware.clock import SimClock
 from hardware.mfrc522 import MFRC522
-from hardware.rfid import Mfrc522Reader
+from hardware.rfid import EMPTY_SEAT_RETRY_S, Mfrc522Reader
 from hardware.devices import TagChange
 from hardware.sim_rc522 import ChipFault, EmulatedRC522, EmulatedTag
 
@@ -224,3 +224,64 @@ def test_a_chip_gone_with_miso_floating_high_fails_the_poll(chip):
         reader.poll()
     chip.fault = ChipFault.NONE
     assert reader.poll() == [] and reader.tags("pot") == {"DEADBEEF"}
+
+
+def table_of(clock, seat5):
+    """The pot's reader and the one under seat 5's spot, where no one plays; one poll made."""
+    chips = {"pot": EmulatedRC522(clock=clock), "seat5": seat5}
+    reader = Mfrc522Reader({s: MFRC522(c, clock) for s, c in chips.items()}, clock,
+                           seats={"seat5": 5})
+    reader.set_seats_in_play(frozenset({0, 1}))
+    reader.poll()
+    return reader
+
+
+def cost(clock, poll):
+    """The simulated seconds one poll took (its SPI transfers and its waits)."""
+    started = clock.now()
+    poll()
+    return clock.now() - started
+
+
+def test_a_stuck_reader_under_an_empty_seat_is_tried_every_few_seconds_not_every_poll(clock):
+    # reset (a 50 ms wait) and scanned (a 50 ms timeout) at every poll, it slowed every beat of the
+    # game by 0.08 s for a spare antenna no one reads
+    stuck = EmulatedRC522(clock=clock)
+    reader = table_of(clock, stuck)
+    healthy = cost(clock, reader.poll)
+    stuck.fault = ChipFault.STUCK
+    reader.poll()
+    tried, started = stuck.transfers, clock.now()
+    costs = []
+    while clock.now() - started < EMPTY_SEAT_RETRY_S - 0.5:
+        costs.append(cost(clock, reader.poll))
+        assert reader.warning().problem.startswith("reader under 'seat5' timed out")
+    assert max(costs) < healthy and stuck.transfers == tried  # the stuck chip not even asked
+    clock.advance(0.5)
+    assert cost(clock, reader.poll) > healthy + 0.07 and stuck.transfers > tried  # tried again
+
+
+def test_a_reader_under_an_empty_seat_that_works_again_is_read_within_the_retry_time(clock):
+    chip = EmulatedRC522(clock=clock)
+    reader = table_of(clock, chip)
+    chip.fault = ChipFault.STUCK
+    reader.poll()
+    chip.fault = ChipFault.NONE
+    chip.place(EmulatedTag(FOUR))
+    assert reader.poll() == [] and reader.warning() is not None
+    clock.advance(EMPTY_SEAT_RETRY_S)
+    assert [(e.spot, e.tag) for e in reader.poll()] == [("seat5", "DEADBEEF")]
+    assert reader.warning() is None
+
+
+def test_a_stuck_reader_under_a_seat_in_play_is_still_tried_at_every_poll(clock):
+    stuck = EmulatedRC522(clock=clock)
+    reader = table_of(clock, stuck)
+    stuck.fault = ChipFault.STUCK
+    reader.poll()
+    reader.set_seats_in_play(frozenset({0, 1, 5}))  # a player sits at seat 5: waited for at once
+    for _ in range(3):
+        tried = stuck.transfers
+        with pytest.raises(DeviceTimeout, match="'seat5'"):
+            reader.poll()
+        assert stuck.transfers > tried
