@@ -116,8 +116,7 @@ def connect(path: Path, *, readonly: bool) -> sqlite3.Connection:
     :raises StoreError: naming the file and what to do, when it cannot be the table's record.
     """
     check_place(path, readonly)
-    sidecars = [path.with_name(path.name + end) for end in ("-wal", "-shm")]
-    made = [side for side in sidecars if not side.exists()]
+    made = [side for side in _sidecars(path) if not side.exists()]
     try:
         conn = _open(path, readonly)
     except sqlite3.Error as err:
@@ -186,14 +185,57 @@ def check_place(path: Path, readonly: bool) -> None:
 
 
 def _open(path: Path, readonly: bool) -> sqlite3.Connection:
-    mode = "ro" if readonly else "rwc"
-    uri = f"file:{quote(os.fsencode(path.absolute()))}?mode={mode}"  # the name's own bytes, UTF-8 or not
+    query = _reading(path) if readonly else "mode=rwc"
+    uri = f"file:{quote(os.fsencode(path.absolute()))}?{query}"  # the name's own bytes, UTF-8 or not
     # the table serialises its calls under its own lock, from whichever thread (the loop, a web
     # request) holds it, so the connection may be used from more than the thread that made it
     conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10.0,
                            check_same_thread=False)
+    if readonly:
+        conn.execute("PRAGMA query_only = ON")  # a reader opened read-write writes nothing
     conn.execute("PRAGMA foreign_keys = ON")
     return conn
+
+
+def _reading(path: Path) -> str:
+    """How a reader opens the record so that it leaves the folder as it found it.
+
+    A read-only connection to a WAL file makes ``NAME-wal`` and ``NAME-shm`` when they are not
+    there and never removes them: only the last connection to close does, holding the file's
+    exclusive lock, so never while a table has it open (SQLite's wal.html, walformat.html).
+    So: with either there (a table has the file open, or was killed with records in its log)
+    read-only, reading the log, nothing made or removed; with neither (the table closed it)
+    read-write with ``query_only``, so that closing removes what opening made unless a table
+    opened the file meanwhile; and where this user cannot write (a read-only stick, another
+    user's record), where SQLite could not make them, ``immutable``: the records as the closed
+    file holds them, a table that opens it after that unseen (were it to write its log back
+    into the file during the read, the read could fail).
+    """
+    if _in_use(path) or not _in_wal(path):
+        return "mode=ro"
+    if os.access(path, os.W_OK) and os.access(path.parent, os.W_OK):
+        return "mode=rw"
+    return "mode=ro&immutable=1"
+
+
+def _sidecars(path: Path) -> list[Path]:
+    """The files SQLite keeps beside a WAL file while it is open: its log and its index."""
+    return [path.with_name(path.name + end) for end in ("-wal", "-shm")]
+
+
+def _in_use(path: Path) -> bool:
+    """A table has the file open, or left its log beside it."""
+    return any(side.exists() for side in _sidecars(path))
+
+
+def _in_wal(path: Path) -> bool:
+    """The file's header says WAL (bytes 18 and 19 are 2): only such a file is opened
+    read-write to read it, so that no other file (a rollback journal's) is ever written."""
+    try:
+        with open(path, "rb") as file:
+            return file.read(20)[18:20] == b"\x02\x02"
+    except OSError:  # unreadable: SQLite says so, read-only
+        return False
 
 
 def _configure(conn: sqlite3.Connection, path: Path) -> None:

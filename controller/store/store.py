@@ -214,7 +214,8 @@ class Store(Reader):
     @staticmethod
     def open_readonly(path: Path | str) -> Reader:
         """A read-only view of the record at ``path`` for another thread or process (the web),
-        seeing each record once it is committed.
+        seeing each record once it is committed (of a closed record this user cannot write, the
+        records it holds when opened), and leaving no file beside it that was not there.
 
         :raises StoreError: when the file does not exist, cannot be read, or is not the record.
         """
