@@ -222,7 +222,8 @@ class Store(Reader):
         return Reader(path)
 
     def close(self) -> None:
-        """Close the file and let another table open it (closing twice does nothing)."""
+        """Close the file and let another table open it (closing twice does nothing). The lock
+        file stays beside it, empty: see :func:`_lock_writer`."""
         try:
             self._conn.close()
         finally:
@@ -449,7 +450,13 @@ def _lock_path(path: Path) -> Path:
 
 def _lock_writer(path: Path) -> int:
     """Hold the lock file next to ``path`` for this writer's lifetime; the kernel releases it
-    when the process dies, so a table killed mid-game is reopened at once."""
+    when the process dies, so a table killed mid-game is reopened at once.
+
+    The file is only what ``flock`` locks, empty, so one left after the table closes (or dies)
+    locks nothing. It is never removed on closing: a table that opened it just before, and
+    locks it just after, would hold the lock of a file no longer there while a third table
+    made a new one and locked that, and the two would write the record at once.
+    """
     lock = _lock_path(path)
     try:
         fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
