@@ -36,14 +36,21 @@ def history_text(store: Any, game_no: int) -> str:
 def summaries(store: Any, limit: int = 10) -> list[GameSummary]:
     """The newest ``limit`` games, each with its results (replayed when still in play), its
     seats' colours and the rolls the room saw."""
-    return [_summary(store, row) for row in store.games(limit)]
+    rows = store.games(limit)
+    return [_summary(store, row, newest=index == 0) for index, row in enumerate(rows)]
 
 
-def _summary(store: Any, row: GameSummary) -> GameSummary:
+def _summary(store: Any, row: GameSummary, *, newest: bool) -> GameSummary:
+    """``newest``: the record's last game, over when its replay says so, as the table that opens
+    the record judges it, whatever the record says: the record of an older table can hold it
+    won while a correction took its end back (``schema.reopen_taken_back``, run only when a
+    table opens the file), or in play while its last input ended it (a table killed between
+    the two: ``Table._finish_cut_short``). An older game was ended by the next one's start."""
     records = store.records(row.game_no)
     ledger = _replayed(row, records)
-    final = row.final if row.over and row.final else dict(ledger.game.final())
-    return replace(row, final=final, rolls=_rolls(row, ledger, records, row.colours))
+    over = ledger.game.pending().over if newest else row.over
+    final = row.final if over and row.final else dict(ledger.game.final())
+    return replace(row, over=over, final=final, rolls=_rolls(row, ledger, records, row.colours))
 
 
 def _replayed(row: GameSummary, records: Sequence[Any]) -> Ledger:

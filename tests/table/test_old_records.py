@@ -53,7 +53,7 @@ def test_a_game_whose_end_an_old_table_took_back_is_in_play_once_its_record_is_o
     _taken_back_the_old_way(table, correction)
     table.store.close()
     _made_old(db)
-    assert [game["over"] for game in _history(db, capsys)] == [True]  # as the old table left it
+    assert [game["over"] for game in _history(db, capsys)] == [False]  # as the table will: read, not put right
     with Store(db) as store:
         current = store.current_game()
         assert current is not None and (current.game_no, current.over, current.final) == (1, False, {})
