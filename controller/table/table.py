@@ -522,13 +522,23 @@ class Table:
         if self._faults.get(device) == (problem, fix):
             return False
         self._faults[device] = (problem, fix)
-        self._warnings.pop(device, None)  # the fault says what fails now
         self._note("fault", named(device, problem), device, fix)
         return True
 
     def _fault_cleared(self, device: str) -> None:
+        """Record the end of ``device``'s fault. A warning that stood before it (the node of an
+        empty seat, kept through the fault: :meth:`_health` shows the fault first) and stands
+        still is said in the clear, with its problem as the clear's ``why`` (which
+        :meth:`_recall_faults` knows it by), and not recorded again: the record said "the rfid
+        works again", untrue, then the warning a second time. A warning that began or changed
+        meanwhile is recorded after by :meth:`_warned`; one that ended leaves a plain clear."""
         del self._faults[device]
-        self._note("clear", f"the {device} works again", device, "")
+        standing = self._warning_of(device)
+        if standing is None:
+            self._warnings.pop(device, None)
+            self._note("clear", f"the {device} works again", device, "")
+        else:
+            self._note("clear", f"the {device} works again, but its warning stands", device, standing[0])
 
     def _note(self, kind: str, line: str, device: str, why: str) -> None:
         """Record a fault, a warning or its end, durably before it is shown (the log, the status,
@@ -716,22 +726,26 @@ class Table:
         the device failing again, which recorded the same fault a second time, and a fault that
         ended while the table was down was never recorded as cleared. Only the devices the table
         has: one gone from its configuration is never polled, and its fault would hold the table
-        for good. Returns those gone devices whose fault or warning stands, which :meth:`_resume`
-        records as ended (else the record never says they ended); none for a table without
-        devices (inputs only through :meth:`submit`), which has no configuration to leave one out
-        of."""
+        for good. A warning stands through a fault, and past the clear that ended the fault only
+        (:func:`_standing_warning`). Returns those gone devices whose fault or warning stands,
+        which :meth:`_resume` records as ended (else the record never says they ended); none for
+        a table without devices (inputs only through :meth:`submit`), which has no configuration
+        to leave one out of."""
         have = {name for name, _ in self._named_devices()}
+        warned = {row.origin: row for row in self.store.newest(("warning",))}
+        cleared = {row.origin: row for row in self.store.newest(("clear",))}
         gone = []
         for row in self.store.newest(DEVICE_RECORDS):
-            said = (row.line.removeprefix(f"{row.origin}: "), row.why)  # as _fault and _warned keep it
-            if row.kind == "clear":
+            warning = _standing_warning(warned.get(row.origin), cleared.get(row.origin))
+            if row.kind != "fault" and warning is None:
                 continue
             if row.origin not in have:
                 gone.append(row.origin)
-            elif row.kind == "fault":
-                self._faults[row.origin] = said
-            else:
-                self._warnings[row.origin] = said
+                continue
+            if row.kind == "fault":
+                self._faults[row.origin] = _kept(row)
+            if warning is not None:
+                self._warnings[row.origin] = _kept(warning)
         return gone if self.hw is not None else []
 
     def _finish_cut_short(self, recorded: GameSummary) -> None:
@@ -850,6 +864,19 @@ def sentence(row: Any, name: Callable[[int | None], str], ledger: Ledger | None)
     text = words.get(row.kind, row.line)
     why = f" ({row.why})" if row.why and row.kind not in ("fault", "warning") else ""
     return f"{text}{why}"
+
+
+def _standing_warning(warning: Any, clear: Any) -> Any:
+    """A device's newest warning record, if it still stands: no clear came after it but one
+    that ended a fault only (with the warning's problem as its ``why``: ``Table._fault_cleared``)."""
+    if warning is None or (clear is not None and clear.seq > warning.seq and not clear.why):
+        return None
+    return warning
+
+
+def _kept(row: Any) -> tuple[str, str]:
+    """A fault's or a warning's record as the table keeps it: (problem, fix)."""
+    return row.line.removeprefix(f"{row.origin}: "), row.why
 
 
 def named(device: str, problem: str) -> str:
