@@ -19,7 +19,7 @@ from controller.commands.common import Announcer, folders_kept_if_used, given_pa
 from controller.games.errors import InvalidInput
 
 if TYPE_CHECKING:
-    from controller.table.records import TableState
+    from hardware.devices import DeviceStatus
 
 DEFAULT_STATE = Path("/var/lib/dicetable")
 
@@ -106,9 +106,8 @@ def run(args: argparse.Namespace) -> int:
             if warning is not None:
                 print(warning, file=sys.stderr, flush=True)
         print(f"table running; record {shown(state / 'table.db')}", file=sys.stderr, flush=True)
-        standing = _standing(table.state())
-        if standing is not None:
-            print(standing, file=sys.stderr, flush=True)
+        for line in _standing(table.standing()):
+            print(line, file=sys.stderr, flush=True)
         faults = Announcer(table, sys.stderr, only=DEVICE_RECORDS)
         stop = Stop()
         stop.install()
@@ -120,14 +119,20 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _standing(state: TableState) -> str | None:
-    """What ``run`` says as it starts of a fault its record has standing (the table's status): a
-    restarted table does not record again a fault it knows from its record, so its terminal
-    would say nothing of a camera still out. Its first poll records the clear if it is over."""
-    from controller.table.records import TableStatus
-    if state.status is not TableStatus.FAULT:
-        return None
-    return f"Fault standing when the table stopped: {state.problem}; {state.fix}"
+def _standing(statuses: list[DeviceStatus]) -> list[str]:
+    """What ``run`` says as it starts of the faults and warnings its record has standing
+    (``Table.standing``), one line each, as the devices page marks them: a restarted table does
+    not record again what it knows from its record, so its terminal would say nothing of a camera
+    still out, and it said the first fault only (the table's status), not a second device's
+    fault nor a seat node's warning. Its first poll records the clear of what is over.
+
+    >>> from hardware.devices import DeviceStatus
+    >>> _standing([DeviceStatus.warning("rfid", "reader under 'seat3' timed out", "check it")])
+    ["Warning standing when the table stopped: rfid: reader under 'seat3' timed out; check it"]
+    """
+    from controller.table.table import named
+    return [f"{'Warning' if status.warns else 'Fault'} standing when the table stopped: "
+            f"{named(status.name, status.problem)}; {status.fix}" for status in statuses]
 
 
 def _telling(tick: Callable[[], bool], faults: Announcer) -> Callable[[], bool]:

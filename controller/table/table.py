@@ -309,6 +309,15 @@ class Table:
         with self._lock:
             return [self._health(name, device) for name, device in self._named_devices()]
 
+    def standing(self) -> list[DeviceStatus]:
+        """The devices the table knows failing or warning, camera first, as the devices page
+        marks them (a device's fault, else its warning), asking none: what ``run`` says as it
+        starts of those its record has standing (:meth:`_recall_faults`), all of them, where the
+        table's status names its first fault only."""
+        with self._lock:
+            return [status for name, device in self._named_devices()
+                    if (status := self._known(name, device)) is not None]
+
     # -- the device loop ---------------------------------------------------------------------
     def tick(self) -> bool:
         """Poll every device once and act on what it says; True when anything happened."""
@@ -555,14 +564,21 @@ class Table:
         table's first beat, as the record has it: :meth:`_recall_faults`), else healthy; checked
         now when the loop has not polled it (before its first beat; a camera the table has no
         eyes for, as the loop looks only through them)."""
-        if name in self._faults:
-            return DeviceStatus.failing(device.name, *self._faults[name])
-        if name in self._warnings:
-            return DeviceStatus.warning(device.name, *self._warnings[name])
+        known = self._known(name, device)
+        if known is not None:
+            return known
         if name not in self._polled or (name == "camera" and self.eyes is None):
             status: DeviceStatus = device.check()
             return status
         return DeviceStatus.healthy(device.name)
+
+    def _known(self, name: str, device: Any) -> DeviceStatus | None:
+        """``device``'s fault, else its warning, as the table keeps them; None when it has none."""
+        if name in self._faults:
+            return DeviceStatus.failing(device.name, *self._faults[name])
+        if name in self._warnings:
+            return DeviceStatus.warning(device.name, *self._warnings[name])
+        return None
 
     def _faults_except(self, device: str) -> bool:
         return any(name != device for name in self._faults)
