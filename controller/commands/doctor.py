@@ -5,13 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
 from controller.games.errors import DeviceError, InvalidInput
 from hardware.bringup import AntennaReport, CameraReport, antenna_reports, camera_report
-from hardware.config import ENV_BACKEND, ENV_CONFIG, Backend, HardwareConfig, config_for_command
+from hardware.config import (
+    ENV_BACKEND, ENV_CONFIG, MOST_SEATS, Backend, HardwareConfig, config_for_command,
+)
 from hardware.devices import Device, DeviceStatus, TagReader
 from hardware.factory import Devices, build_devices
 from hardware.rfid import StoneRegistry, check_tags
@@ -76,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
         print(_line(status, config, args.json, simulated_by_default))
     for report in reports:
         print(_report_line(report, args.json))
+    for hint in seatless_readers(config):  # advice, not a failing device: the exit status holds
+        print(f"hint: {hint}", file=sys.stderr if args.json else sys.stdout)
     fine = all(s.ok for s in statuses) and all(_advice(r) == ["ok"] for r in reports)
     return 0 if fine else 1
 
@@ -156,6 +161,35 @@ def _check_tags(reader: TagReader, registry_path: Path) -> DeviceStatus:
     finally:
         if registry is not None:
             registry.close()
+
+
+def seatless_readers(config: HardwareConfig) -> list[str]:
+    """A hint for each RC522 whose spot is a seat's but that names no seat (a ``table.toml``
+    older than ``seat = N`` on readers): the table waits for such a reader even under a seat
+    where no one sits, so a broken spare antenna there holds the game. None for a spot of no seat
+    (the pot's), nor on seat nodes, which name their seat.
+
+    >>> from hardware.config import parse_config
+    >>> readers = [{"spot": "pot", "chip_select": 8}, {"spot": "seat3", "chip_select": 7}]
+    >>> print(*seatless_readers(parse_config({"rfid": {"readers": readers}}, {})))
+    rfid.readers[1] (spot 'seat3') names no seat: add seat = 3 so that the table does not wait for it when no one sits there
+    """
+    if config.rfid.source != "mfrc522":
+        return []
+    return [f"rfid.readers[{i}] (spot {reader.spot!r}) names no seat: add seat = {seat} so that "
+            "the table does not wait for it when no one sits there"
+            for i, reader in enumerate(config.rfid.readers)
+            if reader.seat is None and (seat := _seat_of_spot(reader.spot, config)) is not None]
+
+
+def _seat_of_spot(spot: str, config: HardwareConfig) -> int | None:
+    """The seat whose bet spot ``spot`` is: the seat of a seat node that reads it, else N for
+    ``seatN``, the spot the table reads seat N's stake on (``Table``'s ``spot_of``)."""
+    nodes = [node.seat for node in config.seatnodes if node.spot == spot]
+    if nodes:
+        return nodes[0]
+    numbered = re.fullmatch(r"seat(0|[1-9][0-9]*)", spot)
+    return int(numbered.group(1)) if numbered and int(numbered.group(1)) < MOST_SEATS else None
 
 
 def _line(status: DeviceStatus, config: HardwareConfig, as_json: bool,
