@@ -19,6 +19,9 @@ def _device_records(table: Table) -> list[tuple[str, str, str]]:
 
 
 def _seat_1_away_and_back(table: Table, devices: Any) -> None:
+    """Three players: seat 3's node (unplugged) warns; seat 1's is unplugged a while, then back."""
+    table.new_game("tao", ["Ana", "Ben", "Cleo"], {})
+    _polling((table, devices), 2.0)
     devices.sim.inject("seatnode[1]:disconnected")
     _polling((table, devices), 2 * HEALTH_EVERY)
     devices.sim.clear("seatnode[1]")
@@ -30,8 +33,6 @@ def test_seat_1s_node_back_while_seat_3s_warns_is_one_clear_that_says_the_warnin
     # clearing seat 1 recorded "the rfid works again", then seat 3's warning a second time,
     # though seat 3's node had been unplugged all along
     table, devices, _ = empty_seat
-    table.new_game("tao", ["Ana", "Ben", "Cleo"], {})
-    _polling((table, devices), 2.0)
     _seat_1_away_and_back(table, devices)
     records = _device_records(table)
     assert [(kind, origin) for kind, origin, _ in records] == [
@@ -48,8 +49,6 @@ def test_the_warning_that_stood_through_a_fault_is_not_recorded_again_after_a_re
         empty_seat: tuple[Any, Any, list[Any]]) -> None:
     # the record's last word on the rfid is the clear that left the warning standing
     table, devices, _ = empty_seat
-    table.new_game("tao", ["Ana", "Ben", "Cleo"], {})
-    _polling((table, devices), 2.0)
     _seat_1_away_and_back(table, devices)
     before = _device_records(table)
     table.store.close()
