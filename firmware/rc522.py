@@ -6,12 +6,13 @@ and SELECT for cascade levels 1 to 3 (4, 7 and 10 byte UIDs), then HLTA, one tag
 events.
 
 A garbled frame (ErrorReg's ParityErr, ProtocolErr or BufferOvfl, a collision CollReg cannot
-place, a UID part failing its BCC, no SAK) is the tags' doing, not the chip's: a stone half over
-the antenna garbles now and then. It is told apart from a failed reader (the chip did not finish,
-or nothing answers on the bus) as the Pi's own driver (``hardware/rfid.py``) and the library it
-follows (miguelbalboa/rfid) do: a garbled branch of the UID tree is dropped, a garbled WUPA makes
-the scan change nothing, and only a chip whose version register then reads 0x00 or 0xFF (nothing
-drives MISO: every register, ErrorReg too, reads all ones on a line floating high) has failed.
+place or that kept not one bit, a UID part failing its BCC, no SAK) is the tags' doing, not the
+chip's: a stone half over the antenna garbles now and then. It is told apart from a failed
+reader (the chip did not finish, or nothing answers on the bus) as the Pi's own driver
+(``hardware/rfid.py``) and the library it follows (miguelbalboa/rfid) do: a garbled branch of
+the UID tree is dropped, a garbled WUPA makes the scan change nothing, and only a chip whose
+version register then reads 0x00 or 0xFF (nothing drives MISO: every register, ErrorReg too,
+reads all ones on a line floating high) has failed.
 """
 
 from link import const, ticks_diff, TAG_ARRIVE, TAG_LEAVE
@@ -171,8 +172,8 @@ class RC522:
             return GARBLED, b""
         count = self._read(FIFO_LEVEL_REG) & 0x7F
         answer = bytes(self._read(FIFO_DATA_REG) for _ in range(count))
-        if error & ERR_COLLISION:
-            return COLLISION, answer
+        if error & ERR_COLLISION:  # no bit kept (an answer drowned in noise): no branch to take
+            return (COLLISION if answer else GARBLED), answer
         if not answer:
             return NO_TAG, answer
         return OK, answer

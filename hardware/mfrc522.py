@@ -186,15 +186,19 @@ class MFRC522:
         if error & (ERR_BUFFER_OVFL | ERR_PARITY | ERR_PROTOCOL):
             raise TagProtocolError(f"RC522 receive error 0x{error:02X}")
         received = self.read_many(Reg.FIFO_DATA, self.read(Reg.FIFO_LEVEL))
-        return Reception(received, self.read(Reg.CONTROL) & 0x07, self._collision(error))
+        return Reception(received, self.read(Reg.CONTROL) & 0x07, self._collision(error, received))
 
     def _wait_irq(self) -> int:
         return self._wait_for(Reg.COM_IRQ, RX_IRQ | IDLE_IRQ | TIMER_IRQ,
                               "a transceive (no interrupt, not even its timer's)")
 
-    def _collision(self, error: int) -> int | None:
+    def _collision(self, error: int, received: bytes) -> int | None:
+        """The collided bit's position; a collision with not one bit received (an answer drowned
+        in noise) has no branch to take, and is garbled, as the seat-node firmware has it."""
         if not error & ERR_COLL:
             return None
+        if not received:
+            raise TagProtocolError("RC522 reports a collision and received nothing")
         coll = self.read(Reg.COLL)
         if coll & COLL_POS_NOT_VALID:
             raise TagProtocolError("RC522 reports a collision outside the data bits")

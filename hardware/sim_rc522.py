@@ -164,6 +164,8 @@ class ChipFault(Enum):
     STUCK = "stuck"        # registers answer, but a Transceive never completes (no interrupt)
     GARBLED = "garbled"    # answers arrive with a parity error (noise, a tag at the field's edge)
     MISSED = "missed"      # the tags do not answer (a weak field, a tag tilted on the spot)
+    NOISE = "noise"        # answers drown in noise (another RC522's field too near): a collision
+                           # at their first bit, and not one bit kept (CollErr, an empty FIFO)
 
 
 _SPECIAL_READS = frozenset({Reg.FIFO_DATA, Reg.FIFO_LEVEL, Reg.VERSION})
@@ -333,6 +335,9 @@ class EmulatedRC522:
         return [answer for answer in heard if answer is not None]
 
     def _receive(self, answers: list[Bits], rx_align: int, garbled: bool) -> None:
+        if self.fault is ChipFault.NOISE:
+            self._drown()
+            return
         longest = max(len(a) for a in answers)
         clash = next((i for i in range(longest)
                       if len({a[i] if i < len(a) else 0 for a in answers}) > 1), None)
@@ -350,3 +355,11 @@ class EmulatedRC522:
         self._push_fifo(list(from_bits(bits, rx_align)))
         self.regs[Reg.CONTROL] = (self.regs[Reg.CONTROL] & 0xF8) | ((rx_align + len(bits)) % 8)
         self.regs[Reg.COM_IRQ] |= RX_IRQ
+
+    def _drown(self) -> None:
+        """The answer drowned in noise: the chip saw a collision at its first bit and kept not
+        one bit of it (CollErr, CollPos 1, an empty FIFO): there is no branch to take."""
+        self.regs[Reg.ERROR] |= ERR_COLL
+        self.regs[Reg.COLL] = (self.regs[Reg.COLL] & VALUES_AFTER_COLL) | 1
+        self.regs[Reg.CONTROL] &= 0xF8
+        self.regs[Reg.COM_IRQ] |= RX_IRQ | ERR_IRQ

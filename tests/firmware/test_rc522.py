@@ -216,6 +216,25 @@ def test_a_chip_gone_on_a_floating_miso_is_still_a_failed_reader(reader: Any,
     assert watch.poll() == [] and watch.failed and watch.present() == [STONE]
 
 
+def test_a_collision_with_nothing_received_drops_the_branch(reader: Any, chip: EmulatedRC522) -> None:
+    # CollErr with an empty FIFO gave _resolve a collision at bit 0 of nothing: an IndexError, which
+    # the node's loop survived at every poll (a NOTICE to the Pi each 100 ms), reading no tag
+    chip.place(EmulatedTag(STONE))
+    assert reader.transceive(bytes((RC522.PICC_WUPA,)), 7)[0] == RC522.OK
+    chip.fault = ChipFault.NOISE
+    pending: list[Any] = []
+    assert reader._resolve([], b"", 0, pending) == (RC522.GARBLED, b"") and pending == []
+
+
+def test_a_scan_drowned_in_noise_is_garbled_not_a_crash(reader: Any, chip: EmulatedRC522) -> None:
+    watch = RC522.TagWatch(reader, miss_limit=2)
+    chip.place(EmulatedTag(STONE))
+    watch.poll()
+    chip.fault = ChipFault.NOISE
+    assert [watch.poll() for _ in range(4)] == [[]] * 4
+    assert not watch.failed and watch.present() == [STONE]
+
+
 def garbled_select_of(uid: bytes) -> Callable[[list[int]], bool]:
     """The emulated chip's ``garbles``: the SAK of the tag ``uid`` (4 bytes) arrives garbled."""
     cascade = EmulatedTag(uid).cascade(0)
@@ -268,6 +287,8 @@ def test_the_pi_and_a_seat_node_read_garbled_scans_alike(machine: ModuleType, si
     seen = [poll()]
     chip.fault = ChipFault.GARBLED          # every answer garbled: the scans say nothing
     seen += [poll() for _ in range(4)]
+    chip.fault = ChipFault.NOISE            # every answer drowned: a collision, nothing kept
+    seen += [poll() for _ in range(4)]
     chip.fault = ChipFault.NONE
     chip.garbles = garbled_select_of(edge)  # one stone's SAK garbled: it is missed, and leaves
     seen += [poll() for _ in range(3)]
@@ -275,8 +296,8 @@ def test_the_pi_and_a_seat_node_read_garbled_scans_alike(machine: ModuleType, si
     seen.append(poll())
     chip.fault = ChipFault.FLOATING         # the chip gone: a failed reader
     seen.append(poll())
-    assert seen == [[("arrive", "DEADBEE0"), ("arrive", "DEADBEEF")], [], [], [], [], [], [],
-                    [("leave", "DEADBEE0")], [("arrive", "DEADBEE0")], "failed"]
+    assert seen == [[("arrive", "DEADBEE0"), ("arrive", "DEADBEEF")], [], [], [], [], [], [], [], [],
+                    [], [], [("leave", "DEADBEE0")], [("arrive", "DEADBEE0")], "failed"]
 
 
 def test_a_stone_garbling_now_and_then_raises_no_reader_fault_on_the_pi(reader: Any,
