@@ -52,7 +52,8 @@ TAG_ARRIVE = const(1)
 TAG_LEAVE = const(2)
 
 READER_OK = const(0)
-READER_FAILED = const(1)
+READER_FAILED = const(1)       # the RC522 does not answer on the node's SPI bus
+READER_OVERHEATED = const(2)   # the RC522 overheated and switched its antenna off (TempErr)
 NOTICE_MAX = const(48)
 
 LED_OFF = const(0)

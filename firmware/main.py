@@ -9,8 +9,8 @@ import struct
 
 from buttons import Buttons
 from leds import Leds
-from link import (const, Link, NOTICE_MAX, READER_FAILED, READER_OK, ROLE_NODE, T_BUTTON,
-                  T_NOTICE, T_READER, T_SET_LED, T_TAG, ticks_diff)
+from link import (const, Link, NOTICE_MAX, READER_OK, ROLE_NODE, T_BUTTON, T_NOTICE, T_READER,
+                  T_SET_LED, T_TAG, ticks_diff)
 from rc522 import RC522, TagWatch
 
 TAG_POLL_MS = const(100)
@@ -34,7 +34,7 @@ class SeatNode:
         self.buttons = Buttons(button_pins, now)
         self.leds = Leds(led_pins)
         self.watches = [TagWatch(reader) for reader in readers]
-        self.reported = [False for _ in readers]
+        self.reported = [READER_OK for _ in readers]
         self.last_tag_poll = now
         self.errors = 0
         self.errors_in_a_row = 0
@@ -64,9 +64,9 @@ class SeatNode:
         for index, watch in enumerate(self.watches):
             for change, uid in watch.poll():
                 self.link.send(T_TAG, struct.pack(">BBI", index, change, now) + uid)
-            if watch.failed != self.reported[index]:
-                self.reported[index] = watch.failed
-                state = READER_FAILED if watch.failed else READER_OK
+            state = watch.state()
+            if state != self.reported[index]:
+                self.reported[index] = state
                 self.link.send(T_READER, struct.pack(">BBI", index, state, now))
 
     def notice(self, text):

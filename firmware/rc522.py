@@ -15,7 +15,8 @@ version register then reads 0x00 or 0xFF (nothing drives MISO: every register, E
 reads all ones on a line floating high) has failed.
 """
 
-from link import const, ticks_diff, TAG_ARRIVE, TAG_LEAVE
+from link import (const, ticks_diff, READER_FAILED, READER_OK, READER_OVERHEATED, TAG_ARRIVE,
+                  TAG_LEAVE)
 
 COMMAND_REG = const(0x01)
 COM_IRQ_REG = const(0x04)
@@ -48,10 +49,12 @@ CASCADE_TAG = const(0x88)
 
 IRQ_RX = const(0x20)
 IRQ_IDLE = const(0x10)
+IRQ_ERR = const(0x02)
 IRQ_TIMER = const(0x01)
 IRQ_CRC = const(0x04)
 ERR_COLLISION = const(0x08)
 ERR_FATAL = const(0x13)
+ERR_TEMP = const(0x40)   # TempErr: the chip overheated and switched its antenna off itself
 COLL_POS_NOT_VALID = const(0x20)
 
 OK = const(0)
@@ -59,6 +62,8 @@ NO_TAG = const(1)
 COLLISION = const(2)
 ERROR = const(3)      # the chip failed: it did not finish, or nothing answers on the bus
 GARBLED = const(4)    # the tags' answer arrived garbled: this scan says nothing
+OVERHEATED = const(5)  # the chip overheated (ErrorReg's TempErr): its antenna is off, it failed
+FAILED = (ERROR, OVERHEATED)
 NO_CHIP_VERSIONS = (0x00, 0xFF)  # what VersionReg reads when no chip drives MISO
 
 MISS_LIMIT = const(3)
@@ -144,7 +149,7 @@ class RC522:
 
     def transceive(self, data, last_bits=0, rx_align=0):
         """Send ``data`` to the tags; ``(status, answer)``: OK, NO_TAG, COLLISION, GARBLED (an
-        answer with ErrorReg's errors) or ERROR (the chip did not finish).
+        answer with ErrorReg's errors), OVERHEATED (TempErr) or ERROR (the chip did not finish).
 
         ``last_bits`` is how many bits of the last byte to send (0: all 8), ``rx_align`` the bit
         position where the first received bit goes (both for bit-oriented anticollision frames).
@@ -161,9 +166,13 @@ class RC522:
         return self._answer()
 
     def _wait_answer(self):
+        """How the frame ended; an overheated chip sends nothing, so its frames end by the timer
+        as an empty field's do, and only ErrorReg's TempErr (with ErrIRq) tells them apart."""
         irq = self._wait_bits(COM_IRQ_REG, IRQ_RX | IRQ_IDLE | IRQ_TIMER, self.wait_ms)
         if irq is None:
             return ERROR
+        if irq & IRQ_ERR and self._read(ERROR_REG) & ERR_TEMP:
+            return OVERHEATED
         return OK if irq & (IRQ_RX | IRQ_IDLE) else NO_TAG
 
     def _answer(self):
@@ -193,7 +202,7 @@ class RC522:
         Only tags whose UID part starts with the first ``known`` bits of ``prefix`` answer.
         Returns ``(status, uid5, known)``: OK with the 5 bytes (UID part and BCC) of the one tag
         answering; COLLISION with the bits up to the first collided one (that bit set to 1) and
-        their count; NO_TAG, GARBLED or ERROR with nothing.
+        their count; NO_TAG, GARBLED, OVERHEATED or ERROR with nothing.
         """
         self._write(COLL_REG, 0)
         uid5 = bytearray(5)
@@ -233,8 +242,8 @@ class RC522:
         or none: the tag left) is GARBLED, as the Pi's driver has it."""
         frame = bytes((level, 0x70)) + uid5
         status, sak = self.transceive(frame + self.crc_a(frame))
-        if status == ERROR:
-            return ERROR, 0
+        if status in FAILED:
+            return status, 0
         if status != OK or not sak:
             return GARBLED, 0
         return OK, sak[0]
@@ -274,7 +283,8 @@ class RC522:
         down with the bits fixed so far; a collision splits the branch in two, a branch with one
         tag selects it. ``2 * most`` rounds find ``most`` tags. A garbled branch is dropped (its
         tags are missed this time); a garbled WUPA is ``(GARBLED, [])``, or ``(ERROR, [])`` when
-        the version register says no chip answers.
+        the version register says no chip answers. A failed chip (ERROR, OVERHEATED) ends the
+        walk with its status.
         """
         uids = []
         pending = [([], b"", 0)]
@@ -286,14 +296,19 @@ class RC522:
             if status == NO_TAG:
                 continue
             if status == GARBLED:
-                return (ERROR if self.version() in NO_CHIP_VERSIONS else GARBLED), []
+                return self._unless_gone(GARBLED), []
             if status == OK or status == COLLISION:
                 status, uid = self._resolve(done, prefix, known, pending)
             if status == OK:
                 uids.append(uid)
-            elif status == ERROR:
-                return ERROR, uids
+            elif status in FAILED:
+                return self._unless_gone(status), uids
         return OK, uids
+
+    def _unless_gone(self, status):
+        """``status``, or ERROR when the version register says no chip answers: on a MISO line
+        floating high every register reads all ones, ErrorReg's garbled bits and TempErr too."""
+        return ERROR if self.version() in NO_CHIP_VERSIONS else status
 
     def halt(self):
         """Put the selected tag to sleep (HLTA; a tag does not answer it)."""
@@ -323,22 +338,28 @@ class TagWatch:
     once (a tag at the edge of the field) does not make it leave and arrive again. A poll where
     the reader failed (an error status or an ``OSError`` from the bus) counts as no poll for
     the tags it did not read; a garbled one (GARBLED) changes nothing and is no failure, as on
-    the Pi (``hardware/rfid.py``'s ``Mfrc522Reader``).
+    the Pi (``hardware/rfid.py``'s ``Mfrc522Reader``). A chip that overheated switched its
+    antenna off: the next poll sets it up again (``init``), which switches it on, as the Pi's
+    driver sets up a chip that failed; once it has cooled, it reads again.
     """
 
     def __init__(self, reader, miss_limit=MISS_LIMIT):
         self.reader = reader
         self.miss_limit = miss_limit
         self.misses = {}
+        self.status = OK
         self.failed = False
 
     def poll(self):
         """``[(TAG_ARRIVE or TAG_LEAVE, uid), ...]`` since the last poll."""
         try:
+            if self.status == OVERHEATED:
+                self.reader.init()
             status, uids = self.reader.read_uids()
         except OSError:
             status, uids = ERROR, []
-        self.failed = status == ERROR
+        self.status = status
+        self.failed = status in FAILED
         if status == GARBLED:
             return []
         events = []
@@ -363,3 +384,10 @@ class TagWatch:
     def present(self):
         """The UIDs on the antenna now, in no particular order."""
         return list(self.misses)
+
+    def state(self):
+        """What the node tells the Pi of this reader: the link's READER_OK, READER_FAILED or
+        READER_OVERHEATED, as of the last poll."""
+        if self.status == OVERHEATED:
+            return READER_OVERHEATED
+        return READER_FAILED if self.failed else READER_OK

@@ -18,10 +18,10 @@ from typing import Any, Protocol
 from controller.games.errors import DeviceError, DeviceTimeout
 from hardware.clock import Clock, RealClock
 from hardware.rc522_regs import (
-    ANTENNA_ON, CASCADE_TAG, COLL_POS_NOT_VALID, CRC_IRQ, ERR_BUFFER_OVFL, ERR_COLL, ERR_PARITY,
-    ERR_PROTOCOL, FLUSH_BUFFER, HLTA, IDLE_IRQ, KNOWN_VERSIONS, NO_CHIP_VERSIONS, POWER_DOWN, READ,
-    REQA, RESET_WAIT_S, RX_GAIN_MASK, RX_GAINS_DB, RX_IRQ, SAK_CASCADE, SEL_CL1, SEL_CL2, START_SEND,
-    TIMER_IRQ, VALUES_AFTER_COLL, WUPA, Cmd, Reg,
+    ANTENNA_ON, CASCADE_TAG, COLL_POS_NOT_VALID, CRC_IRQ, ERR_BUFFER_OVFL, ERR_COLL, ERR_IRQ,
+    ERR_PARITY, ERR_PROTOCOL, FLUSH_BUFFER, HLTA, IDLE_IRQ, KNOWN_VERSIONS, NO_CHIP_VERSIONS,
+    POWER_DOWN, READ, REQA, RESET_WAIT_S, RX_GAIN_MASK, RX_GAINS_DB, RX_IRQ, SAK_CASCADE, SEL_CL1,
+    SEL_CL2, START_SEND, TIMER_IRQ, VALUES_AFTER_COLL, WUPA, Cmd, Reg,
 )
 
 Bits = list[int]
@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 POLL_INTERVAL_S = 0.001  # between IRQ polls: a tag answers within ~1 ms, the timer ends at 25 ms
 WAIT_LIMIT_S = 0.05      # the chip's own timer says "no tag" after 25 ms; this is for a dead chip
 BACKSTOP_POLLS = 100_000 # only a clock that never moves (a stalled test clock) ever reaches it
+ERR_TEMP = 0x40          # ErrorReg TempErr: the chip overheated and switched its antenna off
 
 
 class SpiTransport(Protocol):
@@ -41,6 +42,11 @@ class SpiTransport(Protocol):
 
 class TagProtocolError(DeviceError):
     """A frame from a tag was garbled (CRC, parity, protocol); the tag is usually re-read."""
+
+
+class ChipOverheated(DeviceError):
+    """The chip's temperature sensor tripped (ErrorReg TempErr): it switched its antenna off, so
+    no tag answers until it has cooled and is set up again (:meth:`MFRC522.init`)."""
 
 
 @dataclass(frozen=True)
@@ -170,6 +176,8 @@ class MFRC522:
         """Send ``data`` to the tags and return their answer (None: no tag answered in time).
 
         :raises DeviceTimeout: the chip itself did not finish.
+        :raises ChipOverheated: the chip overheated; its frames end by the timer, unanswered, as
+            an empty field's do, and only ErrorReg (with ErrIRq) tells them apart.
         :raises TagProtocolError: the answer was garbled.
         """
         self.write(Reg.COMMAND, Cmd.IDLE)
@@ -180,9 +188,13 @@ class MFRC522:
         self.write(Reg.BIT_FRAMING, START_SEND | (rx_align << 4) | tx_last_bits)
         irq = self._wait_irq()
         self.clear_bits(Reg.BIT_FRAMING, START_SEND)
-        if irq & TIMER_IRQ and not irq & RX_IRQ:
+        unanswered = irq & TIMER_IRQ and not irq & RX_IRQ
+        error = self.read(Reg.ERROR) if irq & ERR_IRQ or not unanswered else 0
+        if error & ERR_TEMP:
+            raise ChipOverheated(f"RC522 overheated (ErrorReg 0x{error:02X}: TempErr) and switched "
+                                 "its antenna off")
+        if unanswered:
             return None
-        error = self.read(Reg.ERROR)
         if error & (ERR_BUFFER_OVFL | ERR_PARITY | ERR_PROTOCOL):
             raise TagProtocolError(f"RC522 receive error 0x{error:02X}")
         received = self.read_many(Reg.FIFO_DATA, self.read(Reg.FIFO_LEVEL))

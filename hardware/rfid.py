@@ -19,13 +19,30 @@ from controller.games.errors import DeviceError, DeviceTimeout, InvalidInput
 from controller.paths import shown
 from hardware.clock import Clock
 from hardware.devices import EMPTY_SEAT_FIX, DeviceStatus, TagChange, TagEvent, TagReader
-from hardware.mfrc522 import MFRC522, TagProtocolError
+from hardware.mfrc522 import MFRC522, ChipOverheated, TagProtocolError
 from hardware.rc522_regs import NO_CHIP_VERSIONS
 
 EMPTY_SEAT_RETRY_S = 5.0
 """How long a chip under the spot of a seat where no one plays is left alone after it failed:
 resetting and scanning a stuck chip costs the table's loop some 0.1 s (its 50 ms oscillator wait,
 then its 50 ms timeout) at every beat, for a spare antenna the game does not read."""
+
+OVERHEATED = "overheated and switched its antenna off (its ErrorReg says TempErr)"
+"""What an RC522 whose temperature sensor tripped did, as the Pi's readers and a seat node's say
+it (:class:`ReaderOverheated`, :class:`~hardware.seatnode.ReaderFailed`): its stones are not read."""
+OVERHEATED_FIX = ("let the RC522 cool: check its supply (3.3 V, never 5 V) and that air reaches it "
+                  "(not shut in under the felt beside a warm supply); it is read again by itself "
+                  "once it has cooled")
+
+
+class ReaderOverheated(DeviceError):
+    """The RC522 under ``spot`` overheated (:data:`OVERHEATED`): ``problem`` and ``fix`` for the
+    dealer, the fix being the chip's cooling, not its wiring."""
+
+    def __init__(self, name: str, spot: str) -> None:
+        self.problem = f"reader under {spot!r} {OVERHEATED}"
+        self.fix = OVERHEATED_FIX
+        super().__init__(f"{name}: {self.problem}")
 
 
 class SpotTracker:
@@ -126,8 +143,14 @@ class Mfrc522Reader:
         unread = [(spot, err) for spot, err in self._unread.items() if spot in self._empty]
         if not unread:
             return None
-        spot, failure = unread[0]
-        return self._warning(spot, str(failure).removeprefix(f"{self._name}: "))
+        return self._warning(*self._said(*unread[0]))
+
+    def _said(self, spot: str, failure: DeviceError) -> tuple[str, str]:
+        """What failed under ``spot`` and the fix: a chip that overheated says its own, any
+        other failure names the spot, and the fix is its wiring."""
+        if isinstance(failure, ReaderOverheated):
+            return failure.problem, failure.fix
+        return str(failure).removeprefix(f"{self._name}: "), self._fix(spot)
 
     @property
     def spots(self) -> tuple[str, ...]:
@@ -161,6 +184,7 @@ class Mfrc522Reader:
         not asked again for :data:`EMPTY_SEAT_RETRY_S` (:meth:`_resting`).
 
         :raises DeviceTimeout: a chip did not answer (the message names its spot).
+        :raises ReaderOverheated: a chip overheated and switched its antenna off.
         :raises DeviceError: a chip is not there at all.
         """
         events, self._held = self._held, []
@@ -194,21 +218,24 @@ class Mfrc522Reader:
     def _scan(self, spot: str) -> frozenset[str] | None:
         """The tags on ``spot``; None when the scan was garbled (it then changes nothing).
 
-        A scan is garbled when the chip says so, which a chip gone says too: with nothing
-        driving MISO, a line that floats high reads 0xFF from every register, ErrorReg's error
-        bits and all (a lone reader, wired without the buffer). Such a scan is a failure: the
-        version register says which it is (0x00 or 0xFF: no chip)."""
+        A scan is garbled when the chip says so, and a chip overheated when its ErrorReg says
+        TempErr; a chip gone says both: with nothing driving MISO, a line that floats high reads
+        0xFF from every register, ErrorReg's error bits and all (a lone reader, wired without the
+        buffer). The version register says which it is (0x00 or 0xFF: no chip). A chip that
+        failed is set up again at the next try, which switches an overheated one's antenna on."""
         chip = self._chips[spot]
         try:
             if spot not in self._ready:
                 chip.init()
                 self._ready.add(spot)
             return chip.inventory()
-        except TagProtocolError as err:
+        except (TagProtocolError, ChipOverheated) as err:
             silent = _silence(chip)
-            if not silent:
+            if isinstance(err, TagProtocolError) and not silent:
                 return None
             self._ready.discard(spot)
+            if not silent:
+                raise ReaderOverheated(self._name, spot) from err
             raise DeviceError(f"{self._name}: reader under {spot!r}: {silent}") from err
         except DeviceTimeout as err:
             self._ready.discard(spot)
@@ -223,16 +250,16 @@ class Mfrc522Reader:
         return DeviceStatus.first_wrong(self._name, map(self._check_spot, self._chips))
 
     def _check_spot(self, spot: str) -> DeviceStatus:
-        problem = self._problem(spot, self._chips[spot])
-        if not problem:
+        found = self._problem(spot, self._chips[spot])
+        if found is None:
             return DeviceStatus.healthy(self._name)
-        said = f"reader under spot {spot!r}: {problem}"
+        problem, fix = found
         if spot in self._empty:
-            return self._warning(spot, said)
-        return DeviceStatus.failing(self._name, said, self._fix(spot))
+            return self._warning(problem, fix)
+        return DeviceStatus.failing(self._name, problem, fix)
 
-    def _warning(self, spot: str, problem: str) -> DeviceStatus:
-        return DeviceStatus.warning(self._name, problem, f"{self._fix(spot)}; {EMPTY_SEAT_FIX}")
+    def _warning(self, problem: str, fix: str) -> DeviceStatus:
+        return DeviceStatus.warning(self._name, problem, f"{fix}; {EMPTY_SEAT_FIX}")
 
     def _fix(self, spot: str) -> str:
         """How to make the chip under ``spot`` answer: its power and its wiring."""
@@ -241,17 +268,21 @@ class Mfrc522Reader:
                 "MOSI to GPIO 10, MISO to GPIO 9 (through the tri-state buffer when readers share "
                 "the bus), RST to the reset pin")
 
-    def _problem(self, spot: str, chip: MFRC522) -> str:
+    def _problem(self, spot: str, chip: MFRC522) -> tuple[str, str] | None:
+        """What fails in the chip under ``spot`` now and the fix, or None: it is reset and
+        scanned."""
         silent = _silence(chip)
         if silent:
-            return silent
+            return f"reader under spot {spot!r}: {silent}", self._fix(spot)
         try:
             chip.init()
             chip.inventory()
+        except ChipOverheated:
+            return ReaderOverheated(self._name, spot).problem, OVERHEATED_FIX
         except DeviceError as err:
-            return f"it does not finish a scan ({err})"
+            return f"reader under spot {spot!r}: it does not finish a scan ({err})", self._fix(spot)
         self._ready.add(spot)
-        return ""
+        return None
 
     def close(self) -> None:
         """Release the bus."""

@@ -18,6 +18,7 @@ import struct
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from enum import Enum
 from typing import Any, Protocol
 
 import serial  # type: ignore[import-untyped]
@@ -33,6 +34,7 @@ from hardware.devices import (
     TagChange,
     TagEvent,
 )
+from hardware.rfid import OVERHEATED, OVERHEATED_FIX
 from hardware.seatnode_firmware import firmware
 
 log = logging.getLogger(__name__)
@@ -97,12 +99,24 @@ class NodeTag:
     at: float = 0.0
 
 
+class ReaderState(Enum):
+    """What a node says of one of its RC522 readers (the ``state`` of a READER message)."""
+
+    WORKS = "works"
+    NO_ANSWER = "no answer"     # nothing answers on the node's SPI bus: failed
+    OVERHEATED = "overheated"   # TempErr: the chip switched its antenna off: failed
+
+
+READER_STATES = {0: ReaderState.WORKS, 1: ReaderState.NO_ANSWER, 2: ReaderState.OVERHEATED}
+
+
 @dataclass(frozen=True)
 class NodeReader:
-    """Reader ``reader`` of a node failed (no answer on its SPI bus), or works again."""
+    """Reader ``reader`` of a node is in ``state`` since the node's ``node_ms``: it failed (no
+    answer on its SPI bus, overheated), or works again."""
 
     reader: int
-    failed: bool
+    state: ReaderState
     node_ms: int
 
 
@@ -126,9 +140,9 @@ def decode_event(kind: int, payload: bytes) -> NodeEvent | None:
     if kind == link.T_TAG and len(payload) - 6 in UID_LENGTHS and payload[1] in TAG_CHANGES:
         reader, change, node_ms = struct.unpack(">BBI", payload[:6])
         return NodeTag(reader, TAG_CHANGES[change], payload[6:].hex().upper(), node_ms)
-    if kind == link.T_READER and len(payload) == 6 and payload[1] in (0, 1):
+    if kind == link.T_READER and len(payload) == 6 and payload[1] in READER_STATES:
         reader, state, node_ms = struct.unpack(">BBI", payload)
-        return NodeReader(reader, state == link.READER_FAILED, node_ms)
+        return NodeReader(reader, READER_STATES[state], node_ms)
     if kind == link.T_NOTICE:
         return NodeNotice(payload.decode("utf-8", "replace"))
     return None
@@ -170,7 +184,7 @@ class SeatNodeLink:
         self._buttons: deque[NodeButton] = deque()
         self._tags: deque[NodeTag] = deque()
         self.malformed = 0
-        self.failed_readers: set[int] = set()
+        self.failed_readers: dict[int, ReaderState] = {}  # the readers that do not work, and why
         self.notices: deque[str] = deque(maxlen=20)
         self._anchor: tuple[int | None, int, int] | None = None
         if session is None:
@@ -302,8 +316,9 @@ class SeatNodeLink:
             self._tags.append(replace(event, session=session, sequence=seq,
                                       at=self.node_time(event.node_ms)))
         elif isinstance(event, NodeReader):
-            (self.failed_readers.add if event.failed else self.failed_readers.discard)(
-                event.reader)
+            self.failed_readers.pop(event.reader, None)
+            if event.state is not ReaderState.WORKS:
+                self.failed_readers[event.reader] = event.state
         elif isinstance(event, NodeNotice):
             log.warning("seat node on %s: %s", self.url, event.text)
             self.notices.append(event.text)
@@ -430,13 +445,20 @@ class NodeAway(DeviceDisconnected):
 
 class ReaderFailed(DeviceError):
     """A seat node says one of its RC522 readers failed (the firmware's ``T_READER`` message):
-    ``problem`` and ``fix`` for the dealer, naming the node and the spot."""
+    ``problem`` and ``fix`` for the dealer, naming the node and the spot. An RC522 that
+    overheated is told in the words of the Pi's own readers (:data:`~hardware.rfid.OVERHEATED`),
+    with its fix: its cooling, not its wiring."""
 
-    def __init__(self, node: SeatNodeLink, reader: int, spot: str) -> None:
-        self.problem = (f"seat node on {node.url}: its RC522 reader {reader} (spot {spot!r}) "
-                        "does not answer on the node's SPI bus")
-        self.fix = ("check that reader's wiring to the Pico (3.3 V, GND, SCK GP18, MOSI GP19, "
-                    "MISO GP16, SDA GP17, see firmware/README.md), then power the node off and on")
+    def __init__(self, node: SeatNodeLink, reader: int, spot: str,
+                 state: ReaderState = ReaderState.NO_ANSWER) -> None:
+        which = f"seat node on {node.url}: its RC522 reader {reader} (spot {spot!r})"
+        if state is ReaderState.OVERHEATED:
+            self.problem, self.fix = f"{which} {OVERHEATED}", OVERHEATED_FIX
+        else:
+            self.problem = f"{which} does not answer on the node's SPI bus"
+            self.fix = ("check that reader's wiring to the Pico (3.3 V, GND, SCK GP18, MOSI GP19, "
+                        "MISO GP16, SDA GP17, see firmware/README.md), then power the node off "
+                        "and on")
         super().__init__(f"{self.problem}; {self.fix}")
 
 
@@ -622,8 +644,8 @@ class SeatNodeReader:
             yield from self._failed_readers(node)
 
     def _failed_readers(self, node: SeatNodeLink) -> Iterator[ReaderFailed]:
-        for reader in sorted(node.failed_readers):
-            yield ReaderFailed(node, reader, self._spot_of(node, reader) or "no spot")
+        for reader, state in sorted(node.failed_readers.items()):
+            yield ReaderFailed(node, reader, self._spot_of(node, reader) or "no spot", state)
 
     def _whose(self, node: SeatNodeLink) -> str:
         return f"the node of spot {self._spots_of(node)}"

@@ -5,8 +5,8 @@ it through :meth:`EmulatedRC522.transfer`, one chip-select-low transaction per c
 register reads/writes (address byte ``1aaaaaa0`` to read, ``0aaaaaa0`` to write, several data
 bytes per transaction), the 64-byte FIFO, ComIrqReg/DivIrqReg set/clear semantics, the
 Transceive command started by BitFramingReg's StartSend with TxLastBits and RxAlign, ControlReg's
-RxLastBits, ErrorReg's CollErr with CollReg's CollPos, CalcCRC through the CRC coprocessor,
-SoftReset, the antenna switch, and ISO 14443-3A tags (REQA/WUPA, anticollision and SELECT at
+RxLastBits, ErrorReg's CollErr with CollReg's CollPos, ErrorReg's TempErr (an overheated chip
+switches its antenna off), CalcCRC through the CRC coprocessor, SoftReset, the antenna switch, and ISO 14443-3A tags (REQA/WUPA, anticollision and SELECT at
 cascade levels 1 and 2, READ, HLTA) that arrive, leave and collide.
 
 CollPos counts from the first bit of the first received byte, RxAlign's skipped bits included,
@@ -27,6 +27,7 @@ from enum import Enum
 from typing import Callable
 
 from hardware.clock import SimClock
+from hardware.mfrc522 import ERR_TEMP
 from hardware.rc522_regs import (
     T_AUTO, ANTENNA_ON, CASCADE_TAG, COLL_POS_NOT_VALID, CRC_IRQ, CRC_PRESETS, ERR_BUFFER_OVFL, ERR_COLL,
     ERR_IRQ, ERR_PARITY, ERR_PROTOCOL, FIFO_SIZE, FLUSH_BUFFER, HLTA, POWER_DOWN, READ, REQA, RX_IRQ,
@@ -164,6 +165,7 @@ class ChipFault(Enum):
     STUCK = "stuck"        # registers answer, but a Transceive never completes (no interrupt)
     GARBLED = "garbled"    # answers arrive with a parity error (noise, a tag at the field's edge)
     MISSED = "missed"      # the tags do not answer (a weak field, a tag tilted on the spot)
+    OVERHEATED = "overheated"  # TempErr: at each Transceive the chip switches its antenna off
     NOISE = "noise"        # answers drown in noise (another RC522's field too near): a collision
                            # at their first bit, and not one bit kept (CollErr, an empty FIFO)
 
@@ -300,6 +302,8 @@ class EmulatedRC522:
         self.regs[Reg.COM_IRQ] |= TX_IRQ
         if self.fault is ChipFault.STUCK:
             return
+        if self.fault is ChipFault.OVERHEATED:
+            self._overheat()
         nbits = (len(sent) - 1) * 8 + (tx_last or 8) if sent else 0
         bits = to_bits(sent, nbits)
         answers = self._answers(bits)
@@ -310,6 +314,13 @@ class EmulatedRC522:
         answered_at = sent_at + FRAME_DELAY_S + max(len(a) for a in answers) * AIR_BIT_S
         garbled = self.fault is ChipFault.GARBLED or bool(self.garbles and self.garbles(bits))
         self._due = (answered_at, lambda: self._receive(answers, rx_align, garbled))
+
+    def _overheat(self) -> None:
+        """The temperature sensor tripped: TempErr (with ErrIRq), and the antenna drivers off,
+        until a driver switches them on again (TxControlReg); the frame then goes unanswered."""
+        self.regs[Reg.ERROR] |= ERR_TEMP
+        self.regs[Reg.COM_IRQ] |= ERR_IRQ
+        self.regs[Reg.TX_CONTROL] &= ~ANTENNA_ON & 0xFF
 
     def _timer_from(self, sent_at: float) -> None:
         """No answer: TimerIRq when the timer runs out (never, if it is not started by TAuto)."""

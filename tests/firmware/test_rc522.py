@@ -12,7 +12,7 @@ import pytest
 from controller.games.errors import DeviceError
 from hardware.clock import SimClock
 from hardware.mfrc522 import MFRC522
-from hardware.rfid import Mfrc522Reader
+from hardware.rfid import OVERHEATED_FIX, Mfrc522Reader
 from hardware.seatnode import ReaderFailed, SeatNodeReader
 from hardware.seatnode_firmware import firmware
 from hardware.seatnode_sim import SimSeatNode
@@ -214,6 +214,7 @@ def test_a_chip_gone_on_a_floating_miso_is_still_a_failed_reader(reader: Any,
     watch.poll()
     chip.fault = ChipFault.FLOATING
     assert watch.poll() == [] and watch.failed and watch.present() == [STONE]
+    assert watch.state() == LINK.READER_FAILED  # not overheated: TempErr reads 1 as all bits do
 
 
 def test_a_collision_with_nothing_received_drops_the_branch(reader: Any, chip: EmulatedRC522) -> None:
@@ -233,6 +234,40 @@ def test_a_scan_drowned_in_noise_is_garbled_not_a_crash(reader: Any, chip: Emula
     chip.fault = ChipFault.NOISE
     assert [watch.poll() for _ in range(4)] == [[]] * 4
     assert not watch.failed and watch.present() == [STONE]
+
+
+def test_an_overheated_chip_is_a_failed_reader_until_it_cools(reader: Any, chip: EmulatedRC522) -> None:
+    # TempErr: the chip switched its antenna off; its frames ended by the timer as an empty
+    # field's do, so the stones left after three polls and the reader was said to work
+    watch = RC522.TagWatch(reader)
+    chip.place(EmulatedTag(STONE))
+    watch.poll()
+    chip.fault = ChipFault.OVERHEATED
+    assert [watch.poll() for _ in range(4)] == [[]] * 4
+    assert watch.failed and watch.state() == LINK.READER_OVERHEATED and watch.present() == [STONE]
+    chip.fault = ChipFault.NONE  # cooled: the next poll sets it up again, its antenna on
+    assert watch.poll() == [] and watch.state() == LINK.READER_OK and watch.present() == [STONE]
+
+
+def test_an_overheated_chip_is_said_by_the_pis_poll_with_its_fix(reader: Any,
+                                                                 chip: EmulatedRC522) -> None:
+    clock = SimClock()
+    node = SimSeatNode(clock, antennas=[reader])
+    spots = SeatNodeReader({"pot": (node.link(), 0)}, clock)
+    chip.place(EmulatedTag(STONE))
+    clock.advance(0.3)
+    spots.poll()
+    chip.fault = ChipFault.OVERHEATED
+    clock.advance(0.3)
+    with pytest.raises(ReaderFailed) as caught:
+        spots.poll()
+    assert caught.value.problem == ("seat node on sim://seatnode: its RC522 reader 0 (spot 'pot') "
+                                    "overheated and switched its antenna off (its ErrorReg says "
+                                    "TempErr)")
+    assert caught.value.fix == OVERHEATED_FIX
+    chip.fault = ChipFault.NONE  # cooled: the node switches it on again by itself
+    clock.advance(0.3)
+    assert spots.poll() == [] and spots.tags("pot") == {STONE.hex().upper()}
 
 
 def garbled_select_of(uid: bytes) -> Callable[[list[int]], bool]:
@@ -294,10 +329,15 @@ def test_the_pi_and_a_seat_node_read_garbled_scans_alike(machine: ModuleType, si
     seen += [poll() for _ in range(3)]
     chip.garbles = None
     seen.append(poll())
+    chip.fault = ChipFault.OVERHEATED       # TempErr, the antenna off: a failed reader, no miss
+    seen += [poll() for _ in range(3)]
+    chip.fault = ChipFault.NONE             # cooled: switched on again, the stones still there
+    seen.append(poll())
     chip.fault = ChipFault.FLOATING         # the chip gone: a failed reader
     seen.append(poll())
     assert seen == [[("arrive", "DEADBEE0"), ("arrive", "DEADBEEF")], [], [], [], [], [], [], [], [],
-                    [], [], [("leave", "DEADBEE0")], [("arrive", "DEADBEE0")], "failed"]
+                    [], [], [("leave", "DEADBEE0")], [("arrive", "DEADBEE0")],
+                    "failed", "failed", "failed", [], "failed"]
 
 
 def test_a_stone_garbling_now_and_then_raises_no_reader_fault_on_the_pi(reader: Any,

@@ -5,7 +5,7 @@ import pytest
 from controller.games.errors import DeviceError, DeviceTimeout
 from hardware.clock import SimClock
 from hardware.mfrc522 import MFRC522
-from hardware.rfid import EMPTY_SEAT_RETRY_S, Mfrc522Reader
+from hardware.rfid import EMPTY_SEAT_RETRY_S, OVERHEATED_FIX, Mfrc522Reader, ReaderOverheated
 from hardware.devices import TagChange
 from hardware.sim_rc522 import ChipFault, EmulatedRC522, EmulatedTag
 
@@ -285,3 +285,32 @@ def test_a_stuck_reader_under_a_seat_in_play_is_still_tried_at_every_poll(clock)
         with pytest.raises(DeviceTimeout, match="'seat5'"):
             reader.poll()
         assert stuck.transfers > tried
+
+
+def test_an_overheated_chip_fails_the_poll_with_its_fix_until_it_cools(chip):
+    # TempErr: the chip switched its antenna off, its frames ended unanswered like an empty
+    # field's, and the stones on it left the spot with no word of the reader
+    reader = reader_for(chip, leave_after=1)
+    chip.place(EmulatedTag(FOUR))
+    reader.poll()
+    chip.fault = ChipFault.OVERHEATED
+    for _ in range(3):
+        with pytest.raises(ReaderOverheated) as caught:
+            reader.poll()
+        assert caught.value.problem == ("reader under 'pot' overheated and switched its antenna "
+                                        "off (its ErrorReg says TempErr)")
+        assert caught.value.fix == OVERHEATED_FIX and "supply" in OVERHEATED_FIX
+    chip.fault = ChipFault.NONE  # cooled: the next poll sets it up, the antenna on again
+    assert reader.poll() == [] and reader.tags("pot") == {"DEADBEEF"}
+
+
+def test_an_overheated_chip_under_an_empty_seat_warns_with_its_fix(clock):
+    hot = EmulatedRC522(clock=clock)
+    reader = table_of(clock, hot)
+    hot.fault = ChipFault.OVERHEATED
+    reader.poll()
+    warning = reader.warning()
+    assert warning.problem == ("reader under 'seat5' overheated and switched its antenna off "
+                               "(its ErrorReg says TempErr)")
+    assert warning.fix.startswith(OVERHEATED_FIX)
+    assert reader.check().fix.startswith(OVERHEATED_FIX)
