@@ -54,6 +54,7 @@ TAG_LEAVE = const(2)
 READER_OK = const(0)
 READER_FAILED = const(1)       # the RC522 does not answer on the node's SPI bus
 READER_OVERHEATED = const(2)   # the RC522 overheated and switched its antenna off (TempErr)
+READER_GARBLING = const(3)     # it works, but its scans all come garbled: a warning, not a failure
 NOTICE_MAX = const(48)
 
 LED_OFF = const(0)

@@ -15,8 +15,8 @@ version register then reads 0x00 or 0xFF (nothing drives MISO: every register, E
 reads all ones on a line floating high) has failed.
 """
 
-from link import (const, ticks_diff, READER_FAILED, READER_OK, READER_OVERHEATED, TAG_ARRIVE,
-                  TAG_LEAVE)
+from link import (const, ticks_diff, READER_FAILED, READER_GARBLING, READER_OK, READER_OVERHEATED,
+                  TAG_ARRIVE, TAG_LEAVE)
 
 COMMAND_REG = const(0x01)
 COM_IRQ_REG = const(0x04)
@@ -67,6 +67,8 @@ FAILED = (ERROR, OVERHEATED)
 NO_CHIP_VERSIONS = (0x00, 0xFF)  # what VersionReg reads when no chip drives MISO
 
 MISS_LIMIT = const(3)
+GARBLED_IN_A_ROW = const(20)  # garbled scans in a row before the reader garbles every scan: as the
+                              # Pi's (hardware/rfid.py), where the docstring says why 20
 MAX_TAGS = const(8)
 WAIT_MS = const(40)     # longer than the chip's own 25 ms timer: only a dead chip reaches it
 RESET_MS = const(50)    # oscillator start-up after a soft reset, generously
@@ -340,7 +342,9 @@ class TagWatch:
     the tags it did not read; a garbled one (GARBLED) changes nothing and is no failure, as on
     the Pi (``hardware/rfid.py``'s ``Mfrc522Reader``). A chip that overheated switched its
     antenna off: the next poll sets it up again (``init``), which switches it on, as the Pi's
-    driver sets up a chip that failed; once it has cooled, it reads again.
+    driver sets up a chip that failed; once it has cooled, it reads again. A reader whose
+    last ``GARBLED_IN_A_ROW`` scans all came garbled works, but reads none of its stones: it
+    garbles every scan (READER_GARBLING) until its first scan that is not garbled.
     """
 
     def __init__(self, reader, miss_limit=MISS_LIMIT):
@@ -349,6 +353,7 @@ class TagWatch:
         self.misses = {}
         self.status = OK
         self.failed = False
+        self.garbled = 0  # scans in a row that came garbled
 
     def poll(self):
         """``[(TAG_ARRIVE or TAG_LEAVE, uid), ...]`` since the last poll."""
@@ -361,7 +366,10 @@ class TagWatch:
         self.status = status
         self.failed = status in FAILED
         if status == GARBLED:
+            self.garbled += 1
             return []
+        if status == OK:
+            self.garbled = 0
         events = []
         for uid in uids:
             if uid not in self.misses:
@@ -386,8 +394,10 @@ class TagWatch:
         return list(self.misses)
 
     def state(self):
-        """What the node tells the Pi of this reader: the link's READER_OK, READER_FAILED or
-        READER_OVERHEATED, as of the last poll."""
+        """What the node tells the Pi of this reader: the link's READER_OK, READER_FAILED,
+        READER_OVERHEATED or READER_GARBLING, as of the last poll."""
         if self.status == OVERHEATED:
             return READER_OVERHEATED
-        return READER_FAILED if self.failed else READER_OK
+        if self.failed:
+            return READER_FAILED
+        return READER_GARBLING if self.garbled >= GARBLED_IN_A_ROW else READER_OK

@@ -34,6 +34,24 @@ OVERHEATED_FIX = ("let the RC522 cool: check its supply (3.3 V, never 5 V) and t
                   "(not shut in under the felt beside a warm supply); it is read again by itself "
                   "once it has cooled")
 
+GARBLED_IN_A_ROW = 20
+"""Scans in a row that said nothing, garbled, before a reader is said to garble every scan (a
+warning: the table plays on, but the stones on it are not read). A stone at the edge of the field
+garbles now and then, some 3 scans in 10 (the tests' rate): 20 in a row then come once in
+0.3**20 = 3.5e-11 scans, which at the 10 scans a second of a seat node, or the 15 to 30 of the
+table's beats in a game, is once in decades of play. A stone garbling every other scan would be
+told within a few days of play, fairly: it is read only half the time. A reader that garbles
+every scan (a noisy MISO, a detuned antenna, SPI wires too long) is told after 2 s of a seat
+node's polls, in under a second of the table's beats (a garbled scan takes 2 ms), or in 20 s
+between games, when the reader is polled once a second. The seat-node firmware counts the same
+20 (``firmware/rc522.py``'s ``GARBLED_IN_A_ROW``)."""
+GARBLING = f"garbles every scan ({GARBLED_IN_A_ROW} in a row): the stones on it are not read"
+"""What such a reader does, as the Pi's readers and a seat node's say it."""
+GARBLING_FIX = ("move the stones to the middle of the spot; if its scans still garble, the reader "
+                "hears noise: shorten its SPI wires and run them with a ground wire, keep other "
+                "RC522 antennas 10 cm away and metal away from its antenna (on the Pi's bus, lower "
+                "[rfid] speed_hz); the warning ends at its first clean scan")
+
 
 class ReaderOverheated(DeviceError):
     """The RC522 under ``spot`` overheated (:data:`OVERHEATED`): ``problem`` and ``fix`` for the
@@ -107,7 +125,9 @@ class Mfrc522Reader:
     ``seats`` names the seat whose spot each is (a spot not in it, the pot, is always waited
     for): the chip under the spot of a seat where no one plays (:meth:`set_seats_in_play`) is
     not waited for, as a seat node's is not (:class:`~hardware.seatnode.SeatNodeReader`), and
-    once it fails it is tried again only every :data:`EMPTY_SEAT_RETRY_S` seconds.
+    once it fails it is tried again only every :data:`EMPTY_SEAT_RETRY_S` seconds. A chip under
+    any spot whose last :data:`GARBLED_IN_A_ROW` scans all came garbled is a :meth:`warning`
+    until its first clean scan.
     """
 
     def __init__(self, chips: Mapping[str, MFRC522], clock: Clock, name: str = "rfid",
@@ -126,6 +146,7 @@ class Mfrc522Reader:
         self._empty: frozenset[str] = frozenset()  # the spots of seats where no one plays
         self._unread: dict[str, DeviceError] = {}  # their chips that failed at the last poll
         self._retry_at: dict[str, float] = {}  # when a chip that failed is tried again
+        self._garbled: dict[str, int] = {}  # scans in a row that said nothing, garbled
 
     @property
     def name(self) -> str:
@@ -139,11 +160,14 @@ class Mfrc522Reader:
 
     def warning(self) -> DeviceStatus | None:
         """The first chip under the spot of a seat where no one plays that failed at the last
-        poll, with its wiring's fix, or None."""
+        poll, with its fix; else the first chip, under any spot, whose last
+        :data:`GARBLED_IN_A_ROW` scans or more were all garbled (:data:`GARBLING`); or None."""
         unread = [(spot, err) for spot, err in self._unread.items() if spot in self._empty]
-        if not unread:
-            return None
-        return self._warning(*self._said(*unread[0]))
+        if unread:
+            return self._warning(*self._said(*unread[0]))
+        garbling = [spot for spot in self.spots if self._garbled.get(spot, 0) >= GARBLED_IN_A_ROW]
+        return DeviceStatus.warning(self._name, f"reader under {garbling[0]!r} {GARBLING}",
+                                    GARBLING_FIX) if garbling else None
 
     def _said(self, spot: str, failure: DeviceError) -> tuple[str, str]:
         """What failed under ``spot`` and the fix: a chip that overheated says its own, any
@@ -199,6 +223,7 @@ class Mfrc522Reader:
                 failures[spot] = err
                 self._retry_at[spot] = self._clock.now() + EMPTY_SEAT_RETRY_S
                 continue
+            self._garbled[spot] = 0 if seen is not None else self._garbled.get(spot, 0) + 1
             if seen is not None:
                 events += self._tracker.update(spot, seen, self._clock.now())
         self._unread = {spot: err for spot, err in failures.items() if spot in self._empty}

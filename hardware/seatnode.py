@@ -34,7 +34,7 @@ from hardware.devices import (
     TagChange,
     TagEvent,
 )
-from hardware.rfid import OVERHEATED, OVERHEATED_FIX
+from hardware.rfid import GARBLING, GARBLING_FIX, OVERHEATED, OVERHEATED_FIX
 from hardware.seatnode_firmware import firmware
 
 log = logging.getLogger(__name__)
@@ -105,15 +105,22 @@ class ReaderState(Enum):
     WORKS = "works"
     NO_ANSWER = "no answer"     # nothing answers on the node's SPI bus: failed
     OVERHEATED = "overheated"   # TempErr: the chip switched its antenna off: failed
+    GARBLING = "garbling"       # it answers, but every scan comes garbled: a warning
+
+    @property
+    def failed(self) -> bool:
+        """True for a reader that failed (the table waits for it), not one that only warns."""
+        return self in (ReaderState.NO_ANSWER, ReaderState.OVERHEATED)
 
 
-READER_STATES = {0: ReaderState.WORKS, 1: ReaderState.NO_ANSWER, 2: ReaderState.OVERHEATED}
+READER_STATES = {0: ReaderState.WORKS, 1: ReaderState.NO_ANSWER, 2: ReaderState.OVERHEATED,
+                 3: ReaderState.GARBLING}
 
 
 @dataclass(frozen=True)
 class NodeReader:
     """Reader ``reader`` of a node is in ``state`` since the node's ``node_ms``: it failed (no
-    answer on its SPI bus, overheated), or works again."""
+    answer on its SPI bus, overheated), garbles every scan, or works again."""
 
     reader: int
     state: ReaderState
@@ -184,7 +191,7 @@ class SeatNodeLink:
         self._buttons: deque[NodeButton] = deque()
         self._tags: deque[NodeTag] = deque()
         self.malformed = 0
-        self.failed_readers: dict[int, ReaderState] = {}  # the readers that do not work, and why
+        self.reader_trouble: dict[int, ReaderState] = {}  # the readers that do not work, and why
         self.notices: deque[str] = deque(maxlen=20)
         self._anchor: tuple[int | None, int, int] | None = None
         if session is None:
@@ -316,9 +323,9 @@ class SeatNodeLink:
             self._tags.append(replace(event, session=session, sequence=seq,
                                       at=self.node_time(event.node_ms)))
         elif isinstance(event, NodeReader):
-            self.failed_readers.pop(event.reader, None)
+            self.reader_trouble.pop(event.reader, None)
             if event.state is not ReaderState.WORKS:
-                self.failed_readers[event.reader] = event.state
+                self.reader_trouble[event.reader] = event.state
         elif isinstance(event, NodeNotice):
             log.warning("seat node on %s: %s", self.url, event.text)
             self.notices.append(event.text)
@@ -451,7 +458,7 @@ class ReaderFailed(DeviceError):
 
     def __init__(self, node: SeatNodeLink, reader: int, spot: str,
                  state: ReaderState = ReaderState.NO_ANSWER) -> None:
-        which = f"seat node on {node.url}: its RC522 reader {reader} (spot {spot!r})"
+        which = reader_on(node, reader, spot)
         if state is ReaderState.OVERHEATED:
             self.problem, self.fix = f"{which} {OVERHEATED}", OVERHEATED_FIX
         else:
@@ -460,6 +467,11 @@ class ReaderFailed(DeviceError):
                         "MISO GP16, SDA GP17, see firmware/README.md), then power the node off "
                         "and on")
         super().__init__(f"{self.problem}; {self.fix}")
+
+
+def reader_on(node: SeatNodeLink, reader: int, spot: str) -> str:
+    """A node's RC522 as the dealer is told of it: the node's port, the reader, its spot."""
+    return f"seat node on {node.url}: its RC522 reader {reader} (spot {spot!r})"
 
 
 class SeatNodePanel:
@@ -629,9 +641,20 @@ class SeatNodeReader:
 
     def warning(self) -> DeviceStatus | None:
         """What fails in the first node of a seat where no one plays, as of the last poll: it is
-        away, or it says an RC522 failed."""
+        away, or it says an RC522 failed; else the first RC522 of any node that garbles every
+        scan, as the node says (:data:`~hardware.rfid.GARBLING`, as the Pi's readers say it)."""
         failure = next(self._failures(playing=False), None)
-        return self._warning(failure) if failure is not None else None
+        if failure is not None:
+            return self._warning(failure)
+        return next((said for node in self._nodes for said in self._garbling(node)), None)
+
+    def _garbling(self, node: SeatNodeLink) -> Iterator[DeviceStatus]:
+        """A warning for each RC522 of ``node`` that garbles every scan, as the node says."""
+        for reader, state in sorted(node.reader_trouble.items()):
+            if state is ReaderState.GARBLING:
+                spot = self._spot_of(node, reader) or "no spot"
+                yield DeviceStatus.warning(self._name, f"{reader_on(node, reader, spot)} {GARBLING}",
+                                           GARBLING_FIX)
 
     def _failures(self, playing: bool) -> Iterator[NodeAway | ReaderFailed]:
         """What fails now in the nodes of seats in play (``playing``) or of the others: each node
@@ -644,8 +667,9 @@ class SeatNodeReader:
             yield from self._failed_readers(node)
 
     def _failed_readers(self, node: SeatNodeLink) -> Iterator[ReaderFailed]:
-        for reader, state in sorted(node.failed_readers.items()):
-            yield ReaderFailed(node, reader, self._spot_of(node, reader) or "no spot", state)
+        for reader, state in sorted(node.reader_trouble.items()):
+            if state.failed:
+                yield ReaderFailed(node, reader, self._spot_of(node, reader) or "no spot", state)
 
     def _whose(self, node: SeatNodeLink) -> str:
         return f"the node of spot {self._spots_of(node)}"
@@ -664,7 +688,7 @@ class SeatNodeReader:
     def check(self) -> DeviceStatus:
         """OK when every node answers and no node reports a failed RC522, else the first
         problem, with the fix; in the node of a seat where no one plays, a warning in
-        :meth:`warning`'s words."""
+        :meth:`warning`'s words, as is an RC522 a node says garbles every scan."""
         return DeviceStatus.first_wrong(self._name, map(self._check_node, self._nodes))
 
     def _check_node(self, node: SeatNodeLink) -> DeviceStatus:
@@ -674,7 +698,7 @@ class SeatNodeReader:
             return self._warning(NodeAway(node, self._whose(node), waited=False)) if empty else status
         failed = next(self._failed_readers(node), None)
         if failed is None:
-            return status
+            return next(self._garbling(node), status)
         return self._warning(failed) if empty else DeviceStatus.failing(self._name, failed.problem,
                                                                         failed.fix)
 

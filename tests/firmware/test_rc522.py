@@ -12,7 +12,7 @@ import pytest
 from controller.games.errors import DeviceError
 from hardware.clock import SimClock
 from hardware.mfrc522 import MFRC522
-from hardware.rfid import OVERHEATED_FIX, Mfrc522Reader
+from hardware.rfid import GARBLED_IN_A_ROW, GARBLING_FIX, OVERHEATED_FIX, Mfrc522Reader
 from hardware.seatnode import ReaderFailed, SeatNodeReader
 from hardware.seatnode_firmware import firmware
 from hardware.seatnode_sim import SimSeatNode
@@ -291,9 +291,10 @@ def pi_spot(machine: ModuleType, chip: EmulatedRC522) -> Callable[[], Any]:
 
     def poll() -> Any:
         try:
-            return sorted((e.change.value, e.tag) for e in reader.poll())
+            events = sorted((e.change.value, e.tag) for e in reader.poll())
         except DeviceError:
             return "failed"
+        return "garbling" if reader.warning() is not None and not events else events
     return poll
 
 
@@ -308,7 +309,9 @@ def node_spot(machine: ModuleType, chip: EmulatedRC522) -> Callable[[], Any]:
 
     def poll() -> Any:
         events = sorted((names[change], uid.hex().upper()) for change, uid in watch.poll())
-        return "failed" if watch.failed else events
+        if watch.failed:
+            return "failed"
+        return "garbling" if watch.state() == LINK.READER_GARBLING and not events else events
     return poll
 
 
@@ -353,4 +356,58 @@ def test_a_stone_garbling_now_and_then_raises_no_reader_fault_on_the_pi(reader: 
         clock.advance(0.1)
         spots.poll()
     assert chip.transfers > garbled and spots.warning() is None
+    assert spots.tags("pot") == {STONE.hex().upper()}
+
+
+def test_the_seat_node_counts_the_pis_garbled_scans_before_it_warns() -> None:
+    assert RC522.GARBLED_IN_A_ROW == GARBLED_IN_A_ROW
+
+
+@pytest.mark.parametrize("side", [pi_spot, node_spot], ids=["pi", "seat-node"])
+def test_the_pi_and_a_seat_node_warn_alike_of_a_reader_garbling_every_scan(machine: ModuleType,
+                                                                          side: Any) -> None:
+    # a noisy MISO or a detuned antenna: the version reads fine, so it was never failed, and the
+    # stones on it were never seen, without a word
+    chip = EmulatedRC522()
+    poll = side(machine, chip)
+    chip.place(EmulatedTag(STONE))
+    seen = [poll()]
+    chip.fault = ChipFault.GARBLED
+    seen += [poll() for _ in range(GARBLED_IN_A_ROW + 2)]
+    chip.fault = ChipFault.NONE  # the first clean scan ends the warning
+    seen.append(poll())
+    assert seen == [[("arrive", "DEADBEEF")]] + [[]] * (GARBLED_IN_A_ROW - 1) + ["garbling"] * 3 + [[]]
+
+
+@pytest.mark.parametrize("side", [pi_spot, node_spot], ids=["pi", "seat-node"])
+def test_a_stone_garbling_3_scans_in_10_never_warns(machine: ModuleType, side: Any) -> None:
+    chip = EmulatedRC522()
+    poll = side(machine, chip)
+    chip.place(EmulatedTag(STONE))
+    rng = random.Random(11)
+    chip.garbles = lambda bits: len(bits) == 7 and rng.random() < 0.3  # its ATQA, 3 times in 10
+    seen = [poll() for _ in range(600)]  # a minute of the node's polls
+    assert seen[0] == [("arrive", "DEADBEEF")] and seen[1:] == [[]] * 599
+
+
+def test_a_reader_garbling_every_scan_is_a_warning_of_the_pis_poll(reader: Any,
+                                                                  chip: EmulatedRC522) -> None:
+    clock = SimClock()
+    node = SimSeatNode(clock, antennas=[reader])
+    spots = SeatNodeReader({"pot": (node.link(), 0)}, clock)
+    chip.place(EmulatedTag(STONE))
+    clock.advance(0.3)
+    spots.poll()
+    chip.fault = ChipFault.GARBLED
+    clock.advance(0.1 * (GARBLED_IN_A_ROW - 2))  # the node reads its antenna every 100 ms
+    assert spots.poll() == [] and spots.warning() is None
+    clock.advance(0.3)
+    assert spots.poll() == []  # a warning: the table plays on
+    warning = spots.warning()
+    assert warning.problem == ("seat node on sim://seatnode: its RC522 reader 0 (spot 'pot') garbles "
+                               "every scan (20 in a row): the stones on it are not read")
+    assert warning.fix == GARBLING_FIX and spots.check() == warning
+    chip.fault = ChipFault.NONE
+    clock.advance(0.3)
+    assert spots.poll() == [] and spots.warning() is None
     assert spots.tags("pot") == {STONE.hex().upper()}

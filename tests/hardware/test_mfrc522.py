@@ -5,7 +5,9 @@ import pytest
 from controller.games.errors import DeviceError, DeviceTimeout
 from hardware.clock import SimClock
 from hardware.mfrc522 import MFRC522
-from hardware.rfid import EMPTY_SEAT_RETRY_S, OVERHEATED_FIX, Mfrc522Reader, ReaderOverheated
+from hardware.rfid import (
+    EMPTY_SEAT_RETRY_S, GARBLED_IN_A_ROW, GARBLING_FIX, OVERHEATED_FIX, Mfrc522Reader, ReaderOverheated,
+)
 from hardware.devices import TagChange
 from hardware.sim_rc522 import ChipFault, EmulatedRC522, EmulatedTag
 
@@ -314,3 +316,20 @@ def test_an_overheated_chip_under_an_empty_seat_warns_with_its_fix(clock):
                                "(its ErrorReg says TempErr)")
     assert warning.fix.startswith(OVERHEATED_FIX)
     assert reader.check().fix.startswith(OVERHEATED_FIX)
+
+
+def test_a_reader_that_garbles_every_scan_warns_until_its_first_clean_scan(chip):
+    # its version reads fine, so it was never failed: its stones were never seen, without a word
+    reader = reader_for(chip, leave_after=1)
+    chip.place(EmulatedTag(FOUR))
+    reader.poll()
+    chip.fault = ChipFault.GARBLED
+    for _ in range(GARBLED_IN_A_ROW - 1):
+        assert reader.poll() == [] and reader.warning() is None
+    assert reader.poll() == []
+    warning = reader.warning()
+    assert warning.ok and warning.problem == ("reader under 'pot' garbles every scan (20 in a row): "
+                                              "the stones on it are not read")
+    assert warning.fix == GARBLING_FIX
+    chip.fault = ChipFault.NONE
+    assert reader.poll() == [] and reader.warning() is None and reader.tags("pot") == {"DEADBEEF"}
