@@ -14,7 +14,8 @@ from hardware.devices import (
 )
 from controller.games.errors import DeviceDisconnected
 from hardware.seatnode import (
-    LIGHT_MODES, PRESS_KINDS, TAG_CHANGES, NodeAway, SeatNodeLink, SeatNodePanel, SeatNodeReader, decode_event,
+    LIGHT_MODES, PRESS_KINDS, TAG_CHANGES, NodeAway, ReaderState, SeatNodeLink, SeatNodePanel, SeatNodeReader,
+    decode_event,
 )
 from hardware.seatnode_firmware import firmware
 from hardware.seatnode_sim import SimSeatNode
@@ -304,6 +305,17 @@ def test_events_of_one_session_have_rising_sequence_numbers(table: Table) -> Non
 def test_decode_reads_a_tag_with_its_node_time() -> None:
     event = decode_event(0x11, bytes((0, 1)) + (1234).to_bytes(4, "big") + STONE)
     assert event is not None and (event.uid, event.node_ms) == ("11223344", 1234)
+
+
+def test_decode_reads_every_reader_state_the_firmware_sends() -> None:
+    link = firmware().link
+    sent = {link.READER_OK: ReaderState.WORKS, link.READER_FAILED: ReaderState.NO_ANSWER,
+            link.READER_OVERHEATED: ReaderState.OVERHEATED, link.READER_GARBLING: ReaderState.GARBLING}
+    for state, meant in sent.items():
+        event = decode_event(link.T_READER, bytes((0, state)) + (1234).to_bytes(4, "big"))
+        assert event is not None and (event.reader, event.state, event.node_ms) == (0, meant, 1234)
+    assert [s for s in ReaderState if s.failed] == [ReaderState.NO_ANSWER, ReaderState.OVERHEATED]
+    assert decode_event(link.T_READER, bytes((0, 4)) + (1234).to_bytes(4, "big")) is None
 
 
 def test_node_notice_is_logged(table: Table, caplog: pytest.LogCaptureFixture) -> None:
