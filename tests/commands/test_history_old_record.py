@@ -17,7 +17,7 @@ from controller.table.records import Undo, VoidHand
 from controller.table.table import Table
 
 from tests.table.conftest import play
-from tests.table.test_old_records import OLD_SCHEMA, _made_old, _taken_back_the_old_way
+from tests.table.test_old_records import OLD_SCHEMA, _made_old, _taken_back_the_old_way, _two_games_made_old
 from tests.table.test_table import _played_out
 
 
@@ -72,13 +72,7 @@ def test_a_game_whose_end_an_old_table_took_back_is_in_play_before_a_table_opens
 def test_games_an_old_table_ended_stay_ended(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # the first was ended by the start of the second, not by its replay: only the last game's
     # end is judged by replaying it, as the table does
-    table = Table(Store(db))
-    table.new_game("tao", ["Ana", "Ben"], {})
-    play(table, 4)
-    table.new_game("diceholdem", ["Ana", "Ben"], {})
-    _played_out(table)
-    table.store.close()
-    _made_old(db)
+    _two_games_made_old(db)
     listed = _listed(db, capsys)
     assert [(game["game_no"], game["over"]) for game in listed] == [(2, True), (1, True)]
     _as_the_table_leaves_it(db)

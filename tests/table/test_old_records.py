@@ -36,6 +36,18 @@ def _made_old(db: Path) -> None:
     conn.close()
 
 
+def _two_games_made_old(db: Path) -> None:
+    """An old table's record of two games: one abandoned by the game started after it, the last
+    one won (neither taken back)."""
+    table = Table(Store(db))
+    table.new_game("tao", ["Ana", "Ben"], {})
+    play(table, 4)
+    table.new_game("diceholdem", ["Ana", "Ben"], {})
+    _played_out(table)
+    table.store.close()
+    _made_old(db)
+
+
 def _history(db: Path, capsys: pytest.CaptureFixture[str]) -> list[dict[str, object]]:
     assert main(["history", "--db", str(db), "--json"]) == 0
     return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
@@ -92,13 +104,7 @@ def test_a_demo_on_an_old_record_with_its_end_taken_back_plays_that_game_on(
 
 def test_games_the_old_table_ended_stay_finished(db: Path) -> None:
     # one abandoned by the game started after it, the last one won: neither is reopened
-    table = Table(Store(db))
-    table.new_game("tao", ["Ana", "Ben"], {})
-    play(table, 4)
-    table.new_game("diceholdem", ["Ana", "Ben"], {})
-    _played_out(table)
-    table.store.close()
-    _made_old(db)
+    _two_games_made_old(db)
     with Store(db) as store:
         assert store.current_game() is None
         assert [game.over for game in store.games()] == [True, True]
