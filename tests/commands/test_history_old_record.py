@@ -16,7 +16,6 @@ from controller.store import Store
 from controller.table.records import Undo, VoidHand
 from controller.table.table import Table
 
-from tests.table.conftest import play
 from tests.table.test_old_records import OLD_SCHEMA, _made_old, _taken_back_the_old_way, _two_games_made_old
 from tests.table.test_table import _played_out
 
