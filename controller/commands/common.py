@@ -218,6 +218,23 @@ def interrupt_held() -> Iterator[None]:
             signal.raise_signal(signal.SIGINT)
 
 
+@contextmanager
+def stopped_as_by_ctrl_c() -> Iterator[None]:
+    """Within the block, SIGTERM (``kill``, ``timeout``, a service manager or a container
+    stopping) raises KeyboardInterrupt as Ctrl-C does, so that the command stops as after
+    Ctrl-C: it closes its files and says how to go on, where SIGTERM ended it at once. Outside the
+    main thread (where Python takes no signals) the block simply runs."""
+    try:
+        before = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
 def write_file(path: Path, data: bytes, force: bool = False) -> None:
     """Write ``data`` to a new file ``path`` (an existing one only with ``force``), whole or not at
     all: a full disk or a crash halfway leaves ``path`` as it was, never half a file

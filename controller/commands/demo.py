@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from controller.commands.common import Announcer, given_path, shown
+from controller.commands.common import Announcer, given_path, shown, stopped_as_by_ctrl_c
 from controller.commands.simulate import add_option_argument, named_bots, parse_options, seated_bots
 from controller.games.errors import InvalidInput
 from controller.games.registry import GAMES, find_game
@@ -34,7 +34,7 @@ def register(subparsers: Any) -> None:
                     "the dice and the real reader reads them, bots press simulated buttons and "
                     "lay RFID-tagged stones and chips, every input is recorded durably before "
                     "it is shown, and the scoreboard is served on http://127.0.0.1:PORT. Hidden "
-                    "dice stay sealed until the showdown. Ctrl-C stops; the same --db resumes.")
+                    "dice stay sealed until the showdown. Ctrl-C (or SIGTERM) stops; the same --db resumes.")
     parser.add_argument("--game", type=str.lower,
                         help=f"the game: {', '.join(sorted(GAMES))} (default tao; a resumed --db plays its own)")
     parser.add_argument("--players", type=int, help="bots at the table (default 4)")
@@ -82,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
     server = None if args.no_web else _serve(demo.table, args.port, out, speed)
     narrator = Narrator(demo.table, out)
     try:
-        play_out(demo, args.hands, narrator.tell)
+        with stopped_as_by_ctrl_c():
+            play_out(demo, args.hands, narrator.tell)
         narrator.tell()
         narrator.finish()
     except KeyboardInterrupt:
