@@ -19,9 +19,9 @@ if TYPE_CHECKING:
 FAULTS: dict[str, tuple[str, ...]] = {
     "camera": ("drops", "stopped", "slow"),
     "panel": ("disconnected",),
-    "rfid": ("timeout", "dead", "floating", "missed", "garbled", "wrong-tag", "slow",
-             "unknown-tag"),
-    "seatnode": ("disconnected", "garbage", "reader-failed"),
+    "rfid": ("timeout", "dead", "floating", "overheated", "missed", "garbled", "noise",
+             "wrong-tag", "slow", "unknown-tag"),
+    "seatnode": ("disconnected", "garbage", "reader-failed", "reader-overheated", "reader-noise"),
 }
 PARTS = {"rfid": "SPOT", "seatnode": "SEAT"}  # the devices one part of which a fault may strike
 MODES = ("always", "once", "intermittent")

@@ -52,19 +52,43 @@ class SimPin:
         return self.level
 
 
+class ReaderFault(Enum):
+    """How a node's RC522 misbehaves on demand: the ``seatnode:reader-...`` faults."""
+
+    NONE = ""
+    FAILED = "reader-failed"          # nothing answers on its SPI bus (its wiring broke)
+    OVERHEATED = "reader-overheated"  # TempErr: it switched its antenna off
+    NOISE = "reader-noise"            # the tags' answers drown in noise: each scan garbled
+
+
 class SimAntenna:
-    """A reader's antenna and the tags on it; answers like the firmware's ``RC522.read_uids``."""
+    """A reader's antenna and the tags on it; answers like the firmware's ``RC522.read_uids``,
+    and suffers :attr:`fault` as the chip would: a reader that overheats switches its antenna off,
+    and reads no tag, until the firmware sets it up again (:meth:`init`)."""
 
     def __init__(self) -> None:
         self.uids: list[bytes] = []
-        self.failed = False
+        self.fault = ReaderFault.NONE
+        self.switched_on = True
+
+    def init(self) -> None:
+        """Set the reader up again, as the firmware does: its antenna switched on."""
+        self.switched_on = True
 
     def read_uids(self) -> tuple[int, list[bytes]]:
         """``(OK, uids)``: every tag on the antenna, in the order they were placed; ``(ERROR,
-        [])`` while :attr:`failed` (the reader's SPI wiring broke)."""
-        if self.failed:
-            return firmware().rc522.ERROR, []
-        return firmware().rc522.OK, list(self.uids)
+        [])`` while it fails, ``(OVERHEATED, [])`` while it overheats, ``(GARBLED, [])`` while
+        noise drowns its tags' answers (an empty antenna has none to drown)."""
+        status = firmware().rc522
+        if self.fault is ReaderFault.FAILED:
+            return status.ERROR, []
+        if self.fault is ReaderFault.OVERHEATED:
+            self.switched_on = False
+            return status.OVERHEATED, []
+        uids = list(self.uids) if self.switched_on else []
+        if uids and self.fault is ReaderFault.NOISE:
+            return status.GARBLED, []
+        return status.OK, uids
 
 
 class PipePort:
@@ -316,14 +340,16 @@ class SimSeatNode:
         antenna.uids = [other for other in antenna.uids if other != bytes(uid)]
 
     @property
-    def reader_failed(self) -> bool:
-        """True while every reader of the node fails (fault ``seatnode:reader-failed``)."""
-        return any(getattr(antenna, "failed", False) for antenna in self.antennas)
+    def reader_fault(self) -> ReaderFault:
+        """How the node's readers misbehave (a ``seatnode:reader-...`` fault; NONE: they work)."""
+        return next((antenna.fault for antenna in self.antennas
+                     if getattr(antenna, "fault", ReaderFault.NONE) is not ReaderFault.NONE),
+                    ReaderFault.NONE)
 
-    @reader_failed.setter
-    def reader_failed(self, failed: bool) -> None:
+    @reader_fault.setter
+    def reader_fault(self, fault: ReaderFault) -> None:
         for antenna in self.antennas:
-            antenna.failed = failed
+            antenna.fault = fault
 
     def light(self, index: int = 0) -> LightState:
         """What the firmware set light ``index`` to."""

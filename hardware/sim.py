@@ -70,7 +70,8 @@ class SimRfidReader(Mfrc522Reader):
 
 
 CHIP_FAULTS = {"timeout": ChipFault.STUCK, "dead": ChipFault.DEAD, "floating": ChipFault.FLOATING,
-               "missed": ChipFault.MISSED, "garbled": ChipFault.GARBLED}
+               "overheated": ChipFault.OVERHEATED, "missed": ChipFault.MISSED,
+               "garbled": ChipFault.GARBLED, "noise": ChipFault.NOISE}
 
 
 class SimTable:
@@ -246,7 +247,7 @@ class SimTable:
             for seat, node in self.nodes.items():
                 if _strikes(fault, str(seat)):
                     node.plug()
-                    node.reader_failed = False
+                    node.reader_fault = _reader_fault(set())
 
     def _striking(self, device: str) -> list[Fault]:
         """The faults of ``device`` that strike its use now; spent ``once`` faults go."""
@@ -297,7 +298,7 @@ class SimTable:
                 node.plug()
             if "garbage" in kinds:
                 node.send_garbage()
-            node.reader_failed = "reader-failed" in kinds
+            node.reader_fault = _reader_fault(kinds)
 
     def close(self) -> None:
         """Close every device."""
@@ -315,6 +316,14 @@ def _matches(fault: Fault, what: str | None) -> bool:
     kind = kind.partition("@")[0].partition("=")[0]
     return (fault.device == device and (not kind or fault.kind == kind)
             and (not part or fault.part == part))
+
+
+def _reader_fault(kinds: set[str]) -> Any:
+    """The ``seatnode:reader-...`` fault among ``kinds``, the first by name when several strike
+    (``ReaderFault.NONE`` when none does): how the node's RC522 misbehaves now."""
+    from hardware.seatnode_sim import ReaderFault  # lazily, as the seat nodes are built
+    return next((ReaderFault(kind) for kind in sorted(kinds) if kind.startswith("reader-")),
+                ReaderFault.NONE)
 
 
 def _suffer(chip: EmulatedRC522, faults: list[Fault]) -> list[EmulatedTag]:

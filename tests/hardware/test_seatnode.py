@@ -18,7 +18,7 @@ from hardware.seatnode import (
     decode_event,
 )
 from hardware.seatnode_firmware import firmware
-from hardware.seatnode_sim import SimSeatNode
+from hardware.seatnode_sim import ReaderFault, SimSeatNode
 
 STONE = bytes.fromhex("11223344")
 
@@ -530,7 +530,7 @@ def test_a_node_under_an_empty_seat_that_goes_away_warns_that_the_table_plays_on
 def test_a_failed_reader_on_the_node_of_an_empty_seat_is_a_warning(
         missing: TableWithAMissingNode) -> None:
     missing.late.plug()
-    missing.late.reader_failed = True
+    missing.late.reader_fault = ReaderFault.FAILED
     missing.seat(3)
     missing.node.place_tag(STONE)
     events = missing.run(1.0)
