@@ -270,8 +270,11 @@ class Mfrc522Reader:
             raise DeviceError(f"{self._name}: reader under {spot!r}: {err}") from err
 
     def check(self) -> DeviceStatus:
-        """Every chip answers and completes a scan (an unknown version is only logged); a chip
-        under the spot of a seat where no one plays that does not is a warning."""
+        """Every chip answers and finishes a scan (an unknown version is only logged), a garbled
+        one too: a garbled scan says nothing, here as in :meth:`poll`, where only a chip that
+        does not answer or overheats has failed (a stone half over an antenna garbles now and
+        then, and would fail ``doctor``). A chip under the spot of a seat where no one plays
+        that fails is a warning."""
         return DeviceStatus.first_wrong(self._name, map(self._check_spot, self._chips))
 
     def _check_spot(self, spot: str) -> DeviceStatus:
@@ -295,13 +298,15 @@ class Mfrc522Reader:
 
     def _problem(self, spot: str, chip: MFRC522) -> tuple[str, str] | None:
         """What fails in the chip under ``spot`` now and the fix, or None: it is reset and
-        scanned."""
+        scanned. A garbled scan is no failure, its version having said that the chip answers."""
         silent = _silence(chip)
         if silent:
             return f"reader under spot {spot!r}: {silent}", self._fix(spot)
         try:
             chip.init()
             chip.inventory()
+        except TagProtocolError:
+            pass
         except ChipOverheated:
             return ReaderOverheated(self._name, spot).problem, OVERHEATED_FIX
         except DeviceError as err:
