@@ -340,9 +340,11 @@ class TagWatch:
     once (a tag at the edge of the field) does not make it leave and arrive again. A poll where
     the reader failed (an error status or an ``OSError`` from the bus) counts as no poll for
     the tags it did not read; a garbled one (GARBLED) changes nothing and is no failure, as on
-    the Pi (``hardware/rfid.py``'s ``Mfrc522Reader``). A chip that overheated switched its
-    antenna off: the next poll sets it up again (``init``), which switches it on, as the Pi's
-    driver sets up a chip that failed; once it has cooled, it reads again. A reader whose
+    the Pi (``hardware/rfid.py``'s ``Mfrc522Reader``). After any failure the next poll sets the
+    chip up again (``init``), as the Pi's driver does: a chip that lost its power for a moment (a
+    loose wire pushed back) is back at its reset values, its antenna off and its timer stopped,
+    and one that overheated switched its antenna off; either reads again once it answers, or
+    has cooled, without a power cycle of the node. A reader whose
     last ``GARBLED_IN_A_ROW`` scans all came garbled works, but reads none of its stones: it
     garbles every scan (READER_GARBLING) until its first scan that is not garbled.
     """
@@ -358,7 +360,7 @@ class TagWatch:
     def poll(self):
         """``[(TAG_ARRIVE or TAG_LEAVE, uid), ...]`` since the last poll."""
         try:
-            if self.status == OVERHEATED:
+            if self.failed:
                 self.reader.init()
             status, uids = self.reader.read_uids()
         except OSError:

@@ -464,8 +464,9 @@ class ReaderFailed(DeviceError):
         else:
             self.problem = f"{which} does not answer on the node's SPI bus"
             self.fix = ("check that reader's wiring to the Pico (3.3 V, GND, SCK GP18, MOSI GP19, "
-                        "MISO GP16, SDA GP17, see firmware/README.md), then power the node off "
-                        "and on")
+                        "MISO GP16, SDA GP17, see firmware/README.md); the node sets the reader "
+                        "up again by itself once it answers (a node flashed before this table's "
+                        "firmware needs powering off and on)")
         super().__init__(f"{self.problem}; {self.fix}")
 
 

@@ -209,6 +209,13 @@ class EmulatedRC522:
         self.fifo: list[int] = []
         self._due = None
 
+    def power_up(self) -> None:
+        """Its supply comes back after a moment without (a loose wire pushed back): every register
+        at its reset value, the FIFO empty, so its antenna off and its timer stopped until a
+        driver sets it up again; deaf while its oscillator starts, as after a soft reset."""
+        self._reset()
+        self._awake_at = self.clock.now() + STARTUP_S
+
     def place(self, tag: EmulatedTag) -> None:
         """A tag comes into the field (it starts IDLE, like any freshly powered tag)."""
         tag.state, tag.level, tag.halted = TagState.IDLE, 0, False

@@ -198,6 +198,9 @@ def test_a_failed_reader_is_reported_to_the_pi_and_its_recovery_too(
     class Reader:
         status = fw.rc522.ERROR
 
+        def init(self) -> None:
+            """Set up again: the node does so after a failure."""
+
         def read_uids(self) -> tuple[int, list[bytes]]:
             return self.status, []
 

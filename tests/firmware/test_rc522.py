@@ -411,3 +411,44 @@ def test_a_reader_garbling_every_scan_is_a_warning_of_the_pis_poll(reader: Any,
     clock.advance(0.3)
     assert spots.poll() == [] and spots.warning() is None
     assert spots.tags("pot") == {STONE.hex().upper()}
+
+
+@pytest.mark.parametrize("side", [pi_spot, node_spot], ids=["pi", "seat-node"])
+def test_the_pi_and_a_seat_node_read_a_chip_again_after_it_lost_power(machine: ModuleType,
+                                                                       side: Any) -> None:
+    # a loose 3.3 V wire pushed back: the chip is back at its reset values (antenna off, timer
+    # stopped); the Pi set it up again, the node only after an overheat, so it stayed failed
+    chip = EmulatedRC522()
+    poll = side(machine, chip)
+    chip.place(EmulatedTag(STONE))
+    seen = [poll()]
+    chip.fault = ChipFault.DEAD  # its power gone: every register reads 0x00
+    seen.append(poll())
+    chip.fault = ChipFault.NONE
+    chip.power_up()
+    seen += [poll() for _ in range(6)]  # the node's scans garbled, then failed for good
+    assert seen == [[("arrive", "DEADBEEF")], "failed"] + [[]] * 6
+
+
+def test_a_seat_node_whose_chip_lost_power_is_read_again_without_a_power_cycle(
+        reader: Any, chip: EmulatedRC522) -> None:
+    clock = SimClock()
+    node = SimSeatNode(clock, antennas=[reader])
+    spots = SeatNodeReader({"pot": (node.link(), 0)}, clock)
+    clock.advance(0.3)
+    assert spots.poll() == []
+    chip.fault = ChipFault.DEAD
+    clock.advance(0.3)
+    with pytest.raises(ReaderFailed) as failed:
+        spots.poll()
+    assert "sets the reader up again by itself once it answers" in failed.value.fix
+    chip.fault = ChipFault.NONE
+    chip.power_up()
+    chip.place(EmulatedTag(STONE))
+    arrived = []
+    for _ in range(5):  # the node's next poll sets the chip up and reads it; the link says so
+        clock.advance(0.1)
+        with contextlib.suppress(ReaderFailed):
+            arrived += spots.poll()
+    assert spots.poll() == [] and spots.check().ok
+    assert [(e.tag, e.change) for e in arrived] == [(STONE.hex().upper(), TagChange.ARRIVE)]
