@@ -32,8 +32,9 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "doctor", help="check every configured device: OK, or what is wrong and how to fix it",
         description="Check the camera, the seat panels and the RFID readers the configuration "
-                    "names. Prints one line per device: OK, or the problem and the fix. Exits 1 "
-                    "when any device is not OK. DICETABLE_HW=sim|pi chooses the backend.",
+                    "names. Prints one line per device: OK, NOT OK or WARNING (it works, but a "
+                    "part of it does not: the table plays on), with the problem and the fix. "
+                    "Exits 1 when any device is NOT OK. DICETABLE_HW=sim|pi chooses the backend.",
         epilog=f"simulated faults for --inject: {faults}\n"
                "one reader or seat node only: rfid[SPOT]:..., seatnode[SEAT]:...\n"
                "examples: DICETABLE_HW=sim dicetable doctor --json\n"
@@ -138,10 +139,12 @@ def _report_line(report: AntennaReport | CameraReport, as_json: bool) -> str:
 
 
 def diagnose(devices: Devices, config: HardwareConfig) -> list[DeviceStatus]:
-    """Every device's status; a working reader is also checked for unregistered tags."""
+    """Every device's status; a working reader is also checked for unregistered tags, and one
+    that only warns keeps its warning when its tags are all registered."""
     statuses = [_check(device) for device in devices.all()]
     if devices.rfid is not None and statuses[-1].ok:
-        statuses[-1] = _check_tags(devices.rfid, config.registry_path())
+        tags = _check_tags(devices.rfid, config.registry_path())
+        statuses[-1] = statuses[-1] if tags.ok else tags
     return statuses
 
 
@@ -194,9 +197,12 @@ def _seat_of_spot(spot: str, config: HardwareConfig) -> int | None:
 
 def _line(status: DeviceStatus, config: HardwareConfig, as_json: bool,
           simulated_by_default: bool = False) -> str:
+    """A device's status for a person (a warning with its problem and fix, as a failure), or as
+    one JSON object (a warning: ``ok`` with a ``problem``)."""
     if as_json:
         return json.dumps({**status.to_json(), "backend": config.backend.value,
                            "simulated_by_default": simulated_by_default})
-    if status.ok:
+    if status.ok and not status.warns:
         return f"{status.name:<8} OK ({config.backend.value})"
-    return f"{status.name:<8} NOT OK: {status.problem}\n{'':<8} fix: {status.fix}"
+    verdict = "WARNING" if status.warns else "NOT OK"
+    return f"{status.name:<8} {verdict}: {status.problem}\n{'':<8} fix: {status.fix}"
