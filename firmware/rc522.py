@@ -122,11 +122,15 @@ class RC522:
         self._write(reg, self._read(reg) & ~mask & 0xFF)
 
     def init(self):
-        """Reset the chip, set a 25 ms receive timeout and switch the antenna on.
+        """Reset the chip, set a 25 ms receive timeout and switch the antenna on; False, doing
+        nothing, when no chip answers (its version register reads 0x00 or 0xFF), as the Pi's
+        driver refuses one: on a MISO line floating high the reset's wait read busy for 50 ms.
 
         Timer: TPrescaler 0xD3E = 3390 gives 13.56 MHz / 6781 = 2 kHz ticks (0.5 ms), and
         TReload 49 ends it after (49 + 1) ticks = 25 ms (datasheet 8.5).
         """
+        if self.version() in NO_CHIP_VERSIONS:
+            return False
         self._write(COMMAND_REG, CMD_SOFT_RESET)
         start = self.now_ms()
         while self._read(COMMAND_REG) & 0x10 and ticks_diff(self.now_ms(), start) < RESET_MS:
@@ -138,6 +142,7 @@ class RC522:
         self._write(TX_ASK_REG, 0x40)
         self._write(MODE_REG, 0x3D)
         self._set_bits(TX_CONTROL_REG, 0x03)
+        return True
 
     def version(self):
         """The chip's VersionReg (0x91 or 0x92 for a genuine MFRC522; 0 or 0xFF: nothing there)."""

@@ -452,3 +452,24 @@ def test_a_seat_node_whose_chip_lost_power_is_read_again_without_a_power_cycle(
             arrived += spots.poll()
     assert spots.poll() == [] and spots.check().ok
     assert [(e.tag, e.change) for e in arrived] == [(STONE.hex().upper(), TagChange.ARRIVE)]
+
+
+@pytest.mark.parametrize("fault", [ChipFault.DEAD, ChipFault.FLOATING])
+def test_a_chip_that_does_not_answer_is_not_set_up(reader: Any, chip: EmulatedRC522,
+                                                   fault: ChipFault) -> None:
+    chip.fault = fault
+    assert reader.init() is False
+    chip.fault = ChipFault.NONE
+    assert reader.init() is True
+
+
+def test_a_chip_gone_on_a_floating_miso_costs_no_reset_wait_at_every_poll(reader: Any,
+                                                                          chip: EmulatedRC522) -> None:
+    # set up again after each failure, it read busy for the reset's whole 50 ms wait on all ones:
+    # half of every 100 ms of the node's loop, its buttons waiting
+    watch = RC522.TagWatch(reader)
+    chip.fault = ChipFault.FLOATING
+    watch.poll()
+    start = chip.clock.now()
+    watch.poll()
+    assert watch.failed and chip.clock.now() - start < 0.005  # a few SPI reads on the SimClock
