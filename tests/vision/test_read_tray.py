@@ -129,6 +129,51 @@ def test_a_flat_face_die_the_upright_reader_doubts_is_taken_when_the_cocked_netw
             assert doubted.flag == "uncertain"
 
 
+def cocked_demo_tray(seed: int, index: int) -> Any:
+    """Tray ``index`` of ``seed`` drawn as ``bench/demo_tray.py`` draws the demo's throws, but with
+    one die cocked on every tray (as the d8-tauren dice the cocked network is unsure of were found)."""
+    from controller.table.build import seat_zones
+    from hardware.camera_sim import TRAY_DIE_MM, TRAY_FILL
+    from vision.calibrate import TrayLayout
+
+    layout, size = TrayLayout(), (1536, 864)
+    zones = seat_zones(4, layout.width_mm, layout.height_mm)
+    px_per_mm = TRAY_FILL * min(size[0] / layout.width_mm, size[1] / layout.height_mm)
+    rng = random.Random(seed * 100_000 + index)
+    count = rng.randint(2, 7)
+    areas = tuple(tuple((float(x), float(y)) for x, y in zones[rng.choice(sorted(zones))]) for _ in range(count))
+    spec = SceneSpec(size=size, tray=layout, markers=True, px_per_mm=px_per_mm, kind="d8-tauren",
+                     die_px=(TRAY_DIE_MM[0] * px_per_mm, TRAY_DIE_MM[1] * px_per_mm), n_dice=count,
+                     areas_mm=areas, cocked=1)
+    return render_scene(random.Random(rng.getrandbits(32)), spec)
+
+
+@pytest.mark.parametrize("index, value", [(918, 7), (633, None)])
+def test_a_doubted_d8_the_cocked_network_is_unsure_of_is_judged_by_its_edges(
+        monkeypatch: pytest.MonkeyPatch, index: int, value: int | None) -> None:
+    """Two d8-tauren dice the upright reader doubts on the demo's tray, seen by its calibrated camera,
+    that the cocked network is unsure of (between ``FLAT`` and ``TRAY_LEANS``: a flat die at 0.063,
+    a cocked one at 0.097). The flat one's edges fit a flat octahedron: it is read again at its top
+    face and taken (0.783); the cocked one's fit a leaning one: it is flagged cocked, which the
+    players settle. Without the edges both went to the dealer (0.708 and 0.734); read again at its
+    top face as a flat die is, the cocked one would have been taken (0.884)."""
+    import vision.faces
+
+    scene = cocked_demo_tray(61, index)
+    assert scene.tray is not None and scene.camera is not None
+    tray = calibrate(scene.image, scene.tray, scene.camera.focal_px)
+    (die,) = [truth for truth in scene.dice if (truth.cocked if value is None else truth.value == value)]
+    readings = []
+    for flat, lean in ((-1.0, float("inf")), (vision.faces.EDGES_FLAT, vision.faces.EDGES_LEAN)):
+        monkeypatch.setattr(vision.faces, "EDGES_FLAT", flat)
+        monkeypatch.setattr(vision.faces, "EDGES_LEAN", lean)
+        (reading,) = found(die.box, read_dice(scene.image, "d8-tauren", tray=tray).dice)
+        readings.append((reading.value, reading.flag))
+    without, judged = readings
+    assert without[1] == "uncertain"
+    assert judged == ((None, "cocked") if value is None else (value, None))
+
+
 def test_on_a_still_tray_seen_from_above_every_die_counts_as_sharp_as_the_sharpest(monkeypatch: pytest.MonkeyPatch) -> None:
     """The dice lie on one plane, in the camera's one focus: a die measured softer than the others
     has faint marks (a white symbol on a pink die), not blur, and its confidence is not lowered for
