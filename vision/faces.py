@@ -812,14 +812,18 @@ demo's trays with a cocked die each (seed 61), the 374 cocked dice's ratios were
 (then 0.96, 0.98; median 1.47), the 7 flat dice's 0.70-0.88 and one 1.57; of every die on 40 such
 trays (seed 5, with the camera's sensor noise: 139 flat, 40 cocked) the cocked ones' were 1.16 and
 over. The two flat dice those 1,000 trays doubted in the band (0.73, 0.78) are taken; issue 18's
-flat Tauren die of seed 17 measures 0.78."""
+flat Tauren die of seed 17 measures 0.78. Checked on 1,000 trays of seed 71, not looked at before:
+its 351 doubted cocked dice measured 0.96 and over, and of the three flat dice in the band, two
+(0.76, 0.76) are taken and one (0.86) stays doubted."""
 
 EDGES_LEAN = 1.3
 """The edge ratio over which a doubtful d8 is taken to lean (:func:`_judged_by_edges`): a flat die
 taken for leaning costs the players a throw again, not a misread. Of the flat dice above, one of
 139 on seed 5's trays measured over 1.16 (1.20), and of the 7 flat dice doubted on seed 61's one
 (1.57, at a cocked share of 0.49, flagged by it anyway); 292 of the 374 cocked doubted dice are
-over it, and the four in the band (1.29-1.58) and issue 18's cocked river die of seed 30 (1.69)."""
+over it, and the four in the band (1.29-1.58) and issue 18's cocked river die of seed 30 (1.69).
+On seed 71's trays: 276 of 351 cocked doubted dice over it, the five in the band among them
+(1.37-1.91); of its 10 flat doubted dice one (2.25, at a cocked share of 0.84, flagged anyway)."""
 
 
 def _judged_by_edges(frame: np.ndarray, scale: float, read: list[Hit], camera: TrayCamera) -> list[Hit]:
@@ -829,7 +833,13 @@ def _judged_by_edges(frame: np.ndarray, scale: float, read: list[Hit], camera: T
     ``camera`` sees them (:func:`vision.octahedron.edge_ratio`): under :data:`EDGES_FLAT` it is taken
     to lie flat (its share 0: read again at its top face, :func:`_doubts_on_top`, its "unreadable"
     share given to its faces, :func:`_seen_flat`), over :data:`EDGES_LEAN` to lean (share 1: flagged
-    cocked, which the players settle by throwing it again); between, it stays doubted."""
+    cocked, which the players settle by throwing it again); between, it stays doubted. Issue 18's
+    line 6 (``bench/table.py --hands 0 --kills 0 --camera-games 40 --camera-game tauren``): seeds
+    1-40, dealer entries 2 -> 0 of 1,165 rolls (both such dice), cocked questions the players
+    settled 77 -> 78, cocked dice taken with a value 1 of 50 as before; seeds 41-80
+    (``--first-seed 41``) as before: 4 of 1,283 (three doubted dice the edges leave between the
+    bars, at 0.86, 0.93 and 1.2, and one flagged cocked at every throw by the cocked network),
+    74 settled, 0 of 46 cocked dice taken."""
     from vision.read import UNCERTAIN
 
     out = []
