@@ -203,15 +203,11 @@ def interrupt_held() -> Iterator[None]:
     main thread (where Python takes no signals) the block simply runs.
     """
     held: list[tuple[int, FrameType | None]] = []
+    before: Any = None
     try:
-        before = signal.signal(signal.SIGINT, lambda number, frame: held.append((number, frame)))
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
+        with _handled(signal.SIGINT, lambda number, frame: held.append((number, frame))) as before:
+            yield
     finally:
-        signal.signal(signal.SIGINT, before)
         if held and callable(before):
             before(*held[0])
         elif held and before == signal.SIG_DFL:
@@ -224,15 +220,24 @@ def stopped_as_by_ctrl_c() -> Iterator[None]:
     stopping) raises KeyboardInterrupt as Ctrl-C does, so that the command stops as after
     Ctrl-C: it closes its files and says how to go on, where SIGTERM ended it at once. Outside the
     main thread (where Python takes no signals) the block simply runs."""
-    try:
-        before = signal.signal(signal.SIGTERM, signal.default_int_handler)
-    except ValueError:  # not the main thread
+    with _handled(signal.SIGTERM, signal.default_int_handler):
         yield
+
+
+@contextmanager
+def _handled(number: int, handler: Callable[[int, FrameType | None], Any]) -> Iterator[Any]:
+    """``handler`` for the signal ``number`` within the block, and the handler before it back
+    after, even when the block raises; yields that handler before (None outside the main thread,
+    where Python takes no signals and nothing is changed)."""
+    try:
+        before = signal.signal(number, handler)
+    except ValueError:  # not the main thread
+        yield None
         return
     try:
-        yield
+        yield before
     finally:
-        signal.signal(signal.SIGTERM, before)
+        signal.signal(number, before)
 
 
 def write_file(path: Path, data: bytes, force: bool = False) -> None:
