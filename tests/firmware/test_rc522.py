@@ -31,6 +31,15 @@ def ticks_of(chip: EmulatedRC522) -> Any:
     return lambda: int(chip.clock.now() * 1000)
 
 
+def _struck(reader: Any, chip: EmulatedRC522, fault: ChipFault, miss_limit: int = RC522.MISS_LIMIT) -> Any:
+    """A watch of ``reader`` that has seen a stone on its chip, which ``fault`` then strikes."""
+    watch = RC522.TagWatch(reader, miss_limit=miss_limit)
+    chip.place(EmulatedTag(STONE))
+    watch.poll()
+    chip.fault = fault
+    return watch
+
+
 def test_empty_field_is_no_tag_at_every_bus_speed(machine: ModuleType) -> None:
     for transfer_us in (50, 200, 500):
         chip = EmulatedRC522(transfer_s=transfer_us * 1e-6)
@@ -147,10 +156,7 @@ def test_watch_keeps_a_tag_missed_once(reader: Any, chip: EmulatedRC522) -> None
 
 
 def test_watch_does_not_count_a_failed_read_as_a_miss(reader: Any, chip: EmulatedRC522) -> None:
-    watch = RC522.TagWatch(reader, miss_limit=2)
-    chip.place(EmulatedTag(STONE))
-    watch.poll()
-    chip.fault = ChipFault.DEAD
+    watch = _struck(reader, chip, ChipFault.DEAD, miss_limit=2)
     assert [watch.poll() for _ in range(4)] == [[]] * 4 and watch.present() == [STONE]
 
 
@@ -198,10 +204,7 @@ def test_a_dead_chip_is_said_by_the_pis_poll_until_it_answers_again(reader: Any,
 def test_a_garbled_read_is_no_failed_reader_and_changes_nothing(reader: Any, chip: EmulatedRC522) -> None:
     # a stone half over the antenna garbles now and then (ErrorReg's ParityErr): the node said its
     # reader failed, and the Pi faulted the seat, where the Pi's own driver ignores such a scan
-    watch = RC522.TagWatch(reader, miss_limit=2)
-    chip.place(EmulatedTag(STONE))
-    watch.poll()
-    chip.fault = ChipFault.GARBLED
+    watch = _struck(reader, chip, ChipFault.GARBLED, miss_limit=2)
     assert [watch.poll() for _ in range(4)] == [[]] * 4
     assert not watch.failed and watch.present() == [STONE]
 
@@ -209,10 +212,7 @@ def test_a_garbled_read_is_no_failed_reader_and_changes_nothing(reader: Any, chi
 def test_a_chip_gone_on_a_floating_miso_is_still_a_failed_reader(reader: Any,
                                                                  chip: EmulatedRC522) -> None:
     # every register reads 0xFF, ErrorReg too: garbled to the driver, but the version says no chip
-    watch = RC522.TagWatch(reader)
-    chip.place(EmulatedTag(STONE))
-    watch.poll()
-    chip.fault = ChipFault.FLOATING
+    watch = _struck(reader, chip, ChipFault.FLOATING)
     assert watch.poll() == [] and watch.failed and watch.present() == [STONE]
     assert watch.state() == LINK.READER_FAILED  # not overheated: TempErr reads 1 as all bits do
 
@@ -228,10 +228,7 @@ def test_a_collision_with_nothing_received_drops_the_branch(reader: Any, chip: E
 
 
 def test_a_scan_drowned_in_noise_is_garbled_not_a_crash(reader: Any, chip: EmulatedRC522) -> None:
-    watch = RC522.TagWatch(reader, miss_limit=2)
-    chip.place(EmulatedTag(STONE))
-    watch.poll()
-    chip.fault = ChipFault.NOISE
+    watch = _struck(reader, chip, ChipFault.NOISE, miss_limit=2)
     assert [watch.poll() for _ in range(4)] == [[]] * 4
     assert not watch.failed and watch.present() == [STONE]
 
@@ -239,10 +236,7 @@ def test_a_scan_drowned_in_noise_is_garbled_not_a_crash(reader: Any, chip: Emula
 def test_an_overheated_chip_is_a_failed_reader_until_it_cools(reader: Any, chip: EmulatedRC522) -> None:
     # TempErr: the chip switched its antenna off; its frames ended by the timer as an empty
     # field's do, so the stones left after three polls and the reader was said to work
-    watch = RC522.TagWatch(reader)
-    chip.place(EmulatedTag(STONE))
-    watch.poll()
-    chip.fault = ChipFault.OVERHEATED
+    watch = _struck(reader, chip, ChipFault.OVERHEATED)
     assert [watch.poll() for _ in range(4)] == [[]] * 4
     assert watch.failed and watch.state() == LINK.READER_OVERHEATED and watch.present() == [STONE]
     chip.fault = ChipFault.NONE  # cooled: the next poll sets it up again, its antenna on
