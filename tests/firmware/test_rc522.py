@@ -40,6 +40,19 @@ def _struck(reader: Any, chip: EmulatedRC522, fault: ChipFault, miss_limit: int 
     return watch
 
 
+def _node_struck(reader: Any, chip: EmulatedRC522, fault: ChipFault) -> tuple[SimClock, SeatNodeReader]:
+    """The Pi's side of a seat node whose ``reader`` read a stone on the pot, then ``fault`` struck
+    its chip: the simulated clock and the Pi's reader of the node."""
+    clock = SimClock()
+    node = SimSeatNode(clock, antennas=[reader])
+    spots = SeatNodeReader({"pot": (node.link(), 0)}, clock)
+    chip.place(EmulatedTag(STONE))
+    clock.advance(0.3)
+    spots.poll()
+    chip.fault = fault
+    return clock, spots
+
+
 def test_empty_field_is_no_tag_at_every_bus_speed(machine: ModuleType) -> None:
     for transfer_us in (50, 200, 500):
         chip = EmulatedRC522(transfer_s=transfer_us * 1e-6)
@@ -245,13 +258,7 @@ def test_an_overheated_chip_is_a_failed_reader_until_it_cools(reader: Any, chip:
 
 def test_an_overheated_chip_is_said_by_the_pis_poll_with_its_fix(reader: Any,
                                                                  chip: EmulatedRC522) -> None:
-    clock = SimClock()
-    node = SimSeatNode(clock, antennas=[reader])
-    spots = SeatNodeReader({"pot": (node.link(), 0)}, clock)
-    chip.place(EmulatedTag(STONE))
-    clock.advance(0.3)
-    spots.poll()
-    chip.fault = ChipFault.OVERHEATED
+    clock, spots = _node_struck(reader, chip, ChipFault.OVERHEATED)
     clock.advance(0.3)
     with pytest.raises(ReaderFailed) as caught:
         spots.poll()
@@ -386,13 +393,7 @@ def test_a_stone_garbling_3_scans_in_10_never_warns(machine: ModuleType, side: A
 
 def test_a_reader_garbling_every_scan_is_a_warning_of_the_pis_poll(reader: Any,
                                                                   chip: EmulatedRC522) -> None:
-    clock = SimClock()
-    node = SimSeatNode(clock, antennas=[reader])
-    spots = SeatNodeReader({"pot": (node.link(), 0)}, clock)
-    chip.place(EmulatedTag(STONE))
-    clock.advance(0.3)
-    spots.poll()
-    chip.fault = ChipFault.GARBLED
+    clock, spots = _node_struck(reader, chip, ChipFault.GARBLED)
     clock.advance(0.1 * (GARBLED_IN_A_ROW - 2))  # the node reads its antenna every 100 ms
     assert spots.poll() == [] and spots.warning() is None
     clock.advance(0.3)
