@@ -227,6 +227,27 @@ def test_a_full_hold_em_table_s_showdown_fits_the_screen(browser: Any, served: A
     assert_in_sight(box)
 
 
+@pytest.mark.parametrize("screen", [LARGE, TV, PHONE], ids=["1920x1080", "1280x720", "390x844"])
+def test_a_seat_s_bet_does_not_push_its_dice_below_its_neighbours(browser: Any, served: Any,
+                                                                  screen: dict[str, int]) -> None:
+    # a seat with a bet in front of it had one line more than its neighbours: its cups sat lower
+    # than theirs, a ragged row the room read as a layout fault
+    table = web_conftest.new_table("tauren", 5, 11, ["Ann", "Bo", "Cy", "Dee", "Eve"], sealed=False)
+    page = open_board(browser, served(table), screen)
+    play_until(table, lambda s: all(seat.dice for seat in s.view.seats)
+               and any(seat.bet for seat in s.view.seats) and not all(seat.bet for seat in s.view.seats))
+    caught_up(page, table)
+    seats: list[dict[str, Any]] = page.locator(".seat").evaluate_all("""seats => seats.map(s => ({
+      top: s.getBoundingClientRect().top, bet: !!s.querySelector('.bet:not(:empty)'),
+      dice: s.querySelector('.seat-dice').getBoundingClientRect().top}))""")
+    rows = {round(seat["top"]) for seat in seats}
+    mixed = [[seat for seat in seats if round(seat["top"]) == top] for top in rows]
+    mixed = [row for row in mixed if len({seat["bet"] for seat in row}) == 2]
+    assert mixed, seats  # a row with a bet beside no bet, or the test shows nothing
+    for row in mixed:
+        assert len({round(seat["dice"]) for seat in row}) == 1, row
+
+
 @TVS
 def test_a_full_hold_em_table_s_hands_lie_in_even_rows(browser: Any, served: Any,
                                                        screen: dict[str, int]) -> None:

@@ -38,7 +38,8 @@ function renderSeat(seat, view, colours) {
   const acting = (view.awaited.seats || []).includes(seat.seat);
   const colour = colours[seat.seat] ? ` style="--seat:${esc(colours[seat.seat])}"` : "";
   const marks = (seat.marks || []).map((m) => `<span class="mark">${esc(m)}</span>`).join("");
-  const bet = seat.bet && seat.bet.length ? `<div class="bet">bet ${holdings(seat.bet)}</div>` : "";
+  // the bet line is there, empty, without a bet: a seat's dice lie level with its neighbours'
+  const bet = `<div class="bet">${seat.bet && seat.bet.length ? `bet ${holdings(seat.bet)}` : ""}</div>`;
   return `<div class="seat status-${esc(seat.status)}${prompt ? " prompt" : ""}${acting ? " acting" : ""}"` +
     ` data-seat="${seat.seat}"${colour}>` +
     `<div class="name">${esc(seat.name)}</div>` +
