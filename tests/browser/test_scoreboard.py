@@ -227,24 +227,66 @@ def test_a_full_hold_em_table_s_showdown_fits_the_screen(browser: Any, served: A
     assert_in_sight(box)
 
 
-@pytest.mark.parametrize("screen", [LARGE, TV, PHONE], ids=["1920x1080", "1280x720", "390x844"])
-def test_a_seat_s_bet_does_not_push_its_dice_below_its_neighbours(browser: Any, served: Any,
-                                                                  screen: dict[str, int]) -> None:
-    # a seat with a bet in front of it had one line more than its neighbours: its cups sat lower
-    # than theirs, a ragged row the room read as a layout fault
-    table = web_conftest.new_table("tauren", 5, 11, ["Ann", "Bo", "Cy", "Dee", "Eve"], sealed=False)
+def board_edges(page: Any) -> dict[str, float]:
+    """How far the page runs down against the screen, where the seats end, and the seats' dice
+    and the root font's size (CSS pixels)."""
+    edges: dict[str, float] = page.evaluate("""() => ({
+      page: document.scrollingElement.scrollHeight, height: innerHeight,
+      seats: Math.max(...[...document.querySelectorAll('.seat')].map(s => s.getBoundingClientRect().bottom)),
+      die: Math.min(...[...document.querySelectorAll('.seat-dice svg.die')].map(d => d.getBoundingClientRect().width)),
+      rem: parseFloat(getComputedStyle(document.documentElement).fontSize)})""")
+    return edges
+
+
+@TVS
+@pytest.mark.parametrize("game, seats", [("tauren", 10), ("diceholdem", 6)])
+def test_a_full_table_s_board_fits_the_screen(browser: Any, served: Any, screen: dict[str, int],
+                                             game: str, seats: int) -> None:
+    # six DiceHoldem seats at 1920x1080 ran a row of seats under the screen's lower edge, their
+    # dice cut off, and ten ran two rows under it: nobody scrolls a TV
+    table = web_conftest.new_table(game, seats, 5, TEN_SEATS[:seats], sealed=False)
     page = open_board(browser, served(table), screen)
-    play_until(table, lambda s: all(seat.dice for seat in s.view.seats)
-               and any(seat.bet for seat in s.view.seats) and not all(seat.bet for seat in s.view.seats))
+    play_until(table, lambda s: all(seat.dice for seat in s.view.seats))
+    caught_up(page, table)
+    edges = board_edges(page)
+    shot(page, f"scoreboard-{seats}-seats-{screen['width']}x{screen['height']}")
+    assert edges["page"] <= edges["height"] and edges["seats"] <= edges["height"], edges
+    assert edges["die"] >= 0.6 * 3.4 * edges["rem"], edges  # smaller, but read across the room
+    resized(page, PHONE)  # a phone scrolls: its seats keep their size
+    page.wait_for_function("document.scrollingElement.scrollHeight > innerHeight", timeout=WAIT_MS)
+    assert board_edges(page)["die"] == pytest.approx(2.6 * 15, abs=0.5)
+
+
+def test_a_few_seats_keep_their_full_size(browser: Any, served: Any) -> None:
+    table = web_conftest.new_table("tauren", 4, 5, TEN_SEATS[:4], sealed=False)
+    page = open_board(browser, served(table))
+    play_until(table, lambda s: all(seat.dice for seat in s.view.seats))
+    caught_up(page, table)
+    edges = board_edges(page)
+    assert edges["die"] == pytest.approx(3.4 * edges["rem"], abs=0.5), edges
+
+
+@pytest.mark.parametrize("screen", [LARGE, TV, PHONE], ids=["1920x1080", "1280x720", "390x844"])
+def test_a_seat_s_bet_or_empty_stack_does_not_move_its_dice(browser: Any, served: Any,
+                                                            screen: dict[str, int]) -> None:
+    # a seat with a bet in front of it had one line more than its neighbours, and a seat all in
+    # (no chips left) one line less: their cups sat lower or higher than their neighbours', a
+    # ragged row the room read as a layout fault
+    table = web_conftest.new_table("tauren", 5, 11, ["Ann", "Bo", "Cy", "Dee", "Eve"],
+                                   {"stack": "20,20,2,20,20"}, sealed=False)  # Cy's big blind: all in
+    page = open_board(browser, served(table), screen)
+    play_until(table, lambda s: all(seat.dice for seat in s.view.seats))
     caught_up(page, table)
     seats: list[dict[str, Any]] = page.locator(".seat").evaluate_all("""seats => seats.map(s => ({
-      top: s.getBoundingClientRect().top, bet: !!s.querySelector('.bet:not(:empty)'),
+      top: s.getBoundingClientRect().top, bet: !!s.querySelector('.bet'),
+      chips: !!s.querySelector('.stack > .chips, .stack > .stones'),
       dice: s.querySelector('.seat-dice').getBoundingClientRect().top}))""")
-    rows = {round(seat["top"]) for seat in seats}
-    mixed = [[seat for seat in seats if round(seat["top"]) == top] for top in rows]
-    mixed = [row for row in mixed if len({seat["bet"] for seat in row}) == 2]
-    assert mixed, seats  # a row with a bet beside no bet, or the test shows nothing
-    for row in mixed:
+    tops = {round(seat["top"]) for seat in seats}
+    rows = [[seat for seat in seats if round(seat["top"]) == top] for top in tops]
+    mixed = [row for row in rows if len({(seat["bet"], seat["chips"]) for seat in row}) > 1]
+    kinds = {(seat["bet"], seat["chips"]) for row in mixed for seat in row}
+    assert len(kinds) == 3, seats  # a bet, none and no chips each beside another, or it shows nothing
+    for row in rows:
         assert len({round(seat["dice"]) for seat in row}) == 1, row
 
 

@@ -38,13 +38,12 @@ function renderSeat(seat, view, colours) {
   const acting = (view.awaited.seats || []).includes(seat.seat);
   const colour = colours[seat.seat] ? ` style="--seat:${esc(colours[seat.seat])}"` : "";
   const marks = (seat.marks || []).map((m) => `<span class="mark">${esc(m)}</span>`).join("");
-  // the bet line is there, empty, without a bet: a seat's dice lie level with its neighbours'
-  const bet = `<div class="bet">${seat.bet && seat.bet.length ? `bet ${holdings(seat.bet)}` : ""}</div>`;
+  const bet = seat.bet && seat.bet.length ? ` <span class="bet">bet ${holdings(seat.bet)}</span>` : "";
   return `<div class="seat status-${esc(seat.status)}${prompt ? " prompt" : ""}${acting ? " acting" : ""}"` +
     ` data-seat="${seat.seat}"${colour}>` +
     `<div class="name">${esc(seat.name)}</div>` +
     `<div class="seat-status">${esc(seat.status.replace("-", " "))} ${marks}</div>` +
-    `<div class="stack">${holdings(seat.stack)}</div>${bet}` +
+    `<div class="stack">${holdings(seat.stack)}${bet}</div>` +
     `<div class="seat-dice">${dice(seat.dice, 64)}</div></div>`;
 }
 
@@ -145,11 +144,31 @@ function rowsOf(hands, rows, kind = "") {
   }));
 }
 
-// A resize (a window dragged, a TV switching resolution) fits an open box again, once a frame.
+// The board under the header (the dice on the table, the seats, the log) at full size when it
+// fits a wide screen, else all of it shrunk alike, a step at a time, until its lower edge is in
+// sight (six seats or more make more rows than a TV shows at full size); smaller seats also lie
+// more to a row. Below SMALLEST_BOARD it would no longer read from across the room, so the page
+// scrolls instead. A phone scrolls anyway: its board keeps its size.
+const SMALLEST_BOARD = 0.6;
+const PHONE = matchMedia("(max-width: 760px)");
+
+function fitBoard() {
+  const page = document.scrollingElement, root = document.documentElement.style;
+  let board = 1;
+  root.setProperty("--board", board);
+  while (!PHONE.matches && page.scrollHeight > innerHeight && board > SMALLEST_BOARD) {
+    board = Math.round(100 * board - 5) / 100;
+    root.setProperty("--board", board);
+  }
+}
+
+// A resize (a window dragged, a TV switching resolution) fits the board and an open box again,
+// once a frame.
 let refit = 0;
 addEventListener("resize", () => {
   cancelAnimationFrame(refit);
   refit = requestAnimationFrame(() => {
+    fitBoard();
     const box = $("showdown");
     if (!box.hidden) fitShowdown(box);
   });
@@ -197,6 +216,7 @@ function render(doc) {
     `<li data-seq="${line.seq}">${esc(line.text)}</li>`).join("");
   renderChart(doc.chart || []);
   renderOdds(state, doc.odds || []);
+  fitBoard();
   renderShowdown(state);
 }
 
