@@ -19,9 +19,9 @@ from controller.games.errors import DeviceError, DeviceTimeout
 from hardware.clock import Clock, RealClock
 from hardware.rc522_regs import (
     ANTENNA_ON, CASCADE_TAG, COLL_POS_NOT_VALID, CRC_IRQ, ERR_BUFFER_OVFL, ERR_COLL, ERR_IRQ,
-    ERR_PARITY, ERR_PROTOCOL, FLUSH_BUFFER, HLTA, IDLE_IRQ, KNOWN_VERSIONS, NO_CHIP_VERSIONS,
-    POWER_DOWN, READ, REQA, RESET_WAIT_S, RX_GAIN_MASK, RX_GAINS_DB, RX_IRQ, SAK_CASCADE, SEL_CL1,
-    SEL_CL2, START_SEND, TIMER_IRQ, VALUES_AFTER_COLL, WUPA, Cmd, Reg,
+    ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, FLUSH_BUFFER, HLTA, IDLE_IRQ, KNOWN_VERSIONS,
+    NO_CHIP_VERSIONS, POWER_DOWN, READ, REQA, RESET_WAIT_S, RX_GAIN_MASK, RX_GAINS_DB, RX_IRQ,
+    SAK_CASCADE, SEL_CL1, SEL_CL2, START_SEND, TIMER_IRQ, VALUES_AFTER_COLL, WUPA, Cmd, Reg,
 )
 
 Bits = list[int]
@@ -29,7 +29,6 @@ log = logging.getLogger(__name__)
 POLL_INTERVAL_S = 0.001  # between IRQ polls: a tag answers within ~1 ms, the timer ends at 25 ms
 WAIT_LIMIT_S = 0.05      # the chip's own timer says "no tag" after 25 ms; this is for a dead chip
 BACKSTOP_POLLS = 100_000 # only a clock that never moves (a stalled test clock) ever reaches it
-ERR_TEMP = 0x40          # ErrorReg TempErr: the chip overheated and switched its antenna off
 
 
 class SpiTransport(Protocol):

@@ -66,6 +66,7 @@ FLUSH_BUFFER = 0x80          # FIFOLevelReg
 START_SEND = 0x80            # BitFramingReg
 VALUES_AFTER_COLL = 0x80     # CollReg
 COLL_POS_NOT_VALID = 0x20    # CollReg
+ERR_TEMP = 0x40              # ErrorReg TempErr: the chip overheated and switched its antenna off
 ERR_BUFFER_OVFL, ERR_COLL, ERR_CRC, ERR_PARITY, ERR_PROTOCOL = 0x10, 0x08, 0x04, 0x02, 0x01
 ANTENNA_ON = 0x03            # TxControlReg: Tx1RFEn | Tx2RFEn
 FIFO_SIZE = 64

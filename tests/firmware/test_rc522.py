@@ -17,7 +17,9 @@ from hardware.seatnode import ReaderFailed, SeatNodeReader
 from hardware.seatnode_firmware import firmware
 from hardware.seatnode_sim import SimSeatNode
 from hardware.devices import TagChange
-from hardware.rc522_regs import timer_period
+from hardware.rc522_regs import (
+    ERR_BUFFER_OVFL, ERR_COLL, ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, timer_period,
+)
 from hardware.sim_rc522 import ChipFault, EmulatedRC522, EmulatedTag, from_bits
 
 RC522 = firmware().rc522
@@ -362,6 +364,12 @@ def test_a_stone_garbling_now_and_then_raises_no_reader_fault_on_the_pi(reader: 
 
 def test_the_seat_node_counts_the_pis_garbled_scans_before_it_warns() -> None:
     assert RC522.GARBLED_IN_A_ROW == GARBLED_IN_A_ROW
+
+
+def test_the_seat_node_reads_errorreg_with_the_bits_the_pi_reads() -> None:
+    # the firmware cannot import the Pi's modules: its consts are checked against the datasheet's
+    assert RC522.ERR_TEMP == ERR_TEMP and RC522.ERR_COLLISION == ERR_COLL
+    assert RC522.ERR_FATAL == ERR_BUFFER_OVFL | ERR_PARITY | ERR_PROTOCOL
 
 
 @pytest.mark.parametrize("side", [pi_spot, node_spot], ids=["pi", "seat-node"])
