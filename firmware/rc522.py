@@ -10,8 +10,9 @@ place or that kept not one bit, a UID part failing its BCC, no SAK) is the tags'
 chip's: a stone half over the antenna garbles now and then. It is told apart from a failed
 reader (the chip did not finish, or nothing answers on the bus) as the Pi's own driver
 (``hardware/rfid.py``) and the library it follows (miguelbalboa/rfid) do: a garbled branch of
-the UID tree is dropped, a garbled WUPA makes the scan change nothing, and only a chip whose
-version register then reads 0x00 or 0xFF (nothing drives MISO: every register, ErrorReg too,
+the UID tree is dropped, and its scan, garbled, finds no stone gone (the ones below that branch
+were not read); a garbled WUPA makes the scan change nothing; and only a chip whose version
+register then reads 0x00 or 0xFF (nothing drives MISO: every register, ErrorReg too,
 reads all ones on a line floating high) has failed.
 """
 
@@ -288,14 +289,16 @@ class RC522:
 
         A walk of the UID tree: every round wakes all tags (WUPA, halted ones too) and narrows
         down with the bits fixed so far; a collision splits the branch in two, a branch with one
-        tag selects it. ``2 * most`` rounds find ``most`` tags. A garbled branch is dropped (its
-        tags are missed this time); a garbled WUPA is ``(GARBLED, [])``, or ``(ERROR, [])`` when
-        the version register says no chip answers. A failed chip (ERROR, OVERHEATED) ends the
-        walk with its status.
+        tag selects it. ``2 * most`` rounds find ``most`` tags. A garbled branch is dropped and
+        the walk goes on, but the scan is ``(GARBLED, uids)``: the tags read, and no word of those
+        below that branch, which were not read, not found gone. A garbled WUPA is
+        ``(GARBLED, [])``; either is ``ERROR`` when the version register says no chip answers. A
+        failed chip (ERROR, OVERHEATED) ends the walk with its status.
         """
         uids = []
         pending = [([], b"", 0)]
         rounds = 0
+        garbled = False
         while pending and len(uids) < most and rounds < 2 * most + 1:
             rounds += 1
             done, prefix, known = pending.pop()
@@ -310,7 +313,8 @@ class RC522:
                 uids.append(uid)
             elif status in FAILED:
                 return self._unless_gone(status), uids
-        return OK, uids
+            garbled = garbled or status == GARBLED
+        return (self._unless_gone(GARBLED) if garbled else OK), uids
 
     def _unless_gone(self, status):
         """``status``, or ERROR when the version register says no chip answers: on a MISO line
@@ -344,13 +348,15 @@ class TagWatch:
     A tag counts as gone after ``miss_limit`` polls in a row without it, so a read that fails
     once (a tag at the edge of the field) does not make it leave and arrive again. A poll where
     the reader failed (an error status or an ``OSError`` from the bus) counts as no poll for
-    the tags it did not read; a garbled one (GARBLED) changes nothing and is no failure, as on
-    the Pi (``hardware/rfid.py``'s ``Mfrc522Reader``). After any failure the next poll sets the
+    the tags it did not read; so does a garbled one (GARBLED: its WUPA or a branch of the UID
+    tree came garbled), which is no failure, as on the Pi (``hardware/rfid.py``'s
+    ``Mfrc522Reader``): a tag it did not read may lie below the garbled branch, so only a clean
+    scan counts misses. After any failure the next poll sets the
     chip up again (``init``), as the Pi's driver does: a chip that lost its power for a moment (a
     loose wire pushed back) is back at its reset values, its antenna off and its timer stopped,
     and one that overheated switched its antenna off; either reads again once it answers, or
     has cooled, without a power cycle of the node. A reader whose
-    last ``GARBLED_IN_A_ROW`` scans all came garbled works, but reads none of its stones: it
+    last ``GARBLED_IN_A_ROW`` scans all came garbled works, but does not read all its stones: it
     garbles every scan (READER_GARBLING) until its first scan that is not garbled.
     """
 
@@ -374,15 +380,14 @@ class TagWatch:
         self.failed = status in FAILED
         if status == GARBLED:
             self.garbled += 1
-            return []
-        if status == OK:
+        elif status == OK:
             self.garbled = 0
         events = []
         for uid in uids:
             if uid not in self.misses:
                 events.append((TAG_ARRIVE, uid))
             self.misses[uid] = 0
-        if not self.failed:
+        if status == OK:
             events.extend(self._count_misses(uids))
         return events
 

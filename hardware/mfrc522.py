@@ -40,7 +40,15 @@ class SpiTransport(Protocol):
 
 
 class TagProtocolError(DeviceError):
-    """A frame from a tag was garbled (CRC, parity, protocol); the tag is usually re-read."""
+    """A frame from a tag was garbled (CRC, parity, protocol); the tag is usually re-read.
+
+    ``found`` holds the tags a scan read all the same (:meth:`MFRC522.inventory`), on the
+    branches of the UID tree that did not garble.
+    """
+
+    def __init__(self, message: str, found: frozenset[str] = frozenset()) -> None:
+        super().__init__(message)
+        self.found = found
 
 
 class ChipOverheated(DeviceError):
@@ -318,9 +326,14 @@ class MFRC522:
         """Every tag on the antenna (upper-case hex UIDs), each left halted.
 
         Walks the anticollision tree: each branch starts with a WUPA, which also wakes the tags
-        halted by earlier branches, and is then steered by its prefix to a tag not found yet.
+        halted by earlier branches, and is then steered by its prefix to a tag not found yet. A
+        garbled branch is dropped and the walk goes on, as the seat-node firmware's does.
+
+        :raises TagProtocolError: a WUPA or a branch came garbled: the tags below it were not
+            read, which says nothing of whether they are there; ``found`` holds the tags read.
         """
         found: set[str] = set()
+        garbled = 0
         pending: list[tuple[list[bytes], Bits]] = [([], [])]
         while pending and len(found) < limit:
             chosen, prefix = pending.pop()
@@ -329,10 +342,14 @@ class MFRC522:
             try:
                 hit = self._select_path(chosen, prefix, pending)
             except TagProtocolError:
+                garbled += 1
                 continue
             if hit is not None:
                 found.add(hit[0].hex().upper())
                 self._halt_quietly()
+        if garbled:
+            raise TagProtocolError(f"{garbled} branches of the UID tree came garbled",
+                                   frozenset(found))
         return frozenset(found)
 
 

@@ -90,8 +90,10 @@ class SpotTracker:
         """
         return self._tags[spot]
 
-    def update(self, spot: str, seen: frozenset[str], at: float) -> list[TagEvent]:
-        """Record a scan of ``spot`` that saw ``seen``; returns leaves then arrivals.
+    def update(self, spot: str, seen: frozenset[str], at: float,
+               whole: bool = True) -> list[TagEvent]:
+        """Record a scan of ``spot`` that saw ``seen``; returns leaves then arrivals. A scan not
+        ``whole`` (a branch of its UID tree garbled) counts no tag missing: it did not read them.
 
         >>> tracker = SpotTracker(("pot",), leave_after=2)
         >>> [e.change.value for e in tracker.update("pot", frozenset({"A1"}), 1.0)]
@@ -103,7 +105,7 @@ class SpotTracker:
         """
         before, misses = self._tags[spot], self._misses[spot]
         gone = []
-        for tag in sorted(before - seen):
+        for tag in sorted(before - seen if whole else ()):
             misses[tag] = misses.get(tag, 0) + 1
             if misses[tag] >= self.leave_after:
                 gone.append(tag)
@@ -121,7 +123,8 @@ class Mfrc522Reader:
     ``wiring`` maps a spot to a description of its wiring used in messages (e.g. "chip select
     GPIO 8"); ``on_close`` releases the bus; ``leave_after`` is the scans in a row a tag must be
     missing before it counts as gone. A spot whose chip fails keeps its tags (a failed scan is
-    not a miss), and the events of the other spots wait for the next poll instead of being lost.
+    not a miss, nor is a garbled one, as on a seat node: the tags it did not read may lie below
+    its garbled branch), and the events of the other spots wait for the next poll instead of being lost.
     ``seats`` names the seat whose spot each is (a spot not in it, the pot, is always waited
     for): the chip under the spot of a seat where no one plays (:meth:`set_seats_in_play`) is
     not waited for, as a seat node's is not (:class:`~hardware.seatnode.SeatNodeReader`), and
@@ -218,14 +221,14 @@ class Mfrc522Reader:
                 failures[spot] = self._unread[spot]
                 continue
             try:
-                seen = self._scan(spot)
+                scanned = self._scan(spot)
             except DeviceError as err:
                 failures[spot] = err
                 self._retry_at[spot] = self._clock.now() + EMPTY_SEAT_RETRY_S
                 continue
-            self._garbled[spot] = 0 if seen is not None else self._garbled.get(spot, 0) + 1
-            if seen is not None:
-                events += self._tracker.update(spot, seen, self._clock.now())
+            seen, whole = scanned
+            self._garbled[spot] = 0 if whole else self._garbled.get(spot, 0) + 1
+            events += self._tracker.update(spot, seen, self._clock.now(), whole)
         self._unread = {spot: err for spot, err in failures.items() if spot in self._empty}
         failure = next((err for spot, err in failures.items() if spot not in self._empty), None)
         if failure is not None:
@@ -240,8 +243,9 @@ class Mfrc522Reader:
         return spot in self._empty and spot in self._unread and \
             self._clock.now() < self._retry_at.get(spot, 0.0)
 
-    def _scan(self, spot: str) -> frozenset[str] | None:
-        """The tags on ``spot``; None when the scan was garbled (it then changes nothing).
+    def _scan(self, spot: str) -> tuple[frozenset[str], bool]:
+        """The tags read on ``spot``, and whether the scan was whole: a garbled one (its WUPA, or
+        a branch of the UID tree) adds the tags it read and is no evidence any other left.
 
         A scan is garbled when the chip says so, and a chip overheated when its ErrorReg says
         TempErr; a chip gone says both: with nothing driving MISO, a line that floats high reads
@@ -253,11 +257,11 @@ class Mfrc522Reader:
             if spot not in self._ready:
                 chip.init()
                 self._ready.add(spot)
-            return chip.inventory()
+            return chip.inventory(), True
         except (TagProtocolError, ChipOverheated) as err:
             silent = _silence(chip)
             if isinstance(err, TagProtocolError) and not silent:
-                return None
+                return err.found, False
             self._ready.discard(spot)
             if not silent:
                 raise ReaderOverheated(self._name, spot) from err

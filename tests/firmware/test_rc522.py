@@ -279,12 +279,13 @@ def garbled_select_of(uid: bytes) -> Callable[[list[int]], bool]:
     return lambda bits: len(bits) == 72 and from_bits(bits)[2:7] == cascade
 
 
-def test_a_garbled_sak_drops_that_tag_and_reads_the_others(reader: Any, chip: EmulatedRC522) -> None:
+def test_a_garbled_sak_drops_that_tag_and_reads_the_others_in_a_garbled_scan(
+        reader: Any, chip: EmulatedRC522) -> None:
     edge = bytes.fromhex("DEADBEE0")
     chip.place(EmulatedTag(STONE))
     chip.place(EmulatedTag(edge))
     chip.garbles = garbled_select_of(edge)
-    assert reader.read_uids() == (RC522.OK, [STONE])
+    assert reader.read_uids() == (RC522.GARBLED, [STONE])
 
 
 def pi_spot(machine: ModuleType, chip: EmulatedRC522) -> Callable[[], Any]:
@@ -331,7 +332,7 @@ def test_the_pi_and_a_seat_node_read_garbled_scans_alike(machine: ModuleType, si
     chip.fault = ChipFault.NOISE            # every answer drowned: a collision, nothing kept
     seen += [poll() for _ in range(4)]
     chip.fault = ChipFault.NONE
-    chip.garbles = garbled_select_of(edge)  # one stone's SAK garbled: it is missed, and leaves
+    chip.garbles = garbled_select_of(edge)  # one stone's SAK garbled: not read, and not gone
     seen += [poll() for _ in range(3)]
     chip.garbles = None
     seen.append(poll())
@@ -342,8 +343,30 @@ def test_the_pi_and_a_seat_node_read_garbled_scans_alike(machine: ModuleType, si
     chip.fault = ChipFault.FLOATING         # the chip gone: a failed reader
     seen.append(poll())
     assert seen == [[("arrive", "DEADBEE0"), ("arrive", "DEADBEEF")], [], [], [], [], [], [], [], [],
-                    [], [], [("leave", "DEADBEE0")], [("arrive", "DEADBEE0")],
-                    "failed", "failed", "failed", [], "failed"]
+                    [], [], [], [], "failed", "failed", "failed", [], "failed"]
+
+
+@pytest.mark.parametrize("side", [pi_spot, node_spot], ids=["pi", "seat-node"])
+def test_the_pi_and_a_seat_node_find_no_stone_gone_in_a_scan_that_garbled(machine: ModuleType,
+                                                                         side: Any) -> None:
+    # a lone stone whose SELECT garbles: the scan read nothing, with its WUPA answered, so the
+    # stone left after MISS_LIMIT such scans, on both sides, and no warning ever came
+    chip = EmulatedRC522()
+    poll = side(machine, chip)
+    edge = bytes.fromhex("DEADBEE0")
+    chip.place(EmulatedTag(edge))
+    seen = [poll()]
+    chip.garbles = garbled_select_of(edge)  # its SAK garbled at every scan: it is never read
+    seen += [poll() for _ in range(RC522.MISS_LIMIT + 1)]
+    chip.place(EmulatedTag(STONE))  # a stone put beside it is read all the same
+    seen += [poll() for _ in range(GARBLED_IN_A_ROW - RC522.MISS_LIMIT - 1)]
+    chip.garbles = None  # the first clean scan ends the warning; the stone never left
+    seen.append(poll())
+    chip.remove(edge)  # clean scans still count misses
+    seen += [poll() for _ in range(RC522.MISS_LIMIT)]
+    assert seen == ([[("arrive", "DEADBEE0")]] + [[]] * (RC522.MISS_LIMIT + 1)
+                    + [[("arrive", "DEADBEEF")]] + [[]] * (GARBLED_IN_A_ROW - RC522.MISS_LIMIT - 3)
+                    + ["garbling"] + [[]] * RC522.MISS_LIMIT + [[("leave", "DEADBEE0")]])
 
 
 def test_a_stone_garbling_now_and_then_raises_no_reader_fault_on_the_pi(reader: Any,
