@@ -168,9 +168,14 @@ class Mfrc522Reader:
         unread = [(spot, err) for spot, err in self._unread.items() if spot in self._empty]
         if unread:
             return self._warning(*self._said(*unread[0]))
-        garbling = [spot for spot in self.spots if self._garbled.get(spot, 0) >= GARBLED_IN_A_ROW]
-        return DeviceStatus.warning(self._name, f"reader under {garbling[0]!r} {GARBLING}",
-                                    GARBLING_FIX) if garbling else None
+        return next(filter(None, map(self._garbling, self.spots)), None)
+
+    def _garbling(self, spot: str) -> DeviceStatus | None:
+        """The warning that the chip under ``spot`` garbles every scan, as of its last
+        :data:`GARBLED_IN_A_ROW` scans (a poll's or a check's), or None."""
+        if self._garbled.get(spot, 0) < GARBLED_IN_A_ROW:
+            return None
+        return DeviceStatus.warning(self._name, f"reader under {spot!r} {GARBLING}", GARBLING_FIX)
 
     def _said(self, spot: str, failure: DeviceError) -> tuple[str, str]:
         """What failed under ``spot`` and the fix: a chip that overheated says its own, any
@@ -278,13 +283,14 @@ class Mfrc522Reader:
         one too: a garbled scan says nothing, here as in :meth:`poll`, where only a chip that
         does not answer or overheats has failed (a stone half over an antenna garbles now and
         then, and would fail ``doctor``). A chip under the spot of a seat where no one plays
-        that fails is a warning."""
+        that fails is a warning; so is one that garbles every scan, as a seat node's check says
+        of its readers (:meth:`warning`'s words)."""
         return DeviceStatus.first_wrong(self._name, map(self._check_spot, self._chips))
 
     def _check_spot(self, spot: str) -> DeviceStatus:
         found = self._problem(spot, self._chips[spot])
         if found is None:
-            return DeviceStatus.healthy(self._name)
+            return self._garbling(spot) or DeviceStatus.healthy(self._name)
         problem, fix = found
         if spot in self._empty:
             return self._warning(problem, fix)
@@ -302,21 +308,37 @@ class Mfrc522Reader:
 
     def _problem(self, spot: str, chip: MFRC522) -> tuple[str, str] | None:
         """What fails in the chip under ``spot`` now and the fix, or None: it is reset and
-        scanned. A garbled scan is no failure, its version having said that the chip answers."""
+        scanned (:meth:`_scan_until_clean`). A garbled scan is no failure, its version having
+        said that the chip answers."""
         silent = _silence(chip)
         if silent:
             return f"reader under spot {spot!r}: {silent}", self._fix(spot)
         try:
             chip.init()
-            chip.inventory()
-        except TagProtocolError:
-            pass
+            self._scan_until_clean(spot, chip)
         except ChipOverheated:
             return ReaderOverheated(self._name, spot).problem, OVERHEATED_FIX
         except DeviceError as err:
             return f"reader under spot {spot!r}: it does not finish a scan ({err})", self._fix(spot)
         self._ready.add(spot)
         return None
+
+    def _scan_until_clean(self, spot: str, chip: MFRC522) -> None:
+        """Scan ``spot`` until a scan is clean or its garbled scans in a row reach
+        :data:`GARBLED_IN_A_ROW` (counting the poll's): a check is one moment, where the poll's
+        count needs 20 polls, and ``doctor`` checks a reader it has just opened. A stone
+        garbling now and then costs a scan or two more; a reader garbling every scan some 40 ms.
+        """
+        for _ in range(GARBLED_IN_A_ROW):
+            try:
+                chip.inventory()
+            except TagProtocolError:
+                self._garbled[spot] = self._garbled.get(spot, 0) + 1
+                if self._garbled[spot] >= GARBLED_IN_A_ROW:
+                    return
+                continue
+            self._garbled[spot] = 0
+            return
 
     def close(self) -> None:
         """Release the bus."""

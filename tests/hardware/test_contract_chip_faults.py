@@ -69,6 +69,7 @@ def test_a_reader_drowned_in_noise_changes_nothing_then_warns_until_it_reads_cle
     warning = rig.device.warning()
     assert warning is not None and warning.ok and "'seat0'" in warning.problem
     assert GARBLING in warning.problem and warning.fix == GARBLING_FIX
+    assert rig.device.check() == warning  # what doctor says, of the Pi's readers as of a node's
     rig.table.clear()
     assert arrivals_once_back(rig) == [(CHIP, TagChange.ARRIVE)]
     assert rig.device.warning() is None
@@ -90,4 +91,6 @@ def test_a_stone_garbling_a_few_scans_passes_the_readers_check(sim_reader_rig):
     rig.table.inject(fault(rig, "noise"))
     assert failures(rig, 0.5) == ([], [])
     status = rig.device.check()
-    assert status.ok and not status.warns
+    # no failure; the Pi's check scans on until a scan is clean or 20 in a row garbled, and here
+    # every scan garbles, so it may warn where a node has only told 5 scans yet
+    assert status.ok and (not status.warns or GARBLING in status.problem)
