@@ -371,9 +371,7 @@ class TagWatch:
     def poll(self):
         """``[(TAG_ARRIVE or TAG_LEAVE, uid), ...]`` since the last poll."""
         try:
-            if self.failed:
-                self.reader.init()
-            status, uids = self.reader.read_uids()
+            status, uids = self._scan()
         except OSError:
             status, uids = ERROR, []
         self.status = status
@@ -390,6 +388,15 @@ class TagWatch:
         if status == OK:
             events.extend(self._count_misses(uids))
         return events
+
+    def _scan(self):
+        """``read_uids``, after setting a reader that failed up again; one whose version
+        register says no chip answers (``init`` returns False) is not scanned but still failed:
+        its interrupt register reads 0x00 too, and the WUPA waited ``WAIT_MS`` for it, 40 ms of
+        every 100 ms poll, the buttons waiting. One SPI read a poll tells when it is back."""
+        if self.failed and not self.reader.init():
+            return ERROR, []
+        return self.reader.read_uids()
 
     def _count_misses(self, uids):
         gone = []

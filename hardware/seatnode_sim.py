@@ -71,9 +71,13 @@ class SimAntenna:
         self.fault = ReaderFault.NONE
         self.switched_on = True
 
-    def init(self) -> None:
-        """Set the reader up again, as the firmware does: its antenna switched on."""
+    def init(self) -> bool:
+        """Set the reader up again, as the firmware does: its antenna switched on; False, doing
+        nothing, while nothing answers on its SPI bus (``reader-failed``)."""
+        if self.fault is ReaderFault.FAILED:
+            return False
         self.switched_on = True
+        return True
 
     def read_uids(self) -> tuple[int, list[bytes]]:
         """``(OK, uids)``: every tag on the antenna, in the order they were placed; ``(ERROR,

@@ -198,8 +198,9 @@ def test_a_failed_reader_is_reported_to_the_pi_and_its_recovery_too(
     class Reader:
         status = fw.rc522.ERROR
 
-        def init(self) -> None:
-            """Set up again: the node does so after a failure."""
+        def init(self) -> bool:
+            """Set up again: the node does so after a failure; its chip answers."""
+            return True
 
         def read_uids(self) -> tuple[int, list[bytes]]:
             return self.status, []

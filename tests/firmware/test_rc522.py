@@ -499,3 +499,18 @@ def test_a_chip_gone_on_a_floating_miso_costs_no_reset_wait_at_every_poll(reader
     start = chip.clock.now()
     watch.poll()
     assert watch.failed and chip.clock.now() - start < 0.005  # a few SPI reads on the SimClock
+
+
+@pytest.mark.parametrize("fault", [ChipFault.DEAD, ChipFault.FLOATING])
+def test_a_chip_that_does_not_answer_costs_one_spi_read_a_poll(reader: Any, chip: EmulatedRC522,
+                                                               fault: ChipFault) -> None:
+    # a dead chip's interrupt register reads 0x00 as all its registers do: each poll's WUPA waited
+    # out WAIT_MS for it, 820 SPI reads and 40 ms of every 100 ms poll, the node's buttons waiting
+    watch = _struck(reader, chip, fault)
+    watch.poll()  # the poll that finds it failed
+    read = chip.transfers
+    assert [watch.poll() for _ in range(5)] == [[]] * 5 and watch.failed
+    assert chip.transfers - read == 5 and watch.present() == [STONE]  # its version, once a poll
+    chip.fault = ChipFault.NONE
+    chip.power_up()  # back: the next poll sets it up and reads its stone
+    assert watch.poll() == [] and not watch.failed and watch.present() == [STONE]
