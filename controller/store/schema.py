@@ -18,7 +18,6 @@ from urllib.parse import quote
 from controller.games.errors import DiceTableError
 from controller.paths import shown
 from controller.store.errors import StoreError
-from controller.table.ledger import Ledger
 
 APPLICATION_ID = 0x44494345  # "DICE": tells a dicetable record from another program's SQLite file
 
@@ -34,7 +33,13 @@ def reopen_taken_back(conn: sqlite3.Connection) -> None:
     it. Decided as ``reopen`` is, by the engine: the game replayed from its records is not over.
     Only the last game: an older one was followed by another, and starting a game ends the one in
     play (``Table.new_game``), so it is finished by right. A game this dicetable cannot replay (a
-    game it does not know, a record it refuses) is left as it is."""
+    game it does not know, a record it refuses) is left as it is.
+
+    The table's ledger (and through it a game's engine) is imported here, for the one file this
+    migration runs on: whatever reads the record (``history``, the web, a venue) imports the
+    store without the rules of every game."""
+    from controller.table.ledger import Ledger
+
     row = conn.execute("SELECT game_no, game, seats, options, finished FROM games WHERE game_no > 0 "
                        "ORDER BY game_no DESC LIMIT 1").fetchone()
     if row is None or row[4] is None:
