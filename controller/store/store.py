@@ -198,15 +198,11 @@ class Store(Reader):
         self.max_evidence_bytes = max_evidence_bytes
         self._clock = clock
         schema.check_place(self.path, readonly=False)  # before the lock file is made next to it
-        lock = _lock_path(self.path)
-        made = not lock.exists()
         self._lock = _lock_writer(self.path)
         try:
             self._conn = schema.connect(self.path, readonly=False)
         except BaseException:
-            os.close(self._lock)
-            if made:  # a file refused as a record (junk, another program's) keeps no lock beside it
-                lock.unlink(missing_ok=True)
+            os.close(self._lock)  # the lock file stays, even beside a file refused: _lock_writer
             raise
         with self._transaction():
             self._bound_evidence()
@@ -453,9 +449,10 @@ def _lock_writer(path: Path) -> int:
     when the process dies, so a table killed mid-game is reopened at once.
 
     The file is only what ``flock`` locks, empty, so one left after the table closes (or dies)
-    locks nothing. It is never removed on closing: a table that opened it just before, and
-    locks it just after, would hold the lock of a file no longer there while a third table
-    made a new one and locked that, and the two would write the record at once.
+    locks nothing. It is never removed, on closing nor when the record is refused (junk, another
+    program's file, a newer schema): a table that opened it just before, and locks it just
+    after, would hold the lock of a file no longer there while a third table made a new one and
+    locked that, and the two would write the record at once.
     """
     lock = _lock_path(path)
     try:

@@ -1,10 +1,14 @@
-"""The lock file beside the record: one table writes it at a time, and the file outlives it."""
+"""The lock file beside the record: one table writes it at a time, and the file outlives it,
+even beside a file refused as the record."""
 
+import fcntl
+import os
+import sqlite3
 from pathlib import Path
 
 import pytest
 
-from controller.store import Store, StoreError
+from controller.store import Store, StoreError, schema
 
 
 def test_the_lock_file_stays_after_the_table_closes_and_locks_nothing(tmp_path: Path) -> None:
@@ -16,3 +20,32 @@ def test_the_lock_file_stays_after_the_table_closes_and_locks_nothing(tmp_path: 
     with Store(db):
         with pytest.raises(StoreError, match="open in another table"):
             Store(db)
+
+
+def test_a_refused_file_keeps_its_lock_file_so_no_two_tables_write_the_record(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a table refused the file (junk here) and removed the lock file it had just made; a second
+    # table had opened that lock file meanwhile and locked it once the first let go, a third then
+    # made a new lock file and locked that: the second and the third both wrote the record
+    db = tmp_path / "table.db"
+    db.write_bytes(b"the high rollers' table, Tuesday\n" * 200)
+    lock = tmp_path / "table.db.lock"
+    second: list[int] = []
+    connect = schema.connect
+
+    def opened_meanwhile(path: Path, *, readonly: bool) -> sqlite3.Connection:
+        second.append(os.open(lock, os.O_RDWR))  # the second table opens the lock file, to lock it
+        return connect(path, readonly=readonly)
+
+    monkeypatch.setattr(schema, "connect", opened_meanwhile)
+    with pytest.raises(StoreError, match="not an SQLite file"):
+        Store(db)
+    monkeypatch.undo()
+    try:
+        fcntl.flock(second[0], fcntl.LOCK_EX | fcntl.LOCK_NB)  # the first let go: the second holds it
+        db.unlink()  # the junk moved away, as the refusal says: the second table makes the record
+        with pytest.raises(StoreError, match="open in another table"):
+            Store(db)  # the third finds the lock file the second holds
+    finally:
+        os.close(second[0])
+    Store(db).close()  # and once the second is gone, it opens the record
