@@ -33,7 +33,9 @@ KINDS = frozenset({"input", "undo", "replace", "void", "answer", "question", "pa
 TABLE = 0
 """The game number of the table's own records: a device failing, warning or working again while no
 game is in play (the last one's result is in), which belongs to no game's record. Never listed
-among the games; its records go when the games before them are pruned."""
+among the games; its records go when the games before them are pruned, but for each device's
+newest fault, warning and clear, which stay, and join them when their own game is pruned: a
+fault that began ten games ago and stands still is found standing, since it began, at a restart."""
 DEVICE_RECORDS = frozenset({"fault", "warning", "clear"})
 """The records of a device failing, of one warning (a part the game in play does without fails),
 and of its working again (once each, however long it fails): in a game or the table's own, they
@@ -45,6 +47,11 @@ JPEG_START = b"\xff\xd8\xff"
 DEFAULT_MAX_EVIDENCE_BYTES = 200_000_000
 ROWID_MAX = 2**63 - 1  # SQLite's largest integer: no row, game or count is greater (a larger one overflows)
 DeviceEvent = tuple[str, int, int]  # (origin, session, sequence), e.g. ("seatnode:2", 17, 42)
+
+_LAST_WORDS = ("SELECT max(seq) FROM records WHERE kind IN "
+               f"({', '.join(repr(kind) for kind in sorted(DEVICE_RECORDS))}) GROUP BY origin, kind")
+"""The seqs of each device's newest fault, warning and clear: what a restarted table reads to know
+which of them still stand (:meth:`Reader.newest`), so :meth:`Store.prune` never deletes them."""
 
 _RECORD_COLUMNS = ("SELECT r.seq, r.game_no, r.kind, r.line, r.who, r.why, r.origin, r.at, "
                    "r.picture, coalesce(p.kept, 0) FROM records r "
@@ -314,7 +321,10 @@ class Store(Reader):
         """Keep the newest ``keep`` games whole; export each older finished game to
         ``export_dir`` as a history file of its effective input lines (``effective(game_no)``,
         the table's inputs after corrections), then delete its records and pictures, and the
-        table's own records (:data:`TABLE`) older than its last record.
+        table's own records (:data:`TABLE`) older than its last record. Each device's newest
+        fault, warning and clear stay (without their pictures), as the table's own records: a
+        restart reads them to know what still stands, so it says after a prune what it said
+        before (at most three records a device, however long it has failed).
 
         A game's rows go only once its file is written and synced; no file is overwritten.
         Returns the export files, oldest game first.
@@ -393,16 +403,19 @@ class Store(Reader):
 
     def _forget(self, game_no: int) -> None:
         """Delete game ``game_no``'s rows, and the table's own records older than its last,
-        children before parents (foreign keys are on)."""
+        children before parents (foreign keys are on), but for the devices' last words
+        (:data:`_LAST_WORDS`), which stay as the table's own records."""
         of_game = "SELECT seq FROM records WHERE game_no = ?"
         pictures = "SELECT picture FROM records WHERE game_no = ? AND picture IS NOT NULL"
         before = (f"SELECT seq FROM records WHERE game_no = {TABLE} AND seq < "
-                  "(SELECT max(seq) FROM records WHERE game_no = ?)")
+                  f"(SELECT max(seq) FROM records WHERE game_no = ?) AND seq NOT IN ({_LAST_WORDS})")
         with self._transaction():
             self._conn.execute(f"DELETE FROM device_events WHERE seq IN ({before})", (game_no,))
             self._conn.execute(f"DELETE FROM records WHERE seq IN ({before})", (game_no,))
-            self._conn.execute(f"DELETE FROM device_events WHERE seq IN ({of_game})", (game_no,))
             kept = [row[0] for row in self._conn.execute(pictures, (game_no,))]
+            self._conn.execute(f"UPDATE records SET game_no = {TABLE}, picture = NULL "
+                               f"WHERE game_no = ? AND seq IN ({_LAST_WORDS})", (game_no,))
+            self._conn.execute(f"DELETE FROM device_events WHERE seq IN ({of_game})", (game_no,))
             self._conn.execute("DELETE FROM records WHERE game_no = ?", (game_no,))
             self._conn.executemany("DELETE FROM picture_data WHERE id = ?", [(p,) for p in kept])
             self._conn.executemany("DELETE FROM pictures WHERE id = ?", [(p,) for p in kept])

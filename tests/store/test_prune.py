@@ -151,3 +151,36 @@ def test_a_record_whose_name_is_not_utf8_exports_its_old_games(tmp_path):
         [written] = store.prune(tmp_path, _effective(store))
     header = written.read_text(encoding="utf-8").splitlines()[1]
     assert header.startswith("# game 1 of ") and "caf\\xe9.db, started " in header  # escaped as the commands show it
+
+
+def _last_words(store):
+    """Each device's newest fault, warning and clear, as a restarted table reads them."""
+    return [(r.seq, r.kind, r.origin, r.line, r.why, r.at)
+            for kind in ("fault", "warning", "clear") for r in store.newest((kind,))]
+
+
+def test_each_devices_newest_fault_warning_and_clear_outlive_their_pruned_game(store, tmp_path):
+    # a fault that began in a pruned game and still stood went with it: a restarted table found
+    # none standing in the record and recorded it again, as new, its start lost
+    store.append(TABLE, "fault", "camera stopped sending frames", origin="camera", why="replug it")
+    first = store.start_game("tao", 2, {}, NAMES)
+    store.append(first, "clear", "the camera works again", origin="camera")
+    store.append(first, "warning", "rfid: seat 3's node has never answered", origin="rfid",
+                 why="plug it in")
+    store.append(first, "fault", "rfid: seat 1's node is unplugged", origin="rfid", why="plug it in",
+                 evidence=b"\xff\xd8\xff\xe0 the tray")
+    store.append(first, "fault", "camera stopped sending frames", origin="camera", why="replug it")
+    store.finish_game(first, {})
+    before = _last_words(store)
+    _short(store, 2)
+    store.prune(tmp_path, _effective(store), keep=1)
+    with pytest.raises(NoSuchGame):
+        store.game(first)
+    assert _last_words(store) == before
+    kept = store.records(TABLE)  # the camera's first fault, superseded, is gone
+    assert [(r.kind, r.origin) for r in kept] == [("clear", "camera"), ("warning", "rfid"),
+                                                  ("fault", "rfid"), ("fault", "camera")]
+    assert [r.picture for r in kept] == [None] * 4 and store.evidence_bytes() == 0
+    _short(store, 2)
+    store.prune(tmp_path, _effective(store), keep=1)  # and they stay through later prunes
+    assert _last_words(store) == before
