@@ -259,17 +259,35 @@ record written before 10a6254 is at schema 4; refusing them sent everyone who up
 it once with the table" before `history` would read their last games."""
 
 
+SQLITE_MAGIC = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite file
+HEADER_BYTES = 100  # SQLite's file header: user_version at offset 60, application_id at 68
+
+
+def check_header(path: Path) -> None:
+    """Refuse, from its header alone, a file that cannot be a dicetable record: not SQLite,
+    another program's (its application id says so), or a newer dicetable's. The writer reads it
+    before it makes its lock file beside the record, so an ordinary mistake (``--db notes.txt``)
+    leaves nothing beside the file; :func:`connect` still checks everything. A file missing,
+    empty or unreadable passes here: ``connect`` says what it is.
+
+    :raises StoreError: naming the file and what to do.
+    """
+    try:
+        with path.open("rb") as file:
+            head = file.read(HEADER_BYTES)
+    except OSError:
+        return
+    if head and not (len(head) == HEADER_BYTES and head.startswith(SQLITE_MAGIC)):
+        raise StoreError(_not_sqlite(path))
+    version, owner = (int.from_bytes(head[at:at + 4], "big") for at in (60, 68)) if head else (0, 0)
+    _check_owner(path, version, owner, tables=0)
+
+
 def _check_version(conn: sqlite3.Connection, path: Path, readonly: bool) -> None:
     version = user_version(conn)  # the first read: a file that is not SQLite fails here
     owner = conn.execute("PRAGMA application_id").fetchone()[0]
     tables = conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
-    if (version == 0 and tables) or (version > 0 and owner != APPLICATION_ID):
-        raise StoreError(f"{shown(path)} is an SQLite file of another program, not a dicetable "
-                         "record: move it away or choose another file")
-    if version > len(MIGRATIONS):
-        raise StoreError(f"{shown(path)} was written by a newer dicetable (schema {version}, "
-                         f"this one knows up to {len(MIGRATIONS)}): upgrade dicetable or choose "
-                         "another file")
+    _check_owner(path, version, owner, tables)
     if readonly and version == 0 and not tables:
         raise StoreError(f"{shown(path)} is empty, not a dicetable record (a demo's --db, or a "
                          "table's table.db)")
@@ -279,11 +297,26 @@ def _check_version(conn: sqlite3.Connection, path: Path, readonly: bool) -> None
                          "then read it")
 
 
+def _check_owner(path: Path, version: int, owner: int, tables: int) -> None:
+    """Refuse another program's SQLite file, or a newer dicetable's record."""
+    if (version == 0 and tables) or (version > 0 and owner != APPLICATION_ID):
+        raise StoreError(f"{shown(path)} is an SQLite file of another program, not a dicetable "
+                         "record: move it away or choose another file")
+    if version > len(MIGRATIONS):
+        raise StoreError(f"{shown(path)} was written by a newer dicetable (schema {version}, "
+                         f"this one knows up to {len(MIGRATIONS)}): upgrade dicetable or choose "
+                         "another file")
+
+
+def _not_sqlite(path: Path) -> str:
+    return (f"{shown(path)} is not a dicetable record (not an SQLite file): move it away or "
+            "choose another file")
+
+
 def _reason(path: Path, err: sqlite3.Error, readonly: bool) -> str:
     text = str(err)
     if "not a database" in text:
-        return (f"{shown(path)} is not a dicetable record (not an SQLite file): move it away or "
-                "choose another file")
+        return _not_sqlite(path)
     if readonly and "unable to open" in text:
         return f"cannot read {shown(path)} ({text}): make it readable by this user"
     if "readonly" in text or "unable to open" in text:

@@ -205,6 +205,7 @@ class Store(Reader):
         self.max_evidence_bytes = max_evidence_bytes
         self._clock = clock
         schema.check_place(self.path, readonly=False)  # before the lock file is made next to it
+        schema.check_header(self.path)
         self._lock = _lock_writer(self.path)
         try:
             self._conn = schema.connect(self.path, readonly=False)

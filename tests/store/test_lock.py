@@ -24,11 +24,14 @@ def test_the_lock_file_stays_after_the_table_closes_and_locks_nothing(tmp_path: 
 
 def test_a_refused_file_keeps_its_lock_file_so_no_two_tables_write_the_record(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # a table refused the file (junk here) and removed the lock file it had just made; a second
-    # table had opened that lock file meanwhile and locked it once the first let go, a third then
-    # made a new lock file and locked that: the second and the third both wrote the record
+    # a table refused the file (another program's, which only opening it tells) and removed the
+    # lock file it had just made; a second table had opened that lock file meanwhile and locked
+    # it once the first let go, a third then made a new lock file and locked that: the second
+    # and the third both wrote the record
     db = tmp_path / "table.db"
-    db.write_bytes(b"the high rollers' table, Tuesday\n" * 200)
+    with sqlite3.connect(db) as other:
+        other.execute("CREATE TABLE contacts (name TEXT)")
+    other.close()
     lock = tmp_path / "table.db.lock"
     second: list[int] = []
     connect = schema.connect
@@ -38,7 +41,7 @@ def test_a_refused_file_keeps_its_lock_file_so_no_two_tables_write_the_record(
         return connect(path, readonly=readonly)
 
     monkeypatch.setattr(schema, "connect", opened_meanwhile)
-    with pytest.raises(StoreError, match="not an SQLite file"):
+    with pytest.raises(StoreError, match="another program"):
         Store(db)
     monkeypatch.undo()
     try:

@@ -132,8 +132,15 @@ def test_a_file_that_is_not_sqlite_is_refused_and_left_alone(tmp_path):
     path.write_bytes(b"the high rollers' table, Tuesday\n" * 200)
     assert "not an SQLite file" in _refusal(path)
     assert path.read_bytes() == b"the high rollers' table, Tuesday\n" * 200
-    # beside it only the lock file, empty, which stays lest two tables write: test_lock.py
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "notes.txt.lock"]
+    # refused from its header, before a lock file is made beside it: nothing is left there
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_a_short_file_that_is_not_sqlite_is_refused_and_left_alone(tmp_path):
+    path = tmp_path / "pin.txt"
+    path.write_bytes(b"2468\n")
+    assert "not an SQLite file" in _refusal(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pin.txt"]
 
 
 def test_another_programs_sqlite_file_is_refused(tmp_path):
@@ -152,6 +159,19 @@ def test_a_file_from_a_newer_dicetable_is_refused(tmp_path):
         conn.execute("PRAGMA user_version = 99")
     conn.close()
     assert "newer dicetable" in _refusal(path)
+    (tmp_path / "table.db.lock").unlink()  # the first Store's: a lock file is never removed
+    assert "newer dicetable" in _refusal(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["table.db"]  # refused from its header
+
+
+def test_another_dicetable_application_s_file_is_refused_from_its_header(tmp_path):
+    path = tmp_path / "other.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA application_id = 1234")
+        conn.execute("PRAGMA user_version = 3")
+    conn.close()
+    assert "another program" in _refusal(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.db"]
 
 
 def test_a_place_nobody_can_write_is_refused():
