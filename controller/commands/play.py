@@ -11,7 +11,7 @@ from typing import Any, Protocol, TextIO
 from controller.commands.showdown import showdown
 from controller.commands.simulate import add_option_argument, parse_options, seated_bots
 from controller.games.base import Game, Input
-from controller.games.engine import Engine
+from controller.games.engine import Engine, and_list
 from controller.games.errors import DiceTableError, IllegalAction, InvalidInput
 from controller.games.records import SeatInput, field_names
 from controller.games.registry import GAMES
@@ -125,13 +125,59 @@ class TerminalPlayer:
 
 
 def to_you(text: str, seat: int) -> str:
-    """An engine's sentence about ``seat`` addressed to the person at that seat.
+    """An engine's sentence about ``seat`` addressed to the person at that seat: the seat is
+    ``you`` wherever the engine names it (alone, in a list, ``seat 0's``), the words that refer
+    back to it agree (``they`` opening the reason after a colon, ``wins``), and the sentence
+    keeps its capital.
 
     >>> to_you("Seat 0 cannot raise now: the table waits for seat 0 to pass", 0)
     'You cannot raise now: the table waits for you to pass'
+    >>> to_you("Seat 0 and Seat 2 split", 0), to_you("Seat 1 and Seat 0 tie", 0)
+    ('You and Seat 2 split', 'Seat 1 and you tie')
+    >>> to_you("the table waits for seats 2, 0, 1 to call or fold", 0)
+    'the table waits for seat 2, you and seat 1 to call or fold'
+    >>> to_you("Seat 1 wins the main pot; Seat 0 wins side pot 1", 0)
+    'Seat 1 wins the main pot; you win side pot 1'
+    >>> to_you("Seat 0 cannot pass: they already passed in this part", 0)
+    'You cannot pass: you already passed in this part'
     """
-    text = re.sub(rf"^Seat {seat}\b", "You", text)
-    return re.sub(rf"\b[Ss]eat {seat}\b(?!,| and)", "you", text)
+    said = _SEAT_LIST.sub(lambda found: _list_with_you(found, seat), text)
+    said = re.sub(rf"\b[Ss]eat {seat}'s\b", "your", said)
+    said = re.sub(rf"\b[Ss]eat {seat}\b", "you", said)
+    said = _YOU_DO.sub(lambda found: found[1] + _agreed(found[2]), said)
+    subject, colon, rest = said.partition(": ")
+    if colon and re.search(r"\byour?\b", subject):  # "they" opening the reason: the seats before
+        rest = _THEY.sub(lambda found: _THEM_TO_YOU[found[0]], rest)
+    said = subject + colon + rest
+    return _capital(said) if text[:1].isupper() else said
+
+
+_SEAT_LIST = re.compile(r"\b[Ss]eats (\d+(?:, \d+)+)\b")  # engine.seat_words: "seats 0, 2"
+_YOU_DO = re.compile(r"(^you |[;:] you |^You )(\w+)")  # "you" as a clause's one subject
+_THEY = re.compile(r"^(they|their)\b")
+_THEM_TO_YOU = {"they": "you", "their": "your"}
+_YOU_VERBS = {"is": "are", "has": "have", "was": "were"}
+
+
+def _list_with_you(found: re.Match[str], seat: int) -> str:
+    """``seats 2, 0, 1`` with the person's seat 0 as ``seat 2, you and seat 1``."""
+    seats = [int(number) for number in found[1].split(", ")]
+    if seat not in seats:
+        return found[0]
+    return and_list(["you" if other == seat else f"seat {other}" for other in seats])
+
+
+def _agreed(verb: str) -> str:
+    """An engine's verb for one seat as said to ``you``.
+
+    >>> [_agreed(verb) for verb in ("wins", "passes", "is", "cannot", "raises")]
+    ['win', 'pass', 'are', 'cannot', 'raise']
+    """
+    if verb in _YOU_VERBS:
+        return _YOU_VERBS[verb]
+    if re.search(r"(ss|sh|ch|x|z|o)es$", verb):
+        return verb[:-2]
+    return verb[:-1] if verb.endswith("s") and not verb.endswith("ss") else verb
 
 
 def _named(kind: type[SeatInput], values: list[str]) -> list[str]:
@@ -244,19 +290,14 @@ def who(seat: int, viewer: int) -> str:
 def headline(game: Game, viewer: int) -> str:
     """Who won what in the hand (round) that just ended, in the engine's words, which the
     scoreboard's showdown box says too: only the rules know whether two winners split a pot,
-    took different pots or tie and play on. The engine names the person ``you``, the other
-    seats as it names unnamed seats (``Seat 2``)."""
-    result = game.view([""] * viewer + ["you"]).result
-    return _capital(_you_win(result.headline)) if result else ""
+    took different pots or tie and play on. The person's seat is ``you``."""
+    result = game.view().result
+    return to_you(result.headline, viewer) if result else ""
 
 
-def _you_win(text: str) -> str:
-    """The engine's verb for a named seat, agreed with ``you``.
-
-    >>> _you_win("Seat 2 wins the main pot; you wins side pot 1")
-    'Seat 2 wins the main pot; you win side pot 1'
-    """
-    return re.sub(r"\byou wins\b", "you win", text)
+def _stones(count: int) -> str:
+    """``1 stone``, ``4 stones``."""
+    return f"{count} stone{'s' * (count != 1)}"
 
 
 def _capital(text: str) -> str:
@@ -276,7 +317,7 @@ def tao_status_lines(view: dict[str, Any]) -> list[str]:
         if player["seat"] != view["me"]:
             d12 = f", d12 {player['d12']}" if player["d12"] is not None else ""
             lines.append(f"   seat {player['seat']}: {player['status']}, "
-                         f"{player['black'] + player['white']} stones{d12}")
+                         f"{_stones(player['black'] + player['white'])}{d12}")
     return lines
 
 
@@ -333,10 +374,13 @@ class HoldemDealer:
 
     def tell(self, said: str, record: Input, before: dict[str, Any],
              after: dict[str, Any]) -> str:
-        """A community roll as what it did: the new dice, the rerolled ones and their faces."""
-        if not isinstance(record, Roll) or record.seat is not None or not after["board"]:
+        """A community roll as what it did: the new dice, the rerolled ones and their faces. The
+        river's roll ends the hand, which clears the board: its dice are the last hand's."""
+        if not isinstance(record, Roll) or record.seat is not None:
             return said
-        old, new = before["board"], after["board"]
+        old, new = before["board"], after["board"] or after["last_hand"].get("board", [])
+        if not new:
+            return said
         rerolled = [int(die) for die, state in before["die_states"].items()
                     if state["state"] == "reroll" and int(die) < len(old)]
         parts = [f"die {die} rerolled: {old[die]} -> {new[die]}" for die in sorted(rerolled)]
