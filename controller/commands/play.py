@@ -248,7 +248,7 @@ class TaoDealer:
         last = view.get("last_round")
         if not last:
             return ""
-        lines = [round_table(view), "== " + headline(game, viewer)]
+        lines = [round_table(view), "== " + result_text(game, viewer)]
         before = self.matches_won or [0] * len(view["matches_won"])
         self.matches_won = list(view["matches_won"])
         won = [seat for seat, count in enumerate(self.matches_won) if count > before[seat]]
@@ -293,6 +293,14 @@ def headline(game: Game, viewer: int) -> str:
     took different pots or tie and play on. The person's seat is ``you``."""
     result = game.view().result
     return to_you(result.headline, viewer) if result else ""
+
+
+def result_text(game: Game, viewer: int) -> str:
+    """The engine's whole sentence for the room about the hand (round) that just ended, to the
+    person: Tao Dice's says the pot and the winning score (``Seat 1 wins 6 stones with score
+    16``), or that the tied seats play a tiebreak for it."""
+    result = game.view().result
+    return to_you(result.text, viewer) if result else ""
 
 
 def _stones(count: int) -> str:

@@ -1,5 +1,6 @@
-"""``dicetable play`` says who won what in the engine's words (``Result.headline``), the words of
-the scoreboard's showdown box, not words of its own."""
+"""``dicetable play`` says who won what in the engine's words, not words of its own: a hold'em
+hand's ``Result.headline`` (the scoreboard's showdown box: which pot went to whom), a Tao Dice
+round's ``Result.text`` (the pot and the winning score, or the tiebreak)."""
 
 from __future__ import annotations
 
@@ -29,8 +30,15 @@ def test_play_says_which_seats_split_which_pot_as_the_scoreboard_does() -> None:
         "   chips: you 20, seat 1 20, seat 2 70, seat 3 0"]
 
 
-def test_play_says_the_tao_dice_tie_as_the_scoreboard_does() -> None:
-    # three seats tie on a score of 15 and play a tiebreak: the engine's headline, to you
+def test_play_says_the_tao_dice_tie_in_the_engines_words() -> None:
+    # three seats tie on a score of 15 and play a tiebreak: the engine's sentence, to you
     lines = played("tao", "1\n" * 60, 10, 3, "length=single")
-    tie = lines.index("== You, Seat 1 and Seat 2 tie")
+    tie = lines.index("== You, Seat 1 and Seat 2 tie: you play a tiebreak for the 6 stones")
     assert [line.split()[-3:] for line in lines[tie - 3:tie]] == [["plays", "the", "tiebreak"]] * 3
+
+
+def test_play_says_what_a_tao_dice_round_won_and_with_what_score() -> None:
+    # the round's "==" line said only "Seat 1 wins": not the pot, not the score that won it
+    lines = played("tao", "1\n" * 60, 10, 3, "length=single")
+    assert "== Seat 1 wins 6 stones with score 16" in lines
+    assert "== You win 3 stones with score 16" in lines
