@@ -18,8 +18,8 @@ from controller.commands.common import (FileProblem, Progress, check_output, fol
 from controller.games.dice import DieKind
 from controller.games.errors import DiceTableError, InvalidInput
 from hardware.camera_opencv import opencv_quiet
-from hardware.config import read_toml
-from vision.calibrate import Calibration, CalibrationError, TrayConfig, calibrate, tray_config_of
+from hardware.config import load_config
+from vision.calibrate import Calibration, CalibrationError, TrayConfig, calibrate, load_tray_config
 from vision.read import MAX_FRAME_PX
 
 
@@ -74,7 +74,7 @@ def run_read(args: argparse.Namespace) -> int:
         taught_set(DieKind(args.kind), args.data)
     images, skipped = photo_paths(args.images)
     outputs = annotation_paths(args.annotate, images, args.force) if args.annotate else {}
-    tray = None if args.config is None else tray_config_of(read_toml(args.config))  # a bad one: one line, nothing read
+    tray = None if args.config is None else table_tray(args.config)  # a bad one: one line, nothing read
     if skipped:  # once for the whole run, before the photos' lines; after the refusals, which stay one line
         print(f"warning: skipped {skipped_line(skipped)}", file=sys.stderr)
     failures = 0
@@ -99,6 +99,15 @@ def run_read(args: argparse.Namespace) -> int:
         if path in outputs:  # once, for a photo named twice
             write_png(outputs.pop(path), _picture(photo.image, observation, calibration, tray), args.force)
     return 2 if failures else 0
+
+
+def table_tray(path: Path) -> TrayConfig:
+    """The tray of the table's configuration at ``path``, once the file is checked whole by the
+    parser ``run`` uses (:func:`hardware.config.load_config`): the same file gets the same one-line
+    refusal from both. Checking only ``[tray]`` and ``[zones]`` let a bad ``[panel]`` or a typo'd
+    key through here, to be refused by ``run`` at the table."""
+    load_config(path)
+    return load_tray_config(path)
 
 
 def in_file_pixels(observation: Any, reduced: int) -> Any:

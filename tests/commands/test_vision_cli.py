@@ -387,6 +387,25 @@ def test_a_table_configuration_that_cannot_be_used_is_one_line_before_any_photo_
     assert captured.out == "" and len(captured.err.strip().splitlines()) == 1 and said in captured.err
 
 
+@pytest.mark.parametrize("content", [
+    "[panel]\nsource = \"gpoi\"\n",  # a bad value outside [tray] and [zones]
+    "[camera]\nwidht = 640\n",  # a typo'd key
+    "[tray]\nfocal_px = -3\n",  # the tray's own check, which named no file here
+])
+def test_vision_read_refuses_a_configuration_in_the_same_line_as_run(
+        photo: Path, tmp_path: Path, content: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # vision read checked only [tray] and [zones]: a bad [panel] or a typo'd key was accepted
+    # here and refused later by run, at the table
+    config = tmp_path / "table.toml"
+    config.write_text(content)
+    assert main(["run", "--config", str(config), "--state", str(tmp_path / "state")]) == 2
+    refused_by_run = capsys.readouterr().err
+    assert refused_by_run.startswith(f"dicetable: {str(config)!r}: ") and not (tmp_path / "state").exists()
+    assert main(["vision", "read", str(photo), "--config", str(config)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == refused_by_run and len(captured.err.splitlines()) == 1
+
+
 def test_the_summary_line_gives_the_zones_in_the_configurations_order_and_dice_off_every_zone_last() -> None:
     from types import SimpleNamespace
 
