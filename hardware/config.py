@@ -429,12 +429,24 @@ def _read(data: Mapping[str, Any], override: Backend | None, path: Path | None) 
                         for i, t in enumerate(_list(top, "seatnodes"))),
         path=path,
     )
-    config = config if config.seats else _with_default_seats(config)
-    _check_pins(config)
     for check in BUILDABLE:
         check(config)
+    config = config if config.seats else _with_default_seats(config)
+    _check_pins(config)
     _check_faults(config, [(f"hardware.faults[{i}]", text) for i, text in enumerate(listed)])
     return config
+
+
+def _gpio_panel_pins(config: HardwareConfig) -> None:
+    """On the Pi a GPIO panel says its pins: with no ``[[panel.seats]]`` it opened the four
+    default seats' pins (the example's wiring), driving lights on pins that may be wired to
+    anything else (GPIO 14 is the serial console's TX), without a word. The simulated table
+    keeps the defaults: it has no wires."""
+    if config.backend is Backend.PI and config.panel.source == "gpio" and not config.panel.seats:
+        raise ConfigError("panel.source: 'gpio' on the Pi needs a [[panel.seats]] entry per seat "
+                          "with its pins, e.g. [[panel.seats]] seat = 0, buttons = { raise = 5, "
+                          "call = 6, pass = 13 }, light = 19 (see table.example.toml); or "
+                          "source = \"none\": the seats play from the dealer console")
 
 
 def _panel_nodes(config: HardwareConfig) -> None:
@@ -481,7 +493,7 @@ def _pi_camera(config: HardwareConfig) -> None:
         require_pi_camera(config.camera)
 
 
-BUILDABLE = (_panel_nodes, _unique_nodes, _rfid_nodes, _pi_camera)
+BUILDABLE = (_gpio_panel_pins, _panel_nodes, _unique_nodes, _rfid_nodes, _pi_camera)
 """The checks that the devices can be built from a configuration, in the order they refuse. Made
 as the file is read, so a command refuses it before it makes a file: the devices refused some of
 these only as they were built, after ``run`` had made its record, and built the others otherwise
@@ -543,10 +555,11 @@ def _list(top: Mapping[str, Any], name: str) -> list[Any]:
 
 
 def _with_default_seats(config: HardwareConfig) -> HardwareConfig:
-    """Four seats wired as in ``table.example.toml`` when the file names none (sim tables): the
-    GPIO panel's buttons, and an RC522 under each seat's spot unless readers are listed. A
-    device the file says is ``none`` is given none: a table of readers and no panel had the
-    default buttons' pins, and was refused a chip select on one of them as a pin used twice."""
+    """Four seats wired as in ``table.example.toml`` when the file names none: the GPIO panel's
+    buttons (a simulated table's: on the Pi :func:`_gpio_panel_pins` refused the file), and an
+    RC522 under each seat's spot unless readers are listed. A device the file says is ``none``
+    is given none: a table of readers and no panel had the default buttons' pins, and was
+    refused a chip select on one of them as a pin used twice."""
     seats = tuple(SeatPins(s, dict(zip(DEFAULT_BUTTONS, pins)), light)
                   for s, (pins, light) in enumerate(DEFAULT_PINS))
     readers = config.rfid.readers or tuple(ReaderPins(f"seat{s}", cs, s)

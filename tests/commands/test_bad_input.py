@@ -326,7 +326,7 @@ UNBUILDABLE = [
      "'table/table.toml': panel.source: 'seatnode' needs [[seatnodes]] entries"),
     ("pi", '[panel]\nsource = "seatnode"\n',
      "'table/table.toml': panel.source: 'seatnode' needs [[seatnodes]] entries"),
-    ("pi", '[camera]\nsource = "sim"\n',
+    ("pi", '[camera]\nsource = "sim"\n[panel]\nsource = "none"\n',
      "'table/table.toml': camera.source: 'sim' is not a camera the Pi backend opens"),
     ("sim", '[rfid]\nsource = "seatnode"\n[[seatnodes]]\nseat = 0\nurl = "/dev/ttyACM0"\n',
      "'table/table.toml': rfid.source: 'seatnode' needs a [[seatnodes]] entry with a spot"),

@@ -9,6 +9,7 @@ from controller.games.errors import ConfigError
 from hardware.config import Backend, load_config, parse_config
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "table.example.toml"
+NO_PANEL = {"source": "none"}  # on the Pi a GPIO panel lists its seats' pins; these tests need none
 
 
 def test_example_configuration_loads():
@@ -29,7 +30,8 @@ def test_default_is_a_simulated_four_seat_table():
 
 
 def test_environment_overrides_the_backend():
-    assert parse_config({"hardware": {"backend": "sim"}}, {"DICETABLE_HW": "pi"}).backend is Backend.PI
+    assert parse_config({"hardware": {"backend": "sim"}, "panel": NO_PANEL},
+                        {"DICETABLE_HW": "pi"}).backend is Backend.PI
 
 
 def test_bad_environment_backend_is_named():
@@ -92,7 +94,7 @@ def test_a_bad_fault_is_refused_as_the_configuration_is_read_naming_its_key(faul
 def test_a_bad_fault_is_refused_on_the_pi_backend_too():
     # the same file serves DICETABLE_HW=sim rehearsals: a typo there is a typo on the Pi
     with pytest.raises(ConfigError, match=r"^hardware\.faults\[0\]: unknown simulated fault"):
-        parse_config({"hardware": {"backend": "pi", "faults": ["camera:melted"]}}, {})
+        parse_config({"hardware": {"backend": "pi", "faults": ["camera:melted"]}, "panel": NO_PANEL}, {})
 
 
 def test_a_bad_fault_in_a_file_names_the_file(tmp_path):
@@ -169,12 +171,12 @@ NODE0 = {"seat": 0, "url": "/dev/ttyACM0"}
     ({"panel": {"source": "seatnode"}}, {}, "panel.source: 'seatnode' needs [[seatnodes]] entries"),
     ({"panel": {"source": "seatnode"}}, {"DICETABLE_HW": "pi"},
      "panel.source: 'seatnode' needs [[seatnodes]] entries"),
-    ({"hardware": {"backend": "pi"}, "camera": {"source": "sim"}}, {},
+    ({"hardware": {"backend": "pi"}, "camera": {"source": "sim"}, "panel": NO_PANEL}, {},
      "camera.source: 'sim' is not a camera the Pi backend opens"),
     ({"rfid": {"source": "seatnode"}, "seatnodes": [NODE0]}, {},
      "rfid.source: 'seatnode' needs a [[seatnodes]] entry with a spot"),
     ({"seatnodes": [NODE0, {**NODE0, "url": "/dev/ttyACM1"}]}, {}, "seatnodes: seat 0 appears twice"),
-    ({"seatnodes": [NODE0, {**NODE0, "seat": 1}]}, {"DICETABLE_HW": "pi"},
+    ({"panel": {"source": "seatnode"}, "seatnodes": [NODE0, {**NODE0, "seat": 1}]}, {"DICETABLE_HW": "pi"},
      "seatnodes: url '/dev/ttyACM0' appears twice"),
     ({"seatnodes": [{**NODE0, "spot": "pot"}, {"seat": 1, "url": "/dev/ttyACM1", "spot": "pot"}]}, {},
      "seatnodes: spot 'pot' appears twice"),
@@ -230,6 +232,42 @@ def test_a_mistake_of_the_environment_names_the_variable_not_the_file(tmp_path, 
 
 SIX_READERS = [{"spot": f"seat{seat}", "chip_select": cs, "seat": seat}
                for seat, cs in enumerate((8, 7, 5, 6, 12, 13))]
+
+
+GPIO_PANEL_EXAMPLE = ("[[panel.seats]] seat = 0, buttons = { raise = 5, call = 6, pass = 13 }, "
+                      "light = 19")
+
+
+@pytest.mark.parametrize("data, env", [
+    ({"hardware": {"backend": "pi"}}, {}),
+    ({"panel": {"source": "gpio"}}, {"DICETABLE_HW": "pi"}),
+    ({"hardware": {"backend": "pi"}, "rfid": {"source": "seatnode"},  # nodes for the readers only
+      "seatnodes": [{"seat": 0, "url": "/dev/ttyACM0", "spot": "seat0"}]}, {}),
+])
+def test_a_gpio_panel_on_the_pi_must_list_its_seats_pins(data, env):
+    # the Pi opened the four default seats' pins, lights on GPIO 19, 21, 26 and 14 (the serial
+    # console's TX) driven whatever is wired there, without a word (or, beside seat nodes, a
+    # panel of no seat at all)
+    with pytest.raises(ConfigError) as refused:
+        parse_config(data, env)
+    said = str(refused.value)
+    assert said.startswith("panel.source: 'gpio' on the Pi needs a [[panel.seats]] entry per seat")
+    assert GPIO_PANEL_EXAMPLE in said and "source = \"none\"" in said and "\n" not in said
+
+
+def test_a_gpio_panel_on_the_pi_without_seats_is_refused_naming_the_file(tmp_path):
+    path = tmp_path / "table.toml"
+    path.write_text('[hardware]\nbackend = "pi"\n[panel]\nbounce_time = 0.05\n')
+    with pytest.raises(ConfigError, match=r"^'.*table\.toml': panel\.source: 'gpio' on the Pi"):
+        load_config(path, {})
+
+
+def test_the_simulated_table_keeps_the_default_seats_and_the_pi_takes_the_listed_ones():
+    assert parse_config({}, {}).seats == (0, 1, 2, 3)  # a simulated table has no wires to mistake
+    listed = {"hardware": {"backend": "pi"},
+              "panel": {"seats": [{"seat": 2, "buttons": {"raise": 5}, "light": 19}]}}
+    assert parse_config(listed, {}).panel.seats[0].seat == 2
+    assert parse_config({"hardware": {"backend": "pi"}, "panel": NO_PANEL}, {}).panel.seats == ()
 
 
 def test_a_table_of_readers_and_no_buttons_takes_any_free_pin_for_a_chip_select():

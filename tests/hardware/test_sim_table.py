@@ -1,5 +1,7 @@
 """The simulated table and the factory: every device from one place, faults on demand."""
 
+from pathlib import Path
+
 import pytest
 import serial
 from gpiozero.pins.mock import MockFactory
@@ -10,6 +12,8 @@ from hardware.config import load_config, parse_config
 from hardware.factory import BrokenDevice, build_devices
 from hardware.faults import Fault
 from hardware.sim import SimTable
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "table.example.toml"
 
 
 NODES = {"panel": {"source": "seatnode"},
@@ -152,7 +156,7 @@ def test_factory_builds_the_simulated_table_for_sim():
 
 
 def test_factory_on_a_machine_without_spi_reports_the_reader_broken():
-    devices = build_devices(load_config(None, {"DICETABLE_HW": "pi"}), pin_factory=MockFactory())
+    devices = build_devices(load_config(EXAMPLE, {"DICETABLE_HW": "pi"}), pin_factory=MockFactory())
     assert isinstance(devices.rfid, BrokenDevice)
     status = devices.rfid.check()
     assert not status.ok and "raspi-config" in status.fix
@@ -203,7 +207,7 @@ def test_a_reader_under_the_spot_of_an_empty_seat_that_fails_is_a_warning(table)
 
 WITHOUT = {
     "no panel": {"panel": {"source": "none"}},
-    "no readers": {"rfid": {"source": "none"}},
+    "no readers": {"rfid": {"source": "none"}, "panel": {"seats": [{"seat": 0, "buttons": {"raise": 5}}]}},
     "neither": {"panel": {"source": "none"}, "rfid": {"source": "none"}},
     "buttons and no reader listed": {"panel": {"seats": [{"seat": 0, "buttons": {"raise": 5}}]}},
 }
