@@ -8,8 +8,8 @@ some denomination, and whose it is.
 
 from __future__ import annotations
 
-import os
 import sqlite3
+import tempfile
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -550,22 +550,34 @@ class StoneRegistry:
 def registry_problem(path: Path) -> str | None:
     """Why ``path`` cannot be the stone registry a table reads and ``stones enroll`` writes, found
     without making or changing a file (None: it can be: a registry, or a file its folder lets this
-    user make), so that ``run`` refuses it before it makes its record."""
+    user make), so that ``run`` refuses it before it makes its record. It tries what opening will
+    do: ``os.access`` told root it may write anywhere, ``/sys`` included, and the registry was
+    refused only as it opened, after ``run`` had made its state folder."""
     if path.is_dir():
         return f"{shown(path)} is a folder"
     if not path.exists():
         if not path.parent.is_dir():
             return f"there is no folder {shown(path.parent)} for {shown(path)}"
-        if not os.access(path.parent, os.W_OK):
-            return f"cannot make {shown(path)}: its folder is not writable by this user"
-        return None
-    if not os.access(path, os.W_OK):
-        return f"{shown(path)} is not writable by this user"
+        return _unmakeable(path)
+    try:
+        open(path, "r+b").close()  # opened for writing, not truncated: the file is unchanged
+    except OSError as err:
+        return f"{shown(path)} is not writable by this user ({err.strerror})"
     try:
         StoneRegistry(path, read_only=True).close()
     except RegistryRefused as refused:
         return refused.problem
     return None
+
+
+def _unmakeable(path: Path) -> str | None:
+    """Why no file can be made at ``path`` (in a folder that exists), found by making an unnamed
+    one beside it, which vanishes as it closes (None: one can be made)."""
+    try:
+        with tempfile.TemporaryFile(dir=path.parent):
+            return None
+    except OSError as err:
+        return f"cannot make {shown(path)}: its folder takes no new file ({err.strerror})"
 
 
 def _record(row: tuple[str, str, str | None, int | None, str]) -> TagRecord:

@@ -407,12 +407,7 @@ def test_run_refuses_a_stone_registry_it_cannot_write_before_a_file_is_made(
     refused_leaving(capsys, desk, args, "'table/table.toml': rfid.registry: 'table/../stones.db' is not writable")
 
 
-SEEN_UNOPENED = [(r, n) for r, n in BAD_REGISTRIES if not r.startswith("/sys")]
-"""The bad registries found without opening them (registry_problem): root may write in /sys as far
-as os.access says, and the registry refuses it only as it opens it, as run's does."""
-
-
-@pytest.mark.parametrize("registry, named", SEEN_UNOPENED, ids=[r for r, _ in SEEN_UNOPENED])
+@pytest.mark.parametrize("registry, named", BAD_REGISTRIES, ids=[r for r, _ in BAD_REGISTRIES])
 def test_stones_enroll_refuses_a_stone_registry_as_run_does_before_a_device_is_opened(
         desk: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         registry: str, named: str) -> None:

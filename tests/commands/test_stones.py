@@ -241,3 +241,17 @@ def test_enroll_on_real_devices_warns_once_that_simulated_faults_are_ignored(cap
         "warning: simulated faults are ignored on real hardware (backend pi): camera:drops; remove "
         "them from [hardware] faults and $DICETABLE_SIM_FAULTS, or rehearse them with DICETABLE_HW=sim",
         "dicetable: the configuration has no RFID reader to enrol on ([rfid] source = \"none\")"]
+
+
+def test_the_registry_check_tries_the_folder_and_leaves_nothing_behind(tmp_path):
+    # os.access said root may write in /sys: the check passed, and the registry was refused only
+    # as it opened, after run had made its state folder and enroll had opened the devices
+    from pathlib import Path
+
+    from hardware.rfid import registry_problem
+    assert registry_problem(tmp_path / "stones.db") is None
+    assert list(tmp_path.iterdir()) == []  # the file it made to try the folder is gone
+    if Path("/sys").is_dir():
+        assert registry_problem(Path("/sys/stones.db")).startswith(
+            "cannot make '/sys/stones.db': its folder takes no new file (")
+
