@@ -463,9 +463,9 @@ class StoneRegistry:
     def __init__(self, path: str | Path, read_only: bool = False) -> None:
         self.path = str(path)
         if self.path != ":memory:" and Path(path).is_file() and Path(path).stat().st_size == 0:
-            raise RegistryRefused(f"{shown(self.path)} is an empty file, not a stone registry",
-                                  ": give the registry's file with --db, or remove it to start a new "
-                                  "registry there")
+            raise RegistryRefused(f"{shown(self.path)} is an empty file, not a stone registry "
+                                  "(remove it to start a new registry there)",
+                                  ": give the registry's file with --db")
         try:
             if read_only:
                 self._db = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)

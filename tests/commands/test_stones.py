@@ -255,3 +255,14 @@ def test_the_registry_check_tries_the_folder_and_leaves_nothing_behind(tmp_path)
         assert registry_problem(Path("/sys/stones.db")).startswith(
             "cannot make '/sys/stones.db': its folder takes no new file (")
 
+
+def test_enroll_refuses_an_empty_registry_file_saying_how_to_start_a_new_one(capsys, tmp_path):
+    # the refusal lost its hint: "or remove it to start a new registry there"
+    empty = tmp_path / "stones.db"
+    empty.write_bytes(b"")
+    assert main(["stones", "enroll", "--kind", "stone", "--colour", "black", "--db", str(empty),
+                 "--sim-tags", "DEADBEEF"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"dicetable: {str(empty)!r} is an empty file, not a stone registry (remove it to "
+                   "start a new registry there); give the registry's file with --db"]
+    assert empty.read_bytes() == b""
