@@ -623,8 +623,8 @@ def ignored_faults(config: HardwareConfig) -> str | None:
     serves rehearsals under ``DICETABLE_HW=sim``, and a shell may keep ``DICETABLE_SIM_FAULTS``
     from one; a table that will not start on the Pi over faults it cannot have would be worse.
 
-    >>> print(ignored_faults(parse_config({"hardware": {"faults": ["camera:drops"]}},
-    ...                                   {ENV_BACKEND: "pi"})))
+    >>> print(ignored_faults(parse_config({"hardware": {"faults": ["camera:drops"]},
+    ...                                    "panel": {"source": "none"}}, {ENV_BACKEND: "pi"})))
     warning: simulated faults are ignored on real hardware (backend pi): camera:drops; remove them from [hardware] faults and $DICETABLE_SIM_FAULTS, or rehearse them with DICETABLE_HW=sim
     """
     if config.backend is Backend.SIM or not config.faults:
