@@ -449,6 +449,19 @@ def _gpio_panel_pins(config: HardwareConfig) -> None:
                           "source = \"none\": the seats play from the dealer console")
 
 
+def _rc522_readers(config: HardwareConfig) -> None:
+    """On the Pi, RC522 readers on the SPI bus say their chip selects when no seat is named
+    anywhere else: the Pi opened four default readers (chip selects GPIO 8, 7, 18 and 4, reset
+    GPIO 25), driving pins that may be wired to anything else, without a word. With seats named
+    (a panel's, a node's) a section of no readers has none, as before."""
+    if config.backend is Backend.PI and config.rfid.source == "mfrc522" and \
+            not config.rfid.readers and not config.seats:
+        raise ConfigError("rfid.source: 'mfrc522' on the Pi needs a [[rfid.readers]] entry per "
+                          "reader with its chip select, e.g. [[rfid.readers]] spot = \"seat0\", "
+                          "chip_select = 8, seat = 0 (see table.example.toml); or source = "
+                          "\"none\": the stones are entered at the dealer console")
+
+
 def _panel_nodes(config: HardwareConfig) -> None:
     """A panel on seat nodes needs a node: without one the simulated table refused to build,
     and the Pi's panel had no seat at all."""
@@ -493,7 +506,7 @@ def _pi_camera(config: HardwareConfig) -> None:
         require_pi_camera(config.camera)
 
 
-BUILDABLE = (_gpio_panel_pins, _panel_nodes, _unique_nodes, _rfid_nodes, _pi_camera)
+BUILDABLE = (_gpio_panel_pins, _panel_nodes, _unique_nodes, _rfid_nodes, _pi_camera, _rc522_readers)
 """The checks that the devices can be built from a configuration, in the order they refuse. Made
 as the file is read, so a command refuses it before it makes a file: the devices refused some of
 these only as they were built, after ``run`` had made its record, and built the others otherwise
@@ -556,8 +569,8 @@ def _list(top: Mapping[str, Any], name: str) -> list[Any]:
 
 def _with_default_seats(config: HardwareConfig) -> HardwareConfig:
     """Four seats wired as in ``table.example.toml`` when the file names none: the GPIO panel's
-    buttons (a simulated table's: on the Pi :func:`_gpio_panel_pins` refused the file), and an
-    RC522 under each seat's spot unless readers are listed. A device the file says is ``none``
+    buttons and an RC522 under each seat's spot unless readers are listed (a simulated table's:
+    on the Pi :func:`_gpio_panel_pins` and :func:`_rc522_readers` refused the file). A device the file says is ``none``
     is given none: a table of readers and no panel had the default buttons' pins, and was
     refused a chip select on one of them as a pin used twice."""
     seats = tuple(SeatPins(s, dict(zip(DEFAULT_BUTTONS, pins)), light)
@@ -624,7 +637,8 @@ def ignored_faults(config: HardwareConfig) -> str | None:
     from one; a table that will not start on the Pi over faults it cannot have would be worse.
 
     >>> print(ignored_faults(parse_config({"hardware": {"faults": ["camera:drops"]},
-    ...                                    "panel": {"source": "none"}}, {ENV_BACKEND: "pi"})))
+    ...                                    "panel": {"source": "none"}, "rfid": {"source": "none"}},
+    ...                                   {ENV_BACKEND: "pi"})))
     warning: simulated faults are ignored on real hardware (backend pi): camera:drops; remove them from [hardware] faults and $DICETABLE_SIM_FAULTS, or rehearse them with DICETABLE_HW=sim
     """
     if config.backend is Backend.SIM or not config.faults:

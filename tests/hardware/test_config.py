@@ -10,6 +10,7 @@ from hardware.config import Backend, load_config, parse_config
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "table.example.toml"
 NO_PANEL = {"source": "none"}  # on the Pi a GPIO panel lists its seats' pins; these tests need none
+NO_PINS = {"panel": NO_PANEL, "rfid": {"source": "none"}}  # nor RC522s their chip selects
 
 
 def test_example_configuration_loads():
@@ -30,7 +31,7 @@ def test_default_is_a_simulated_four_seat_table():
 
 
 def test_environment_overrides_the_backend():
-    assert parse_config({"hardware": {"backend": "sim"}, "panel": NO_PANEL},
+    assert parse_config({"hardware": {"backend": "sim"}, **NO_PINS},
                         {"DICETABLE_HW": "pi"}).backend is Backend.PI
 
 
@@ -94,7 +95,7 @@ def test_a_bad_fault_is_refused_as_the_configuration_is_read_naming_its_key(faul
 def test_a_bad_fault_is_refused_on_the_pi_backend_too():
     # the same file serves DICETABLE_HW=sim rehearsals: a typo there is a typo on the Pi
     with pytest.raises(ConfigError, match=r"^hardware\.faults\[0\]: unknown simulated fault"):
-        parse_config({"hardware": {"backend": "pi", "faults": ["camera:melted"]}, "panel": NO_PANEL}, {})
+        parse_config({"hardware": {"backend": "pi", "faults": ["camera:melted"]}, **NO_PINS}, {})
 
 
 def test_a_bad_fault_in_a_file_names_the_file(tmp_path):
@@ -262,12 +263,36 @@ def test_a_gpio_panel_on_the_pi_without_seats_is_refused_naming_the_file(tmp_pat
         load_config(path, {})
 
 
+@pytest.mark.parametrize("data", [
+    {"hardware": {"backend": "pi"}, "panel": NO_PANEL},
+    {"hardware": {"backend": "pi"}, "panel": NO_PANEL, "rfid": {"source": "mfrc522", "bus": 0}},
+])
+def test_rc522_readers_on_the_pi_must_list_their_chip_selects_when_no_seat_is_named(data):
+    # the Pi opened four default readers, chip selects GPIO 8, 7, 18 and 4 and reset GPIO 25,
+    # driving whatever is wired there, without a word, for a file that never named a reader
+    with pytest.raises(ConfigError) as refused:
+        parse_config(data, {})
+    said = str(refused.value)
+    assert said.startswith("rfid.source: 'mfrc522' on the Pi needs a [[rfid.readers]] entry")
+    assert 'chip_select = 8' in said and 'source = "none"' in said and "\n" not in said
+
+
+def test_rc522_readers_on_the_pi_may_be_none_or_listed_or_follow_named_seats():
+    pi = {"hardware": {"backend": "pi"}, "panel": NO_PANEL}
+    assert parse_config({**pi, "rfid": {"source": "none"}}, {}).rfid.readers == ()
+    listed = {"readers": [{"spot": "pot", "chip_select": 8}]}
+    assert [r.spot for r in parse_config({**pi, "rfid": listed}, {}).rfid.readers] == ["pot"]
+    buttons = {"seats": [{"seat": 0, "buttons": {"raise": 5}}]}  # seats named: no reader, as before
+    assert parse_config({**pi, "panel": buttons}, {}).rfid.readers == ()
+    assert len(parse_config({"panel": NO_PANEL}, {}).rfid.readers) == 4  # a simulated table's defaults
+
+
 def test_the_simulated_table_keeps_the_default_seats_and_the_pi_takes_the_listed_ones():
     assert parse_config({}, {}).seats == (0, 1, 2, 3)  # a simulated table has no wires to mistake
     listed = {"hardware": {"backend": "pi"},
               "panel": {"seats": [{"seat": 2, "buttons": {"raise": 5}, "light": 19}]}}
     assert parse_config(listed, {}).panel.seats[0].seat == 2
-    assert parse_config({"hardware": {"backend": "pi"}, "panel": NO_PANEL}, {}).panel.seats == ()
+    assert parse_config({"hardware": {"backend": "pi"}, **NO_PINS}, {}).panel.seats == ()
 
 
 def test_a_table_of_readers_and_no_buttons_takes_any_free_pin_for_a_chip_select():

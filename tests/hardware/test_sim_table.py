@@ -206,7 +206,7 @@ def test_a_reader_under_the_spot_of_an_empty_seat_that_fails_is_a_warning(table)
 
 
 WITHOUT = {
-    "no panel": {"panel": {"source": "none"}},
+    "no panel": {"panel": {"source": "none"}, "rfid": {"readers": [{"spot": "seat0", "chip_select": 8, "seat": 0}]}},
     "no readers": {"rfid": {"source": "none"}, "panel": {"seats": [{"seat": 0, "buttons": {"raise": 5}}]}},
     "neither": {"panel": {"source": "none"}, "rfid": {"source": "none"}},
     "buttons and no reader listed": {"panel": {"seats": [{"seat": 0, "buttons": {"raise": 5}}]}},
