@@ -15,8 +15,11 @@ Timing is emulated on a :class:`~hardware.clock.SimClock`: every SPI transaction
 ``transfer_s`` seconds (50-500 us on a real bus, with the kernel's overhead), a tag's answer
 arrives after its air time, and a frame nobody answers ends only when the chip's timer (TModeReg,
 TPrescalerReg, TReloadReg) runs out, as on the chip: a driver that gives up after a number of
-polls instead of the timer's time sees timeouts on every empty spot. A soft reset leaves the
-chip deaf for its oscillator start-up. Not emulated: MIFARE Classic authentication (tags answer
+polls instead of the timer's time sees timeouts on every empty spot. The timer (TAuto) stops at
+an answer's fifth bit (its start bit and 4 data bits, datasheet table 106): an answer that has
+not reached it when the timer runs out comes after TimerIRq, as on the chip, however short the
+timer; a command written to CommandReg (Idle too) cancels the one running and its answer still
+to come. A soft reset leaves the chip deaf for its oscillator start-up. Not emulated: MIFARE Classic authentication (tags answer
 READ like NTAG/Ultralight).
 """
 
@@ -73,6 +76,8 @@ class EmulatedTag:
     state: TagState = TagState.IDLE
     level: int = 0
     halted: bool = False
+    naks_halt: bool = False  # answers HLTA with a NAK, not halting (ISO 14443-3: any answer within
+                             # 1 ms of HLTA is a NAK): what a reader must still see
 
     def __post_init__(self) -> None:
         if len(self.uid) not in (4, 7):
@@ -137,6 +142,8 @@ class EmulatedTag:
         if len(frame) != 4 or crc_a(frame[:2]) != _crc_of(frame[2:4]):
             return self._confused()
         if frame[0] == HLTA and frame[1] == 0:
+            if self.naks_halt:
+                return [0, 0, 0, 0]
             self.state, self.halted = TagState.HALT, True
             return None
         if frame[0] == READ:
@@ -175,6 +182,7 @@ _SPECIAL_WRITES = frozenset({Reg.COM_IRQ, Reg.DIV_IRQ, Reg.FIFO_DATA, Reg.FIFO_L
                              Reg.CRC_RESULT_H, Reg.CRC_RESULT_L})  # read-only ones ignore writes
 AIR_BIT_S = 9.44e-6 * 9 / 8  # 106 kbit/s with a parity bit per byte
 FRAME_DELAY_S = 86e-6        # ISO 14443-3 frame delay time before a tag answers
+TIMER_STOP_BITS = 5          # TAuto's timer stops at an answer's 5th bit (start bit, 4 data bits)
 STARTUP_S = 0.002            # after SoftReset the oscillator needs time; the chip reads as busy
 
 
@@ -196,7 +204,7 @@ class EmulatedRC522:
         self.fault = ChipFault.NONE
         self.garbles: Callable[[Bits], bool] | None = None
         self.transfers = 0
-        self._due: tuple[float, Callable[[], None]] | None = None
+        self._due: list[tuple[float, Callable[[], None]]] = []  # what the chip does next, when
         self._awake_at = 0.0
         self._reset()
 
@@ -206,7 +214,7 @@ class EmulatedRC522:
             self.regs[reg] = value
         self.regs[Reg.COMMAND] = Cmd.IDLE
         self.fifo: list[int] = []
-        self._due = None
+        self._due = []
 
     def power_up(self) -> None:
         """Its supply comes back after a moment without (a loose wire pushed back): every register
@@ -284,6 +292,7 @@ class EmulatedRC522:
 
     def _command(self, value: int) -> None:
         command = value & 0x0F
+        self._due = []  # a command written cancels the one running, its answer still to come
         if command == Cmd.SOFT_RESET:
             self._reset()
             self._awake_at = self.clock.now() + STARTUP_S
@@ -319,7 +328,11 @@ class EmulatedRC522:
             return
         answered_at = sent_at + FRAME_DELAY_S + max(len(a) for a in answers) * AIR_BIT_S
         garbled = self.fault is ChipFault.GARBLED or bool(self.garbles and self.garbles(bits))
-        self._due = (answered_at, lambda: self._receive(answers, rx_align, garbled))
+        self._due = [(answered_at, lambda: self._receive(answers, rx_align, garbled))]
+        timer_ends = self._timer_end(sent_at)
+        heard_at = sent_at + FRAME_DELAY_S + TIMER_STOP_BITS * AIR_BIT_S  # the timer stops here
+        if timer_ends is not None and timer_ends < heard_at:
+            self._due.insert(0, (timer_ends, self._time_out))
 
     def _overheat(self) -> None:
         """The temperature sensor tripped: TempErr (with ErrIRq), and the antenna drivers off,
@@ -330,20 +343,25 @@ class EmulatedRC522:
 
     def _timer_from(self, sent_at: float) -> None:
         """No answer: TimerIRq when the timer runs out (never, if it is not started by TAuto)."""
+        timer_ends = self._timer_end(sent_at)
+        if timer_ends is not None:
+            self._due = [(timer_ends, self._time_out)]
+
+    def _timer_end(self, sent_at: float) -> float | None:
+        """When the timer started (TAuto) by a frame sent at ``sent_at`` runs out; None: it is
+        not started."""
         mode = self.regs[Reg.T_MODE]
         if not mode & T_AUTO:
-            return
+            return None
         reload = (self.regs[Reg.T_RELOAD_H] << 8) | self.regs[Reg.T_RELOAD_L]
-        period = timer_period(mode, self.regs[Reg.T_PRESCALER], reload)
-        self._due = (sent_at + period, self._time_out)
+        return sent_at + timer_period(mode, self.regs[Reg.T_PRESCALER], reload)
 
     def _time_out(self) -> None:
         self.regs[Reg.COM_IRQ] |= TIMER_IRQ
 
     def _run_due(self) -> None:
-        if self._due is not None and self.clock.now() >= self._due[0]:
-            action, self._due = self._due[1], None
-            action()
+        while self._due and self.clock.now() >= self._due[0][0]:
+            self._due.pop(0)[1]()
 
     def _answers(self, bits: Bits) -> list[Bits]:
         if not self.regs[Reg.TX_CONTROL] & ANTENNA_ON or not bits or self.fault is ChipFault.MISSED:

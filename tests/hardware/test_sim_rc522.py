@@ -201,3 +201,52 @@ def test_garbles_sets_parity_err_on_the_answers_to_the_frames_it_chooses():
     transceive_reqa(chip)
     assert heard[0] == [0, 1, 1, 0, 0, 1, 0]  # REQA 0x26, 7 bits, least significant first
     assert garbled & ERR_PARITY and not read(chip, Reg.ERROR) & ERR_PARITY
+
+
+def send_with_timer(chip, reload, frame, last_bits=0):
+    """Transceive ``frame`` with TAuto's timer at ``reload`` ticks of 25 us (the Pi driver's
+    prescaler), the antenna on; returns ComIrqReg's RxIRq and TimerIRq as first seen set."""
+    write(chip, Reg.T_MODE, 0x80)
+    write(chip, Reg.T_PRESCALER, 0xA9)
+    write(chip, Reg.T_RELOAD_H, reload >> 8)
+    write(chip, Reg.T_RELOAD_L, reload & 0xFF)
+    write(chip, Reg.TX_CONTROL, 0x80 | ANTENNA_ON)
+    write(chip, Reg.COM_IRQ, 0x7F)
+    write(chip, Reg.FIFO_LEVEL, 0x80)
+    write(chip, Reg.FIFO_DATA, *frame)
+    write(chip, Reg.COMMAND, Cmd.TRANSCEIVE)
+    write(chip, Reg.BIT_FRAMING, START_SEND | last_bits)
+    while not (irq := read(chip, Reg.COM_IRQ) & (RX_IRQ | TIMER_IRQ)):
+        pass
+    return irq
+
+
+def test_an_answer_not_begun_when_the_timer_runs_out_comes_after_timer_irq():
+    # the chip's timer stops only at an answer's fifth bit: with a timer shorter than the tag's
+    # frame delay the chip says TimerIRq first, where the emulator gave the ATQA, whatever the timer
+    chip = EmulatedRC522(transfer_s=10e-6)
+    chip.place(EmulatedTag(bytes.fromhex("DEADBEEF")))
+    assert send_with_timer(chip, 1, [REQA], 7) == TIMER_IRQ  # 50 us, under the 86 us frame delay
+    settle(chip, 0.001)
+    assert read(chip, Reg.COM_IRQ) & RX_IRQ  # the answer still arrives: the receiver is on
+    write(chip, Reg.COMMAND, Cmd.IDLE)
+    write(chip, Reg.COM_IRQ, 0x7F)
+    assert send_with_timer(chip, 1, [REQA], 7) == TIMER_IRQ
+    write(chip, Reg.COMMAND, Cmd.IDLE)  # the driver gives up: Idle cancels the answer to come
+    settle(chip, 0.001)
+    assert not read(chip, Reg.COM_IRQ) & RX_IRQ
+
+
+def test_a_timer_of_1_5_ms_still_sees_a_tag_answer_hlta_with_a_nak():
+    # ISO 14443-3: any answer within 1 ms of HLTA is a NAK; 60 ticks of 25 us wait for it
+    hlta = [0x50, 0x00, 0x57, 0xCD]
+    chip = EmulatedRC522()
+    naks, halts = (EmulatedTag(bytes.fromhex(uid), state=TagState.ACTIVE, naks_halt=nak)
+                   for uid, nak in (("DEADBEEF", True), ("01020304", False)))
+    chip.tags = [naks]
+    assert send_with_timer(chip, 59, hlta) == RX_IRQ and naks.state is TagState.ACTIVE
+    assert read(chip, Reg.FIFO_LEVEL) == 1 and read(chip, Reg.CONTROL) & 0x07 == 4
+    chip.tags = [halts]
+    started = chip.clock.now()
+    assert send_with_timer(chip, 59, hlta) == TIMER_IRQ and halts.state is TagState.HALT
+    assert 0.0015 <= chip.clock.now() - started < 0.0025  # the timer's 1.5 ms, not 25
