@@ -72,6 +72,9 @@ GARBLED_IN_A_ROW = const(20)  # garbled scans in a row before the reader garbles
                               # Pi's (hardware/rfid.py), where the docstring says why 20
 MAX_TAGS = const(8)
 WAIT_MS = const(40)     # longer than the chip's own 25 ms timer: only a dead chip reaches it
+SCAN_RELOAD = const(49)  # TReload in 0.5 ms ticks: (49 + 1) ticks = 25 ms, a scan frame's timeout
+HALT_RELOAD = const(2)   # (2 + 1) ticks = 1.5 ms for HLTA, as the Pi's driver has it
+                         # (hardware/rc522_regs.py says why)
 RESET_MS = const(50)    # oscillator start-up after a soft reset, generously
 
 
@@ -139,7 +142,7 @@ class RC522:
         self._write(T_MODE_REG, 0x8D)
         self._write(T_PRESCALER_REG, 0x3E)
         self._write(T_RELOAD_H, 0)
-        self._write(T_RELOAD_L, 49)
+        self._write(T_RELOAD_L, SCAN_RELOAD)
         self._write(TX_ASK_REG, 0x40)
         self._write(MODE_REG, 0x3D)
         self._set_bits(TX_CONTROL_REG, 0x03)
@@ -322,9 +325,19 @@ class RC522:
         return ERROR if self.version() in NO_CHIP_VERSIONS else status
 
     def halt(self):
-        """Put the selected tag to sleep (HLTA; a tag does not answer it)."""
+        """Put the selected tag to sleep (HLTA), so the next scan's first WUPA wakes it: left
+        ACTIVE, it would take that WUPA for an error and go IDLE unanswering (ISO/IEC 14443-3).
+
+        No tag answers HLTA, so the frame ends by the chip's timer, set for it to 1.5 ms
+        (``HALT_RELOAD``), where the scan's 25 ms were waited for each stone of a scan; a NAK
+        (an answer within the 1 ms ISO gives it) still stops the timer, and is ignored: the
+        tag was read.
+        """
         frame = bytes((PICC_HLTA, 0))
-        self.transceive(frame + self.crc_a(frame))
+        frame += self.crc_a(frame)
+        self._write(T_RELOAD_L, HALT_RELOAD)
+        self.transceive(frame)  # an OSError fails the reader: init() sets its timer up again
+        self._write(T_RELOAD_L, SCAN_RELOAD)
 
 
 def known_bits_valid(known, whole, bits):

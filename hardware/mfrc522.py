@@ -19,14 +19,16 @@ from controller.games.errors import DeviceError, DeviceTimeout
 from hardware.clock import Clock, RealClock
 from hardware.rc522_regs import (
     ANTENNA_ON, CASCADE_TAG, COLL_POS_NOT_VALID, CRC_IRQ, ERR_BUFFER_OVFL, ERR_COLL, ERR_IRQ,
-    ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, FLUSH_BUFFER, HLTA, IDLE_IRQ, KNOWN_VERSIONS,
+    ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, FLUSH_BUFFER, HALT_RELOAD, HLTA, IDLE_IRQ, KNOWN_VERSIONS,
     NO_CHIP_VERSIONS, POWER_DOWN, READ, REQA, RESET_WAIT_S, RX_GAIN_MASK, RX_GAINS_DB, RX_IRQ,
-    SAK_CASCADE, SEL_CL1, SEL_CL2, START_SEND, TIMER_IRQ, VALUES_AFTER_COLL, WUPA, Cmd, Reg,
+    SAK_CASCADE, SCAN_RELOAD, SEL_CL1, SEL_CL2, START_SEND, T_AUTO, TIMER_IRQ, VALUES_AFTER_COLL,
+    WUPA, Cmd, Reg,
 )
 
 Bits = list[int]
 log = logging.getLogger(__name__)
-POLL_INTERVAL_S = 0.001  # between IRQ polls: a tag answers within ~1 ms, the timer ends at 25 ms
+POLL_INTERVAL_S = 0.001  # between IRQ polls: a tag answers within ~1 ms, the timer at 25 ms
+                         # (1.5 ms for HLTA)
 WAIT_LIMIT_S = 0.05      # the chip's own timer says "no tag" after 25 ms; this is for a dead chip
 BACKSTOP_POLLS = 100_000 # only a clock that never moves (a stalled test clock) ever reaches it
 
@@ -141,16 +143,21 @@ class MFRC522:
         self.write(Reg.COMMAND, Cmd.SOFT_RESET)
         self.clock.sleep(RESET_WAIT_S)  # the datasheet gives no reset time; the oscillator starts
         self._wait_for(Reg.COMMAND, POWER_DOWN, "soft reset", clear=True)
-        self.write(Reg.T_MODE, 0x80)          # TAuto: the timer starts at the end of sending
+        self.write(Reg.T_MODE, T_AUTO)        # the timer starts at the end of sending
         self.write(Reg.T_PRESCALER, 0xA9)     # 13.56 MHz / (2*169+1) = 40 kHz: 25 us ticks
-        self.write(Reg.T_RELOAD_H, 0x03)
-        self.write(Reg.T_RELOAD_L, 0xE8)      # (1000 + 1) ticks = 25 ms
+        self._set_timer(SCAN_RELOAD)          # (1000 + 1) ticks = 25 ms
         self.write(Reg.TX_ASK, 0x40)
         self.write(Reg.MODE, 0x3D)
         if self.rx_gain_db is not None:
             gain = RX_GAINS_DB[self.rx_gain_db]
             self.write(Reg.RF_CFG, (self.read(Reg.RF_CFG) & ~RX_GAIN_MASK & 0xFF) | gain)
         self.set_bits(Reg.TX_CONTROL, ANTENNA_ON)
+
+    def _set_timer(self, reload: int) -> None:
+        """TReloadReg: the timer's 25 us ticks for the frames sent from now on (the chip loads it
+        when a frame has been sent)."""
+        self.write(Reg.T_RELOAD_H, reload >> 8)
+        self.write(Reg.T_RELOAD_L, reload & 0xFF)
 
     def _wait_for(self, reg: Reg, mask: int, what: str, clear: bool = False) -> int:
         """Poll ``reg`` until a bit of ``mask`` is set (``clear``: until all are clear); returns
@@ -298,9 +305,23 @@ class MFRC522:
         raise TagProtocolError("UID longer than 7 bytes (cascade level 3 is not supported)")
 
     def halt(self) -> None:
-        """HLTA: the selected tag stops answering REQA until woken by WUPA or taken away."""
+        """HLTA: the selected tag stops answering REQA until woken by WUPA or taken away.
+
+        Left ACTIVE, it would let the next scan's first WUPA pass unanswered (ISO/IEC 14443-3:
+        an ACTIVE tag takes it for an error and goes IDLE), and be missed every other scan. No
+        tag answers HLTA, so the frame ends by the chip's timer, set for it to 1.5 ms
+        (:data:`HALT_RELOAD`), where the scan's 25 ms were waited for each stone of a scan.
+
+        :raises TagProtocolError: a tag answered (a NAK, within the 1 ms ISO gives it).
+        """
         frame = bytes([HLTA, 0])
-        if self.transceive(frame + self.calc_crc(frame)) is not None:
+        frame += self.calc_crc(frame)
+        self._set_timer(HALT_RELOAD)
+        try:
+            answer = self.transceive(frame)
+        finally:
+            self._set_timer(SCAN_RELOAD)
+        if answer is not None:
             raise TagProtocolError("a tag answered HLTA")
 
     def _halt_quietly(self) -> None:

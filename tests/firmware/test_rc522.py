@@ -20,7 +20,7 @@ from hardware.devices import TagChange
 from hardware.rc522_regs import (
     ERR_BUFFER_OVFL, ERR_COLL, ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, timer_period,
 )
-from hardware.sim_rc522 import ChipFault, EmulatedRC522, EmulatedTag, from_bits
+from hardware.sim_rc522 import ChipFault, EmulatedRC522, EmulatedTag, TagState, from_bits
 
 RC522 = firmware().rc522
 LINK = firmware().link
@@ -514,3 +514,37 @@ def test_a_chip_that_does_not_answer_costs_one_spi_read_a_poll(reader: Any, chip
     chip.fault = ChipFault.NONE
     chip.power_up()  # back: the next poll sets it up and reads its stone
     assert watch.poll() == [] and not watch.failed and watch.present() == [STONE]
+
+
+EIGHT_STONES = ["DEADBEEF", "DEADBEE0", "01020304", "8F00AA55", "04A1B2C3D4E5F6", "04A1B2C3D4E5F7",
+                "04C0FFEE000001", "0455AA55AA55AA"]
+
+
+@pytest.mark.parametrize("side", [pi_spot, node_spot], ids=["pi", "seat-node"])
+def test_the_pi_and_a_seat_node_halt_every_stone_without_waiting_25_ms_for_each(
+        machine: ModuleType, side: Any) -> None:
+    # no tag answers HLTA, and each stone's waited out the chip's whole 25 ms scan timer: 8 stones
+    # cost 287 ms of every poll on the Pi, 277 ms on a node (35 ms a stone), the buttons waiting
+    chip = EmulatedRC522()
+    poll = side(machine, chip)
+    stones = [EmulatedTag(bytes.fromhex(uid)) for uid in EIGHT_STONES]
+    for stone in stones:
+        chip.place(stone)
+    costs, seen = [], []
+    for _ in range(RC522.MISS_LIMIT + 1):  # a stone not seen again would leave
+        started = chip.clock.now()
+        seen.append(poll())
+        costs.append(chip.clock.now() - started)
+        assert all(stone.state is TagState.HALT for stone in stones)
+    assert seen == [sorted(("arrive", uid) for uid in EIGHT_STONES)] + [[]] * RC522.MISS_LIMIT
+    # the polls after the first (the Pi's sets its chip up: a 50 ms reset) cost 115 ms on the Pi,
+    # 110 ms on a node, where the HLTAs alone waited 8 x 25 ms; an HLTA ends by a 1.5 ms timer
+    assert max(costs[1:]) < len(stones) * 0.0175
+    nak = EmulatedTag(bytes.fromhex("0A0B0C0D"), naks_halt=True)
+    chip.place(nak)  # a stone that answers HLTA (a NAK): read all the same, each scan clean
+    seen = [poll()]
+    chip.remove(stones[0].uid)  # so a stone taken away leaves after MISS_LIMIT scans
+    seen += [poll() for _ in range(RC522.MISS_LIMIT)]
+    assert seen == [[("arrive", "0A0B0C0D")]] + [[]] * (RC522.MISS_LIMIT - 1) + [
+        [("leave", "DEADBEEF")]]
+    assert nak.state is not TagState.HALT

@@ -4,7 +4,8 @@ import pytest
 
 from controller.games.errors import DeviceError, DeviceTimeout
 from hardware.clock import SimClock
-from hardware.mfrc522 import MFRC522
+from hardware.mfrc522 import MFRC522, TagProtocolError
+from hardware.rc522_regs import Reg, timer_period
 from hardware.rfid import (
     EMPTY_SEAT_RETRY_S, GARBLED_IN_A_ROW, GARBLING_FIX, OVERHEATED_FIX, Mfrc522Reader, ReaderOverheated,
 )
@@ -333,3 +334,22 @@ def test_a_reader_that_garbles_every_scan_warns_until_its_first_clean_scan(chip)
     assert warning.fix == GARBLING_FIX
     chip.fault = ChipFault.NONE
     assert reader.poll() == [] and reader.warning() is None and reader.tags("pot") == {"DEADBEEF"}
+
+
+def scan_timer(chip):
+    """The period of the emulated chip's timer, as the driver last set it up."""
+    reload = (chip.regs[Reg.T_RELOAD_H] << 8) | chip.regs[Reg.T_RELOAD_L]
+    return timer_period(chip.regs[Reg.T_MODE], chip.regs[Reg.T_PRESCALER], reload)
+
+
+@pytest.mark.parametrize("garbled", [False, True], ids=["nak", "garbled-nak"])
+def test_a_tag_answering_hlta_is_still_seen_and_the_scan_timer_set_back(chip, driver, clock,
+                                                                        garbled):
+    # HLTA ends by a 1.5 ms timer: a tag's NAK, within the 1 ms ISO gives it, stops it all the same
+    chip.place(EmulatedTag(FOUR, naks_halt=True))
+    assert driver.read_uid() == FOUR
+    chip.garbles = lambda bits: garbled and bits[:8] == [0, 0, 0, 0, 1, 0, 1, 0]  # HLTA, 0x50
+    started = clock.now()
+    with pytest.raises(TagProtocolError, match="error 0x02" if garbled else "answered HLTA"):
+        driver.halt()
+    assert clock.now() - started < 0.005 and scan_timer(chip) == pytest.approx(0.025, abs=1e-4)

@@ -55,7 +55,7 @@ def test_ten_thousand_polls_report_every_change_once_and_no_phantom_leave():
     for _ in range(POLLS):
         if rng.random() < 0.08:
             # at most two stones at once (they still collide): each present tag costs a
-            # SELECT and a 25 ms HLTA per scan, and the soak must stay short
+            # SELECT and an HLTA per scan, and the soak must stay short
             tag = rng.choice(sorted(truth) if len(truth) >= 2 else UIDS)
             if tag in truth:
                 chip.remove(bytes.fromhex(tag))
