@@ -3,10 +3,13 @@ whether the camera sees the tray sharp, well exposed and with its four markers; 
 
 Run it on the built table with a test tag on every RFID spot and the tray under the camera. Each
 antenna is scanned :data:`SCANS` times through its own RC522 driver, so the figures are the
-reader's real reads per second and misses. The camera's sharpness is the variance of the Laplacian
-of a grey frame (a blurred frame has few strong edges), its exposure the share of clipped pixels,
-and its aim how far it looks off straight down (from the markers: :func:`camera_aim`). The dice read
-best from straight above, where a die lying flat shows the camera its top face and barely a side.
+reader's real reads per second and misses. A scan whose WUPA or a branch of the UID tree came
+garbled is a hit for the stones it read all the same, and is counted as garbled: a tag half over
+the antenna, or a neighbouring reader's field, is what aiming the antennas is for, not a chip that
+failed. The camera's sharpness is the variance of the Laplacian of a grey frame (a blurred frame
+has few strong edges), its exposure the share of clipped pixels, and its aim how far it looks off
+straight down (from the markers: :func:`camera_aim`). The dice read best from straight above,
+where a die lying flat shows the camera its top face and barely a side.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import numpy as np
 
 from controller.games.errors import DeviceError, DiceTableError
 from hardware.devices import Camera, Frame, TagReader, camera_focal_px
-from hardware.mfrc522 import describe_version
+from hardware.mfrc522 import TagProtocolError, describe_version
 from hardware.rfid import Mfrc522Reader
 
 SCANS = 20
@@ -33,7 +36,8 @@ CORNERS = (0, 1, 2, 3)
 
 @dataclass(frozen=True)
 class AntennaReport:
-    """How one spot's reader read: ``hits`` of ``scans`` saw a tag, ``errors`` failed outright."""
+    """How one spot's reader read: ``hits`` of ``scans`` saw a tag, ``errors`` failed outright,
+    ``garbled`` came garbled in a branch of the UID tree (hits too when they read a tag)."""
 
     spot: str
     scans: int
@@ -43,6 +47,7 @@ class AntennaReport:
     tags: tuple[str, ...]
     chip: str
     advice: str
+    garbled: int = 0
 
     @property
     def misses(self) -> int:
@@ -52,7 +57,7 @@ class AntennaReport:
     def to_json(self) -> dict[str, Any]:
         """The report as a JSON object (``doctor --bring-up --json``)."""
         return {"antenna": self.spot, "scans": self.scans, "hits": self.hits,
-                "misses": self.misses, "errors": self.errors,
+                "misses": self.misses, "errors": self.errors, "garbled": self.garbled,
                 "reads_per_s": round(self.reads_per_s, 1), "tags": list(self.tags),
                 "chip": self.chip, "advice": self.advice}
 
@@ -103,7 +108,7 @@ def antenna_reports(reader: TagReader, clock: Any) -> list[AntennaReport]:
 
 def _antenna(spot: str, reader: Mfrc522Reader, clock: Any) -> AntennaReport:
     chip = reader.chip(spot)
-    hits = errors = 0
+    hits = errors = garbled = 0
     seen: set[str] = set()
     try:
         chip.init()
@@ -114,6 +119,9 @@ def _antenna(spot: str, reader: Mfrc522Reader, clock: Any) -> AntennaReport:
     for _ in range(SCANS):
         try:
             tags = reader.scan(spot)
+        except TagProtocolError as err:
+            garbled += 1
+            tags = err.found
         except DiceTableError:
             errors += 1
             continue
@@ -121,7 +129,7 @@ def _antenna(spot: str, reader: Mfrc522Reader, clock: Any) -> AntennaReport:
         seen |= tags
     elapsed = max(clock.now() - started, 1e-9)
     report = AntennaReport(spot, SCANS, hits, errors, SCANS / elapsed, tuple(sorted(seen)),
-                           version, "")
+                           version, "", garbled)
     return AntennaReport(**{**report.__dict__, "advice": _antenna_advice(report)})
 
 
@@ -131,6 +139,10 @@ def _antenna_advice(report: AntennaReport) -> str:
                 "buffer when readers share the bus) and lower [rfid] speed_hz")
     if not report.hits:
         return f"no tag seen: put a test tag on spot {report.spot!r}, antenna side up"
+    if report.garbled > MISS_WARN * report.scans:
+        return (f"{report.garbled} scans came garbled: move the tag to the middle of the spot; if "
+                "they still garble, the reader hears noise: shorten its SPI wires, keep other "
+                "RC522 antennas 10 cm away and metal away from its antenna")
     if report.misses > MISS_WARN * report.scans:
         return ("the tag is missed too often: centre it on the antenna, thin the cover over "
                 "the antenna (3-4 mm), or raise [rfid] rx_gain_db (43 or 48)")

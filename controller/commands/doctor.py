@@ -132,6 +132,7 @@ def _report_line(report: AntennaReport | CameraReport, as_json: bool) -> str:
     if isinstance(report, AntennaReport):
         return (f"antenna {report.spot}: {report.reads_per_s:.1f} reads/s, {report.hits}/"
                 f"{report.scans} with a tag, {report.misses} misses, {report.errors} errors, "
+                f"{report.garbled} garbled, "
                 f"chip {report.chip}, tags {', '.join(report.tags) or 'none'}: {report.advice}")
     return (f"camera: sharpness {report.sharpness:.0f}, clipped {report.clipped:.2%}, dark "
             f"{report.dark:.1%}, markers {list(report.markers)}, {report.lens()}, {report.aim()}: "

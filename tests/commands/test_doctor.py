@@ -161,6 +161,7 @@ def test_bring_up_reports_every_antenna_and_the_camera(capsys):
     assert [a["antenna"] for a in antennas] == ["seat0", "seat1", "seat2", "seat3"]
     for antenna in antennas:
         assert antenna["scans"] == 20 and antenna["hits"] == 20 and antenna["misses"] == 0
+        assert antenna["errors"] == antenna["garbled"] == 0
         assert antenna["reads_per_s"] > 5 and antenna["tags"] == ["04B1E5C0FFEE01"]
         assert antenna["chip"].startswith("0x92") and antenna["advice"] == "ok"
     assert camera["markers_found"] == [0, 1, 2, 3] and camera["sharpness"] > 60
