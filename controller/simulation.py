@@ -137,8 +137,8 @@ def describe(record: Input, hidden: bool = False, viewer: int | None = None) -> 
 
 def _describe_roll(roll: Roll, hidden: bool, viewer: int | None) -> str:
     faces = " ".join(roll.faces)
-    if roll.seat is None:
-        return f"The table rolls {roll.kind.value}: {faces}"
+    if roll.seat is None:  # the community's dice: one kind a game, drawn on the board
+        return f"The table rolls {faces}"
     if roll.seat == viewer:
         return f"You roll {faces} (hidden from the others)" if hidden \
             else f"You roll {roll.kind.value}: {faces}"

@@ -70,7 +70,14 @@ def test_describe_bets_with_the_stones_used() -> None:
     assert describe(game.parse_input("raise 1 black=1 white=1")) == \
         "Seat 1 raises with 1 black + 1 white (white: must reroll)"
     assert describe(game.parse_input("ante 0 black=0 white=1"), viewer=0) == "You ante with 1 white"
-    assert describe(Roll(None, DieKind.D12, ("7",))) == "The table rolls d12: 7"
+    assert describe(Roll(2, DieKind.D12, ("7",))) == "Seat 2 rolls d12: 7"  # Tao Dice: d6 or d12
+
+
+def test_the_table_s_roll_says_its_faces_not_the_kind_s_file_name() -> None:
+    # the room read "The table rolls d8-tauren: 5 4 5" and "The table rolls letters: E", the
+    # kind's name in files and on the command line; the board shows the dice drawn
+    assert describe(Roll(None, DieKind.D8_TAUREN, ("5", "4", "S"))) == "The table rolls 5 4 S"
+    assert describe(Roll(None, DieKind.LETTERS, ("E",))) == "The table rolls E"
 
 
 def test_a_seated_player_takes_the_place_of_a_bot() -> None:

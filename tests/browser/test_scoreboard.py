@@ -348,7 +348,7 @@ def test_a_dealer_corrects_a_misread_die_and_the_scoreboard_shows_it(browser: An
     table = web_conftest.new_table("tauren", 3, 7)
     live = served(table)
     play_until(table, flop_out)
-    flop = next(line for line in reversed(table.state().log) if "rolls d8-tauren" in line.text)
+    flop = next(line for line in reversed(table.state().log) if line.text.startswith("The table rolls"))
     board = open_board(browser, live)
     console = browser.new_page(viewport={"width": 1280, "height": 900})
     console.goto(live.url + "/dealer/")
