@@ -13,6 +13,7 @@ CollPos counts from the first bit of the first received byte, RxAlign's skipped 
 so a driver finds the collided bit at ``8 * (known_bits // 8) + CollPos - 1``.
 Timing is emulated on a :class:`~hardware.clock.SimClock`: every SPI transaction costs
 ``transfer_s`` seconds (50-500 us on a real bus, with the kernel's overhead), a tag's answer
+begins ISO 14443-3's frame delay time after the frame (:func:`frame_delay_s`, some 90 us) and
 arrives after its air time, and a frame nobody answers ends only when the chip's timer (TModeReg,
 TPrescalerReg, TReloadReg) runs out, as on the chip: a driver that gives up after a number of
 polls instead of the timer's time sees timeouts on every empty spot. The timer (TAuto) stops at
@@ -31,10 +32,10 @@ from typing import Callable
 
 from hardware.clock import SimClock
 from hardware.rc522_regs import (
-    T_AUTO, ANTENNA_ON, CASCADE_TAG, COLL_POS_NOT_VALID, CRC_IRQ, CRC_PRESETS, ERR_BUFFER_OVFL,
-    ERR_COLL, ERR_IRQ, ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, FIFO_SIZE, FLUSH_BUFFER, HLTA, POWER_DOWN,
-    READ, REQA, RX_IRQ, SAK_CASCADE, SEL_CL1, SEL_CL2, SET_BIT, START_SEND, TIMER_IRQ, TX_IRQ,
-    VALUES_AFTER_COLL, WUPA, Cmd, Reg, crc_a, timer_period, with_crc,
+    T_AUTO, ANTENNA_ON, CASCADE_TAG, CLOCK_HZ, COLL_POS_NOT_VALID, CRC_IRQ, CRC_PRESETS,
+    ERR_BUFFER_OVFL, ERR_COLL, ERR_IRQ, ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, FIFO_SIZE, FLUSH_BUFFER,
+    HLTA, POWER_DOWN, READ, REQA, RX_IRQ, SAK_CASCADE, SEL_CL1, SEL_CL2, SET_BIT, START_SEND,
+    TIMER_IRQ, TX_IRQ, VALUES_AFTER_COLL, WUPA, Cmd, Reg, crc_a, timer_period, with_crc,
 )
 
 Bits = list[int]
@@ -180,10 +181,25 @@ _SPECIAL_READS = frozenset({Reg.FIFO_DATA, Reg.FIFO_LEVEL, Reg.VERSION})
 _SPECIAL_WRITES = frozenset({Reg.COM_IRQ, Reg.DIV_IRQ, Reg.FIFO_DATA, Reg.FIFO_LEVEL, Reg.COMMAND,
                              Reg.COLL, Reg.BIT_FRAMING, Reg.ERROR, Reg.STATUS1, Reg.VERSION,
                              Reg.CRC_RESULT_H, Reg.CRC_RESULT_L})  # read-only ones ignore writes
-AIR_BIT_S = 9.44e-6 * 9 / 8  # 106 kbit/s with a parity bit per byte
-FRAME_DELAY_S = 86e-6        # ISO 14443-3 frame delay time before a tag answers
+BIT_S = 128 / CLOCK_HZ       # one bit on air at 106 kbit/s
+AIR_BIT_S = BIT_S * 9 / 8    # a byte's bit, with its share of the parity bit
 TIMER_STOP_BITS = 5          # TAuto's timer stops at an answer's 5th bit (start bit, 4 data bits)
 STARTUP_S = 0.002            # after SoftReset the oscillator needs time; the chip reads as busy
+
+
+def frame_delay_s(bits: Bits) -> float:
+    """How long after the reader's last bit a tag starts its answer to the frame ``bits``: ISO/IEC
+    14443-3's frame delay time for REQA, WUPA, ANTICOLLISION and SELECT, n = 9 (other commands
+    at least that; the emulated tags answer every frame at it): (9 * 128 + 84) / fc after a last
+    bit of 1, (9 * 128 + 20) / fc after a 0, a whole byte's last bit on air being its odd parity.
+
+    >>> round(frame_delay_s(to_bits(bytes([WUPA]), 7)) * 1e6, 2)  # WUPA ends with a 1
+    91.15
+    >>> round(frame_delay_s(to_bits(bytes([REQA]), 7)) * 1e6, 2)  # REQA with a 0
+    86.43
+    """
+    last = bits[-1] if len(bits) % 8 else 1 - sum(bits[-8:]) % 2
+    return (9 * 128 + (84 if last else 20)) / CLOCK_HZ
 
 
 class EmulatedRC522:
@@ -326,11 +342,11 @@ class EmulatedRC522:
         if not answers:
             self._timer_from(sent_at)
             return
-        answered_at = sent_at + FRAME_DELAY_S + max(len(a) for a in answers) * AIR_BIT_S
+        answered_at = sent_at + frame_delay_s(bits) + BIT_S + max(len(a) for a in answers) * AIR_BIT_S
         garbled = self.fault is ChipFault.GARBLED or bool(self.garbles and self.garbles(bits))
         self._due = [(answered_at, lambda: self._receive(answers, rx_align, garbled))]
         timer_ends = self._timer_end(sent_at)
-        heard_at = sent_at + FRAME_DELAY_S + TIMER_STOP_BITS * AIR_BIT_S  # the timer stops here
+        heard_at = sent_at + frame_delay_s(bits) + TIMER_STOP_BITS * BIT_S  # the timer stops here
         if timer_ends is not None and timer_ends < heard_at:
             self._due.insert(0, (timer_ends, self._time_out))
 

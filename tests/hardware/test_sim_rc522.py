@@ -1,7 +1,10 @@
 """The emulated RC522 answers SPI transfers as the datasheet's registers and FIFO do."""
 
+import pytest
+
 from hardware.rc522_regs import (
-    ANTENNA_ON, CRC_IRQ, ERR_COLL, ERR_PARITY, REQA, RX_IRQ, START_SEND, TIMER_IRQ, Cmd, Reg, crc_a,
+    ANTENNA_ON, CRC_IRQ, ERR_COLL, ERR_PARITY, REQA, RX_IRQ, START_SEND, TIMER_IRQ, WUPA, Cmd, Reg,
+    crc_a, with_crc,
 )
 from hardware.sim_rc522 import ChipFault, EmulatedRC522, EmulatedTag, TagState
 
@@ -203,11 +206,12 @@ def test_garbles_sets_parity_err_on_the_answers_to_the_frames_it_chooses():
     assert garbled & ERR_PARITY and not read(chip, Reg.ERROR) & ERR_PARITY
 
 
-def send_with_timer(chip, reload, frame, last_bits=0):
-    """Transceive ``frame`` with TAuto's timer at ``reload`` ticks of 25 us (the Pi driver's
-    prescaler), the antenna on; returns ComIrqReg's RxIRq and TimerIRq as first seen set."""
+def send_with_timer(chip, reload, frame, last_bits=0, prescaler=0xA9):
+    """Transceive ``frame`` with TAuto's timer at ``reload`` + 1 ticks (of 25 us with the Pi
+    driver's ``prescaler``, of 1 / 13.56 MHz with 0), the antenna on; returns ComIrqReg's RxIRq
+    and TimerIRq as first seen set."""
     write(chip, Reg.T_MODE, 0x80)
-    write(chip, Reg.T_PRESCALER, 0xA9)
+    write(chip, Reg.T_PRESCALER, prescaler)
     write(chip, Reg.T_RELOAD_H, reload >> 8)
     write(chip, Reg.T_RELOAD_L, reload & 0xFF)
     write(chip, Reg.TX_CONTROL, 0x80 | ANTENNA_ON)
@@ -250,3 +254,31 @@ def test_a_timer_of_1_5_ms_still_sees_a_tag_answer_hlta_with_a_nak():
     started = chip.clock.now()
     assert send_with_timer(chip, 59, hlta) == TIMER_IRQ and halts.state is TagState.HALT
     assert 0.0015 <= chip.clock.now() - started < 0.0025  # the timer's 1.5 ms, not 25
+
+
+STONE = EmulatedTag(bytes.fromhex("DEADBEEF"))
+SELECT = with_crc(bytes([0x93, 0x70]) + STONE.cascade(0))
+FRAMES = {  # what a driver sends, the tag's state then, and ISO 14443-3's 1/fc before its answer:
+    # (9 * 128 + 84) after a last bit 1, + 20 after a 0; a whole byte's last bit is its odd parity
+    "REQA": ([REQA], 7, TagState.IDLE, 9 * 128 + 20),                  # 0x26's 7th bit is 0
+    "WUPA": ([WUPA], 7, TagState.IDLE, 9 * 128 + 84),                  # 0x52's 7th bit is 1
+    "ANTICOLLISION": ([0x93, 0x20], 0, TagState.READY, 9 * 128 + 20),  # 0x20: one 1, parity 0
+    "SELECT": (list(SELECT), 0, TagState.READY, 9 * 128 + 84),         # CRC ends 0x9C: four 1s
+    "HLTA, a NAK": ([0x50, 0x00, 0x57, 0xCD], 0, TagState.ACTIVE, 9 * 128 + 20),  # 0xCD: five
+    "READ": (list(with_crc(bytes([0x30, 4]))), 0, TagState.ACTIVE, 9 * 128 + 84),  # 0xEE: six
+}
+
+
+@pytest.mark.parametrize("frame", FRAMES)
+def test_a_timer_ending_before_the_answers_fifth_bit_misses_the_answer(frame):
+    # the timer stops at the answer's 5th bit, the frame delay time (n = 9) plus 5 bits of 128/fc
+    # after the frame: a timer a tick shorter misses the tag, as the chip does, however near (its
+    # ComIrqReg read every microsecond, so that TimerIRq is seen before the answer's RxIRq)
+    sent, last_bits, state, delay = FRAMES[frame]
+    fifth_bit = delay + 5 * 128  # in ticks of 1/fc (TPrescaler 0)
+    seen = {}
+    for ticks in (fifth_bit - 1, fifth_bit + 1):
+        chip = EmulatedRC522(transfer_s=1e-6)
+        chip.tags = [EmulatedTag(STONE.uid, state=state, naks_halt=True)]
+        seen[ticks] = send_with_timer(chip, ticks - 1, sent, last_bits, prescaler=0)
+    assert seen == {fifth_bit - 1: TIMER_IRQ, fifth_bit + 1: RX_IRQ}
