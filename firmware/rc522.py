@@ -94,13 +94,16 @@ class RC522:
         cs.value(1)
 
     def _wait_bits(self, reg, mask, limit_ms):
-        """Read ``reg`` until a bit of ``mask`` is set: the value, or None after ``limit_ms``."""
+        """Read ``reg`` until a bit of ``mask`` is set: the value, or None after ``limit_ms``,
+        once a read begun past it found none: a pause between a read and the clock's look (a
+        garbage collection) would take a frame that ended meanwhile for a dead chip."""
         start = self.now_ms()
         while True:
+            late = ticks_diff(self.now_ms(), start) > limit_ms
             value = self._read(reg)
             if value & mask:
                 return value
-            if ticks_diff(self.now_ms(), start) > limit_ms:
+            if late:
                 return None
 
     def _write(self, reg, value):

@@ -161,16 +161,20 @@ class MFRC522:
 
     def _wait_for(self, reg: Reg, mask: int, what: str, clear: bool = False) -> int:
         """Poll ``reg`` until a bit of ``mask`` is set (``clear``: until all are clear); returns
-        the last value read. The wait ends by the clock, never by a count of reads.
+        the last value read. The wait ends by the clock, never by a count of reads, and only
+        after a read begun past the deadline: a thread paused between a read and the clock's
+        look (the kernel running the camera's) would take a frame that ended meanwhile for a
+        dead chip.
 
         :raises DeviceTimeout: ``timeout`` seconds passed.
         """
         deadline = self.clock.now() + self.timeout
         for _ in range(BACKSTOP_POLLS):
+            late = self.clock.now() > deadline
             value = self.read(reg)
             if bool(value & mask) != clear:
                 return value
-            if self.clock.now() > deadline:
+            if late:
                 break
             self.clock.sleep(self.poll_interval)
         raise DeviceTimeout(f"RC522 did not finish {what} in {self.timeout * 1000:g} ms")

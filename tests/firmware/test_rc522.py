@@ -18,7 +18,7 @@ from hardware.seatnode_firmware import firmware
 from hardware.seatnode_sim import SimSeatNode
 from hardware.devices import TagChange
 from hardware.rc522_regs import (
-    ERR_BUFFER_OVFL, ERR_COLL, ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, timer_period,
+    ERR_BUFFER_OVFL, ERR_COLL, ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, Cmd, Reg, timer_period,
 )
 from hardware.sim_rc522 import ChipFault, EmulatedRC522, EmulatedTag, TagState, from_bits
 
@@ -548,3 +548,31 @@ def test_the_pi_and_a_seat_node_halt_every_stone_without_waiting_25_ms_for_each(
     assert seen == [[("arrive", "0A0B0C0D")]] + [[]] * (RC522.MISS_LIMIT - 1) + [
         [("leave", "DEADBEEF")]]
     assert nak.state is not TagState.HALT
+
+
+class PausedAfterARead(EmulatedRC522):
+    """A chip whose driver is paused for ``pause_s`` (a garbage collection on the Pico, the kernel
+    running another thread on the Pi) right after its first read of ComIrqReg in a frame."""
+
+    def __init__(self, pause_s: float) -> None:
+        super().__init__()
+        self.pause_s = pause_s
+        self.paused = False
+
+    def transfer(self, data: bytes) -> bytes:
+        answer = super().transfer(data)
+        if not self.paused and data[0] == 0x80 | (Reg.COM_IRQ << 1) and \
+                self.regs[Reg.COMMAND] & 0x0F == Cmd.TRANSCEIVE:
+            self.paused = True
+            self.clock.advance(self.pause_s)
+        return answer
+
+
+@pytest.mark.parametrize("side", [pi_spot, node_spot], ids=["pi", "seat-node"])
+def test_a_pause_between_a_read_and_the_clock_is_no_dead_chip(machine: ModuleType, side: Any) -> None:
+    # the WUPA was answered during the pause, but the wait looked at the clock after its read
+    # of "nothing yet" and found its limit passed: the reader failed, the seat's table paused
+    chip = PausedAfterARead(pause_s=0.1)
+    poll = side(machine, chip)
+    chip.place(EmulatedTag(STONE))
+    assert poll() == [("arrive", "DEADBEEF")] and chip.paused
