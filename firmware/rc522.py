@@ -71,10 +71,10 @@ MISS_LIMIT = const(3)
 GARBLED_IN_A_ROW = const(20)  # garbled scans in a row before the reader garbles every scan: as the
                               # Pi's (hardware/rfid.py), where the docstring says why 20
 MAX_TAGS = const(8)
-WAIT_MS = const(40)     # longer than the chip's own 25 ms timer: only a dead chip reaches it
-SCAN_RELOAD = const(49)  # TReload in 0.5 ms ticks: (49 + 1) ticks = 25 ms, a scan frame's timeout
-HALT_RELOAD = const(2)   # (2 + 1) ticks = 1.5 ms for HLTA, as the Pi's driver has it
-                         # (hardware/rc522_regs.py says why)
+WAIT_MS = const(40)     # longer than the chip's own 1.5 ms timer: only a dead chip reaches it
+FRAME_RELOAD = const(2)  # TReload in 0.5 ms ticks: (2 + 1) ticks = 1.5 ms, the timeout of every
+                         # frame of a scan (WUPA, ANTICOLLISION, SELECT, HLTA), as the Pi's driver
+                         # has it (hardware/rc522_regs.py's FRAME_RELOAD says why)
 RESET_MS = const(50)    # oscillator start-up after a soft reset, generously
 
 
@@ -82,7 +82,7 @@ class RC522:
     """One RC522 chip: ``spi`` is a ``machine.SPI``, ``cs`` its chip-select ``machine.Pin``.
 
     Waits on the chip end by time (``now_ms``: ``time.ticks_ms`` on the Pico): an unanswered
-    frame by the chip's 25 ms timer, a dead chip after ``wait_ms``; never after a count of reads,
+    frame by the chip's 1.5 ms timer, a dead chip after ``wait_ms``; never after a count of reads,
     whose duration depends on the bus.
     """
 
@@ -129,12 +129,12 @@ class RC522:
         self._write(reg, self._read(reg) & ~mask & 0xFF)
 
     def init(self):
-        """Reset the chip, set a 25 ms receive timeout and switch the antenna on; False, doing
+        """Reset the chip, set a 1.5 ms receive timeout and switch the antenna on; False, doing
         nothing, when no chip answers (its version register reads 0x00 or 0xFF), as the Pi's
         driver refuses one: on a MISO line floating high the reset's wait read busy for 50 ms.
 
         Timer: TPrescaler 0xD3E = 3390 gives 13.56 MHz / 6781 = 2 kHz ticks (0.5 ms), and
-        TReload 49 ends it after (49 + 1) ticks = 25 ms (datasheet 8.5).
+        TReload 2 ends it after (2 + 1) ticks = 1.5 ms (datasheet 8.5).
         """
         if self.version() in NO_CHIP_VERSIONS:
             return False
@@ -145,7 +145,7 @@ class RC522:
         self._write(T_MODE_REG, 0x8D)
         self._write(T_PRESCALER_REG, 0x3E)
         self._write(T_RELOAD_H, 0)
-        self._write(T_RELOAD_L, SCAN_RELOAD)
+        self._write(T_RELOAD_L, FRAME_RELOAD)
         self._write(TX_ASK_REG, 0x40)
         self._write(MODE_REG, 0x3D)
         self._set_bits(TX_CONTROL_REG, 0x03)
@@ -331,16 +331,11 @@ class RC522:
         """Put the selected tag to sleep (HLTA), so the next scan's first WUPA wakes it: left
         ACTIVE, it would take that WUPA for an error and go IDLE unanswering (ISO/IEC 14443-3).
 
-        No tag answers HLTA, so the frame ends by the chip's timer, set for it to 1.5 ms
-        (``HALT_RELOAD``), where the scan's 25 ms were waited for each stone of a scan; a NAK
-        (an answer within the 1 ms ISO gives it) still stops the timer, and is ignored: the
-        tag was read.
+        No tag answers HLTA, so the frame ends by the chip's 1.5 ms timer; a NAK (an answer
+        within the 1 ms ISO gives it) still stops the timer, and is ignored: the tag was read.
         """
         frame = bytes((PICC_HLTA, 0))
-        frame += self.crc_a(frame)
-        self._write(T_RELOAD_L, HALT_RELOAD)
-        self.transceive(frame)  # an OSError fails the reader: init() sets its timer up again
-        self._write(T_RELOAD_L, SCAN_RELOAD)
+        self.transceive(frame + self.crc_a(frame))
 
 
 def known_bits_valid(known, whole, bits):

@@ -19,17 +19,17 @@ from controller.games.errors import DeviceError, DeviceTimeout
 from hardware.clock import Clock, RealClock
 from hardware.rc522_regs import (
     ANTENNA_ON, CASCADE_TAG, COLL_POS_NOT_VALID, CRC_IRQ, ERR_BUFFER_OVFL, ERR_COLL, ERR_IRQ,
-    ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, FLUSH_BUFFER, HALT_RELOAD, HLTA, IDLE_IRQ, KNOWN_VERSIONS,
-    NO_CHIP_VERSIONS, POWER_DOWN, READ, REQA, RESET_WAIT_S, RX_GAIN_MASK, RX_GAINS_DB, RX_IRQ,
-    SAK_CASCADE, SCAN_RELOAD, SEL_CL1, SEL_CL2, START_SEND, T_AUTO, TIMER_IRQ, VALUES_AFTER_COLL,
-    WUPA, Cmd, Reg,
+    ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, FLUSH_BUFFER, FRAME_RELOAD, HLTA, IDLE_IRQ, KNOWN_VERSIONS,
+    NO_CHIP_VERSIONS, POWER_DOWN, READ, READ_RELOAD, REQA, RESET_WAIT_S, RX_GAIN_MASK, RX_GAINS_DB,
+    RX_IRQ, SAK_CASCADE, SEL_CL1, SEL_CL2, START_SEND, T_AUTO, TIMER_IRQ, VALUES_AFTER_COLL, WUPA,
+    Cmd, Reg,
 )
 
 Bits = list[int]
 log = logging.getLogger(__name__)
-POLL_INTERVAL_S = 0.001  # between IRQ polls: a tag answers within ~1 ms, the timer at 25 ms
-                         # (1.5 ms for HLTA)
-WAIT_LIMIT_S = 0.05      # the chip's own timer says "no tag" after 25 ms; this is for a dead chip
+POLL_INTERVAL_S = 0.001  # between IRQ polls: a tag answers within ~0.1 ms, the timer at 1.5 ms
+                         # (25 ms for READ)
+WAIT_LIMIT_S = 0.05      # the chip's own timer says "no tag" within 25 ms; this is for a dead chip
 BACKSTOP_POLLS = 100_000 # only a clock that never moves (a stalled test clock) ever reaches it
 
 
@@ -80,9 +80,10 @@ def describe_version(version: int) -> str:
 class MFRC522:
     """One MFRC522 chip.
 
-    Every wait on the chip ends by the ``clock``: a transceive when the chip's own 25 ms timer
-    says nobody answered (or ``timeout`` seconds pass, which only a dead chip makes happen), never
-    after a count of register reads, whose duration depends on the bus. ``rx_gain_db`` sets the
+    Every wait on the chip ends by the ``clock``: a transceive when the chip's own timer (1.5 ms
+    for a scan's frames, 25 ms for READ) says nobody answered (or ``timeout`` seconds pass,
+    which only a dead chip makes happen), never after a count of register reads, whose duration
+    depends on the bus. ``rx_gain_db`` sets the
     receiver gain (RFCfgReg; the chip's reset value is 33 dB, 48 dB reads tags further away).
     """
 
@@ -125,7 +126,8 @@ class MFRC522:
         return self.read(Reg.VERSION)
 
     def init(self) -> None:
-        """Soft-reset and set up: 25 ms receive timeout, 100 % ASK, CRC preset 0x6363, antenna on.
+        """Soft-reset and set up: 1.5 ms receive timeout (a scan's frames, :data:`FRAME_RELOAD`),
+        100 % ASK, CRC preset 0x6363, antenna on.
 
         A version other than the known ones is logged as a warning, not refused: clones that
         answer 0x12 read tags like the genuine chip.
@@ -145,7 +147,7 @@ class MFRC522:
         self._wait_for(Reg.COMMAND, POWER_DOWN, "soft reset", clear=True)
         self.write(Reg.T_MODE, T_AUTO)        # the timer starts at the end of sending
         self.write(Reg.T_PRESCALER, 0xA9)     # 13.56 MHz / (2*169+1) = 40 kHz: 25 us ticks
-        self._set_timer(SCAN_RELOAD)          # (1000 + 1) ticks = 25 ms
+        self._set_timer(FRAME_RELOAD)         # (59 + 1) ticks = 1.5 ms
         self.write(Reg.TX_ASK, 0x40)
         self.write(Reg.MODE, 0x3D)
         if self.rx_gain_db is not None:
@@ -313,18 +315,13 @@ class MFRC522:
 
         Left ACTIVE, it would let the next scan's first WUPA pass unanswered (ISO/IEC 14443-3:
         an ACTIVE tag takes it for an error and goes IDLE), and be missed every other scan. No
-        tag answers HLTA, so the frame ends by the chip's timer, set for it to 1.5 ms
-        (:data:`HALT_RELOAD`), where the scan's 25 ms were waited for each stone of a scan.
+        tag answers HLTA, so the frame ends by the chip's 1.5 ms timer (:data:`FRAME_RELOAD`),
+        which still sees a NAK.
 
         :raises TagProtocolError: a tag answered (a NAK, within the 1 ms ISO gives it).
         """
         frame = bytes([HLTA, 0])
-        frame += self.calc_crc(frame)
-        self._set_timer(HALT_RELOAD)
-        try:
-            answer = self.transceive(frame)
-        finally:
-            self._set_timer(SCAN_RELOAD)
+        answer = self.transceive(frame + self.calc_crc(frame))
         if answer is not None:
             raise TagProtocolError("a tag answered HLTA")
 
@@ -335,12 +332,20 @@ class MFRC522:
             pass  # a garbled answer to HLTA: the tag is found all the same
 
     def read_block(self, block: int) -> bytes:
-        """READ ``block`` of the selected tag: 16 bytes, CRC checked by the chip.
+        """READ ``block`` of the selected tag: 16 bytes, CRC checked by the chip. The tag may take
+        longer than a scan's frames' 1.5 ms (its memory), so READ waits 25 ms
+        (:data:`READ_RELOAD`), and the timer is set back for the scan's frames, even when READ
+        fails.
 
         :raises TagProtocolError: NAK, short answer or bad CRC.
         """
         frame = bytes([READ, block & 0xFF])
-        rx = self.transceive(frame + self.calc_crc(frame))
+        frame += self.calc_crc(frame)
+        self._set_timer(READ_RELOAD)
+        try:
+            rx = self.transceive(frame)
+        finally:
+            self._set_timer(FRAME_RELOAD)
         if rx is None or len(rx.data) != 18:
             raise TagProtocolError(f"READ of block {block} got no 16-byte answer")
         if self.calc_crc(rx.data[:16]) != rx.data[16:]:

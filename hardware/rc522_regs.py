@@ -79,11 +79,17 @@ RX_GAIN_MASK = 0x70          # RFCfgReg bits 6:4
 RX_GAINS_DB = {18: 0x00, 23: 0x10, 33: 0x40, 38: 0x50, 43: 0x60, 48: 0x70}  # datasheet table 98
 CLOCK_HZ = 13_560_000
 RESET_WAIT_S = 0.05          # oscillator start-up after a reset or power-up, generously
-SCAN_RELOAD = 1000           # TReload in 25 us ticks: (1000 + 1) ticks = 25 ms, the scan's timeout
-HALT_RELOAD = 59             # (59 + 1) ticks = 1.5 ms for HLTA, which no tag answers: ISO 14443-3
-                             # takes any answer within 1 ms for a NAK, and the timer stops at its
-                             # 5th bit (50 us), so 1.5 ms still sees one (miguelbalboa/rfid's
-                             # PICC_HaltA waits the whole 25 ms)
+FRAME_RELOAD = 59            # TReload in 25 us ticks: (59 + 1) ticks = 1.5 ms, the timeout of every
+                             # ISO 14443-3 frame of a scan (REQA/WUPA, ANTICOLLISION, SELECT, HLTA):
+                             # a tag answers the first three (n = 9) 86 or 91 us after the frame
+                             # and the timer stops at its answer's 5th bit 47 us later (datasheet
+                             # TModeReg's TAuto), a NAK to HLTA within 1 ms; NXP's reader library
+                             # waits 145 us for the first three, 1.16 ms for HLTA
+                             # (phpalI14443p3a_Sw_Int.h)
+READ_RELOAD = 1000           # (1000 + 1) ticks = 25 ms for READ (read_block, no part of a scan): an
+                             # NTAG's READ times out after 5 ms (NXP's NTAG21x datasheet), NXP's
+                             # reader library waits 10 ms after SELECT; miguelbalboa/rfid's 25 ms
+                             # cost a scan nothing
 
 
 def timer_period(t_mode: int, t_prescaler: int, reload: int) -> float:
@@ -96,7 +102,7 @@ def timer_period(t_mode: int, t_prescaler: int, reload: int) -> float:
     25.0
     >>> round(timer_period(0x8D, 0x3E, 30) * 1000, 2)    # what the firmware had: not 25 ms
     15.5
-    >>> round(timer_period(0x80, 0xA9, HALT_RELOAD) * 1000, 2)  # the Pi driver's HLTA wait
+    >>> round(timer_period(0x80, 0xA9, FRAME_RELOAD) * 1000, 2)  # the Pi driver's scan frames
     1.5
     """
     prescaler = ((t_mode & 0x0F) << 8) | t_prescaler

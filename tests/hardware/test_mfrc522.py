@@ -1,11 +1,13 @@
 """The MFRC522 driver against the emulated chip: request, anticollision, select, read, faults."""
 
+import contextlib
+
 import pytest
 
 from controller.games.errors import DeviceError, DeviceTimeout
 from hardware.clock import SimClock
 from hardware.mfrc522 import MFRC522, TagProtocolError
-from hardware.rc522_regs import Reg, timer_period
+from hardware.rc522_regs import FRAME_RELOAD, T_AUTO, Reg, timer_period
 from hardware.rfid import (
     EMPTY_SEAT_RETRY_S, GARBLED_IN_A_ROW, GARBLING_FIX, OVERHEATED_FIX, Mfrc522Reader, ReaderOverheated,
 )
@@ -13,6 +15,7 @@ from hardware.devices import TagChange
 from hardware.sim_rc522 import ChipFault, EmulatedRC522, EmulatedTag
 
 FOUR = bytes.fromhex("DEADBEEF")
+FRAME_TIMER_S = timer_period(T_AUTO, 0xA9, FRAME_RELOAD)  # the Pi driver's 1.5 ms
 SEVEN = bytes.fromhex("04A1B2C3D4E5F6")
 
 
@@ -143,7 +146,7 @@ def test_empty_spot_is_no_tag_never_a_timeout(transfer_us):
     started = clock.now()
     assert driver.request() is False
     assert driver.inventory() == frozenset()
-    assert clock.now() - started >= 0.05  # two frames, each ended by the chip's 25 ms timer
+    assert clock.now() - started >= 2 * FRAME_TIMER_S  # two frames, each ended by the chip's timer
 
 
 @pytest.mark.parametrize("transfer_us", [50, 500])
@@ -343,13 +346,45 @@ def scan_timer(chip):
 
 
 @pytest.mark.parametrize("garbled", [False, True], ids=["nak", "garbled-nak"])
-def test_a_tag_answering_hlta_is_still_seen_and_the_scan_timer_set_back(chip, driver, clock,
-                                                                        garbled):
-    # HLTA ends by a 1.5 ms timer: a tag's NAK, within the 1 ms ISO gives it, stops it all the same
+def test_a_tag_answering_hlta_is_still_seen_on_the_frame_timer(chip, driver, clock, garbled):
+    # HLTA ends by the 1.5 ms timer: a tag's NAK, within the 1 ms ISO gives it, stops it all the
+    # same; the timer stays the scan's (it was set for HLTA and back to 25 ms after)
     chip.place(EmulatedTag(FOUR, naks_halt=True))
     assert driver.read_uid() == FOUR
     chip.garbles = lambda bits: garbled and bits[:8] == [0, 0, 0, 0, 1, 0, 1, 0]  # HLTA, 0x50
     started = clock.now()
     with pytest.raises(TagProtocolError, match="error 0x02" if garbled else "answered HLTA"):
         driver.halt()
-    assert clock.now() - started < 0.005 and scan_timer(chip) == pytest.approx(0.025, abs=1e-4)
+    assert clock.now() - started < 0.005 and scan_timer(chip) == pytest.approx(FRAME_TIMER_S)
+
+
+@pytest.mark.parametrize("garbled", [False, True], ids=["read", "garbled-read"])
+def test_read_waits_25_ms_and_sets_the_frame_timer_back(chip, driver, garbled):
+    # READ is no ISO 14443-3 frame: a tag may take longer than 1.5 ms to fetch its memory
+    chip.place(EmulatedTag(SEVEN))
+    driver.read_uid()
+    timers = []
+
+    def read_frame(bits):
+        if bits[:8] == [0, 0, 0, 0, 1, 1, 0, 0]:  # READ, 0x30
+            timers.append(scan_timer(chip))
+        return garbled
+    chip.garbles = read_frame
+    with pytest.raises(TagProtocolError) if garbled else contextlib.nullcontext():
+        driver.read_block(4)
+    assert timers == [pytest.approx(0.025, abs=1e-4)]
+    assert scan_timer(chip) == pytest.approx(FRAME_TIMER_S)  # a finally: garbled too
+
+
+def test_a_frame_timer_shorter_than_the_tags_answer_misses_it(chip, clock, monkeypatch):
+    # what the emulated chip checks of the driver's timer: a tag starts its answer to WUPA 91 us
+    # after it, and the timer stops at its 5th bit, 47 us later; 125 us is too short. The driver
+    # reads ComIrqReg back to back here: the receiver stays on after TimerIRq, so a driver that
+    # looks 1 ms later finds the answer all the same, on the chip as on the emulator
+    driver = MFRC522(chip, clock, poll_interval=0)
+    driver.init()
+    chip.place(EmulatedTag(FOUR))
+    assert driver.request(wakeup=True)
+    monkeypatch.setattr("hardware.mfrc522.FRAME_RELOAD", 4)  # (4 + 1) ticks of 25 us
+    driver.init()
+    assert not driver.request(wakeup=True) and driver.inventory() == frozenset()
