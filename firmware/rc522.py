@@ -71,7 +71,9 @@ MISS_LIMIT = const(3)
 GARBLED_IN_A_ROW = const(20)  # garbled scans in a row before the reader garbles every scan: as the
                               # Pi's (hardware/rfid.py), where the docstring says why 20
 MAX_TAGS = const(8)
-WAIT_MS = const(40)     # longer than the chip's own 1.5 ms timer: only a dead chip reaches it
+WAIT_MS = const(5)      # the chip's own 1.5 ms timer and a frame's air time (a SELECT's 0.8 ms),
+                        # with room: only a dead or stuck chip reaches it (40 ms cost a stuck
+                        # chip 44 ms of every poll, the buttons waiting)
 FRAME_RELOAD = const(2)  # TReload in 0.5 ms ticks: (2 + 1) ticks = 1.5 ms, the timeout of every
                          # frame of a scan (WUPA, ANTICOLLISION, SELECT, HLTA), as the Pi's driver
                          # has it (hardware/rc522_regs.py's FRAME_RELOAD says why)
@@ -403,8 +405,9 @@ class TagWatch:
     def _scan(self):
         """``read_uids``, after setting a reader that failed up again; one whose version
         register says no chip answers (``init`` returns False) is not scanned but still failed:
-        its interrupt register reads 0x00 too, and the WUPA waited ``WAIT_MS`` for it, 40 ms of
-        every 100 ms poll, the buttons waiting. One SPI read a poll tells when it is back."""
+        its interrupt register reads 0x00 too, and the WUPA waited ``WAIT_MS`` for it at every
+        poll (40 ms when it was 40), the buttons waiting. One SPI read a poll tells when it is
+        back."""
         if self.failed and not self.reader.init():
             return ERROR, []
         return self.reader.read_uids()

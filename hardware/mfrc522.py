@@ -22,14 +22,17 @@ from hardware.rc522_regs import (
     ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, FLUSH_BUFFER, FRAME_RELOAD, HLTA, IDLE_IRQ, KNOWN_VERSIONS,
     NO_CHIP_VERSIONS, POWER_DOWN, READ, READ_RELOAD, REQA, RESET_WAIT_S, RX_GAIN_MASK, RX_GAINS_DB,
     RX_IRQ, SAK_CASCADE, SEL_CL1, SEL_CL2, START_SEND, T_AUTO, TIMER_IRQ, VALUES_AFTER_COLL, WUPA,
-    Cmd, Reg,
+    Cmd, Reg, timer_period,
 )
 
 Bits = list[int]
 log = logging.getLogger(__name__)
 POLL_INTERVAL_S = 0.001  # between IRQ polls: a tag answers within ~0.1 ms, the timer at 1.5 ms
                          # (25 ms for READ)
-WAIT_LIMIT_S = 0.05      # the chip's own timer says "no tag" within 25 ms; this is for a dead chip
+WAIT_LIMIT_S = 0.05      # a soft reset's end or a CRC, the chip's own work: this is for a dead chip
+FRAME_SLACK_S = 0.003    # a frame's wait past its timer: its air time both ways (a SELECT's 0.8 ms
+                         # out, a READ's 1.5 ms back); only a stuck chip outlasts it
+PRESCALER = 0xA9         # TPrescaler: 13.56 MHz / (2 * 169 + 1) = 40 kHz, 25 us ticks
 BACKSTOP_POLLS = 100_000 # only a clock that never moves (a stalled test clock) ever reaches it
 
 
@@ -81,9 +84,9 @@ class MFRC522:
     """One MFRC522 chip.
 
     Every wait on the chip ends by the ``clock``: a transceive when the chip's own timer (1.5 ms
-    for a scan's frames, 25 ms for READ) says nobody answered (or ``timeout`` seconds pass,
-    which only a dead chip makes happen), never after a count of register reads, whose duration
-    depends on the bus. ``rx_gain_db`` sets the
+    for a scan's frames, 25 ms for READ) says nobody answered, or :data:`FRAME_SLACK_S` after
+    it (which only a stuck chip makes happen), a reset or a CRC after ``timeout`` seconds; never
+    after a count of register reads, whose duration depends on the bus. ``rx_gain_db`` sets the
     receiver gain (RFCfgReg; the chip's reset value is 33 dB, 48 dB reads tags further away).
     """
 
@@ -98,6 +101,7 @@ class MFRC522:
         self.rx_gain_db = rx_gain_db
         self.poll_interval = poll_interval
         self.chip_version: int | None = None
+        self._frame_limit = timeout  # until init sets the timer up
 
     def read(self, reg: Reg) -> int:
         """One register's value."""
@@ -146,7 +150,7 @@ class MFRC522:
         self.clock.sleep(RESET_WAIT_S)  # the datasheet gives no reset time; the oscillator starts
         self._wait_for(Reg.COMMAND, POWER_DOWN, "soft reset", clear=True)
         self.write(Reg.T_MODE, T_AUTO)        # the timer starts at the end of sending
-        self.write(Reg.T_PRESCALER, 0xA9)     # 13.56 MHz / (2*169+1) = 40 kHz: 25 us ticks
+        self.write(Reg.T_PRESCALER, PRESCALER)
         self._set_timer(FRAME_RELOAD)         # (59 + 1) ticks = 1.5 ms
         self.write(Reg.TX_ASK, 0x40)
         self.write(Reg.MODE, 0x3D)
@@ -160,17 +164,20 @@ class MFRC522:
         when a frame has been sent)."""
         self.write(Reg.T_RELOAD_H, reload >> 8)
         self.write(Reg.T_RELOAD_L, reload & 0xFF)
+        self._frame_limit = timer_period(T_AUTO, PRESCALER, reload) + FRAME_SLACK_S
 
-    def _wait_for(self, reg: Reg, mask: int, what: str, clear: bool = False) -> int:
+    def _wait_for(self, reg: Reg, mask: int, what: str, clear: bool = False,
+                  limit: float | None = None) -> int:
         """Poll ``reg`` until a bit of ``mask`` is set (``clear``: until all are clear); returns
         the last value read. The wait ends by the clock, never by a count of reads, and only
         after a read begun past the deadline: a thread paused between a read and the clock's
         look (the kernel running the camera's) would take a frame that ended meanwhile for a
         dead chip.
 
-        :raises DeviceTimeout: ``timeout`` seconds passed.
+        :raises DeviceTimeout: ``limit`` seconds passed (``timeout`` when None).
         """
-        deadline = self.clock.now() + self.timeout
+        limit = self.timeout if limit is None else limit
+        deadline = self.clock.now() + limit
         for _ in range(BACKSTOP_POLLS):
             late = self.clock.now() > deadline
             value = self.read(reg)
@@ -179,7 +186,7 @@ class MFRC522:
             if late:
                 break
             self.clock.sleep(self.poll_interval)
-        raise DeviceTimeout(f"RC522 did not finish {what} in {self.timeout * 1000:g} ms")
+        raise DeviceTimeout(f"RC522 did not finish {what} in {limit * 1000:g} ms")
 
     def calc_crc(self, data: bytes) -> bytes:
         """CRC_A of ``data`` from the chip's coprocessor, low byte first."""
@@ -221,8 +228,11 @@ class MFRC522:
         return Reception(received, self.read(Reg.CONTROL) & 0x07, self._collision(error, received))
 
     def _wait_irq(self) -> int:
+        """The frame's end: a stuck chip is told a few ms after the frame's timer, not after the
+        reset's ``timeout``, which cost a stuck chip 50 ms of every poll."""
         return self._wait_for(Reg.COM_IRQ, RX_IRQ | IDLE_IRQ | TIMER_IRQ,
-                              "a transceive (no interrupt, not even its timer's)")
+                              "a transceive (no interrupt, not even its timer's)",
+                              limit=self._frame_limit)
 
     def _collision(self, error: int, received: bytes) -> int | None:
         """The collided bit's position; a collision with not one bit received (an answer drowned

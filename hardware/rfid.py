@@ -24,8 +24,8 @@ from hardware.rc522_regs import NO_CHIP_VERSIONS
 
 EMPTY_SEAT_RETRY_S = 5.0
 """How long a chip under the spot of a seat where no one plays is left alone after it failed:
-resetting and scanning a stuck chip costs the table's loop some 0.1 s (its 50 ms oscillator wait,
-then its 50 ms timeout) at every beat, for a spare antenna the game does not read."""
+resetting and scanning a stuck chip costs the table's loop some 55 ms (its 50 ms oscillator wait,
+then a few ms past its frame's timer) at every beat, for a spare antenna the game does not read."""
 
 OVERHEATED = "overheated and switched its antenna off (its ErrorReg says TempErr)"
 """What an RC522 whose temperature sensor tripped did, as the Pi's readers and a seat node's say

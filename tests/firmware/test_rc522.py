@@ -607,3 +607,22 @@ def test_the_pi_and_a_seat_node_scan_a_spot_on_the_chips_1_5_ms_timer(
     # after the first poll (the Pi's sets its chip up): an empty spot 2.7 ms on the Pi, 2.1 ms on
     # a node; 1, 4 and 8 stones 10, 46 and 114 ms on the Pi, 9, 43 and 110 ms on a node
     assert max(costs[1:]) < 0.004 + count * 0.015
+
+
+@pytest.mark.parametrize("side", [pi_spot, node_spot], ids=["pi", "seat-node"])
+def test_the_pi_and_a_seat_node_find_a_stuck_chip_failed_in_a_few_ms(machine: ModuleType,
+                                                                      side: Any) -> None:
+    # a chip that answers its registers but never ends a transceive: the drivers waited for it
+    # 50 ms (the Pi) and 40 ms (a node) where its timer would have ended the frame in 1.5 ms
+    chip = EmulatedRC522()
+    poll = side(machine, chip)
+    chip.place(EmulatedTag(STONE))
+    seen = [poll(), poll()]
+    chip.fault = ChipFault.STUCK
+    started = chip.clock.now()
+    seen.append(poll())
+    stuck = chip.clock.now() - started  # 50.8 ms on the Pi, 40.9 ms on a node
+    chip.fault = ChipFault.NONE  # it works again: set up again, its stone never left
+    seen += [poll() for _ in range(RC522.MISS_LIMIT)]
+    assert seen == [[("arrive", "DEADBEEF")], [], "failed"] + [[]] * RC522.MISS_LIMIT
+    assert stuck < 0.008
