@@ -826,6 +826,25 @@ On seed 71's trays: 276 of 351 cocked doubted dice over it, the five in the band
 (1.37-1.91); of its 10 flat doubted dice one (2.25, at a cocked share of 0.84, flagged anyway)."""
 
 
+EDGES_ASKED = 0.5
+"""The cocked share up to which a d8 the cocked network flags (over :data:`TRAY_LEANS`) is judged by
+its edges too (:func:`_judged_by_edges`): issue 18's seed 72 sent a flat die that network flagged
+at every throw (0.28, 0.31, 0.43) to the dealer after the throws. On the free frames' bar
+(:data:`LEANS`): no further, where nearly every die is cocked."""
+
+EDGES_SURELY_FLAT = 0.75
+"""The edge ratio under which a d8 the cocked network flags (up to :data:`EDGES_ASKED`) is taken to
+lie flat after all (its share 0, :func:`_judged_by_edges`): wider of the cocked dice than
+:data:`EDGES_FLAT`, as the network's flag is a stronger word. Of the cocked dice at shares
+0.2-0.5, those doubted on seeds 61 and 71's trays measured 0.96 and over, and on 185 fresh trays
+of seed 91 (every cocked die, whatever its reading) the 23 there 1.22 and over, all 185 1.09 and
+over; no cocked die anywhere measured under 0.83. The one flat die flagged on those trays (0.32)
+measured 0.76, and is thrown again as before. The flat dice flagged at 0.2-0.5 in
+issue 18's games of seeds 43, 45, 65 and 72 measured 0.62-1.16 (13 dice), 7 of them under it:
+seed 72's 0.71 at its first throw, now read there; a flagged die over it is thrown again, as
+before. A judged die costs about 1 s of one core (:mod:`vision.octahedron`)."""
+
+
 def _judged_by_edges(frame: np.ndarray, scale: float, read: list[Hit], camera: TrayCamera) -> list[Hit]:
     """``read`` (d8 dice read upright, in a view of ``frame`` at ``scale``) with each die it doubts
     (its best face under the table's threshold) whose cocked share lies between :data:`FLAT` and
@@ -833,23 +852,35 @@ def _judged_by_edges(frame: np.ndarray, scale: float, read: list[Hit], camera: T
     ``camera`` sees them (:func:`vision.octahedron.edge_ratio`): under :data:`EDGES_FLAT` it is taken
     to lie flat (its share 0: read again at its top face, :func:`_doubts_on_top`, its "unreadable"
     share given to its faces, :func:`_seen_flat`), over :data:`EDGES_LEAN` to lean (share 1: flagged
-    cocked, which the players settle by throwing it again); between, it stays doubted. Issue 18's
+    cocked, which the players settle by throwing it again); between, it stays doubted. A die that
+    network flags cocked by a share up to :data:`EDGES_ASKED` is judged too, but taken to lie flat
+    only under :data:`EDGES_SURELY_FLAT` (:func:`_edges_bar`). Issue 18's
     line 6 (``bench/table.py --hands 0 --kills 0 --camera-games 40 --camera-game tauren``): seeds
     1-40, dealer entries 2 -> 0 of 1,165 rolls (both such dice), cocked questions the players
     settled 77 -> 78, cocked dice taken with a value 1 of 50 as before; seeds 41-80
     (``--first-seed 41``) as before: 4 of 1,283 (three doubted dice the edges leave between the
     bars, at 0.86, 0.93 and 1.2, and one flagged cocked at every throw by the cocked network),
     74 settled, 0 of 46 cocked dice taken."""
-    from vision.read import UNCERTAIN
-
     out = []
     for hit in read:
-        if _best_share(hit.probs) < UNCERTAIN and FLAT <= hit.leaning <= TRAY_LEANS:
+        flat_under = _edges_bar(hit)
+        if flat_under is not None:
             side = hit.side / scale * BOX_PER_SIDE[DieKind.D8_TAUREN]
             ratio = edge_ratio(frame, (hit.center[0] / scale, hit.center[1] / scale), side, camera)
-            hit = replace(hit, leaning=0.0) if ratio < EDGES_FLAT else replace(hit, leaning=1.0) if ratio > EDGES_LEAN else hit
+            hit = replace(hit, leaning=0.0) if ratio < flat_under else replace(hit, leaning=1.0) if ratio > EDGES_LEAN else hit
         out.append(hit)
     return out
+
+
+def _edges_bar(hit: Hit) -> float | None:
+    """The edge ratio under which ``hit`` (a d8 read upright) is taken to lie flat, or None when its
+    edges are not asked (:func:`_judged_by_edges`): :data:`EDGES_FLAT` for a doubted die the cocked
+    network is unsure of, :data:`EDGES_SURELY_FLAT` for one it flags by a share up to :data:`EDGES_ASKED`."""
+    from vision.read import UNCERTAIN
+
+    if TRAY_LEANS < hit.leaning <= EDGES_ASKED:
+        return EDGES_SURELY_FLAT
+    return EDGES_FLAT if _best_share(hit.probs) < UNCERTAIN and FLAT <= hit.leaning <= TRAY_LEANS else None
 
 
 def _moved(center: tuple[float, float], by: np.ndarray) -> tuple[float, float]:

@@ -17,7 +17,8 @@ gradient along it (a printed mark crossed by a wrong edge shows both). The ratio
 leaning score to the best flat one is mostly under 1 for a flat die and over it for a leaning one
 (the bars and their figures: :data:`vision.faces.EDGES_FLAT`, :data:`vision.faces.EDGES_LEAN`); a
 die with faint edges (dark on dark felt) may fall between them. It takes 1-4 seconds a die on a
-shared core, so it is asked only of the few dice that would otherwise go to the dealer.
+shared core (about 1 s of a core's time), so it is asked only of the few dice that would otherwise
+go to the dealer or be thrown again (:func:`vision.faces._judged_by_edges`).
 """
 
 from __future__ import annotations

@@ -175,6 +175,26 @@ def test_a_doubted_d8_the_cocked_network_is_unsure_of_is_judged_by_its_edges(
     assert judged == ((None, "cocked") if value is None else (value, None))
 
 
+def test_a_flat_d8_the_cocked_network_flags_is_taken_when_its_edges_are_surely_flat(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A flat d8-tauren (a 1) on the demo's tray that the cocked network flags (0.205, over
+    ``TRAY_LEANS``): a throw again, and issue 18's seed 72 sent such a die, flagged at every throw, to
+    the dealer. Its edges fit a flat octahedron (edge ratio 0.698, 0.701 on the Pi's libraries),
+    under ``EDGES_SURELY_FLAT``: it is read. Without asking the edges of a flagged die it stays cocked."""
+    import vision.faces
+
+    scene = cocked_demo_tray(61, 859)
+    assert scene.tray is not None and scene.camera is not None
+    tray = calibrate(scene.image, scene.tray, scene.camera.focal_px)
+    (die,) = [truth for truth in scene.dice if truth.value == 1 and truth.center[1] < 300]
+    readings = []
+    for asked in (vision.faces.TRAY_LEANS, vision.faces.EDGES_ASKED):
+        monkeypatch.setattr(vision.faces, "EDGES_ASKED", asked)
+        (reading,) = found(die.box, read_dice(scene.image, "d8-tauren", tray=tray).dice)
+        readings.append((reading.value, reading.flag))
+    assert readings == [(None, "cocked"), (1, None)]
+
+
 def test_on_a_still_tray_seen_from_above_every_die_counts_as_sharp_as_the_sharpest(monkeypatch: pytest.MonkeyPatch) -> None:
     """The dice lie on one plane, in the camera's one focus: a die measured softer than the others
     has faint marks (a white symbol on a pink die), not blur, and its confidence is not lowered for
