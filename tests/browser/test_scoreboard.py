@@ -257,6 +257,21 @@ def test_a_full_table_s_board_fits_the_screen(browser: Any, served: Any, screen:
     assert board_edges(page)["die"] == pytest.approx(2.6 * 15, abs=0.5)
 
 
+def test_a_log_longer_than_its_box_fades_out_instead_of_ending_on_half_a_line(
+        browser: Any, served: Any) -> None:
+    # the box's lower edge cut its last line in half ("Ben passes on reroll/prot..." at the
+    # edge of a six-seat DiceHoldem demo's screenshot)
+    table = web_conftest.new_table("tauren", 4, 5, TEN_SEATS[:4], sealed=False)
+    page = open_board(browser, served(table))
+    faded = "getComputedStyle(document.getElementById('log')).maskImage !== 'none'"
+    assert page.locator("#log li").count() < 8 and not page.evaluate(faded)  # a short log: every line whole
+    play_until(table, lambda s: len(s.log) >= 40)
+    caught_up(page, table)
+    spill = page.evaluate("(() => { const log = document.getElementById('log'); "
+                          "return log.scrollHeight > log.clientHeight; })()")
+    assert spill and page.evaluate(faded)
+
+
 def test_a_few_seats_keep_their_full_size(browser: Any, served: Any) -> None:
     table = web_conftest.new_table("tauren", 4, 5, TEN_SEATS[:4], sealed=False)
     page = open_board(browser, served(table))

@@ -217,6 +217,8 @@ function render(doc) {
   renderChart(doc.chart || []);
   renderOdds(state, doc.odds || []);
   fitBoard();
+  const log = $("log"); // a log longer than its box fades out, rather than end on half a line
+  log.classList.toggle("more", log.scrollHeight > log.clientHeight);
   renderShowdown(state);
 }
 
