@@ -32,7 +32,7 @@ from typing import Callable
 
 from hardware.clock import SimClock
 from hardware.rc522_regs import (
-    T_AUTO, ANTENNA_ON, CASCADE_TAG, CLOCK_HZ, COLL_POS_NOT_VALID, CRC_IRQ, CRC_PRESETS,
+    T_AUTO, ANTENNA_ON, BIT_S, CASCADE_TAG, CLOCK_HZ, COLL_POS_NOT_VALID, CRC_IRQ, CRC_PRESETS,
     ERR_BUFFER_OVFL, ERR_COLL, ERR_IRQ, ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, FIFO_SIZE, FLUSH_BUFFER,
     HLTA, POWER_DOWN, READ, REQA, RX_IRQ, SAK_CASCADE, SEL_CL1, SEL_CL2, SET_BIT, START_SEND,
     TIMER_IRQ, TX_IRQ, VALUES_AFTER_COLL, WUPA, Cmd, Reg, crc_a, timer_period, with_crc,
@@ -181,7 +181,6 @@ _SPECIAL_READS = frozenset({Reg.FIFO_DATA, Reg.FIFO_LEVEL, Reg.VERSION})
 _SPECIAL_WRITES = frozenset({Reg.COM_IRQ, Reg.DIV_IRQ, Reg.FIFO_DATA, Reg.FIFO_LEVEL, Reg.COMMAND,
                              Reg.COLL, Reg.BIT_FRAMING, Reg.ERROR, Reg.STATUS1, Reg.VERSION,
                              Reg.CRC_RESULT_H, Reg.CRC_RESULT_L})  # read-only ones ignore writes
-BIT_S = 128 / CLOCK_HZ       # one bit on air at 106 kbit/s
 AIR_BIT_S = BIT_S * 9 / 8    # a byte's bit, with its share of the parity bit
 TIMER_STOP_BITS = 5          # TAuto's timer stops at an answer's 5th bit (start bit, 4 data bits)
 STARTUP_S = 0.002            # after SoftReset the oscillator needs time; the chip reads as busy
