@@ -18,17 +18,17 @@ from typing import Any, Protocol
 from controller.games.errors import DeviceError, DeviceTimeout
 from hardware.clock import Clock, RealClock
 from hardware.rc522_regs import (
-    ANTENNA_ON, CASCADE_TAG, COLL_POS_NOT_VALID, CRC_IRQ, ERR_BUFFER_OVFL, ERR_COLL, ERR_IRQ,
-    ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, FLUSH_BUFFER, FRAME_RELOAD, HLTA, IDLE_IRQ, KNOWN_VERSIONS,
-    NO_CHIP_VERSIONS, POWER_DOWN, READ, READ_RELOAD, REQA, RESET_WAIT_S, RX_GAIN_MASK, RX_GAINS_DB,
-    RX_IRQ, SAK_CASCADE, SEL_CL1, SEL_CL2, START_SEND, T_AUTO, TIMER_IRQ, VALUES_AFTER_COLL, WUPA,
-    Cmd, Reg, timer_period,
+    ANTENNA_ON, BIT_S, CASCADE_TAG, COLL_POS_NOT_VALID, CRC_IRQ, ERR_BUFFER_OVFL, ERR_COLL, ERR_IRQ,
+    ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, FLUSH_BUFFER, FRAME_DELAY_S, FRAME_RELOAD, HLTA, IDLE_IRQ,
+    KNOWN_VERSIONS, NO_CHIP_VERSIONS, POWER_DOWN, READ, READ_RELOAD, REQA, RESET_WAIT_S,
+    RX_GAIN_MASK, RX_GAINS_DB, RX_IRQ, SAK_CASCADE, SEL_CL1, SEL_CL2, START_SEND, T_AUTO, TIMER_IRQ,
+    VALUES_AFTER_COLL, WUPA, Cmd, Reg, timer_period,
 )
 
 Bits = list[int]
 log = logging.getLogger(__name__)
-POLL_INTERVAL_S = 0.001  # between IRQ polls: a tag answers within ~0.1 ms, the timer at 1.5 ms
-                         # (25 ms for READ)
+POLL_INTERVAL_S = 0.001  # between IRQ polls once a frame's answer and its timer are both due and
+                         # neither came (a stuck chip), and for a reset or a CRC
 WAIT_LIMIT_S = 0.05      # a soft reset's end or a CRC, the chip's own work: this is for a dead chip
 FRAME_SLACK_S = 0.003    # a frame's wait past its timer: its air time both ways (a SELECT's 0.8 ms
                          # out, a READ's 1.5 ms back); only a stuck chip outlasts it
@@ -86,7 +86,10 @@ class MFRC522:
     Every wait on the chip ends by the ``clock``: a transceive when the chip's own timer (1.5 ms
     for a scan's frames, 25 ms for READ) says nobody answered, or :data:`FRAME_SLACK_S` after
     it (which only a stuck chip makes happen), a reset or a CRC after ``timeout`` seconds; never
-    after a count of register reads, whose duration depends on the bus. ``rx_gain_db`` sets the
+    after a count of register reads, whose duration depends on the bus. A transceive's ComIrqReg
+    is read when its answer is due (the air time both ways and ISO 14443-3's frame delay), then
+    when its timer's end is, then every ``poll_interval``: each SPI read costs the Pi's CPU
+    and bus, a sleep nothing, and the IRQ pin is not wired. ``rx_gain_db`` sets the
     receiver gain (RFCfgReg; the chip's reset value is 33 dB, 48 dB reads tags further away).
     """
 
@@ -101,7 +104,8 @@ class MFRC522:
         self.rx_gain_db = rx_gain_db
         self.poll_interval = poll_interval
         self.chip_version: int | None = None
-        self._frame_limit = timeout  # until init sets the timer up
+        self._timer_s = timeout  # until init sets the timer up
+        self._frame_limit = timeout
 
     def read(self, reg: Reg) -> int:
         """One register's value."""
@@ -164,29 +168,41 @@ class MFRC522:
         when a frame has been sent)."""
         self.write(Reg.T_RELOAD_H, reload >> 8)
         self.write(Reg.T_RELOAD_L, reload & 0xFF)
-        self._frame_limit = timer_period(T_AUTO, PRESCALER, reload) + FRAME_SLACK_S
+        self._timer_s = timer_period(T_AUTO, PRESCALER, reload)
+        self._frame_limit = self._timer_s + FRAME_SLACK_S
 
     def _wait_for(self, reg: Reg, mask: int, what: str, clear: bool = False,
-                  limit: float | None = None) -> int:
+                  limit: float | None = None, looks: tuple[float, ...] = ()) -> int:
         """Poll ``reg`` until a bit of ``mask`` is set (``clear``: until all are clear); returns
-        the last value read. The wait ends by the clock, never by a count of reads, and only
-        after a read begun past the deadline: a thread paused between a read and the clock's
-        look (the kernel running the camera's) would take a frame that ended meanwhile for a
-        dead chip.
+        the last value read. It is read first at each of ``looks`` (seconds from now: when the
+        chip is due to be done; at once when there are none), then every ``poll_interval``.
+        The wait ends by the clock, never by a count of reads, and only after a read begun past
+        the deadline: a thread paused between a read and the clock's look (the kernel running
+        the camera's) would take a frame that ended meanwhile for a dead chip.
 
         :raises DeviceTimeout: ``limit`` seconds passed (``timeout`` when None).
         """
         limit = self.timeout if limit is None else limit
-        deadline = self.clock.now() + limit
-        for _ in range(BACKSTOP_POLLS):
-            late = self.clock.now() > deadline
+        start = self.clock.now()
+        for reads in range(BACKSTOP_POLLS):
+            self._pause(start, looks, reads)
+            late = self.clock.now() > start + limit
             value = self.read(reg)
             if bool(value & mask) != clear:
                 return value
             if late:
                 break
-            self.clock.sleep(self.poll_interval)
         raise DeviceTimeout(f"RC522 did not finish {what} in {limit * 1000:g} ms")
+
+    def _pause(self, start: float, looks: tuple[float, ...], reads: int) -> None:
+        """Wait before a wait's read number ``reads``: until its look, or ``poll_interval`` once
+        the looks are spent (the first read of a wait without looks at once)."""
+        if reads < len(looks):
+            pause = start + looks[reads] - self.clock.now()
+        else:
+            pause = self.poll_interval if reads else 0.0
+        if pause > 0:
+            self.clock.sleep(pause)
 
     def calc_crc(self, data: bytes) -> bytes:
         """CRC_A of ``data`` from the chip's coprocessor, low byte first."""
@@ -199,8 +215,11 @@ class MFRC522:
         self.write(Reg.COMMAND, Cmd.IDLE)
         return bytes([self.read(Reg.CRC_RESULT_L), self.read(Reg.CRC_RESULT_H)])
 
-    def transceive(self, data: bytes, tx_last_bits: int = 0, rx_align: int = 0) -> Reception | None:
+    def transceive(self, data: bytes, tx_last_bits: int = 0, rx_align: int = 0,
+                   answer_bits: int | None = None) -> Reception | None:
         """Send ``data`` to the tags and return their answer (None: no tag answered in time).
+        ``answer_bits``: how long the tags' answer is (None: no answer is expected), so the
+        chip is asked when the answer is due, not every :data:`POLL_INTERVAL_S`.
 
         :raises DeviceTimeout: the chip itself did not finish.
         :raises ChipOverheated: the chip overheated; its frames end by the timer, unanswered, as
@@ -213,7 +232,8 @@ class MFRC522:
         self.write(Reg.FIFO_DATA, *data)
         self.write(Reg.COMMAND, Cmd.TRANSCEIVE)
         self.write(Reg.BIT_FRAMING, START_SEND | (rx_align << 4) | tx_last_bits)
-        irq = self._wait_irq()
+        sent_bits = (len(data) - 1) * 8 + (tx_last_bits or 8)
+        irq = self._wait_irq(self._frame_ends(sent_bits, answer_bits))
         self.clear_bits(Reg.BIT_FRAMING, START_SEND)
         unanswered = irq & TIMER_IRQ and not irq & RX_IRQ
         error = self.read(Reg.ERROR) if irq & ERR_IRQ or not unanswered else 0
@@ -227,12 +247,27 @@ class MFRC522:
         received = self.read_many(Reg.FIFO_DATA, self.read(Reg.FIFO_LEVEL))
         return Reception(received, self.read(Reg.CONTROL) & 0x07, self._collision(error, received))
 
-    def _wait_irq(self) -> int:
-        """The frame's end: a stuck chip is told a few ms after the frame's timer, not after the
-        reset's ``timeout``, which cost a stuck chip 50 ms of every poll."""
+    def _wait_irq(self, looks: tuple[float, ...]) -> int:
+        """The frame's end, looked for at ``looks``: a stuck chip is told a few ms after the
+        frame's timer, not after the reset's ``timeout``, which cost a stuck chip 50 ms of every
+        poll."""
         return self._wait_for(Reg.COM_IRQ, RX_IRQ | IDLE_IRQ | TIMER_IRQ,
                               "a transceive (no interrupt, not even its timer's)",
-                              limit=self._frame_limit)
+                              limit=self._frame_limit, looks=looks)
+
+    def _frame_ends(self, sent_bits: int, answer_bits: int | None) -> tuple[float, ...]:
+        """When a frame of ``sent_bits`` may be over, in seconds from StartSend, soonest first:
+        its answer of ``answer_bits`` received (a tag answers at ISO 14443-3's fixed frame delay
+        time, so the chip is done then to a few us), and the chip's timer run out (TAuto starts
+        it at the frame's end), which ends a frame no tag answers. Asked then, not every 1 ms,
+        the chip tells a frame's end at the first read of ComIrqReg, or the second when no tag
+        answers, as soon as it is there.
+        """
+        sent = _air_s(sent_bits)
+        ends = [sent + self._timer_s]
+        if answer_bits is not None:
+            ends.append(sent + FRAME_DELAY_S + _air_s(answer_bits))
+        return tuple(sorted(ends))
 
     def _collision(self, error: int, received: bytes) -> int | None:
         """The collided bit's position; a collision with not one bit received (an answer drowned
@@ -249,7 +284,8 @@ class MFRC522:
     def request(self, wakeup: bool = False) -> bool:
         """REQA (or WUPA, which also wakes halted tags): True when any tag answers."""
         self.clear_bits(Reg.COLL, VALUES_AFTER_COLL)
-        return self.transceive(bytes([WUPA if wakeup else REQA]), tx_last_bits=7) is not None
+        return self.transceive(bytes([WUPA if wakeup else REQA]), tx_last_bits=7,
+                               answer_bits=16) is not None  # ATQA
 
     def anticollision(self, level: int,
                       prefix: Bits | None = None) -> tuple[bytes, list[Bits]] | None:
@@ -263,7 +299,8 @@ class MFRC522:
         for _ in range(41):
             full, extra = divmod(len(known), 8)
             frame = bytes([(SEL_CL1, SEL_CL2)[level], ((2 + full) << 4) | extra])
-            rx = self.transceive(frame + _pack(known), tx_last_bits=extra, rx_align=extra)
+            rx = self.transceive(frame + _pack(known), tx_last_bits=extra, rx_align=extra,
+                                 answer_bits=40 - len(known))
             if rx is None:
                 return None
             bits = known + _unpack(rx.data, len(rx.data) * 8)[extra:]
@@ -282,7 +319,7 @@ class MFRC522:
         :raises TagProtocolError: no valid SAK came back.
         """
         frame = bytes([(SEL_CL1, SEL_CL2)[level], 0x70]) + cascade
-        rx = self.transceive(frame + self.calc_crc(frame))
+        rx = self.transceive(frame + self.calc_crc(frame), answer_bits=24)  # SAK, CRC_A
         if rx is None or len(rx.data) != 3 or rx.collision is not None:
             raise TagProtocolError(f"no SAK for SELECT at cascade level {level + 1}")
         if self.calc_crc(rx.data[:1]) != rx.data[1:]:
@@ -353,7 +390,7 @@ class MFRC522:
         frame += self.calc_crc(frame)
         self._set_timer(READ_RELOAD)
         try:
-            rx = self.transceive(frame)
+            rx = self.transceive(frame, answer_bits=18 * 8)
         finally:
             self._set_timer(FRAME_RELOAD)
         if rx is None or len(rx.data) != 18:
@@ -391,6 +428,16 @@ class MFRC522:
             raise TagProtocolError(f"{garbled} branches of the UID tree came garbled",
                                    frozenset(found))
         return frozenset(found)
+
+
+def _air_s(bits: int) -> float:
+    """A frame of ``bits`` on air: a parity bit after each whole byte, a start and an end bit
+    (ISO/IEC 14443-3 type A at 106 kbit/s).
+
+    >>> round(_air_s(7) * 1e6, 1)  # a WUPA: start, 7 bits, end
+    85.0
+    """
+    return (bits + bits // 8 + 2) * BIT_S
 
 
 def _pack(bits: Bits) -> bytes:

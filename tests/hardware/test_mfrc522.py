@@ -6,8 +6,8 @@ import pytest
 
 from controller.games.errors import DeviceError, DeviceTimeout
 from hardware.clock import SimClock
-from hardware.mfrc522 import MFRC522, TagProtocolError
-from hardware.rc522_regs import FRAME_RELOAD, RESET_WAIT_S, T_AUTO, Reg, timer_period
+from hardware.mfrc522 import FRAME_SLACK_S, MFRC522, POLL_INTERVAL_S, TagProtocolError
+from hardware.rc522_regs import FRAME_RELOAD, RESET_WAIT_S, START_SEND, T_AUTO, Reg, timer_period
 from hardware.rfid import (
     EMPTY_SEAT_RETRY_S, GARBLED_IN_A_ROW, GARBLING_FIX, OVERHEATED_FIX, Mfrc522Reader, ReaderOverheated,
 )
@@ -104,10 +104,16 @@ def test_inventory_finds_halted_tags_again(chip, driver):
     assert len(driver.inventory()) == 2
 
 
-def test_stuck_chip_times_out(chip, driver):
-    chip.fault = ChipFault.STUCK
+@pytest.mark.parametrize("fault", [ChipFault.STUCK, ChipFault.DEAD])
+def test_a_stuck_or_dead_chip_times_out_once_its_frames_limit_has_passed(chip, driver, clock,
+                                                                         fault):
+    # its frame's timer and FRAME_SLACK_S, however the wait spaces its reads of ComIrqReg
+    chip.fault = fault
+    started = clock.now()
     with pytest.raises(DeviceTimeout):
         driver.request()
+    limit = FRAME_TIMER_S + FRAME_SLACK_S
+    assert limit < clock.now() - started < limit + POLL_INTERVAL_S + 10 * chip.transfer_s
 
 
 def reader_for(chip, leave_after=1):
@@ -379,12 +385,55 @@ def test_read_waits_25_ms_and_sets_the_frame_timer_back(chip, driver, garbled):
 def test_a_frame_timer_shorter_than_the_tags_answer_misses_it(chip, clock, monkeypatch):
     # what the emulated chip checks of the driver's timer: a tag starts its answer to WUPA 91 us
     # after it, and the timer stops at its 5th bit, 47 us later; 125 us is too short. The driver
-    # reads ComIrqReg back to back here: the receiver stays on after TimerIRq, so a driver that
-    # looks 1 ms later finds the answer all the same, on the chip as on the emulator
-    driver = MFRC522(chip, clock, poll_interval=0)
+    # reads ComIrqReg first when the timer's end is due, before the answer's: the receiver stays
+    # on after TimerIRq, so a driver that looks later finds the answer all the same, on the chip
+    # as on the emulator
+    driver = MFRC522(chip, clock)
     driver.init()
     chip.place(EmulatedTag(FOUR))
     assert driver.request(wakeup=True)
     monkeypatch.setattr("hardware.mfrc522.FRAME_RELOAD", 4)  # (4 + 1) ticks of 25 us
     driver.init()
     assert not driver.request(wakeup=True) and driver.inventory() == frozenset()
+
+
+class FramesCounted(EmulatedRC522):
+    """An emulated chip that counts the frames sent (StartSend) and the reads of ComIrqReg."""
+
+    def __init__(self):
+        super().__init__()
+        self.frames = self.irq_reads = 0
+
+    def transfer(self, data):
+        self.frames += data[0] == Reg.BIT_FRAMING << 1 and bool(data[1] & START_SEND)
+        self.irq_reads += data[0] == 0x80 | (Reg.COM_IRQ << 1)
+        return super().transfer(data)
+
+
+STONES = {0: [], 1: ["04A1B2C3D4E5F6"],
+          4: ["DEADBEEF", "DEADBEE0", "04A1B2C3D4E5F6", "04A1B2C3D4E5F7"],
+          8: ["DEADBEEF", "DEADBEE0", "01020304", "8F00AA55", "04A1B2C3D4E5F6", "04A1B2C3D4E5F7",
+              "04C0FFEE000001", "0455AA55AA55AA"]}
+
+
+@pytest.mark.parametrize("count", [0, 1, 4, 8])
+def test_a_frames_end_is_read_when_it_is_due_not_every_millisecond(count):
+    # the driver read ComIrqReg, slept 1 ms and read it again: an answer there 0.3-1.1 ms after
+    # StartSend was read 1 or 2 ms after it, an HLTA's end at 1.8 ms 2 ms after: a 7-byte stone's
+    # poll read it 15 times for its 6 frames and waited 9 ms, 8 stones' 112 times and 66 ms
+    chip = FramesCounted()
+    reader = Mfrc522Reader({"pot": MFRC522(chip, chip.clock)}, chip.clock, leave_after=1)
+    for uid in STONES[count]:
+        chip.place(EmulatedTag(bytes.fromhex(uid)))
+    reader.poll()  # sets the chip up
+    chip.frames = chip.irq_reads = 0
+    started, transfers = chip.clock.now(), chip.transfers
+    reader.poll()
+    waited = chip.clock.now() - started - (chip.transfers - transfers) * chip.transfer_s
+    assert reader.tags("pot") == set(STONES[count])  # each stone read, none left
+    # once when its answer or its timer is due, which ends it (an HLTA's: its timer's); an
+    # empty spot's WUPA twice, when its answer was due and when its timer was
+    assert chip.irq_reads == chip.frames + (count == 0)
+    # what the frames take on air, HLTA's 1.5 ms timer the most: 6.0, 21.5 and 44.5 ms now; an
+    # empty spot its WUPA's timer (it waited 2 ms)
+    assert waited < (chip.frames * 0.0011 if count else FRAME_TIMER_S + 0.0001)
