@@ -7,7 +7,7 @@ import pytest
 from controller.games.errors import DeviceError, DeviceTimeout
 from hardware.clock import SimClock
 from hardware.mfrc522 import FRAME_SLACK_S, MFRC522, POLL_INTERVAL_S, TagProtocolError
-from hardware.rc522_regs import FRAME_RELOAD, RESET_WAIT_S, START_SEND, T_AUTO, Reg, timer_period
+from hardware.rc522_regs import FRAME_RELOAD, RESET_WAIT_S, START_SEND, T_AUTO, Cmd, Reg, timer_period
 from hardware.rfid import (
     EMPTY_SEAT_RETRY_S, GARBLED_IN_A_ROW, GARBLING_FIX, OVERHEATED_FIX, Mfrc522Reader, ReaderOverheated,
 )
@@ -437,3 +437,32 @@ def test_a_frames_end_is_read_when_it_is_due_not_every_millisecond(count):
     # what the frames take on air, HLTA's 1.5 ms timer the most: 6.0, 21.5 and 44.5 ms now; an
     # empty spot its WUPA's timer (it waited 2 ms)
     assert waited < (chip.frames * 0.0011 if count else FRAME_TIMER_S + 0.0001)
+
+
+class CrcCounted(EmulatedRC522):
+    """An emulated chip that counts the CRCs it is asked to compute (CalcCRC commands)."""
+
+    def __init__(self):
+        super().__init__()
+        self.crcs = 0
+
+    def transfer(self, data):
+        self.crcs += data[0] == Reg.COMMAND << 1 and len(data) > 1 and data[1] == Cmd.CALC_CRC
+        return super().transfer(data)
+
+
+@pytest.mark.parametrize("count", [1, 8])
+def test_the_pi_computes_the_crcs_of_a_scan_itself(count):
+    # the chip's coprocessor computed each SELECT's, HLTA's and SAK's CRC_A: 9 SPI transfers and
+    # a wait each, 3 to 5 a stone, a third of a poll's transfers, for a few bytes' arithmetic
+    chip = CrcCounted()
+    reader = Mfrc522Reader({"pot": MFRC522(chip, chip.clock)}, chip.clock, leave_after=1)
+    for uid in STONES[count]:
+        chip.place(EmulatedTag(bytes.fromhex(uid)))
+    reader.poll()
+    transfers = chip.transfers
+    reader.poll()
+    assert reader.tags("pot") == set(STONES[count])  # the tags took the frames' CRCs
+    assert chip.crcs == 0
+    # 121 transfers for a 7-byte stone before, 885 for eight
+    assert chip.transfers - transfers < {1: 90, 8: 660}[count]
