@@ -3,8 +3,9 @@
 The driver talks to one chip through a :class:`SpiTransport` (one chip-select-low transaction per
 ``transfer``), so several readers share one SPI bus, each with its own chip select
 (:class:`SpidevBus` on the Pi), and tests drive it against :class:`~hardware.sim_rc522.EmulatedRC522`.
-CRCs are computed by the chip's CRC coprocessor. :meth:`MFRC522.inventory` finds every tag on the
-antenna by walking the anticollision tree (each branch chosen after a WUPA), halting each found tag.
+CRC_A is computed here (``rc522_regs.crc_a``), not by the chip's coprocessor (the firmware
+still asks its chip). :meth:`MFRC522.inventory` finds every tag on the antenna by walking the
+anticollision tree (each branch chosen after a WUPA), halting each found tag.
 """
 
 from __future__ import annotations
