@@ -306,6 +306,16 @@ def pi_spot(machine: ModuleType, chip: EmulatedRC522) -> Callable[[], Any]:
     return poll
 
 
+def stone_spot(machine: ModuleType, side: Callable[[ModuleType, EmulatedRC522], Callable[[], Any]]
+               ) -> tuple[EmulatedRC522, Callable[[], Any]]:
+    """A chip with one stone (:data:`STONE`) on its spot, and one poll of the spot by ``side``
+    (:func:`pi_spot` or :func:`node_spot`)."""
+    chip = EmulatedRC522()
+    poll = side(machine, chip)
+    chip.place(EmulatedTag(STONE))
+    return chip, poll
+
+
 def node_spot(machine: ModuleType, chip: EmulatedRC522) -> Callable[[], Any]:
     """One poll of the chip's spot by the seat node's firmware: its events, or "failed"."""
     spi, cs = machine.SPI(0), machine.Pin(17, machine.Pin.OUT)
@@ -404,9 +414,7 @@ def test_the_pi_and_a_seat_node_warn_alike_of_a_reader_garbling_every_scan(machi
                                                                           side: Any) -> None:
     # a noisy MISO or a detuned antenna: the version reads fine, so it was never failed, and the
     # stones on it were never seen, without a word
-    chip = EmulatedRC522()
-    poll = side(machine, chip)
-    chip.place(EmulatedTag(STONE))
+    chip, poll = stone_spot(machine, side)
     seen = [poll()]
     chip.fault = ChipFault.GARBLED
     seen += [poll() for _ in range(GARBLED_IN_A_ROW + 2)]
@@ -417,9 +425,7 @@ def test_the_pi_and_a_seat_node_warn_alike_of_a_reader_garbling_every_scan(machi
 
 @pytest.mark.parametrize("side", [pi_spot, node_spot], ids=["pi", "seat-node"])
 def test_a_stone_garbling_3_scans_in_10_never_warns(machine: ModuleType, side: Any) -> None:
-    chip = EmulatedRC522()
-    poll = side(machine, chip)
-    chip.place(EmulatedTag(STONE))
+    chip, poll = stone_spot(machine, side)
     rng = random.Random(11)
     chip.garbles = lambda bits: len(bits) == 7 and rng.random() < 0.3  # its ATQA, 3 times in 10
     seen = [poll() for _ in range(600)]  # a minute of the node's polls
@@ -448,9 +454,7 @@ def test_the_pi_and_a_seat_node_read_a_chip_again_after_it_lost_power(machine: M
                                                                        side: Any) -> None:
     # a loose 3.3 V wire pushed back: the chip is back at its reset values (antenna off, timer
     # stopped); the Pi set it up again, the node only after an overheat, so it stayed failed
-    chip = EmulatedRC522()
-    poll = side(machine, chip)
-    chip.place(EmulatedTag(STONE))
+    chip, poll = stone_spot(machine, side)
     seen = [poll()]
     chip.fault = ChipFault.DEAD  # its power gone: every register reads 0x00
     seen.append(poll())
@@ -619,9 +623,7 @@ def test_the_pi_and_a_seat_node_find_a_stuck_chip_failed_in_a_few_ms(machine: Mo
                                                                       side: Any) -> None:
     # a chip that answers its registers but never ends a transceive: the drivers waited for it
     # 50 ms (the Pi) and 40 ms (a node) where its timer would have ended the frame in 1.5 ms
-    chip = EmulatedRC522()
-    poll = side(machine, chip)
-    chip.place(EmulatedTag(STONE))
+    chip, poll = stone_spot(machine, side)
     seen = [poll(), poll()]
     chip.fault = ChipFault.STUCK
     started = chip.clock.now()

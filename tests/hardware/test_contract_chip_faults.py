@@ -16,6 +16,13 @@ def fault(rig, kind):
     return f"rfid[seat0]:{kind}" if rig.table.chips else f"seatnode[0]:reader-{kind}"
 
 
+def struck(rig, kind):
+    """A stone lies on seat0 and has arrived; then the reader under it gets the fault ``kind``."""
+    rig.place("seat0", STONE)
+    rig.drain()
+    rig.table.inject(fault(rig, kind))
+
+
 def failures(rig, seconds):
     """The errors the reader's polls raised while ``seconds`` of the table's loop passed (a poll
     every 50 ms), and the events of the others."""
@@ -42,9 +49,7 @@ def arrivals_once_back(rig):
 def test_an_overheated_reader_fails_with_its_fix_keeps_its_stones_and_reads_once_cooled(
         sim_reader_rig):
     rig = sim_reader_rig
-    rig.place("seat0", STONE)
-    rig.drain()
-    rig.table.inject(fault(rig, "overheated"))
+    struck(rig, "overheated")
     raised, events = failures(rig, 1.0)
     assert raised and events == [] and rig.device.tags("seat0") == {STONE}
     assert OVERHEATED in raised[-1].problem and "'seat0'" in raised[-1].problem
@@ -60,9 +65,7 @@ def test_an_overheated_reader_fails_with_its_fix_keeps_its_stones_and_reads_once
 def test_a_reader_drowned_in_noise_changes_nothing_then_warns_until_it_reads_clean(
         sim_reader_rig):
     rig = sim_reader_rig
-    rig.place("seat0", STONE)
-    rig.drain()
-    rig.table.inject(fault(rig, "noise"))
+    struck(rig, "noise")
     rig.place("seat0", CHIP)
     raised, events = failures(rig, 2.5)  # past 20 scans on either: a node scans every 100 ms
     assert raised == [] and events == [] and rig.device.tags("seat0") == {STONE}
@@ -86,9 +89,7 @@ def test_a_stone_garbling_a_few_scans_passes_the_readers_check(sim_reader_rig):
     # doctor's check of the Pi's readers took one garbled scan for a chip that does not finish
     # one, where the poll (and a seat node's check) take it for a scan that says nothing
     rig = sim_reader_rig
-    rig.place("seat0", STONE)
-    rig.drain()
-    rig.table.inject(fault(rig, "noise"))
+    struck(rig, "noise")
     assert failures(rig, 0.5) == ([], [])
     status = rig.device.check()
     # no failure; the Pi's check scans on until a scan is clean or 20 in a row garbled, and here
