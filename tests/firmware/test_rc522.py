@@ -43,12 +43,18 @@ def _struck(reader: Any, chip: EmulatedRC522, fault: ChipFault, miss_limit: int 
     return watch
 
 
+def _pot_node(reader: Any) -> tuple[SimClock, SeatNodeReader]:
+    """A simulated seat node whose one antenna, ``reader``, lies under the pot, and the Pi's
+    reader of it, on a simulated clock."""
+    clock = SimClock()
+    node = SimSeatNode(clock, antennas=[reader])
+    return clock, SeatNodeReader({"pot": (node.link(), 0)}, clock)
+
+
 def _node_struck(reader: Any, chip: EmulatedRC522, fault: ChipFault) -> tuple[SimClock, SeatNodeReader]:
     """The Pi's side of a seat node whose ``reader`` read a stone on the pot, then ``fault`` struck
     its chip: the simulated clock and the Pi's reader of the node."""
-    clock = SimClock()
-    node = SimSeatNode(clock, antennas=[reader])
-    spots = SeatNodeReader({"pot": (node.link(), 0)}, clock)
+    clock, spots = _pot_node(reader)
     chip.place(EmulatedTag(STONE))
     clock.advance(0.3)
     spots.poll()
@@ -180,9 +186,7 @@ def test_watch_does_not_count_a_failed_read_as_a_miss(reader: Any, chip: Emulate
 
 
 def test_tag_arriving_and_leaving_is_reported_over_the_link(reader: Any, chip: EmulatedRC522) -> None:
-    clock = SimClock()
-    node = SimSeatNode(clock, antennas=[reader])
-    spots = SeatNodeReader({"pot": (node.link(), 0)}, clock)
+    clock, spots = _pot_node(reader)
     chip.place(EmulatedTag(CHIP))
     clock.advance(0.3)
     arrived = spots.poll()
@@ -199,9 +203,7 @@ def test_tag_arriving_and_leaving_is_reported_over_the_link(reader: Any, chip: E
 def test_a_dead_chip_is_said_by_the_pis_poll_until_it_answers_again(reader: Any,
                                                                     chip: EmulatedRC522) -> None:
     # the firmware's own driver finds the chip dead and sends T_READER; the table only polls
-    clock = SimClock()
-    node = SimSeatNode(clock, antennas=[reader])
-    spots = SeatNodeReader({"pot": (node.link(), 0)}, clock)
+    clock, spots = _pot_node(reader)
     clock.advance(0.3)
     assert spots.poll() == []
     chip.fault = ChipFault.DEAD
@@ -385,9 +387,7 @@ def test_the_pi_and_a_seat_node_find_no_stone_gone_in_a_scan_that_garbled(machin
 
 def test_a_stone_garbling_now_and_then_raises_no_reader_fault_on_the_pi(reader: Any,
                                                                         chip: EmulatedRC522) -> None:
-    clock = SimClock()
-    node = SimSeatNode(clock, antennas=[reader])
-    spots = SeatNodeReader({"pot": (node.link(), 0)}, clock)
+    clock, spots = _pot_node(reader)
     chip.place(EmulatedTag(STONE))
     rng = random.Random(7)
     chip.garbles = lambda bits: len(bits) == 7 and rng.random() < 0.3  # its ATQA, 3 times in 10
@@ -466,9 +466,7 @@ def test_the_pi_and_a_seat_node_read_a_chip_again_after_it_lost_power(machine: M
 
 def test_a_seat_node_whose_chip_lost_power_is_read_again_without_a_power_cycle(
         reader: Any, chip: EmulatedRC522) -> None:
-    clock = SimClock()
-    node = SimSeatNode(clock, antennas=[reader])
-    spots = SeatNodeReader({"pot": (node.link(), 0)}, clock)
+    clock, spots = _pot_node(reader)
     clock.advance(0.3)
     assert spots.poll() == []
     chip.fault = ChipFault.DEAD
