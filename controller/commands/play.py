@@ -65,7 +65,7 @@ class Dealer(Protocol):
         ...
 
     def tell(self, said: str, record: Input, before: dict[str, Any],
-             after: dict[str, Any]) -> str:
+             after: dict[str, Any], viewer: int) -> str:
         """What happened, for the person: ``said`` or better words (a reroll told as one)."""
         ...
 
@@ -260,9 +260,16 @@ class TaoDealer:
         return "\n".join(lines)
 
     def tell(self, said: str, record: Input, before: dict[str, Any],
-             after: dict[str, Any]) -> str:
-        """Tao Dice's events say what happened already."""
-        return said
+             after: dict[str, Any], viewer: int) -> str:
+        """Tao Dice's events say what happened; a seat that put in its last stone is told that it
+        waits for the showdown, which the table then plays on without asking it."""
+        if not isinstance(record, (Ante, Raise, Call)) or after["last_round"] != before["last_round"]:
+            return said
+        player = after["players"][record.seat]
+        if player["black"] + player["white"] or player["status"] != "active":
+            return said
+        return f"{said}: no stones left, {'you wait' if record.seat == viewer else 'waits'} " \
+               f"for the showdown"
 
     def words(self, words: list[str], choices: list[Input]) -> list[str]:
         """``raise white`` as ``raise black=0 white=N``; a bare ``raise`` with the fewest whites.
@@ -381,9 +388,11 @@ class HoldemDealer:
         return "\n".join(lines + ["== " + headline(game, viewer), f"   chips: {stacks}"])
 
     def tell(self, said: str, record: Input, before: dict[str, Any],
-             after: dict[str, Any]) -> str:
+             after: dict[str, Any], viewer: int) -> str:
         """A community roll as what it did: the new dice, the rerolled ones and their faces. The
         river's roll ends the hand, which clears the board: its dice are the last hand's."""
+        if isinstance(record, SeatInput) and record.verb == "call":
+            return f"{said} {_owed(before, record.seat)}"
         if not isinstance(record, Roll) or record.seat is not None:
             return said
         old, new = before["board"], after["board"] or after["last_hand"].get("board", [])
@@ -404,8 +413,9 @@ class HoldemDealer:
         return [verb, *rest]
 
 
-def _owed(view: dict[str, Any]) -> int:
-    mine = view["seats"][view["seat"]]
+def _owed(view: dict[str, Any], seat: int | None = None) -> int:
+    """What ``seat`` (the viewer's by default) puts in to call: the bet to match, or its stack."""
+    mine = view["seats"][view["seat"] if seat is None else seat]
     owed: int = view["current_bet"] - mine["bet"]
     stack: int = mine["stack"]
     return max(0, min(owed, stack))
@@ -510,7 +520,7 @@ def _step(table: BotTable, dealer: Dealer, seat: int, out: TextIO) -> None:
     hands, before = table.hands, table.game.public_view()
     event = table.step()
     said = dealer.tell(event.describe(viewer=seat), event.record, before,
-                       table.game.public_view())
+                       table.game.public_view(), seat)
     print(f"  {said}", file=out)
     summary = dealer.hand_over(table.game, seat) if table.hands != hands else ""
     if summary:
@@ -518,7 +528,8 @@ def _step(table: BotTable, dealer: Dealer, seat: int, out: TextIO) -> None:
 
 
 def round_table(view: dict[str, Any]) -> str:
-    """The last round's result: revealed dice and scores, then every seat's stones."""
+    """The last round's result: revealed dice and scores, then every seat's stones as the round
+    left them (after a match's last round the view's are the next match's: everyone's again)."""
     last = view["last_round"]
     revealed = {row["seat"]: row for row in last["reveal"]}
     winners = last["winners"]
@@ -529,8 +540,9 @@ def round_table(view: dict[str, Any]) -> str:
         d6, d12, score = (f"{row['d6'][0]} {row['d6'][1]}", row["d12"], row["score"]) if row \
             else ("-", "-", "-")
         dice = f"{d6:<5}  {d12:>3}  {score:>5}"
-        result = _result(seat, winners, last, player["status"])
-        stones = f"{player['black'] + player['white']} ({player['black']}+{player['white']})"
+        black, white = last["stones"][seat]
+        result = _result(seat, winners, last, player["status"] if black + white else "out")
+        stones = f"{black + white} ({black}+{white})"
         lines.append(f"   {seat:>4}  {stones:<12}  {dice}  {result}")
     return "\n".join(lines)
 

@@ -649,6 +649,7 @@ class TaoDice(Engine):
                            "pot_black": self.pot_black, "pot_white": self.pot_white}
         if len(best) == 1:
             self._award(best[0])
+        self.last_round["stones"] = [[self.black[s], self.white[s]] for s in range(self._seats)]
         self.rounds_played += 1
         self.round += 1
         tied = best if len(best) > 1 else None

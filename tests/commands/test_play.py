@@ -119,7 +119,7 @@ def test_holdem_illegal_amount_is_refused_with_the_reason_and_asked_again(game: 
     assert "Refused: You cannot raise to 100: only 20 in chips" in out
     assert "Refused: You cannot bet: there is already a bet of 2 (raise instead)" in out
     assert "Refused: raise takes 1 number, not 0: type 'raise TO'" in out
-    assert "  You call\n" in out
+    assert "  You call 1\n" in out  # how much: the menu said "call 1", the line said "You call"
 
 
 @pytest.mark.parametrize("game", HOLDEM)
@@ -146,7 +146,7 @@ def test_diceholdem_reroll_and_protect_are_typed_with_die_and_amount() -> None:
 
 def test_holdem_bots_actions_are_told_in_words() -> None:
     out = run("call\nbet 6\npass\nquit\n", game="diceholdem", seed=3)
-    assert "  Seat 1 calls\n  Seat 1 passes on reroll/protect\n  Seat 2 raises to 12\n" in out
+    assert "  Seat 1 calls 6\n  Seat 1 passes on reroll/protect\n  Seat 2 raises to 12\n" in out
 
 
 def test_a_whole_holdem_game_can_be_played_to_its_end() -> None:

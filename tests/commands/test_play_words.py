@@ -74,3 +74,30 @@ def test_the_river_that_ends_the_hand_is_told_with_the_board(game: str, river: s
     lines = played(game, "allin\n", 23, 4, "stack=40,40,20,10", "rebuy=off")
     rolls = [line for line in lines if line.startswith("  The table rolls")]
     assert rolls[2] == river
+
+
+def test_a_hold_em_call_says_how_much_it_put_in() -> None:
+    # seed 3: the bots called and play said "Seat 1 calls", never how much, while a bet or a
+    # raise said its chips; what a call puts in is what the seat owed (or its stack) before it
+    lines = played("tauren", "1\n" * 3 + "quit\n", 3, 3)
+    assert [line for line in lines if " calls" in line][:3] == [
+        "  Seat 1 calls 1", "  Seat 1 calls 4", "  Seat 1 calls 2"]
+
+
+def test_a_tao_seat_that_puts_in_its_last_stone_is_told_it_waits_for_the_showdown() -> None:
+    # seed 3, match 1's last round: you and seat 1 ante your last stone and the round went on
+    # without a word to either of you (Seat 2 passes, raises, and the round table followed)
+    lines = played("tao", "1\n" * 40, 3, 3)
+    waiting = [line.removeprefix("> ") for line in lines if "no stones left" in line]
+    assert waiting[:2] == ["  You ante with 1 white: no stones left, you wait for the showdown",
+                           "  Seat 1 antes with 1 black: no stones left, waits for the showdown"]
+
+
+def test_the_round_table_of_a_matchs_last_round_shows_the_stones_it_left() -> None:
+    # seed 3, match 1's last round: the table showed the next match's stones, "6 (4+2)" at
+    # every seat, beside "takes the pot of 4", and no seat out of the match
+    lines = played("tao", "1\n" * 40, 3, 3)
+    end = lines.index("== Seat 2 wins match 1! Matches won: you 0, seat 1 0, seat 2 1")
+    assert [line.split()[1:3] + line.split()[7:] for line in lines[end - 4:end - 1]] == [
+        ["0", "(0+0)", "out", "of", "the", "match"], ["0", "(0+0)", "out", "of", "the", "match"],
+        ["18", "(12+6)", "takes", "the", "pot", "of", "4", "(best", "score)"]]
