@@ -294,8 +294,13 @@ def test_a_seat_s_bet_or_empty_stack_does_not_move_its_dice(browser: Any, served
     caught_up(page, table)
     seats: list[dict[str, Any]] = page.locator(".seat").evaluate_all("""seats => seats.map(s => ({
       top: s.getBoundingClientRect().top, bet: !!s.querySelector('.bet'),
-      chips: !!s.querySelector('.stack > .chips, .stack > .stones'),
+      held: (s.querySelector('.stack > .chips, .stack > .stones') || {}).textContent || '',
       dice: s.querySelector('.seat-dice').getBoundingClientRect().top}))""")
+    # a seat with no chips says 0: its stack line was empty, and the room could not tell it from
+    # a seat whose stack the page failed to draw
+    assert sorted(seat["held"] for seat in seats) == ["0", "19", "20", "20", "20"], seats
+    for seat in seats:
+        seat["chips"] = seat["held"] != "0"
     tops = {round(seat["top"]) for seat in seats}
     rows = [[seat for seat in seats if round(seat["top"]) == top] for top in tops]
     mixed = [row for row in rows if len({(seat["bet"], seat["chips"]) for seat in row}) > 1]

@@ -17,11 +17,21 @@ let showdownTimer = null;
 
 const capital = (text) => String(text).charAt(0).toUpperCase() + String(text).slice(1);
 
-function holdings(list) {
-  return (list || []).filter((h) => h.count > 0).map((h) => h.unit === "chips"
+function holding(h) {
+  return h.unit === "chips"
     ? `<span class="chips" title="${h.count} chips"><i class="chip"></i>${h.count}</span>`
     : `<span class="stones ${esc(h.unit)}" title="${h.count} ${esc(h.unit)} stones">` +
-      `<i class="stone ${esc(h.unit)}"></i>${h.count}</span>`).join(" ");
+      `<i class="stone ${esc(h.unit)}"></i>${h.count}</span>`;
+}
+
+function holdings(list) {
+  return (list || []).filter((h) => h.count > 0).map(holding).join(" ");
+}
+
+// a seat's stack: what it holds, or its first unit at 0 (a Tao Dice seat playing on with no
+// stones, a hold'em seat all in), never an empty line that leaves the room guessing
+function stack(list) {
+  return holdings(list) || (list || []).slice(0, 1).map(holding).join("");
 }
 
 function dice(list, size) {
@@ -43,7 +53,7 @@ function renderSeat(seat, view, colours) {
     ` data-seat="${seat.seat}"${colour}>` +
     `<div class="name">${esc(seat.name)}</div>` +
     `<div class="seat-status">${esc(seat.status.replace("-", " "))} ${marks}</div>` +
-    `<div class="stack">${holdings(seat.stack)}${bet}</div>` +
+    `<div class="stack">${stack(seat.stack)}${bet}</div>` +
     `<div class="seat-dice">${dice(seat.dice, 64)}</div></div>`;
 }
 
