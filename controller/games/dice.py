@@ -24,6 +24,15 @@ class DieKind(Enum):
         """
         return _FACES[self]
 
+    def noun(self, count: int = 2) -> str:
+        """What the room calls ``count`` dice of this kind, without the number: the value is the
+        name a dealer types, ``d8-tauren`` and ``letters``, which a sentence does not read.
+
+        >>> DieKind.D8_TAUREN.noun(3), DieKind.LETTERS.noun(1), DieKind.D12.noun(1)
+        ('Tauren dice', 'letter die', 'd12')
+        """
+        return _NOUNS[self][count != 1]
+
     def parse_face(self, text: str) -> str:
         """Return the canonical face for ``text`` or raise :class:`InvalidInput`.
 
@@ -36,6 +45,13 @@ class DieKind(Enum):
                                f"(faces: {' '.join(self.faces)})")
         return face
 
+
+_NOUNS: dict[DieKind, tuple[str, str]] = {
+    DieKind.D6: ("d6", "d6"),
+    DieKind.D12: ("d12", "d12"),
+    DieKind.D8_TAUREN: ("Tauren die", "Tauren dice"),
+    DieKind.LETTERS: ("letter die", "letter dice"),
+}
 
 _FACES: dict[DieKind, tuple[str, ...]] = {
     DieKind.D6: tuple(str(n) for n in range(1, 7)),

@@ -499,7 +499,7 @@ def _dice(n: int) -> str:
 
 def _unreadable(needed: DiceNeeded, seen: TrayReading) -> Reason | None:
     if seen.kind is not needed.kind:
-        return "unreadable", f"the camera read {seen.kind.value} dice, but the table waits for {needed.kind.value} dice"
+        return "unreadable", f"the camera read {seen.kind.noun()}, but the table waits for {needed.kind.noun()}"
     return None
 
 
@@ -511,8 +511,8 @@ def _ownerless(needed: DiceNeeded, seen: TrayReading, words: Words) -> Reason | 
     where = next((d.zone for d in strangers if d.zone is not None), None)  # (each lies in a zone)
     if where is None:
         return None
-    return "owner", (f"{'a' if len(strangers) == 1 else len(strangers)} {needed.kind.value} "
-                     f"{'die' if len(strangers) == 1 else 'dice'} in {words.zone(where)} "
+    return "owner", (f"{'a' if len(strangers) == 1 else len(strangers)} {needed.kind.noun(len(strangers))} "
+                     f"in {words.zone(where)} "
                      f"{'is' if len(strangers) == 1 else 'are'} of no seat's colour: whose? "
                      f"enter {words.whose(needed.seat)} by hand")
 
@@ -599,8 +599,8 @@ def _doubtful(needed: DiceNeeded, seen: TrayReading, zone: str, still: Sequence[
         if still is not None and die in still:
             continue
         if die.flag == OTHER_KIND:
-            return OTHER_KIND, (f"die {n} in {words.zone(zone)} is not a {needed.kind.value} die: "
-                                f"the table waits for {needed.kind.value} dice")
+            return OTHER_KIND, (f"die {n} in {words.zone(zone)} is not a {needed.kind.noun(1)}: "
+                                f"the table waits for {needed.kind.noun()}")
         if die.face is None:
             why = die.flag.replace("_", " ") if die.flag else "no face"
             return "flagged", f"die {n} in {words.zone(zone)} cannot be read ({why})"

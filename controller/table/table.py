@@ -490,7 +490,7 @@ class Table:
             return  # the same doubt again, of the same tray: the dealer already has it
         self._questions += 1
         whose = "the community" if need.seat is None else self._name(need.seat)
-        text = f"{need.count} {need.kind.value} for {whose} ({need.reason}): {sight.reason}"
+        text = f"{need.count} {need.kind.noun(need.count)} for {whose} ({need.reason}): {sight.reason}"
         self.question = Question(self._questions, need.seat, need.kind, need.count, need.reason,
                                  sight.reason, tuple(sight.seen), code=sight.code)
         ack = self._record("question", text, "camera", "camera", evidence=sight.jpeg)

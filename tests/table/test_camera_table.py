@@ -105,7 +105,12 @@ def test_pip_dice_where_tauren_dice_are_awaited_are_a_question_not_a_guess(store
     tick(table)
     question = table.state().question
     assert question is not None and question.code == OTHER_KIND
-    assert "is not a d8-tauren die: the table waits for d8-tauren dice" in question.text
+    assert "is not a Tauren die: the table waits for Tauren dice" in question.text
+    # the record's line, which the room's action log shows: the dealer's "d8-tauren" read
+    # "3 d8-tauren for the community (flop)" and "is not a d8-tauren die"
+    asked = [r for r in store.records(table.game_no) if r.kind == "question"][-1]
+    assert asked.line.startswith("3 Tauren dice for the community (flop): die 1 in the community "
+                                 "zone is not a Tauren die"), asked.line
 
 
 def test_a_camera_stopping_mid_roll_pauses_the_table_until_frames_come_back(store: Store) -> None:

@@ -91,7 +91,7 @@ def test_a_die_of_no_seats_colour_is_flagged_and_asked_about() -> None:
     faced = TrayReading(D12, tuple(_faced(d, "7") for d in seen.dice), b"", 0.0)
     asked = match(DiceNeeded(1, D12, 1, False, "d12 into the centre"), faced, TRAY.zones)
     assert isinstance(asked, Question) and asked.reason == "owner"
-    assert "a d12 die in the community zone is of no seat's colour" in asked.text
+    assert "a d12 in the community zone is of no seat's colour" in asked.text
 
 
 def test_seat_colours_too_close_under_the_light_send_the_dice_to_the_dealer() -> None:
