@@ -9,7 +9,8 @@ Prints:
   the dealer entered, by what the question said, each printed with its seed (issue 18, acceptance
   6: every die read by camera, no dealer entries), the
   questions about a die lying cocked that the players settled themselves (thrown again, or laid
-  flat, as the table said), and the throws in which a die landed cocked
+  flat, as the table said), those about a die the camera doubted that they moved (the same face
+  up), and the throws in which a die landed cocked
   (``controller.table.build.COCKED_THROWS``); the simulated camera draws the dice lying in every
   zone (a hand revealed before, the community dice at a reveal, Tao Dice's d12s in the centre while
   the hands are revealed), as a real tray shows them;
@@ -39,6 +40,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the crash harness lives with the tests
 
+from controller.table.camera import MOVE_IT  # noqa: E402
 from controller.table.build import build_demo  # noqa: E402
 from controller.table.demo import play_out  # noqa: E402
 from tests.table.crashes import kill_until_done, outcome, run_once  # noqa: E402
@@ -95,7 +97,7 @@ def camera_games(count: int, folder: Path, players: int = 4, first_seed: int = 1
     (seeds from ``first_seed``); print how many camera rolls went to the dealer, and each such
     roll's question with its seed."""
     from controller.table import build
-    from controller.table.sim_seats import AGAIN, MISREAD
+    from controller.table.sim_seats import AGAIN, MISREAD, MOVED
 
     cocked_keys: list[str] = []
     thrown_keys: set[str] = set()
@@ -110,7 +112,7 @@ def camera_games(count: int, folder: Path, players: int = 4, first_seed: int = 1
 
     build.cocked_dice = counted
     for game, options in chosen(games):
-        taken, entered, settled, misread, why = 0, 0, 0, 0, Counter[str]()
+        taken, entered, settled, moved, misread, why = 0, 0, 0, 0, 0, Counter[str]()
         cocked, cocked_taken = 0, 0
         for seed in range(first_seed, first_seed + count):
             cocked_keys.clear()
@@ -119,7 +121,7 @@ def camera_games(count: int, folder: Path, players: int = 4, first_seed: int = 1
             play_out(demo, None)
             records = demo.table.store.records(demo.table.game_no)
             cocked_taken += sum(_taken_by_camera(demo.table.ledger, key) for key in cocked_keys
-                                if key + AGAIN not in thrown_keys)  # not thrown again: taken from this throw
+                                if not {key + AGAIN, key + MOVED} & thrown_keys)  # taken from this throw
             cocked += len(cocked_keys)
             demo.close()
             taken += sum(r.origin == "camera" and r.kind == "input" and r.line.startswith("roll") for r in records)
@@ -128,14 +130,15 @@ def camera_games(count: int, folder: Path, players: int = 4, first_seed: int = 1
             for line in answered:
                 print(f"  {game} seed {seed}: the dealer entered {line}", flush=True)
             why.update(_said(line) for line in answered)
-            settled += sum(r.kind == "question" and COCKED_SAID in r.line for r in records) \
-                - sum(COCKED_SAID in line for line in answered)
+            settled += _asked(records, answered, COCKED_SAID)
+            moved += _asked(records, answered, MOVE_IT)
             misread += sum(r.why == MISREAD for r in records)
         reasons = ", ".join(f"{n} {what}" for what, n in why.most_common())
         print(f"{game}: {count} games of {players} players, {taken + entered} rolls seen by the camera: {taken} read whole, "
               f"{entered} entered by the dealer ({100 * entered / max(taken + entered, 1):.1f}%)"
               f"{': ' + reasons if entered else ''}; questions of a die lying cocked that the players settled "
-              f"(thrown again or laid flat): {settled}; misread but taken (the simulated dealer corrected them): "
+              f"(thrown again or laid flat): {settled}; questions of a die the camera doubted that the players "
+              f"moved (the same face up): {moved}; misread but taken (the simulated dealer corrected them): "
               f"{misread}; throws with a cocked die (build.COCKED_THROWS): {cocked}, taken by the camera with a "
               f"value for it: {cocked_taken}", flush=True)
     build.cocked_dice = cocked_dice
@@ -172,6 +175,11 @@ COCKED_SAID = "lies cocked"
 """How a question about a die lying cocked says it (``controller.table.camera._cocked``)."""
 
 
+def _asked(records: list[Any], answered: list[str], said: str) -> int:
+    """The camera's questions saying ``said`` that the players settled (not ``answered``)."""
+    return sum(r.kind == "question" and said in r.line for r in records) - sum(said in line for line in answered)
+
+
 def _answered(records: list[Any]) -> list[str]:
     """The camera's questions that the dealer answered (each answer follows its question)."""
     answered, open_question = [], None
@@ -188,7 +196,7 @@ def _answered(records: list[Any]) -> list[str]:
 
 def _said(question: str) -> str:
     """What a camera question says of its die, in a few words."""
-    if question.endswith(" confidence"):
+    if question.endswith(" confidence: " + MOVE_IT):
         return "read below the threshold"
     if COCKED_SAID in question:
         return "flagged cocked"

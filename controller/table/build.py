@@ -19,7 +19,7 @@ from controller.games.base import REVEAL, DiceNeeded
 from controller.games.dice import DieKind
 from controller.games.errors import ConfigError, InvalidInput
 from controller.table.records import seat_colours
-from controller.table.sim_seats import AGAIN, SimSeats, Throw
+from controller.table.sim_seats import AGAIN, MOVED, SimSeats, Throw
 from controller.table.table import Table
 
 if TYPE_CHECKING:
@@ -376,27 +376,34 @@ def cocked_throw(key: str) -> int:
 
 def cocked_dice(key: str, need: DiceNeeded) -> int:
     """How many dice lie cocked once the players have done as asked: a revealed die the table said
-    lies cocked is laid flat by hand (``key`` ends in :data:`AGAIN`) and lies flat; a thrown die,
-    thrown again, lands as any throw does (:func:`cocked_throw`)."""
-    laid_flat = need.reason == REVEAL and key.endswith(AGAIN)
-    return 0 if laid_flat else cocked_throw(key)
+    lies cocked is laid flat by hand (``key`` ends in :data:`AGAIN`) and lies flat, as do dice
+    moved by hand (:data:`MOVED`); a thrown die, thrown again, lands as any throw does
+    (:func:`cocked_throw`)."""
+    by_hand = (need.reason == REVEAL and key.endswith(AGAIN)) or key.endswith(MOVED)
+    return 0 if by_hand else cocked_throw(key)
+
+
+SETTLED = (AGAIN, MOVED)
+"""The suffixes of the render keys of what the players do about a question (``sim_seats.TRIES``)."""
 
 
 def _chained(last: str | None, key: str) -> str:
     """The render key of a throw named ``key``. The players throw again after a cocked die
-    (``key`` ends in :data:`AGAIN`), perhaps again and again: each throw chains on the last one
-    the camera drew for that roll (``last``, kept with the tray), and a throw made again after a
-    restart is that last one, drawn as it was.
+    (``key`` ends in :data:`AGAIN`), or move a die the camera doubts (:data:`MOVED`), perhaps
+    again and again: each throw chains on the last one the camera drew for that roll (``last``,
+    kept with the tray), and a throw made again after a restart is that last one, drawn as it was.
 
     >>> _chained("7/1/4/render/again", "7/1/4/render/again")
     '7/1/4/render/again/again'
+    >>> _chained("7/1/4/render/again", "7/1/4/render/moved")
+    '7/1/4/render/again/moved'
     >>> _chained("7/1/4/render/again", "7/1/4/render"), _chained("7/1/3/render", "7/1/4/render")
     ('7/1/4/render/again', '7/1/4/render')
     """
-    again = key.endswith(AGAIN)
-    roll = key.removesuffix(AGAIN)
-    if last is not None and (last == roll or last.startswith(roll + AGAIN)):
-        return last + AGAIN if again else last
+    suffix = next((end for end in SETTLED if key.endswith(end)), "")
+    roll = key.removesuffix(suffix) if suffix else key
+    if last is not None and (last == roll or any(last.startswith(roll + end) for end in SETTLED)):
+        return last + suffix
     return key
 
 

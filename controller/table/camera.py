@@ -424,7 +424,8 @@ def match(needed: DiceNeeded, seen: TrayReading, zones: ZoneMap,
             return Roll(needed.seat, needed.kind, tuple(d.face for d in _in_zone(seen, zone) if d not in still and d.face))
         return Roll(needed.seat, needed.kind, _new_faces(_faces_in(seen, zone), before))
     code, text = reason
-    return Question(0, needed.seat, needed.kind, needed.count, code, text, seen.dice, code=code)
+    return Question(0, needed.seat, needed.kind, needed.count, code, text, seen.dice, code=code,
+                    players=code in PLAYERS_SETTLE)
 
 
 @dataclass(frozen=True)
@@ -488,9 +489,25 @@ tells them how (a thrown die: throw the dice again; a revealed one: lay it flat 
 up) and the table takes the tray once they have; the dealer may still enter the faces by hand."""
 
 
+DOUBTED = ("confidence", "flagged")
+"""The codes of a question about a new die the camera doubts: read below the confidence threshold,
+or flagged (cut off by the tray's edge, no face found, uncertain). Its face is up and stays up, so
+the players can settle it themselves, as they do a cocked die, without throwing it again (which
+would change its face, and a revealed die cannot be): the sentence asks them to move it a little,
+the same face up, and the camera reads it where it lies then, in another pose and light. Only a
+die the camera still doubts is left to the dealer. Such dice were 6 of the 11 dealer entries of
+the demo's games on seeds 41-120 (``bench/table.py --camera-games``): a d8 or d6 read at 0.43 to
+0.72, in a pose or light the reader doubts, not a die it cannot read."""
+
+MOVE_IT = "move it a little, the same face up"
+"""What the players do about a die the camera doubts (:data:`DOUBTED`)."""
+
 OTHER_KIND = "other_kind"
 """The code of a question about a die the reader takes for another kind than the one the table
 waits for (the reader's flag of the same name: a pip d6 where Tauren dice are awaited)."""
+
+PLAYERS_SETTLE = frozenset((COCKED, *DOUBTED))
+"""The codes of the questions the players can settle themselves (:attr:`Question.players`)."""
 
 
 def _dice(n: int) -> str:
@@ -603,12 +620,12 @@ def _doubtful(needed: DiceNeeded, seen: TrayReading, zone: str, still: Sequence[
                                 f"the table waits for {needed.kind.noun()}")
         if die.face is None:
             why = die.flag.replace("_", " ") if die.flag else "no face"
-            return "flagged", f"die {n} in {words.zone(zone)} cannot be read ({why})"
+            return "flagged", f"die {n} in {words.zone(zone)} cannot be read ({why}): {MOVE_IT}"
         if die.confidence < CONFIDENCE_THRESHOLD:
             shown = math.floor(die.confidence * 100) / 100  # 0.596 is not shown as the threshold, 0.60
-            return "confidence", f"die {n} in {words.zone(zone)} read {die.face} at {shown:.2f} confidence"
+            return "confidence", f"die {n} in {words.zone(zone)} read {die.face} at {shown:.2f} confidence: {MOVE_IT}"
         if die.flag:
-            return "flagged", f"die {n} in {words.zone(zone)} read {die.face} but is {die.flag.replace('_', ' ')}"
+            return "flagged", f"die {n} in {words.zone(zone)} read {die.face} but is {die.flag.replace('_', ' ')}: {MOVE_IT}"
     return None
 
 
@@ -700,7 +717,8 @@ class TableEyes:
         result = match(need, step.reading, self.watcher.tray.zones, earlier, lay, names)
         if isinstance(result, Roll):
             return Sighting(result, seen=step.reading.dice, jpeg=step.reading.jpeg)
-        return Sighting(None, result.text, result.seen, step.reading.jpeg, code=result.code, thrown=moved)
+        return Sighting(None, result.text, result.seen, step.reading.jpeg, code=result.code, thrown=moved,
+                        players=result.players)
 
 
 def _thrown(needed: DiceNeeded, seen: TrayReading, earlier: Mapping[str, Sequence[str]]) -> bool:

@@ -70,8 +70,10 @@ class DieSeen:
 class Question:
     """What the table asks the dealer before it goes on: the dice it needs (``seat`` None:
     community), why it could not take the camera's reading, what it saw, the evidence frame, and
-    the doubt's short code (``code``; :data:`controller.table.camera.COCKED`: the players can
-    settle it themselves, as the sentence says)."""
+    the doubt's short code (``code``), and whether the players can settle it themselves, as the
+    sentence says (``players``: a die lying cocked, thrown again or laid flat; a die the camera
+    doubts, moved a little with the same face up: :data:`controller.table.camera.PLAYERS_SETTLE`);
+    the dealer may answer any question."""
 
     id: int
     seat: int | None
@@ -82,6 +84,7 @@ class Question:
     seen: tuple[DieSeen, ...] = ()
     evidence: int | None = None  # the evidence picture's id (see TableHandle.evidence)
     code: str = ""
+    players: bool = False
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ ends exactly as an uninterrupted one.
 
 from __future__ import annotations
 
+from collections import Counter
 import random
 from dataclasses import dataclass
 from typing import Any, Callable, Collection, Sequence
@@ -25,7 +26,7 @@ from controller.games.dice import DieKind
 from controller.games.errors import DiceTableError
 from controller.games.registry import create_game
 from controller.games.rolls import Roll
-from controller.table.camera import COCKED
+from controller.table.camera import COCKED, DOUBTED
 from controller.table.ledger import Played
 from controller.table.records import ReplaceDice, TableStatus
 from controller.table.table import SEALED, Table
@@ -48,6 +49,20 @@ alone must almost never reach it: a throw lands cocked in one of ``build.COCKED_
 five in a row once in 24 million rolls. At 3 (once in 27,000) a d12 thrown cocked three times
 running went to the dealer in one of the 240 games of ``bench/table.py --camera-games 40``
 (Tao Dice, 4 players, seed 40), though the camera had read it cocked each time."""
+
+MOVED = "/moved"
+"""What a throw's render key gains when the players move the dice a little, the same faces up,
+because the camera doubted one (``controller.table.camera.DOUBTED``): a new rendering of the same
+faces, none of them cocked (``controller.table.build.cocked_dice``)."""
+
+MOVE_TRIES = 2
+"""How often the players move a die the camera doubts, for one roll, before the simulated dealer
+enters the faces instead: a die the camera doubts wherever it lies (say, its colour near the
+felt's) is the dealer's, and real players would soon stop moving it and call the dealer."""
+
+TRIES = {COCKED: (AGAIN, SETTLE_TRIES), **{code: (MOVED, MOVE_TRIES) for code in DOUBTED}}
+"""What the players do about a question they can settle (``Question.players``), by its code: the
+render key's suffix of what they do, and how often they do it for one roll."""
 
 SETTLE_WAIT = 100
 """How many of its turns to act the simulated dealer waits, after the players settled a cocked die,
@@ -84,8 +99,8 @@ class SimSeats:
         self._shadow: Game | None = None
         self._shadowed: list[int] = []  # record seqs the shadow game has taken, in order
         self._shown: tuple[int, DiceNeeded] | None = None  # the need last thrown for
-        self._settling: int | None = None  # the cocked-die question the players last settled
-        self._settled = 0  # how often the players settled a cocked die for the need last thrown for
+        self._settling: int | None = None  # the question the players last settled
+        self._settled: Counter[str] = Counter()  # how often the players did what (TRIES) for the need last thrown for
         self._waited = 0  # turns to act since they last did
 
     # -- what the people do ------------------------------------------------------------------
@@ -123,7 +138,7 @@ class SimSeats:
         if throw is None or here == self._shown:
             return False  # hidden dice: the table seals them; or already lying there
         self._show(throw, self._render_key())
-        self._shown, self._settled = here, 0
+        self._shown, self._settled = here, Counter()
         return True
 
     def _render_key(self) -> str:
@@ -138,21 +153,24 @@ class SimSeats:
         throw = self.throw_for(need)
         if throw is None:
             return False
-        if question.code == COCKED and self._settled < SETTLE_TRIES:
+        suffix, tries = TRIES.get(question.code, ("", 0)) if question.players else ("", 0)
+        if self._settled[suffix] < tries:
             if question.id != self._settling:
-                return self._settle(question.id, throw)
+                return self._settle(question.id, throw, suffix)
             self._waited += 1
             if self._waited < SETTLE_WAIT:
                 return False  # settled: the camera has not taken the tray yet
         self.table.answer(question.id, throw.faces, DEALER)
         return True
 
-    def _settle(self, question: int, throw: Throw) -> bool:
-        """What the table asks of the players for a die lying cocked: the same dice thrown again
-        (or laid flat), rendered from the throw's key made :data:`AGAIN`; once per question (the
-        camera asks anew if they land cocked again)."""
-        self._settling, self._settled, self._waited = question, self._settled + 1, 0
-        self._show(throw, self._render_key() + AGAIN)
+    def _settle(self, question: int, throw: Throw, suffix: str) -> bool:
+        """What the table asks of the players: for a die lying cocked the same dice thrown again
+        (or laid flat), rendered from the throw's key made :data:`AGAIN`; for a die the camera
+        doubts the same dice moved, made :data:`MOVED`. Once per question (the camera asks anew
+        if they land cocked again, or it still doubts one)."""
+        self._settling, self._waited = question, 0
+        self._settled[suffix] += 1
+        self._show(throw, self._render_key() + suffix)
         return True
 
     def _fix_misread(self) -> bool:

@@ -484,13 +484,17 @@ def test_a_pause_shows_its_reason_on_the_scoreboard_and_the_console(browser: Any
     shot(board, "scoreboard-large-paused")
 
 
-@pytest.mark.parametrize("cocked, head", [(True, "Look at the tray"), (False, "The dealer is checking the dice")])
-def test_a_question_shows_on_the_scoreboard_saying_who_acts(browser: Any, served: Any, cocked: bool,
+@pytest.mark.parametrize("code, text, head", [
+    ("cocked", "die 1 in the community zone lies cocked: throw the dice again", "Look at the tray"),
+    # a die the camera doubts is the players' to move since they can (it said the dealer checks)
+    ("confidence", "die 1 read W at 0.42 confidence: move it a little, the same face up", "Look at the tray"),
+    ("count", "3 dice expected in the community zone, 2 seen", "The dealer is checking the dice")])
+def test_a_question_shows_on_the_scoreboard_saying_who_acts(browser: Any, served: Any, code: str, text: str,
                                                             head: str) -> None:
     table = web_conftest.new_table("tauren", 3, 7)
     live = served(table)
-    text = "die 1 in the community zone lies cocked: throw the dice again" if cocked else "die 1 read W at 0.42 confidence"
-    table.ask(text, cocked=cocked)
+    cocked = code == "cocked"
+    table.ask(text, cocked=cocked, code=code)
     board = open_board(browser, live)
     board.locator("#status").wait_for(state="visible", timeout=WAIT_MS)
     assert board.locator("#status strong").inner_text() == head

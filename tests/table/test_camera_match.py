@@ -80,7 +80,8 @@ def test_a_die_in_another_seats_zone_is_asked_about() -> None:
 def test_a_reading_just_below_the_threshold_is_asked_about_and_one_at_it_is_taken() -> None:
     low = round(UNCERTAIN - 0.004, 4)
     asked = question(match(REVEAL_2, reading(die("6", "seat2"), die("5", "seat2", confidence=low)), ZONES))
-    assert (asked.reason, asked.text) == ("confidence", f"die 2 in the seat2 zone read 5 at {math.floor(low * 100) / 100:.2f} confidence")
+    assert (asked.reason, asked.text) == ("confidence", f"die 2 in the seat2 zone read 5 at "
+                                          f"{math.floor(low * 100) / 100:.2f} confidence: move it a little, the same face up")
     at = reading(die("6", "seat2"), die("5", "seat2", confidence=UNCERTAIN))
     assert match(REVEAL_2, at, ZONES) == Roll(2, DieKind.D6, ("6", "5"))
 
@@ -88,12 +89,21 @@ def test_a_reading_just_below_the_threshold_is_asked_about_and_one_at_it_is_take
 @pytest.mark.parametrize("face, flag, code, text", [
     (None, "cocked", "cocked", "die 1 in the seat2 zone lies cocked: lay it flat on the face most up"),
     ("4", "cocked", "cocked", "die 1 in the seat2 zone lies cocked: lay it flat on the face most up"),
-    (None, "cut_off", "flagged", "die 1 in the seat2 zone cannot be read (cut off)"),
-    ("4", "uncertain", "flagged", "die 1 in the seat2 zone read 4 but is uncertain"),
+    (None, "cut_off", "flagged", "die 1 in the seat2 zone cannot be read (cut off): move it a little, the same face up"),
+    ("4", "uncertain", "flagged", "die 1 in the seat2 zone read 4 but is uncertain: move it a little, the same face up"),
 ])
 def test_a_flagged_die_is_asked_about_even_when_sure(face: str | None, flag: str, code: str, text: str) -> None:
     asked = question(match(REVEAL_2, reading(die(face, "seat2", 0.99, flag), die("2", "seat2")), ZONES))
     assert (asked.reason, asked.code, asked.text) == (code, code, text)
+    assert asked.players  # the players settle it: lay the die flat, or move it with its face up
+
+
+def test_a_die_the_camera_doubts_is_the_players_to_move_and_a_wrong_count_the_dealers() -> None:
+    # a die read below the threshold went to the dealer: it lies flat, its face up, and the
+    # players can move it a little, the same face up, for the camera to read it in another pose
+    low = reading(die("6", "seat2"), die("5", "seat2", confidence=0.43))
+    assert question(match(REVEAL_2, low, ZONES)).players
+    assert not question(match(REVEAL_2, reading(die("6", "seat2")), ZONES)).players  # a die missing
 
 
 def test_a_cocked_die_thrown_is_thrown_again_and_one_lying_from_before_is_no_question() -> None:
@@ -174,7 +184,8 @@ def test_the_questions_name_the_seats_zones_and_dice_by_the_players_names_when_g
     assert question(match(REVEAL_2, astray, ZONES, names=names)).text == \
         "a die in Ben's zone while the table waits for Cleo's dice"
     low = reading(die("4", "seat2", 0.5), die("2", "seat2", x=50))
-    assert question(match(REVEAL_2, low, ZONES, names=names)).text == "die 1 in Cleo's zone read 4 at 0.50 confidence"
+    assert question(match(REVEAL_2, low, ZONES, names=names)).text == \
+        "die 1 in Cleo's zone read 4 at 0.50 confidence: move it a little, the same face up"
     flop = reading(die("4", "community"), die("2", "community"))
     assert question(match(FLOP, flop, ZONES, names=names)).text == "3 dice expected in the community zone, 2 seen"
     # a seat the names do not reach (and the table's own words without names) keep the zone's name

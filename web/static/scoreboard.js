@@ -62,7 +62,7 @@ function renderStatus(state) {
   const words = {
     paused: ["Paused", state.problem],
     fault: ["Table fault", `${state.problem}${state.fix ? " — " + state.fix : ""}`],
-    question: [state.question && state.question.code === "cocked" ? "Look at the tray"
+    question: [state.question && state.question.players ? "Look at the tray"
       : "The dealer is checking the dice", state.question ? state.question.text : ""],
     over: ["Game over", ""],
   }[state.status];

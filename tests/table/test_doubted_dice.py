@@ -1,0 +1,67 @@
+"""A die the camera doubts (read below the confidence threshold, or flagged) lies flat with its
+face up: the table asks the players to move it a little, the same face up
+(``controller.table.camera.DOUBTED``), as it asks them to settle a cocked die, and reads it where
+it lies then. The simulated players do so (``controller.table.sim_seats.MOVED``); a die the
+camera doubts in every pose goes to the simulated dealer after a few moves."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from controller.table.build import build_demo
+from controller.table.camera import TrayWatcher
+from controller.table.demo import play_out
+from controller.table.sim_seats import MOVE_TRIES, MOVED
+from tests.table.test_every_die import GAMES
+
+MOVE_IT = "move it a little, the same face up"
+
+
+def _play_tao(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, doubted: Callable[[str], bool]) -> list[Any]:
+    """The records of a two-seat Tao Dice demo in which every die of a throw whose render key
+    ``doubted`` names is read at 0.41."""
+    demo, _ = build_demo("tao", 2, 2, tmp_path / "t.db", None, ["heuristic"], GAMES["tao"][0])
+    camera = demo.parts.devices.camera
+    read = TrayWatcher.read
+
+    def doubting(self: TrayWatcher, *args: Any, **kwargs: Any) -> Any:
+        reading = read(self, *args, **kwargs)
+        if not doubted(camera.last_key() or ""):
+            return reading
+        return replace(reading, dice=tuple(replace(d, confidence=min(d.confidence, 0.41)) for d in reading.dice))
+
+    monkeypatch.setattr(TrayWatcher, "read", doubting)
+    try:
+        play_out(demo, None)
+        assert demo.table.ledger is not None and demo.table.ledger.game.pending().over
+        return demo.table.store.records(demo.table.game_no)
+    finally:
+        demo.close()
+
+
+def test_a_die_the_camera_doubts_is_moved_by_the_players_and_read_by_the_camera(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # every die is doubted where it first lands, and read surely once moved: the dealer entered
+    # each such roll ("die 1 in Ana's zone read 7 at 0.41 confidence"), now the players move it
+    records = _play_tao(tmp_path, monkeypatch, lambda key: not key.endswith(MOVED))
+    asked = [r.line for r in records if r.kind == "question"]
+    taken = [r for r in records if r.origin == "camera" and r.kind == "input"]
+    assert len(asked) >= 5 and all(line.endswith(MOVE_IT) for line in asked), asked
+    assert len(taken) >= len(asked)
+    assert not [r.line for r in records if r.kind == "answer"]  # the dealer entered none
+
+
+def test_a_die_the_camera_doubts_wherever_it_lies_is_moved_a_few_times_then_the_dealer_enters_it(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    records = _play_tao(tmp_path, monkeypatch, lambda key: True)
+    first = next(n for n, r in enumerate(records) if r.kind == "answer")  # the first open roll's
+    asked = [r.line for r in records[:first] if r.kind == "question"]
+    # asked, moved, asked again, moved again: the same doubt of the tray moved twice is not asked
+    # a third time, and the dealer enters the faces
+    assert len(asked) == MOVE_TRIES and all(line.endswith(MOVE_IT) for line in asked), asked
+    assert len({line.split(": ")[1] for line in asked}) == 1  # the same die
+    assert not [r for r in records if r.origin == "camera" and r.kind == "input"]  # never read surely
