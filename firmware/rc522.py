@@ -108,21 +108,31 @@ class RC522:
             if late:
                 return None
 
-    def _write(self, reg, value):
+    def _write(self, reg, *values):
+        """Write ``values`` to ``reg`` in one transfer: its address byte, then every value, each
+        going to that register while chip select stays low (datasheet 8.1.2.3): a frame's bytes
+        load the FIFO in one transfer, not one each (a SELECT's 9 chip-select cycles)."""
         self.cs.value(0)
         try:
-            self.spi.write(bytes(((reg << 1) & 0x7E, value)))
+            self.spi.write(bytes(((reg << 1) & 0x7E,) + values))
         finally:
             self.cs.value(1)
 
     def _read(self, reg):
-        answer = bytearray(2)
+        return self._read_many(reg, 1)[0]
+
+    def _read_many(self, reg, count):
+        """``count`` reads of ``reg`` in one transfer: its address byte ``count`` times, then 0;
+        each byte clocks out the value at the address before it (datasheet 8.1.2.2), so the
+        first byte back is not data. How an answer leaves the FIFO."""
+        address = ((reg << 1) & 0x7E) | 0x80
+        answer = bytearray(count + 1)
         self.cs.value(0)
         try:
-            self.spi.write_readinto(bytes((((reg << 1) & 0x7E) | 0x80, 0)), answer)
+            self.spi.write_readinto(bytes([address] * count + [0]), answer)
         finally:
             self.cs.value(1)
-        return answer[1]
+        return bytes(answer[1:])
 
     def _set_bits(self, reg, mask):
         self._write(reg, self._read(reg) | mask)
@@ -160,8 +170,7 @@ class RC522:
     def _load_fifo(self, data):
         self._write(COMMAND_REG, CMD_IDLE)
         self._write(FIFO_LEVEL_REG, 0x80)
-        for byte in data:
-            self._write(FIFO_DATA_REG, byte)
+        self._write(FIFO_DATA_REG, *data)
 
     def transceive(self, data, last_bits=0, rx_align=0):
         """Send ``data`` to the tags; ``(status, answer)``: OK, NO_TAG, COLLISION, GARBLED (an
@@ -196,7 +205,7 @@ class RC522:
         if error & ERR_FATAL:
             return GARBLED, b""
         count = self._read(FIFO_LEVEL_REG) & 0x7F
-        answer = bytes(self._read(FIFO_DATA_REG) for _ in range(count))
+        answer = self._read_many(FIFO_DATA_REG, count) if count else b""
         if error & ERR_COLLISION:  # no bit kept (an answer drowned in noise): no branch to take
             return (COLLISION if answer else GARBLED), answer
         if not answer:
