@@ -129,7 +129,8 @@ def main():
     leds = [Pin(number, Pin.OUT) for number in LED_PINS]
     sck, mosi, miso = SPI_PINS
     spi = SPI(0, baudrate=1000000, sck=Pin(sck), mosi=Pin(mosi), miso=Pin(miso))
-    readers = [RC522(spi, Pin(number, Pin.OUT), time.ticks_ms) for number in READER_CS_PINS]
+    readers = [RC522(spi, Pin(number, Pin.OUT), time.ticks_us, time.sleep_us)
+               for number in READER_CS_PINS]
     for reader in readers:
         try:
             reader.init()

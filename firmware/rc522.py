@@ -71,42 +71,98 @@ MISS_LIMIT = const(3)
 GARBLED_IN_A_ROW = const(20)  # garbled scans in a row before the reader garbles every scan: as the
                               # Pi's (hardware/rfid.py), where the docstring says why 20
 MAX_TAGS = const(8)
-WAIT_MS = const(5)      # the chip's own 1.5 ms timer and a frame's air time (a SELECT's 0.8 ms),
+WAIT_US = const(5000)   # the chip's own 1.5 ms timer and a frame's air time (a SELECT's 0.8 ms),
                         # with room: only a dead or stuck chip reaches it (40 ms cost a stuck
                         # chip 44 ms of every poll, the buttons waiting)
+POLL_US = const(1000)   # between reads of an interrupt register once a frame's answer and its
+                        # timer are both due and neither came (a stuck chip), and for a reset or
+                        # a CRC: as the Pi's driver (its POLL_INTERVAL_S)
 FRAME_RELOAD = const(2)  # TReload in 0.5 ms ticks: (2 + 1) ticks = 1.5 ms, the timeout of every
                          # frame of a scan (WUPA, ANTICOLLISION, SELECT, HLTA), as the Pi's driver
                          # has it (hardware/rc522_regs.py's FRAME_RELOAD says why)
-RESET_MS = const(50)    # oscillator start-up after a soft reset, generously
+FRAME_TIMER_US = const(1501)  # that timer: (2 + 1) * (2 * 0xD3E + 1) / 13.56 MHz, rounded up
+RESET_US = const(50000)  # oscillator start-up after a soft reset, generously
+
+BIT_CYCLES = const(128)        # one bit on air at ISO 14443-3 type A's 106 kbit/s: 128 / 13.56 MHz
+FRAME_DELAY_CYCLES = const(9 * 128 + 84)  # ISO 14443-3's frame delay time before a tag answers
+                               # REQA/WUPA, ANTICOLLISION or SELECT (n = 9), after a last bit of
+                               # 1: 91 us, the longer of its two (86 us after a 0)
+
+
+def cycles_us(cycles):
+    """``cycles`` of the 13.56 MHz carrier in whole microseconds, rounded up: a driver that
+    looks then never looks before the chip is done (the Pico has no double floats, and
+    ``time.ticks_us`` counts whole microseconds)."""
+    return (cycles * 100 + 1355) // 1356
+
+
+def air_us(bits):
+    """A frame of ``bits`` on air: a parity bit after each whole byte, a start and an end bit
+    (``air_us(7)``, a WUPA: 85)."""
+    return cycles_us((bits + bits // 8 + 2) * BIT_CYCLES)
+
+
+def frame_ends_us(sent_bits, answer_bits, timer_us):
+    """When a frame of ``sent_bits`` may be over, in microseconds from StartSend, soonest first:
+    its answer of ``answer_bits`` received (None: no answer is expected; a tag answers at ISO
+    14443-3's fixed frame delay time, so the chip is done then to a few us), and the chip's
+    ``timer_us`` timer run out (TAuto starts it at the frame's end), which ends a frame no tag
+    answers. Asked then, and not in a loop, the chip tells a frame's end at the first read of
+    ComIrqReg, or the second when no tag answers. Both drivers wait by it: this firmware's and
+    the Pi's (``hardware/mfrc522.py``), which loads this module."""
+    sent = air_us(sent_bits)
+    timer_ends = sent + timer_us
+    if answer_bits is None:
+        return (timer_ends,)
+    answered = sent + cycles_us(FRAME_DELAY_CYCLES) + air_us(answer_bits)
+    return (answered, timer_ends) if answered <= timer_ends else (timer_ends, answered)
 
 
 class RC522:
     """One RC522 chip: ``spi`` is a ``machine.SPI``, ``cs`` its chip-select ``machine.Pin``.
 
-    Waits on the chip end by time (``now_ms``: ``time.ticks_ms`` on the Pico): an unanswered
-    frame by the chip's 1.5 ms timer, a dead chip after ``wait_ms``; never after a count of reads,
-    whose duration depends on the bus.
+    Waits on the chip end by time (``now_us`` and ``sleep_us``: ``time.ticks_us`` and
+    ``time.sleep_us`` on the Pico): an unanswered frame by the chip's 1.5 ms timer, a dead chip
+    after ``wait_us``; never after a count of reads, whose duration depends on the bus. A
+    frame's end is read when it is due (:func:`frame_ends_us`), then every :data:`POLL_US`: the
+    node read ComIrqReg back to back, some 30 SPI transfers for an empty spot's WUPA alone.
     """
 
-    def __init__(self, spi, cs, now_ms, wait_ms=WAIT_MS):
+    def __init__(self, spi, cs, now_us, sleep_us, wait_us=WAIT_US):
         self.spi = spi
         self.cs = cs
-        self.now_ms = now_ms
-        self.wait_ms = wait_ms
+        self.now_us = now_us
+        self.sleep_us = sleep_us
+        self.wait_us = wait_us
         cs.value(1)
 
-    def _wait_bits(self, reg, mask, limit_ms):
-        """Read ``reg`` until a bit of ``mask`` is set: the value, or None after ``limit_ms``,
+    def _wait_bits(self, reg, mask, limit_us, looks=()):
+        """Read ``reg`` until a bit of ``mask`` is set: the value, or None after ``limit_us``,
         once a read begun past it found none: a pause between a read and the clock's look (a
-        garbage collection) would take a frame that ended meanwhile for a dead chip."""
-        start = self.now_ms()
+        garbage collection) would take a frame that ended meanwhile for a dead chip. It is read
+        first at each of ``looks`` (microseconds from now, when the chip is due to be done; at
+        once when there are none), then every :data:`POLL_US`."""
+        start = self.now_us()
+        reads = 0
         while True:
-            late = ticks_diff(self.now_ms(), start) > limit_ms
+            self._pause(start, looks, reads)
+            late = ticks_diff(self.now_us(), start) > limit_us
             value = self._read(reg)
             if value & mask:
                 return value
             if late:
                 return None
+            reads += 1
+
+    def _pause(self, start, looks, reads):
+        """Sleep before a wait's read number ``reads``: until its look, or :data:`POLL_US` once
+        the looks are spent (the first read of a wait without looks at once)."""
+        if reads < len(looks):
+            pause = looks[reads] - ticks_diff(self.now_us(), start)
+        else:
+            pause = POLL_US if reads else 0
+        if pause > 0:
+            self.sleep_us(pause)
 
     def _write(self, reg, *values):
         """Write ``values`` to ``reg`` in one transfer: its address byte, then every value, each
@@ -151,9 +207,9 @@ class RC522:
         if self.version() in NO_CHIP_VERSIONS:
             return False
         self._write(COMMAND_REG, CMD_SOFT_RESET)
-        start = self.now_ms()
-        while self._read(COMMAND_REG) & 0x10 and ticks_diff(self.now_ms(), start) < RESET_MS:
-            pass
+        start = self.now_us()
+        while self._read(COMMAND_REG) & 0x10 and ticks_diff(self.now_us(), start) < RESET_US:
+            self.sleep_us(POLL_US)
         self._write(T_MODE_REG, 0x8D)
         self._write(T_PRESCALER_REG, 0x3E)
         self._write(T_RELOAD_H, 0)
@@ -172,28 +228,32 @@ class RC522:
         self._write(FIFO_LEVEL_REG, 0x80)
         self._write(FIFO_DATA_REG, *data)
 
-    def transceive(self, data, last_bits=0, rx_align=0):
+    def transceive(self, data, last_bits=0, rx_align=0, answer_bits=None):
         """Send ``data`` to the tags; ``(status, answer)``: OK, NO_TAG, COLLISION, GARBLED (an
         answer with ErrorReg's errors), OVERHEATED (TempErr) or ERROR (the chip did not finish).
 
         ``last_bits`` is how many bits of the last byte to send (0: all 8), ``rx_align`` the bit
-        position where the first received bit goes (both for bit-oriented anticollision frames).
+        position where the first received bit goes (both for bit-oriented anticollision frames),
+        ``answer_bits`` how long the tags' answer is (None: no answer is expected), so the chip
+        is asked when it is due.
         """
         self._write(COM_IRQ_REG, 0x7F)
         self._load_fifo(data)
         self._write(BIT_FRAMING_REG, ((rx_align & 0x07) << 4) | (last_bits & 0x07))
         self._write(COMMAND_REG, CMD_TRANSCEIVE)
         self._set_bits(BIT_FRAMING_REG, 0x80)
-        status = self._wait_answer()
+        sent_bits = (len(data) - 1) * 8 + (last_bits or 8)
+        status = self._wait_answer(frame_ends_us(sent_bits, answer_bits, FRAME_TIMER_US))
         self._clear_bits(BIT_FRAMING_REG, 0x80)
         if status != OK:
             return status, b""
         return self._answer()
 
-    def _wait_answer(self):
-        """How the frame ended; an overheated chip sends nothing, so its frames end by the timer
-        as an empty field's do, and only ErrorReg's TempErr (with ErrIRq) tells them apart."""
-        irq = self._wait_bits(COM_IRQ_REG, IRQ_RX | IRQ_IDLE | IRQ_TIMER, self.wait_ms)
+    def _wait_answer(self, looks):
+        """How the frame ended, looked for at ``looks``; an overheated chip sends nothing, so its
+        frames end by the timer as an empty field's do, and only ErrorReg's TempErr (with ErrIRq)
+        tells them apart."""
+        irq = self._wait_bits(COM_IRQ_REG, IRQ_RX | IRQ_IDLE | IRQ_TIMER, self.wait_us, looks)
         if irq is None:
             return ERROR
         if irq & IRQ_ERR and self._read(ERROR_REG) & ERR_TEMP:
@@ -217,7 +277,7 @@ class RC522:
         self._write(DIV_IRQ_REG, IRQ_CRC)
         self._load_fifo(data)
         self._write(COMMAND_REG, CMD_CALC_CRC)
-        self._wait_bits(DIV_IRQ_REG, IRQ_CRC, self.wait_ms)
+        self._wait_bits(DIV_IRQ_REG, IRQ_CRC, self.wait_us)
         self._write(COMMAND_REG, CMD_IDLE)
         return bytes((self._read(CRC_RESULT_L), self._read(CRC_RESULT_H)))
 
@@ -235,7 +295,7 @@ class RC522:
         _keep_bits(uid5, known)
         whole, bits = known // 8, known % 8
         frame = bytes((level, ((2 + whole) << 4) | bits)) + bytes(uid5[:whole + (1 if bits else 0)])
-        status, answer = self.transceive(frame, bits, bits)
+        status, answer = self.transceive(frame, bits, bits, 40 - known)
         if status not in (OK, COLLISION) or not answer:
             return (GARBLED if status == OK else status), b"", 0
         for i, byte in enumerate(answer[:5 - whole]):
@@ -266,7 +326,7 @@ class RC522:
         """SELECT the tag with ``uid5`` at ``level``: ``(status, SAK)``; no SAK (a garbled one,
         or none: the tag left) is GARBLED, as the Pi's driver has it."""
         frame = bytes((level, 0x70)) + uid5
-        status, sak = self.transceive(frame + self.crc_a(frame))
+        status, sak = self.transceive(frame + self.crc_a(frame), answer_bits=24)  # SAK, CRC_A
         if status in FAILED:
             return status, 0
         if status != OK or not sak:
@@ -319,7 +379,7 @@ class RC522:
         while pending and len(uids) < most and rounds < 2 * most + 1:
             rounds += 1
             done, prefix, known = pending.pop()
-            status = self.transceive(bytes((PICC_WUPA,)), 7)[0]
+            status = self.transceive(bytes((PICC_WUPA,)), 7, answer_bits=16)[0]  # ATQA
             if status == NO_TAG:
                 continue
             if status == GARBLED:
@@ -414,7 +474,7 @@ class TagWatch:
     def _scan(self):
         """``read_uids``, after setting a reader that failed up again; one whose version
         register says no chip answers (``init`` returns False) is not scanned but still failed:
-        its interrupt register reads 0x00 too, and the WUPA waited ``WAIT_MS`` for it at every
+        its interrupt register reads 0x00 too, and the WUPA waited ``WAIT_US`` for it at every
         poll (40 ms when it was 40), the buttons waiting. One SPI read a poll tells when it is
         back."""
         if self.failed and not self.reader.init():

@@ -11,6 +11,7 @@ anticollision tree (each branch chosen after a WUPA), halting each found tag.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from dataclasses import dataclass
@@ -19,12 +20,13 @@ from typing import Any, Protocol
 from controller.games.errors import DeviceError, DeviceTimeout
 from hardware.clock import Clock, RealClock
 from hardware.rc522_regs import (
-    ANTENNA_ON, BIT_S, CASCADE_TAG, COLL_POS_NOT_VALID, ERR_BUFFER_OVFL, ERR_COLL, ERR_IRQ,
-    ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, FLUSH_BUFFER, FRAME_DELAY_S, FRAME_RELOAD, HLTA, IDLE_IRQ,
+    ANTENNA_ON, CASCADE_TAG, COLL_POS_NOT_VALID, ERR_BUFFER_OVFL, ERR_COLL, ERR_IRQ,
+    ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, FLUSH_BUFFER, FRAME_RELOAD, HLTA, IDLE_IRQ,
     KNOWN_VERSIONS, NO_CHIP_VERSIONS, POWER_DOWN, READ, READ_RELOAD, REQA, RESET_WAIT_S,
     RX_GAIN_MASK, RX_GAINS_DB, RX_IRQ, SAK_CASCADE, SEL_CL1, SEL_CL2, START_SEND, T_AUTO, TIMER_IRQ,
     VALUES_AFTER_COLL, WUPA, Cmd, Reg, crc_a, timer_period,
 )
+from hardware.seatnode_firmware import firmware
 
 Bits = list[int]
 log = logging.getLogger(__name__)
@@ -255,17 +257,14 @@ class MFRC522:
 
     def _frame_ends(self, sent_bits: int, answer_bits: int | None) -> tuple[float, ...]:
         """When a frame of ``sent_bits`` may be over, in seconds from StartSend, soonest first:
-        its answer of ``answer_bits`` received (a tag answers at ISO 14443-3's fixed frame delay
-        time, so the chip is done then to a few us), and the chip's timer run out (TAuto starts
-        it at the frame's end), which ends a frame no tag answers. Asked then, not every 1 ms,
-        the chip tells a frame's end at the first read of ComIrqReg, or the second when no tag
-        answers, as soon as it is there.
+        its answer of ``answer_bits`` received, and the chip's timer run out. The seat-node
+        firmware's sums (``firmware/rc522.py``'s ``frame_ends_us``, in whole microseconds
+        rounded up), so both drivers wait alike. Asked then, not every 1 ms, the chip tells a
+        frame's end at the first read of ComIrqReg, or the second when no tag answers.
         """
-        sent = _air_s(sent_bits)
-        ends = [sent + self._timer_s]
-        if answer_bits is not None:
-            ends.append(sent + FRAME_DELAY_S + _air_s(answer_bits))
-        return tuple(sorted(ends))
+        timer_us = math.ceil(self._timer_s * 1e6)
+        ends: tuple[int, ...] = firmware().rc522.frame_ends_us(sent_bits, answer_bits, timer_us)
+        return tuple(end / 1e6 for end in ends)
 
     def _collision(self, error: int, received: bytes) -> int | None:
         """The collided bit's position; a collision with not one bit received (an answer drowned
@@ -426,16 +425,6 @@ class MFRC522:
             raise TagProtocolError(f"{garbled} branches of the UID tree came garbled",
                                    frozenset(found))
         return frozenset(found)
-
-
-def _air_s(bits: int) -> float:
-    """A frame of ``bits`` on air: a parity bit after each whole byte, a start and an end bit
-    (ISO/IEC 14443-3 type A at 106 kbit/s).
-
-    >>> round(_air_s(7) * 1e6, 1)  # a WUPA: start, 7 bits, end
-    85.0
-    """
-    return (bits + bits // 8 + 2) * BIT_S
 
 
 def _pack(bits: Bits) -> bytes:

@@ -79,9 +79,6 @@ RX_GAIN_MASK = 0x70          # RFCfgReg bits 6:4
 RX_GAINS_DB = {18: 0x00, 23: 0x10, 33: 0x40, 38: 0x50, 43: 0x60, 48: 0x70}  # datasheet table 98
 CLOCK_HZ = 13_560_000
 BIT_S = 128 / CLOCK_HZ       # one bit on air at ISO 14443-3 type A's 106 kbit/s (9.4 us)
-FRAME_DELAY_S = (9 * 128 + 84) / CLOCK_HZ  # ISO 14443-3's frame delay time before a tag answers
-                             # REQA/WUPA, ANTICOLLISION or SELECT (n = 9), after a last bit of 1:
-                             # 91 us, the longer of its two (86 us after a 0)
 RESET_WAIT_S = 0.05          # oscillator start-up after a reset or power-up, generously
 FRAME_RELOAD = 59            # TReload in 25 us ticks: (59 + 1) ticks = 1.5 ms, the timeout of every
                              # ISO 14443-3 frame of a scan (REQA/WUPA, ANTICOLLISION, SELECT, HLTA):

@@ -74,11 +74,14 @@ def test_set_led_command_switches_the_light(node: Any) -> None:
 @pytest.fixture
 def pico(machine: ModuleType, monkeypatch: pytest.MonkeyPatch) -> SimClock:
     """MicroPython's ``micropython`` module and ``time.ticks_ms``/``sleep_ms`` (50 loops, 5 ms
-    each) on a simulated clock, which the emulated RC522s wired to the Pico share."""
+    each), ``ticks_us``/``sleep_us`` (the RC522 driver's) on a simulated clock, which the
+    emulated RC522s wired to the Pico share."""
     monkeypatch.setitem(sys.modules, "micropython",
                         types.SimpleNamespace(kbd_intr=lambda _: None, const=lambda v: v))
     clock = SimClock()
     monkeypatch.setattr(time, "ticks_ms", lambda: int(clock.now() * 1000), raising=False)
+    monkeypatch.setattr(time, "ticks_us", lambda: int(clock.now() * 1e6), raising=False)
+    monkeypatch.setattr(time, "sleep_us", lambda us: clock.advance(us / 1e6), raising=False)
     calls = iter(range(50))
 
     def sleep_ms(_: int) -> None:

@@ -206,21 +206,20 @@ class Pin:
     def value(self, level=None):
         return 0
 
-calls = [0]
-
 class Spi:
     def write(self, data):
-        calls[0] += 1
         spi(bytes(data).hex())
     def write_readinto(self, data, into):
-        calls[0] += 1
         into[:] = bytes.fromhex(spi(bytes(data).hex()))
 
-def ticks_ms():
-    # the emulated chip's time: 500 us per SPI transfer (a slow bus), 2 transfers a millisecond
-    return calls[0] // 2
+def ticks_us():
+    # the emulated chip's time: 500 us per SPI transfer (a slow bus), and the driver's sleeps
+    return int(now())
 
-reader = rc522.RC522(Spi(), Pin(), ticks_ms)
+def sleep_us(us):
+    sleep(str(us))
+
+reader = rc522.RC522(Spi(), Pin(), ticks_us, sleep_us)
 reader.init()
 status, uids = reader.read_uids()
 print(hex(reader.version()), status, " ".join(sorted(uid.hex() for uid in uids)))
@@ -233,5 +232,7 @@ def test_rc522_driver_on_micropython_reads_colliding_tags_from_the_emulated_chip
     for uid in uids:
         chip.place(EmulatedTag(bytes.fromhex(uid)))
     out = micropython(RC522_ON_MICROPYTHON,
-                      spi=lambda sent: chip.transfer(bytes.fromhex(sent)).hex())
+                      spi=lambda sent: chip.transfer(bytes.fromhex(sent)).hex(),
+                      now=lambda: str(int(chip.clock.now() * 1e6)),
+                      sleep=lambda us: chip.clock.advance(int(us) / 1e6))
     assert out.split() == ["0x92", str(firmware().rc522.OK), *sorted(uids)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import random
 from types import ModuleType
 from typing import Any, Callable
@@ -18,20 +19,24 @@ from hardware.seatnode_firmware import firmware
 from hardware.seatnode_sim import SimSeatNode
 from hardware.devices import TagChange
 from hardware.rc522_regs import (
-    ERR_BUFFER_OVFL, ERR_COLL, ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, FRAME_RELOAD, T_AUTO, Cmd, Reg,
-    timer_period,
+    BIT_S, ERR_BUFFER_OVFL, ERR_COLL, ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, FRAME_RELOAD, START_SEND,
+    T_AUTO, Cmd, Reg, timer_period,
 )
-from hardware.sim_rc522 import ChipFault, EmulatedRC522, EmulatedTag, TagState, from_bits
+from hardware.sim_rc522 import (
+    ChipFault, EmulatedRC522, EmulatedTag, TagState, frame_delay_s, from_bits, to_bits,
+)
 
 RC522 = firmware().rc522
 LINK = firmware().link
 STONE = bytes.fromhex("DEADBEEF")
+FRAME_TIMER_S = timer_period(T_AUTO, 0xA9, FRAME_RELOAD)  # the Pi driver's 1.5 ms
 CHIP = bytes.fromhex("04A1B2C3D4E5F6")
 
 
-def ticks_of(chip: EmulatedRC522) -> Any:
-    """The Pico's ``time.ticks_ms`` on the chip's simulated clock (SPI transfers move it)."""
-    return lambda: int(chip.clock.now() * 1000)
+def clock_of(chip: EmulatedRC522) -> tuple[Callable[[], int], Callable[[int], None]]:
+    """The Pico's ``time.ticks_us`` and ``time.sleep_us`` on the chip's simulated clock (SPI
+    transfers and sleeps move it)."""
+    return (lambda: int(chip.clock.now() * 1e6)), (lambda us: chip.clock.advance(us / 1e6))
 
 
 def _struck(reader: Any, chip: EmulatedRC522, fault: ChipFault, miss_limit: int = RC522.MISS_LIMIT) -> Any:
@@ -67,7 +72,7 @@ def test_empty_field_is_no_tag_at_every_bus_speed(machine: ModuleType) -> None:
         chip = EmulatedRC522(transfer_s=transfer_us * 1e-6)
         spi, cs = machine.SPI(0), machine.Pin(17, machine.Pin.OUT)
         spi.attach(cs, chip)
-        driver = RC522.RC522(spi, cs, ticks_of(chip))
+        driver = RC522.RC522(spi, cs, *clock_of(chip))
         driver.init()
         assert driver.transceive(bytes((RC522.PICC_WUPA,)), 7)[0] == RC522.NO_TAG
 
@@ -77,11 +82,20 @@ def test_timer_is_set_to_1_5_ms_as_the_pis(machine: ModuleType, chip: EmulatedRC
     # prescaler is not the Pi's, so its period is checked against the Pi driver's
     spi, cs = machine.SPI(0), machine.Pin(17, machine.Pin.OUT)
     spi.attach(cs, chip)
-    RC522.RC522(spi, cs, ticks_of(chip)).init()
+    RC522.RC522(spi, cs, *clock_of(chip)).init()
     regs = chip.regs
     period = timer_period(regs[0x2A], regs[0x2B], (regs[0x2C] << 8) | regs[0x2D])
     assert period == pytest.approx(0.0015, abs=0.0001)
     assert period == pytest.approx(timer_period(T_AUTO, 0xA9, FRAME_RELOAD), abs=0.0001)
+    assert RC522.FRAME_TIMER_US == math.ceil(period * 1e6)  # when the driver looks for its end
+
+
+def test_a_frames_sums_are_whole_microseconds_never_before_the_chip_is_done() -> None:
+    wupa = to_bits(bytes((RC522.PICC_WUPA,)), 7)
+    assert RC522.air_us(7) == 85 >= 9 * BIT_S * 1e6  # a start bit, 7 bits, an end bit
+    assert RC522.cycles_us(RC522.FRAME_DELAY_CYCLES) == 92 >= frame_delay_s(wupa) * 1e6
+    assert RC522.frame_ends_us(7, 16, 1501) == (85 + 92 + 189, 85 + 1501)  # an ATQA's 16 bits
+    assert RC522.frame_ends_us(32, None, 1501) == (359 + 1501,)  # HLTA: no answer, the timer
 
 
 @pytest.fixture
@@ -96,7 +110,7 @@ def reader(machine: ModuleType, chip: EmulatedRC522) -> Any:
     spi = machine.SPI(0)
     cs = machine.Pin(17, machine.Pin.OUT)
     spi.attach(cs, chip)
-    driver = RC522.RC522(spi, cs, ticks_of(chip))
+    driver = RC522.RC522(spi, cs, *clock_of(chip))
     driver.init()
     return driver
 
@@ -155,7 +169,7 @@ def test_two_readers_share_the_bus_with_their_own_chip_selects(machine: ModuleTy
     for number, chip in zip((17, 20), chips):
         cs = machine.Pin(number, machine.Pin.OUT)
         spi.attach(cs, chip)
-        readers.append(RC522.RC522(spi, cs, ticks_of(chip)))
+        readers.append(RC522.RC522(spi, cs, *clock_of(chip)))
         readers[-1].init()
     chips[1].place(EmulatedTag(STONE))
     assert [r.read_uids()[1] for r in readers] == [[], [STONE]]
@@ -322,7 +336,7 @@ def node_spot(machine: ModuleType, chip: EmulatedRC522) -> Callable[[], Any]:
     """One poll of the chip's spot by the seat node's firmware: its events, or "failed"."""
     spi, cs = machine.SPI(0), machine.Pin(17, machine.Pin.OUT)
     spi.attach(cs, chip)
-    driver = RC522.RC522(spi, cs, ticks_of(chip))
+    driver = RC522.RC522(spi, cs, *clock_of(chip))
     driver.init()
     watch = RC522.TagWatch(driver)
     names = {LINK.TAG_ARRIVE: "arrive", LINK.TAG_LEAVE: "leave"}
@@ -663,3 +677,41 @@ def test_the_pi_and_a_seat_node_load_and_empty_the_fifo_in_one_transfer(machine:
     kinds = chip.fifo_transfers
     assert chip.most_loaded == 9  # a SELECT: its command, NVB, the UID part, BCC and CRC_A
     assert not [i for i in range(1, len(kinds)) if kinds[i] and kinds[i] == kinds[i - 1]]
+
+
+class FramesCounted(EmulatedRC522):
+    """An emulated chip that counts the frames sent (StartSend) and the reads of ComIrqReg."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.frames = self.irq_reads = 0
+
+    def transfer(self, data: bytes) -> bytes:
+        self.frames += data[0] == Reg.BIT_FRAMING << 1 and bool(data[1] & START_SEND)
+        self.irq_reads += data[0] == 0x80 | (Reg.COM_IRQ << 1)
+        return super().transfer(data)
+
+
+@pytest.mark.parametrize("count", [0, 1, 4, 8])
+@pytest.mark.parametrize("side", [pi_spot, node_spot], ids=["pi", "seat-node"])
+def test_the_pi_and_a_seat_node_read_a_frames_end_when_it_is_due(machine: ModuleType, side: Any,
+                                                                  count: int) -> None:
+    # the Pi's driver read ComIrqReg, slept 1 ms and read it again: a 7-byte stone's poll read it
+    # 15 times for its 6 frames and waited 9 ms. The node read it back to back: 32 times for an
+    # empty spot's one WUPA, 118 for a 7-byte stone's 6 frames, 952 for 8 stones' 54
+    chip = FramesCounted()
+    poll = side(machine, chip)
+    uids = STONES_ON_A_SPOT[count]
+    for uid in uids:
+        chip.place(EmulatedTag(bytes.fromhex(uid)))
+    assert poll() == sorted(("arrive", uid) for uid in uids)  # the Pi's sets its chip up
+    chip.frames = chip.irq_reads = 0
+    started, transfers = chip.clock.now(), chip.transfers
+    assert poll() == []  # each stone read again, none left
+    waited = chip.clock.now() - started - (chip.transfers - transfers) * chip.transfer_s
+    # once when its answer or its timer is due, which ends it (an HLTA's: its timer's); an
+    # empty spot's WUPA twice, when its answer was due and when its timer was
+    assert chip.irq_reads == chip.frames + (count == 0)
+    # what the frames take on air, HLTA's 1.5 ms timer the most: on the Pi 6.0, 21.5 and 44.5 ms
+    # for 1, 4 and 8 stones; an empty spot its WUPA's timer
+    assert waited < (chip.frames * 0.0011 if count else FRAME_TIMER_S + 0.0001)
