@@ -27,6 +27,19 @@ EMPTY_SEAT_RETRY_S = 5.0
 resetting and scanning a stuck chip costs the table's loop some 55 ms (its 50 ms oscillator wait,
 then a few ms past its frame's timer) at every beat, for a spare antenna the game does not read."""
 
+FAILED_RETRY_S = 0.5
+"""How long a chip under a spot the table waits for (the pot, a seat in play) is left alone once
+it has failed twice in a row while answering its version register (stuck: its frames never end;
+overheated): each try resets it, 50 ms of oscillator wait, then gives up a few ms past its frame's
+timer, some 56 ms of the table's loop at every beat (0.03 s), the other readers, the buttons and
+the camera waiting, for as long as it failed: the loop was busy two thirds of the time, where a
+try every half second is a tenth. Its fault stands meanwhile (each poll raises it again), and a
+chip set right is read again within half a second, as a seat node says its reader works again
+(its scans every 100 ms) and the table's fault tests expect of every reader. The first failure
+is tried again at the next poll, so a chip that failed once (a loose wire pushed back) costs a
+beat; one that does not answer at all costs one SPI read (its version) and is tried at every
+poll."""
+
 OVERHEATED = "overheated and switched its antenna off (its ErrorReg says TempErr)"
 """What an RC522 whose temperature sensor tripped did, as the Pi's readers and a seat node's say
 it (:class:`ReaderOverheated`, :class:`~hardware.seatnode.ReaderFailed`): its stones are not read."""
@@ -128,7 +141,9 @@ class Mfrc522Reader:
     ``seats`` names the seat whose spot each is (a spot not in it, the pot, is always waited
     for): the chip under the spot of a seat where no one plays (:meth:`set_seats_in_play`) is
     not waited for, as a seat node's is not (:class:`~hardware.seatnode.SeatNodeReader`), and
-    once it fails it is tried again only every :data:`EMPTY_SEAT_RETRY_S` seconds. A chip under
+    once it fails it is tried again only every :data:`EMPTY_SEAT_RETRY_S` seconds; a chip that
+    answers but fails twice in a row under a spot that is waited for only every
+    :data:`FAILED_RETRY_S` seconds, its failure raised at each poll meanwhile. A chip under
     any spot whose last :data:`GARBLED_IN_A_ROW` scans all came garbled is a :meth:`warning`
     until its first clean scan.
     """
@@ -147,7 +162,7 @@ class Mfrc522Reader:
         self._held: list[TagEvent] = []
         self._seats = dict(seats or {})
         self._empty: frozenset[str] = frozenset()  # the spots of seats where no one plays
-        self._unread: dict[str, DeviceError] = {}  # their chips that failed at the last poll
+        self._failed: dict[str, DeviceError] = {}  # the chips that failed at the last poll
         self._retry_at: dict[str, float] = {}  # when a chip that failed is tried again
         self._garbled: dict[str, int] = {}  # scans in a row that said nothing, garbled
 
@@ -158,14 +173,17 @@ class Mfrc522Reader:
 
     def set_seats_in_play(self, seats: frozenset[int]) -> None:
         """Players sit at ``seats``: the chips under the other seats' spots are no longer
-        waited for."""
-        self._empty = frozenset(spot for spot, seat in self._seats.items() if seat not in seats)
+        waited for; one under a seat taken is tried at the next poll, failed or not."""
+        empty = frozenset(spot for spot, seat in self._seats.items() if seat not in seats)
+        for spot in self._empty - empty:
+            self._retry_at.pop(spot, None)
+        self._empty = empty
 
     def warning(self) -> DeviceStatus | None:
         """The first chip under the spot of a seat where no one plays that failed at the last
         poll, with its fix; else the first chip, under any spot, whose last
         :data:`GARBLED_IN_A_ROW` scans or more were all garbled (:data:`GARBLING`); or None."""
-        unread = [(spot, err) for spot, err in self._unread.items() if spot in self._empty]
+        unread = [(spot, err) for spot, err in self._failed.items() if spot in self._empty]
         if unread:
             return self._warning(*self._said(*unread[0]))
         return next(filter(None, map(self._garbling, self.spots)), None)
@@ -213,7 +231,9 @@ class Mfrc522Reader:
         Every spot is scanned even when one fails; the events found are then kept for the next
         poll, and the first failure is raised. A chip under the spot of a seat where no one
         plays that fails raises nothing: :meth:`warning` says it until it works again, and it is
-        not asked again for :data:`EMPTY_SEAT_RETRY_S` (:meth:`_resting`).
+        not asked again for :data:`EMPTY_SEAT_RETRY_S`; one that answers but failed twice in a
+        row under any other spot is not asked again for :data:`FAILED_RETRY_S`, its failure
+        raised meanwhile (:meth:`_resting`).
 
         :raises DeviceTimeout: a chip did not answer (the message names its spot).
         :raises ReaderOverheated: a chip overheated and switched its antenna off.
@@ -223,30 +243,38 @@ class Mfrc522Reader:
         failures: dict[str, DeviceError] = {}
         for spot in self.spots:
             if self._resting(spot):
-                failures[spot] = self._unread[spot]
+                failures[spot] = self._failed[spot]
                 continue
             try:
                 scanned = self._scan(spot)
             except DeviceError as err:
                 failures[spot] = err
-                self._retry_at[spot] = self._clock.now() + EMPTY_SEAT_RETRY_S
+                self._retry_at[spot] = self._clock.now() + self._rest(spot, err)
                 continue
             seen, whole = scanned
             self._garbled[spot] = 0 if whole else self._garbled.get(spot, 0) + 1
             events += self._tracker.update(spot, seen, self._clock.now(), whole)
-        self._unread = {spot: err for spot, err in failures.items() if spot in self._empty}
+        self._failed = failures
         failure = next((err for spot, err in failures.items() if spot not in self._empty), None)
         if failure is not None:
             self._held = events
-            raise failure
+            raise failure.with_traceback(None)  # raised again while it rests: no traceback grows
         return events
 
     def _resting(self, spot: str) -> bool:
-        """Whether ``spot``'s chip is left alone this poll: it is under a seat where no one
-        plays, failed at the last poll, and was last tried under :data:`EMPTY_SEAT_RETRY_S` ago.
-        A chip under a seat in play is tried at every poll, as the table waits for it."""
-        return spot in self._empty and spot in self._unread and \
-            self._clock.now() < self._retry_at.get(spot, 0.0)
+        """Whether ``spot``'s chip is left alone this poll: it failed at the last poll and its
+        rest (:meth:`_rest`) has not run out."""
+        return spot in self._failed and self._clock.now() < self._retry_at.get(spot, 0.0)
+
+    def _rest(self, spot: str, failure: DeviceError) -> float:
+        """How long ``spot``'s chip, which ``failure`` has just struck, is left alone: under a
+        seat where no one plays :data:`EMPTY_SEAT_RETRY_S`; elsewhere, the table waiting for it,
+        :data:`FAILED_RETRY_S` when it failed at the last poll too and answers its version (stuck
+        or overheated: each try resets it), else nothing (tried at the next poll)."""
+        if spot in self._empty:
+            return EMPTY_SEAT_RETRY_S
+        answers = isinstance(failure, (DeviceTimeout, ReaderOverheated))
+        return FAILED_RETRY_S if answers and spot in self._failed else 0.0
 
     def _scan(self, spot: str) -> tuple[frozenset[str], bool]:
         """The tags read on ``spot``, and whether the scan was whole: a garbled one (its WUPA, or

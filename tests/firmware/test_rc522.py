@@ -13,7 +13,9 @@ import pytest
 from controller.games.errors import DeviceError
 from hardware.clock import SimClock
 from hardware.mfrc522 import MFRC522
-from hardware.rfid import GARBLED_IN_A_ROW, GARBLING_FIX, OVERHEATED_FIX, Mfrc522Reader
+from hardware.rfid import (
+    FAILED_RETRY_S, GARBLED_IN_A_ROW, GARBLING_FIX, OVERHEATED_FIX, Mfrc522Reader,
+)
 from hardware.seatnode import ReaderFailed, SeatNodeReader
 from hardware.seatnode_firmware import firmware
 from hardware.seatnode_sim import SimSeatNode
@@ -369,6 +371,7 @@ def test_the_pi_and_a_seat_node_read_garbled_scans_alike(machine: ModuleType, si
     chip.fault = ChipFault.OVERHEATED       # TempErr, the antenna off: a failed reader, no miss
     seen += [poll() for _ in range(3)]
     chip.fault = ChipFault.NONE             # cooled: switched on again, the stones still there
+    chip.clock.advance(FAILED_RETRY_S)      # (the Pi tries a chip failing every try that often)
     seen.append(poll())
     chip.fault = ChipFault.FLOATING         # the chip gone: a failed reader
     seen.append(poll())

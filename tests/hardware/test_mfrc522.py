@@ -5,11 +5,13 @@ import contextlib
 import pytest
 
 from controller.games.errors import DeviceError, DeviceTimeout
+from controller.table.service import BEAT
 from hardware.clock import SimClock
 from hardware.mfrc522 import FRAME_SLACK_S, MFRC522, POLL_INTERVAL_S, TagProtocolError
 from hardware.rc522_regs import FRAME_RELOAD, RESET_WAIT_S, T_AUTO, Cmd, Reg, timer_period
 from hardware.rfid import (
-    EMPTY_SEAT_RETRY_S, GARBLED_IN_A_ROW, GARBLING_FIX, OVERHEATED_FIX, Mfrc522Reader, ReaderOverheated,
+    EMPTY_SEAT_RETRY_S, FAILED_RETRY_S, GARBLED_IN_A_ROW, GARBLING_FIX, OVERHEATED_FIX, Mfrc522Reader,
+    ReaderOverheated,
 )
 from hardware.devices import TagChange
 from hardware.sim_rc522 import ChipFault, EmulatedRC522, EmulatedTag
@@ -286,17 +288,48 @@ def test_a_reader_under_an_empty_seat_that_works_again_is_read_within_the_retry_
     assert reader.warning() is None
 
 
-def test_a_stuck_reader_under_a_seat_in_play_is_still_tried_at_every_poll(clock):
+def test_a_stuck_reader_under_a_seat_taken_is_tried_at_the_next_poll(clock):
     stuck = EmulatedRC522(clock=clock)
     reader = table_of(clock, stuck)
     stuck.fault = ChipFault.STUCK
     reader.poll()
     reader.set_seats_in_play(frozenset({0, 1, 5}))  # a player sits at seat 5: waited for at once
-    for _ in range(3):
-        tried = stuck.transfers
-        with pytest.raises(DeviceTimeout, match="'seat5'"):
+    tried = stuck.transfers
+    with pytest.raises(DeviceTimeout, match="'seat5'"):
+        reader.poll()
+    assert stuck.transfers > tried
+
+
+def test_a_stuck_reader_under_a_seat_in_play_costs_no_reset_wait_between_tries(clock):
+    # set up again and scanned at every poll, a stuck chip cost the table's loop 56 ms of every
+    # 30 ms beat (its reset's 50 ms wait, then a few ms past its frame's timer), the other
+    # readers, the buttons and the camera waiting, for as long as it was stuck
+    stuck = EmulatedRC522(clock=clock)
+    reader = table_of(clock, stuck)
+    reader.set_seats_in_play(frozenset({0, 1, 5}))
+    stuck.place(EmulatedTag(FOUR))
+    assert [(e.spot, e.tag) for e in reader.poll()] == [("seat5", "DEADBEEF")]
+    healthy = cost(clock, reader.poll)
+    stuck.fault = ChipFault.STUCK
+    for _ in range(2):  # found stuck, then set up again at the next poll: stuck still
+        with pytest.raises(DeviceTimeout, match="reader under 'seat5' timed out"):
             reader.poll()
-        assert stuck.transfers > tried
+    tried, rested = stuck.transfers, clock.now()
+    costs = []
+    while clock.now() + BEAT < rested + FAILED_RETRY_S:
+        clock.advance(BEAT)
+        started = clock.now()
+        with pytest.raises(DeviceTimeout, match="reader under 'seat5' timed out"):  # its fault
+            reader.poll()
+        costs.append(clock.now() - started)
+    assert len(costs) > 10 and max(costs) < healthy and stuck.transfers == tried  # not asked
+    stuck.fault = ChipFault.NONE  # set right, and a chip put beside the stone meanwhile
+    stuck.place(EmulatedTag(SEVEN))
+    clock.advance(rested + FAILED_RETRY_S - clock.now())
+    started = clock.now()
+    assert [(e.spot, e.tag) for e in reader.poll()] == [("seat5", SEVEN.hex().upper())]
+    assert clock.now() - started > RESET_WAIT_S  # tried: set up again, then read
+    assert reader.tags("seat5") == {"DEADBEEF", SEVEN.hex().upper()} and reader.poll() == []
 
 
 def test_an_overheated_chip_fails_the_poll_with_its_fix_until_it_cools(chip):
@@ -312,7 +345,8 @@ def test_an_overheated_chip_fails_the_poll_with_its_fix_until_it_cools(chip):
         assert caught.value.problem == ("reader under 'pot' overheated and switched its antenna "
                                         "off (its ErrorReg says TempErr)")
         assert caught.value.fix == OVERHEATED_FIX and "supply" in OVERHEATED_FIX
-    chip.fault = ChipFault.NONE  # cooled: the next poll sets it up, the antenna on again
+    chip.fault = ChipFault.NONE  # cooled: its next try sets it up, the antenna on again
+    chip.clock.advance(FAILED_RETRY_S)  # failing at every try, it was tried every FAILED_RETRY_S
     assert reader.poll() == [] and reader.tags("pot") == {"DEADBEEF"}
 
 
