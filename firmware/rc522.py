@@ -324,12 +324,16 @@ class RC522:
 
     def _select(self, level, uid5):
         """SELECT the tag with ``uid5`` at ``level``: ``(status, SAK)``; no SAK (a garbled one,
-        or none: the tag left) is GARBLED, as the Pi's driver has it."""
+        or none: the tag left) is GARBLED, as the Pi's driver has it, and the tag is sent HLTA:
+        a garbled SAK may have left it selected, and ACTIVE it would take the next WUPA for an
+        error and go IDLE unanswering (ISO/IEC 14443-3), a lone stone's next scan clean and
+        empty. A tag not selected takes the HLTA for an error and answers the next WUPA."""
         frame = bytes((level, 0x70)) + uid5
         status, sak = self.transceive(frame + self.crc_a(frame), answer_bits=24)  # SAK, CRC_A
         if status in FAILED:
             return status, 0
         if status != OK or not sak:
+            self.halt()
             return GARBLED, 0
         return OK, sak[0]
 

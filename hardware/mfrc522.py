@@ -313,8 +313,20 @@ class MFRC522:
     def select(self, level: int, cascade: bytes) -> int:
         """SELECT the tag whose 5 cascade bytes are ``cascade``; returns its SAK.
 
+        A SAK that comes garbled may have left the tag selected: it is sent HLTA, so that the
+        next WUPA wakes it. Left ACTIVE, it would take that WUPA for an error and go IDLE
+        unanswering (ISO/IEC 14443-3): a lone stone's next scan was clean and empty, a miss. A
+        tag not selected takes the HLTA for an error and answers the next WUPA all the same.
+
         :raises TagProtocolError: no valid SAK came back.
         """
+        try:
+            return self._sak(level, cascade)
+        except TagProtocolError:
+            self._halt_quietly()
+            raise
+
+    def _sak(self, level: int, cascade: bytes) -> int:
         frame = bytes([(SEL_CL1, SEL_CL2)[level], 0x70]) + cascade
         rx = self.transceive(frame + self.calc_crc(frame), answer_bits=24)  # SAK, CRC_A
         if rx is None or len(rx.data) != 3 or rx.collision is not None:

@@ -380,6 +380,20 @@ def test_the_pi_and_a_seat_node_read_garbled_scans_alike(machine: ModuleType, si
 
 
 @pytest.mark.parametrize("side", [pi_spot, node_spot], ids=["pi", "seat-node"])
+def test_the_pi_and_a_seat_node_halt_a_stone_whose_sak_came_garbled(machine: ModuleType,
+                                                                   side: Any) -> None:
+    # its SELECT had selected it and it stayed ACTIVE: a tag takes the next WUPA for an error
+    # then and goes IDLE unanswering (ISO/IEC 14443-3), so a lone stone's next scan is clean and
+    # empty, a miss, and a stone garbling every other scan leaves the spot while it lies there
+    chip = EmulatedRC522()
+    poll = side(machine, chip)
+    edge = EmulatedTag(bytes.fromhex("DEADBEE0"))
+    chip.place(edge)
+    chip.garbles = garbled_select_of(edge.uid)
+    assert poll() == [] and edge.state is TagState.HALT
+
+
+@pytest.mark.parametrize("side", [pi_spot, node_spot], ids=["pi", "seat-node"])
 def test_the_pi_and_a_seat_node_find_no_stone_gone_in_a_scan_that_garbled(machine: ModuleType,
                                                                          side: Any) -> None:
     # a lone stone whose SELECT garbles: the scan read nothing, with its WUPA answered, so the
