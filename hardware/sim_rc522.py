@@ -7,7 +7,9 @@ bytes per transaction), the 64-byte FIFO, ComIrqReg/DivIrqReg set/clear semantic
 Transceive command started by BitFramingReg's StartSend with TxLastBits and RxAlign, ControlReg's
 RxLastBits, ErrorReg's CollErr with CollReg's CollPos, ErrorReg's TempErr (an overheated chip
 switches its antenna off), CalcCRC through the CRC coprocessor, SoftReset, the antenna switch, and ISO 14443-3A tags (REQA/WUPA, anticollision and SELECT at
-cascade levels 1 and 2, READ, HLTA) that arrive, leave and collide.
+cascade levels 1 and 2, READ, HLTA) that arrive, leave and collide; a selected tag (ACTIVE) takes
+REQA and WUPA, as any frame it does not expect, for an error, and goes IDLE (HALT, if woken from
+it) without answering, as ISO/IEC 14443-3 has it.
 
 CollPos counts from the first bit of the first received byte, RxAlign's skipped bits included,
 so a driver finds the collided bit at ``8 * (known_bits // 8) + CollPos - 1``.
@@ -113,6 +115,10 @@ class EmulatedTag:
         return self._active(frame)
 
     def _short_frame(self, command: int) -> Bits | None:
+        """REQA or WUPA: a selected tag takes either for an error (ISO/IEC 14443-3), a halted
+        one answers WUPA only."""
+        if self.state is TagState.ACTIVE:
+            return self._confused()
         if command == WUPA or (command == REQA and self.state is not TagState.HALT):
             self.halted = self.halted and command == WUPA
             self.state, self.level = TagState.READY, 0

@@ -6,7 +6,7 @@ from hardware.rc522_regs import (
     ANTENNA_ON, CRC_IRQ, ERR_COLL, ERR_PARITY, REQA, RX_IRQ, START_SEND, TIMER_IRQ, WUPA, Cmd, Reg,
     crc_a, with_crc,
 )
-from hardware.sim_rc522 import ChipFault, EmulatedRC522, EmulatedTag, TagState
+from hardware.sim_rc522 import ChipFault, EmulatedRC522, EmulatedTag, TagState, to_bits
 
 
 def read(chip, reg):
@@ -186,6 +186,16 @@ def test_tag_that_leaves_stops_answering():
 def test_halted_tag_ignores_reqa():
     tag = EmulatedTag(bytes.fromhex("DEADBEEF"), state=TagState.HALT)
     assert tag.hear([0, 1, 1, 0, 0, 1, 0]) is None
+
+
+@pytest.mark.parametrize("halted, after", [(False, TagState.IDLE), (True, TagState.HALT)])
+def test_a_selected_tag_takes_wupa_for_an_error_and_answers_the_next(halted, after):
+    # ISO/IEC 14443-3: a tag in ACTIVE goes back to IDLE (HALT, if it was woken from HALT) on a
+    # frame it does not expect, and does not answer it; the emulated tag answered WUPA at once
+    tag = EmulatedTag(bytes.fromhex("DEADBEEF"), state=TagState.ACTIVE, halted=halted)
+    wupa = to_bits(bytes([WUPA]), 7)
+    assert tag.hear(wupa) is None and tag.state is after
+    assert tag.hear(wupa) == to_bits(bytes([0x04, 0x00])) and tag.state is TagState.READY
 
 
 def test_garbles_sets_parity_err_on_the_answers_to_the_frames_it_chooses():
