@@ -9,8 +9,8 @@ Prints:
   the dealer entered, by what the question said, each printed with its seed (issue 18, acceptance
   6: every die read by camera, no dealer entries), the
   questions about a die lying cocked that the players settled themselves (thrown again, or laid
-  flat, as the table said), those about a die the camera doubted that they moved (the same face
-  up), and the throws in which a die landed cocked
+  flat, as the table said), those about a die the camera doubted or did not find that they moved
+  (the same face up), and the throws in which a die landed cocked
   (``controller.table.build.COCKED_THROWS``); the simulated camera draws the dice lying in every
   zone (a hand revealed before, the community dice at a reveal, Tao Dice's d12s in the centre while
   the hands are revealed), as a real tray shows them;
@@ -40,7 +40,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the crash harness lives with the tests
 
-from controller.table.camera import MOVE_IT  # noqa: E402
+from controller.table.camera import MOVE_APART, MOVE_IT  # noqa: E402
 from controller.table.build import build_demo  # noqa: E402
 from controller.table.demo import play_out  # noqa: E402
 from tests.table.crashes import kill_until_done, outcome, run_once  # noqa: E402
@@ -131,14 +131,14 @@ def camera_games(count: int, folder: Path, players: int = 4, first_seed: int = 1
                 print(f"  {game} seed {seed}: the dealer entered {line}", flush=True)
             why.update(_said(line) for line in answered)
             settled += _asked(records, answered, COCKED_SAID)
-            moved += _asked(records, answered, MOVE_IT)
+            moved += _asked(records, answered, MOVE_IT) + _asked(records, answered, MOVE_APART)
             misread += sum(r.why == MISREAD for r in records)
         reasons = ", ".join(f"{n} {what}" for what, n in why.most_common())
         print(f"{game}: {count} games of {players} players, {taken + entered} rolls seen by the camera: {taken} read whole, "
               f"{entered} entered by the dealer ({100 * entered / max(taken + entered, 1):.1f}%)"
               f"{': ' + reasons if entered else ''}; questions of a die lying cocked that the players settled "
-              f"(thrown again or laid flat): {settled}; questions of a die the camera doubted that the players "
-              f"moved (the same face up): {moved}; misread but taken (the simulated dealer corrected them): "
+              f"(thrown again or laid flat): {settled}; questions of a die the camera doubted or did not "
+              f"find that the players moved (the same face up): {moved}; misread but taken (the simulated dealer corrected them): "
               f"{misread}; throws with a cocked die (build.COCKED_THROWS): {cocked}, taken by the camera with a "
               f"value for it: {cocked_taken}", flush=True)
     build.cocked_dice = cocked_dice

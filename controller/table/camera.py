@@ -502,11 +502,20 @@ the demo's games on seeds 41-120 (``bench/table.py --camera-games``): a d8 or d6
 MOVE_IT = "move it a little, the same face up"
 """What the players do about a die the camera doubts (:data:`DOUBTED`)."""
 
+UNSEEN = "unseen"
+"""The code of a question about fewer dice in a zone than the roll needs: two dice touching,
+which the finder may see as one (a letter die leaning on another), or a die near the felt's
+colour. The players move the dice apart, the same faces up (:data:`MOVE_APART`), and the camera
+looks again; more dice than the roll needs (code ``count``) are the dealer's to sort out."""
+
+MOVE_APART = "move the dice apart, the same faces up"
+"""What the players do about dice the camera did not all find (:data:`UNSEEN`)."""
+
 OTHER_KIND = "other_kind"
 """The code of a question about a die the reader takes for another kind than the one the table
 waits for (the reader's flag of the same name: a pip d6 where Tauren dice are awaited)."""
 
-PLAYERS_SETTLE = frozenset((COCKED, *DOUBTED))
+PLAYERS_SETTLE = frozenset((COCKED, UNSEEN, *DOUBTED))
 """The codes of the questions the players can settle themselves (:attr:`Question.players`)."""
 
 
@@ -563,7 +572,10 @@ def _miscount(needed: DiceNeeded, seen: TrayReading, zone: str, earlier: Mapping
     if mine == before + needed.count:
         return None
     earlier_too = f" ({before} there before and {needed.count} new)" if before else ""
-    return "count", f"{_dice(before + needed.count)} expected in {words.zone(zone)}{earlier_too}, {mine} seen"
+    said = f"{_dice(before + needed.count)} expected in {words.zone(zone)}{earlier_too}, {mine} seen"
+    if mine > before + needed.count:
+        return "count", said
+    return UNSEEN, f"{said}: {MOVE_IT if before + needed.count == 1 else MOVE_APART}"
 
 
 STILL_SIDES = 0.25

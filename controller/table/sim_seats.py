@@ -26,7 +26,7 @@ from controller.games.dice import DieKind
 from controller.games.errors import DiceTableError
 from controller.games.registry import create_game
 from controller.games.rolls import Roll
-from controller.table.camera import COCKED, DOUBTED
+from controller.table.camera import COCKED, DOUBTED, UNSEEN
 from controller.table.ledger import Played
 from controller.table.records import ReplaceDice, TableStatus
 from controller.table.table import SEALED, Table
@@ -52,15 +52,16 @@ running went to the dealer in one of the 240 games of ``bench/table.py --camera-
 
 MOVED = "/moved"
 """What a throw's render key gains when the players move the dice a little, the same faces up,
-because the camera doubted one (``controller.table.camera.DOUBTED``): a new rendering of the same
-faces, none of them cocked (``controller.table.build.cocked_dice``)."""
+because the camera doubted one (``controller.table.camera.DOUBTED``) or did not see them all
+(``UNSEEN``): a new rendering of the same faces, none of them cocked
+(``controller.table.build.cocked_dice``)."""
 
 MOVE_TRIES = 2
 """How often the players move a die the camera doubts, for one roll, before the simulated dealer
 enters the faces instead: a die the camera doubts wherever it lies (say, its colour near the
 felt's) is the dealer's, and real players would soon stop moving it and call the dealer."""
 
-TRIES = {COCKED: (AGAIN, SETTLE_TRIES), **{code: (MOVED, MOVE_TRIES) for code in DOUBTED}}
+TRIES = {COCKED: (AGAIN, SETTLE_TRIES), **{code: (MOVED, MOVE_TRIES) for code in (*DOUBTED, UNSEEN)}}
 """What the players do about a question they can settle (``Question.players``), by its code: the
 render key's suffix of what they do, and how often they do it for one roll."""
 

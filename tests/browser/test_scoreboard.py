@@ -488,7 +488,7 @@ def test_a_pause_shows_its_reason_on_the_scoreboard_and_the_console(browser: Any
     ("cocked", "die 1 in the community zone lies cocked: throw the dice again", "Look at the tray"),
     # a die the camera doubts is the players' to move since they can (it said the dealer checks)
     ("confidence", "die 1 read W at 0.42 confidence: move it a little, the same face up", "Look at the tray"),
-    ("count", "3 dice expected in the community zone, 2 seen", "The dealer is checking the dice")])
+    ("count", "3 dice expected in the community zone, 4 seen", "The dealer is checking the dice")])
 def test_a_question_shows_on_the_scoreboard_saying_who_acts(browser: Any, served: Any, code: str, text: str,
                                                             head: str) -> None:
     table = web_conftest.new_table("tauren", 3, 7)

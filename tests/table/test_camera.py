@@ -130,7 +130,8 @@ def test_a_die_knocked_off_the_tray_is_a_question_until_it_is_put_back() -> None
     camera.show([6, 2, 4], positions_mm=[(150, 120), (250, 170), (-40, 150)])
     watcher, steps = watch(camera)
     asked = question(match(FLOP, read_once(steps), TRAY.zones))
-    assert (asked.reason, asked.text) == ("count", "3 dice expected in the community zone, 2 seen")
+    assert (asked.reason, asked.text) == ("unseen", "3 dice expected in the community zone, 2 seen: "
+                                          "move the dice apart, the same faces up")
     camera.show([6, 2, 4], positions_mm=[(150, 120), (250, 170), (200, 200)])  # the dealer puts it back
     _, steps = watch(camera, watcher=watcher)
     assert steps[0].motion is Motion.MOVING

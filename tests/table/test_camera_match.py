@@ -98,12 +98,15 @@ def test_a_flagged_die_is_asked_about_even_when_sure(face: str | None, flag: str
     assert asked.players  # the players settle it: lay the die flat, or move it with its face up
 
 
-def test_a_die_the_camera_doubts_is_the_players_to_move_and_a_wrong_count_the_dealers() -> None:
+def test_a_die_the_camera_doubts_or_misses_is_the_players_to_move_and_a_die_too_many_the_dealers() -> None:
     # a die read below the threshold went to the dealer: it lies flat, its face up, and the
     # players can move it a little, the same face up, for the camera to read it in another pose
     low = reading(die("6", "seat2"), die("5", "seat2", confidence=0.43))
     assert question(match(REVEAL_2, low, ZONES)).players
-    assert not question(match(REVEAL_2, reading(die("6", "seat2")), ZONES)).players  # a die missing
+    missing = question(match(REVEAL_2, reading(die("6", "seat2")), ZONES))
+    assert missing.players and missing.text.endswith(": move the dice apart, the same faces up")
+    extra = question(match(REVEAL_2, reading(die("6", "seat2"), die("1", "seat2"), die("2", "seat2")), ZONES))
+    assert not extra.players and extra.reason == "count"  # a die too many is the dealer's to sort out
 
 
 def test_a_cocked_die_thrown_is_thrown_again_and_one_lying_from_before_is_no_question() -> None:
@@ -137,7 +140,8 @@ def test_dice_already_on_the_table_are_not_the_new_roll() -> None:
     asked = question(match(turn, seen, ZONES, {"community": ("3", "5", "1")}))
     assert (asked.reason, asked.text) == ("other_zone", "2 dice in the seat0 zone while the table waits for the community dice")
     asked = question(match(turn, reading(*seen.dice[:3]), ZONES, {"community": ("3", "5", "1")}))
-    assert asked.text == "4 dice expected in the community zone (3 there before and 1 new), 3 seen"
+    assert asked.text == "4 dice expected in the community zone (3 there before and 1 new), 3 seen: " \
+        "move the dice apart, the same faces up"
 
 
 def test_a_die_turned_among_those_already_there_is_asked_about() -> None:
@@ -187,7 +191,8 @@ def test_the_questions_name_the_seats_zones_and_dice_by_the_players_names_when_g
     assert question(match(REVEAL_2, low, ZONES, names=names)).text == \
         "die 1 in Cleo's zone read 4 at 0.50 confidence: move it a little, the same face up"
     flop = reading(die("4", "community"), die("2", "community"))
-    assert question(match(FLOP, flop, ZONES, names=names)).text == "3 dice expected in the community zone, 2 seen"
+    assert question(match(FLOP, flop, ZONES, names=names)).text == \
+        "3 dice expected in the community zone, 2 seen: move the dice apart, the same faces up"
     # a seat the names do not reach (and the table's own words without names) keep the zone's name
     assert question(match(REVEAL_2, cocked, ZONES, names=names[:2])).text.startswith("die 1 in the seat2 zone")
     assert question(match(REVEAL_2, astray, ZONES)).text == "a die in the seat1 zone while the table waits for seat 2's dice"

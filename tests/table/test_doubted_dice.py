@@ -1,7 +1,7 @@
 """A die the camera doubts (read below the confidence threshold, or flagged) lies flat with its
 face up: the table asks the players to move it a little, the same face up
 (``controller.table.camera.DOUBTED``), as it asks them to settle a cocked die, and reads it where
-it lies then. The simulated players do so (``controller.table.sim_seats.MOVED``); a die the
+it lies then; dice it did not all find, the players move apart (``UNSEEN``). The simulated players do so (``controller.table.sim_seats.MOVED``); a die the
 camera doubts in every pose goes to the simulated dealer after a few moves."""
 
 from __future__ import annotations
@@ -19,11 +19,13 @@ from controller.table.sim_seats import MOVE_TRIES, MOVED
 from tests.table.test_every_die import GAMES
 
 MOVE_IT = "move it a little, the same face up"
+MOVE_APART = "move the dice apart, the same faces up"
 
 
-def _play_tao(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, doubted: Callable[[str], bool]) -> list[Any]:
+def _play_tao(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, doubted: Callable[[str], bool],
+              missed: bool = False) -> list[Any]:
     """The records of a two-seat Tao Dice demo in which every die of a throw whose render key
-    ``doubted`` names is read at 0.41."""
+    ``doubted`` names is read at 0.41 (``missed``: a die is not found)."""
     demo, _ = build_demo("tao", 2, 2, tmp_path / "t.db", None, ["heuristic"], GAMES["tao"][0])
     camera = demo.parts.devices.camera
     read = TrayWatcher.read
@@ -32,6 +34,10 @@ def _play_tao(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, doubted: Callable
         reading = read(self, *args, **kwargs)
         if not doubted(camera.last_key() or ""):
             return reading
+        if missed:  # a die of each zone is not found (the last, of a zone with two or more)
+            last = {d.zone: d for d in reading.dice}
+            kept = [d for d in reading.dice if last[d.zone] is not d or sum(e.zone == d.zone for e in reading.dice) < 2]
+            return replace(reading, dice=tuple(kept) if len(kept) < len(reading.dice) else reading.dice[:-1])
         return replace(reading, dice=tuple(replace(d, confidence=min(d.confidence, 0.41)) for d in reading.dice))
 
     monkeypatch.setattr(TrayWatcher, "read", doubting)
@@ -65,3 +71,14 @@ def test_a_die_the_camera_doubts_wherever_it_lies_is_moved_a_few_times_then_the_
     assert len(asked) == MOVE_TRIES and all(line.endswith(MOVE_IT) for line in asked), asked
     assert len({line.split(": ")[1] for line in asked}) == 1  # the same die
     assert not [r for r in records if r.origin == "camera" and r.kind == "input"]  # never read surely
+
+
+def test_dice_the_camera_did_not_all_find_are_moved_apart_by_the_players_and_read(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # one die fewer than the roll needs, where they first land ("2 dice expected in Ana's zone,
+    # 1 seen"): the dealer entered the roll; now the players move the dice and the camera reads them
+    records = _play_tao(tmp_path, monkeypatch, lambda key: not key.endswith(MOVED), missed=True)
+    asked = [r.line for r in records if r.kind == "question"]
+    assert len(asked) >= 5 and all(line.endswith((MOVE_IT, MOVE_APART)) for line in asked), asked
+    assert any(line.endswith(MOVE_APART) for line in asked)  # a reveal's two d6
+    assert not [r.line for r in records if r.kind == "answer"]  # the dealer entered none
