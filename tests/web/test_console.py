@@ -60,9 +60,10 @@ def test_a_correction_of_a_record_no_game_has_says_so_not_how_records_are_writte
 
 def test_the_open_question_shows_its_evidence_and_takes_the_answer(dealer: FlaskClient,
                                                                    table: Any) -> None:
-    question = table.ask()
+    question = table.ask(code="count")
     page = dealer.get("/dealer/").get_data(as_text=True)
     assert f"/dealer/evidence/{question.evidence}" in page
+    assert 'id="players-settle"' not in page  # a die too many: the dealer's alone
     assert page.count('<g class="det') == question.count  # one box per die the camera saw
     assert dealer.get("/api/state").get_json()["state"]["status"] == "question"
     faces = " ".join(question.kind.faces[:question.count])
@@ -89,6 +90,9 @@ def test_the_answer_box_marks_the_die_the_camera_could_not_read(dealer: FlaskCli
     page = dealer.get("/dealer/").get_data(as_text=True)
     read = " ".join(d.face for d in question.seen[1:])
     assert f'value="? {read}"' in page
+    # the players lay a cocked die flat themselves: the console says so, and the answer is the
+    # dealer's only when they cannot
+    assert 'id="players-settle"' in page and "enter the dice only if they cannot" in page
     refused = dealer.post("/dealer/answer", data={"csrf": csrf_of(dealer, "/dealer/"), "question": question.id,
                                                   "faces": f"? {read}"})
     assert refused.status_code == 400 and table.state().question is not None
