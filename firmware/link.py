@@ -26,7 +26,8 @@ try:
 except ImportError:
     crc32 = None
 
-VERSION = const(2)
+VERSION = const(3)
+OLDEST_NODE = const(2)  # the oldest node whose every message a Pi of this version reads
 
 T_HELLO = const(0x01)
 T_ACK = const(0x02)
@@ -213,6 +214,7 @@ class Link:
         self.expected = None
         self.peer_session = None
         self.peer_version = None
+        self.version = VERSION if role == ROLE_NODE else None  # what its hellos say
         self.peer_clock = None
         now = now_ms()
         self.last_rx = None
@@ -272,13 +274,31 @@ class Link:
         return len(self.queue)
 
     def hello(self, reply_wanted):
-        """Send a hello: version, flags, session and the first sequence number still unacked."""
+        """Send a hello: version, flags, session and the first sequence number still unacked.
+
+        A node takes only a hello of its own version, and a Pi does not know which that is
+        until it hears the node's hello; a node already talking to the Pi's driver before it
+        restarted sends none. So a Pi that has not heard its node says hello once in every
+        version it reads, and from then on in the node's.
+        """
         first = self.queue[0][0] if self.queue else self.next_seq
         flags = HELLO_REPLY_WANTED if reply_wanted else 0
         self.last_hello = self.now_ms()
-        payload = struct.pack(">BBHHI", VERSION, flags, self.session, first,
-                              self.last_hello & 0xFFFFFFFF)
-        self._transmit(T_HELLO, 0, payload)
+        versions = (range(VERSION, OLDEST_NODE - 1, -1) if self.version is None
+                    else (self.version,))
+        for version in versions:
+            payload = struct.pack(">BBHHI", version, flags, self.session, first,
+                                  self.last_hello & 0xFFFFFFFF)
+            self._transmit(T_HELLO, 0, payload)
+
+    def speaks(self, version):
+        """True when this end talks with a peer whose hello says ``version``: a node with a Pi
+        of its own version only (older Pis cannot read its messages; a newer Pi talks to it in
+        its version), a Pi with a node from ``OLDEST_NODE`` to its own version (each version's
+        messages are a subset of the next's: firmware/README.md, "Versions")."""
+        if self.role == ROLE_NODE:
+            return version == self.version
+        return OLDEST_NODE <= version <= VERSION
 
     def _handle(self, kind, seq, payload, delivered):
         if kind == T_HEARTBEAT and len(payload) == 4:
@@ -297,8 +317,9 @@ class Link:
             return
         version, flags, session, first = struct.unpack(">BBHH", payload[:6])
         self.peer_version = version
-        if version != VERSION:
+        if not self.speaks(version):
             return
+        self.version = version
         if flags & HELLO_REPLY_WANTED:
             self.hello(False)
         if session != self.peer_session or self.expected is None:

@@ -40,6 +40,8 @@ from hardware.seatnode_firmware import firmware
 log = logging.getLogger(__name__)
 BAUD = 115200
 FLASH_FIX = "flash firmware/ onto the seat node with mpremote (see firmware/README.md)"
+UPDATE_FIX = ("update dicetable on this Pi (hardware/README.md, 'Updating'), or flash this Pi's "
+              "firmware/ onto the seat node with mpremote (see firmware/README.md)")
 PRESS_KINDS = {1: PressKind.PRESS, 2: PressKind.RELEASE, 3: PressKind.LONG_PRESS}
 TAG_CHANGES = {1: TagChange.ARRIVE, 2: TagChange.LEAVE}
 LIGHT_MODES = {LightState.OFF: 0, LightState.ON: 1, LightState.BLINK: 2}
@@ -401,10 +403,8 @@ class SeatNodeLink:
         is not found, the node speaks another protocol version, the port sends only data that
         does not decode, or it is silent."""
         version = self._link.peer_version
-        expected = firmware().link.VERSION
-        if version is not None and version != expected:
-            return (f"seat node on {self.url} speaks link protocol v{version}, "
-                    f"this table speaks v{expected}", FLASH_FIX)
+        if version is not None and not self._link.speaks(version):
+            return self._other_version(version)
         if self.unplugged and self._open_errno in (errno.EACCES, errno.EPERM):
             return (f"seat node on {self.url} cannot be opened: permission denied",
                     "let this user use serial ports: sudo usermod -aG dialout $USER, then log in again "
@@ -418,6 +418,16 @@ class SeatNodeLink:
                     f"check that nothing else uses {self.url}; {FLASH_FIX}")
         return (f"seat node on {self.url} not answering: check the USB cable",
                 f"check the USB cable; if the node's light stays dark, {FLASH_FIX}")
+
+    def _other_version(self, version: int) -> tuple[str, str]:
+        """The node speaks a link version this Pi does not: newer (update the Pi, or put the
+        Pi's firmware on the node) or older than the oldest it reads (flash the node)."""
+        link = firmware().link
+        said = f"seat node on {self.url} speaks link protocol v{version}"
+        if version > link.VERSION:
+            return f"{said}, newer than this table's v{link.VERSION}", UPDATE_FIX
+        reads = f"v{link.OLDEST_NODE} to v{link.VERSION}"
+        return f"{said}, older than this table reads ({reads})", FLASH_FIX
 
     def close(self) -> None:
         """Close the port (harmless twice); a later ``pump()`` would open it again."""
