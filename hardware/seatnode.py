@@ -16,7 +16,7 @@ import os
 import random
 import struct
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Protocol
@@ -40,6 +40,9 @@ from hardware.seatnode_firmware import firmware
 log = logging.getLogger(__name__)
 BAUD = 115200
 FLASH_FIX = "flash firmware/ onto the seat node with mpremote (see firmware/README.md)"
+UNREADABLE_FIX = ("flash this Pi's firmware/ onto the node with mpremote (see firmware/README.md), "
+                  "or, if the node's firmware is the newer, update dicetable on this Pi "
+                  "(hardware/README.md, 'Updating')")
 UPDATE_FIX = ("update dicetable on this Pi (hardware/README.md, 'Updating'), or flash this Pi's "
               "firmware/ onto the seat node with mpremote (see firmware/README.md)")
 PRESS_KINDS = {1: PressKind.PRESS, 2: PressKind.RELEASE, 3: PressKind.LONG_PRESS}
@@ -192,7 +195,8 @@ class SeatNodeLink:
         self._open_errno: int | None = None  # why the port could not be opened, when the system said
         self._buttons: deque[NodeButton] = deque()
         self._tags: deque[NodeTag] = deque()
-        self.malformed = 0
+        self.unread: dict[int, int] = {}  # by type, the messages of the node's session not read
+        self._unread_session: int | None = None
         self.reader_trouble: dict[int, ReaderState] = {}  # the readers that do not work, and why
         self.notices: deque[str] = deque(maxlen=20)
         self._anchor: tuple[int | None, int, int] | None = None
@@ -332,7 +336,30 @@ class SeatNodeLink:
             log.warning("seat node on %s: %s", self.url, event.text)
             self.notices.append(event.text)
         else:
-            self.malformed += 1
+            self._unreadable(kind, payload)
+
+    def _unreadable(self, kind: int, payload: bytes) -> None:
+        """Count a message this Pi cannot read (a node whose firmware breaks firmware/README.md's
+        rule for versions), logging the first of its type in the node's session."""
+        if self._unread_session != self._link.peer_session:
+            self.unread, self._unread_session = {}, self._link.peer_session
+        if kind not in self.unread:
+            log.warning("seat node on %s sent a message this table cannot read: type 0x%02X, %s",
+                        self.url, kind, payload.hex())
+        self.unread[kind] = self.unread.get(kind, 0) + 1
+
+    def unreadable(self, name: str, theirs: Collection[int] = ()) -> DeviceStatus | None:
+        """A warning, as device ``name``, when the node sent in its session (until it restarts,
+        reflashed) a message this Pi could not read, of a type not in ``theirs`` (another
+        device's to tell: a press is the panel's, a stone or a reader the reader's); what it
+        said is lost. Worded without a count, so the table says it once, not once a message."""
+        if self._unread_session != self._link.peer_session:
+            return None
+        if all(kind in theirs for kind in self.unread):
+            return None
+        return DeviceStatus.warning(name, f"seat node on {self.url} sends messages this table "
+                                    "cannot read (its firmware is not this dicetable's): what "
+                                    "they say is lost", UNREADABLE_FIX)
 
     def node_time(self, node_ms: int) -> float:
         """The Pi-clock time (seconds) at which the node's tick counter read ``node_ms``.
@@ -480,6 +507,23 @@ class ReaderFailed(DeviceError):
         super().__init__(f"{self.problem}; {self.fix}")
 
 
+def unreadable(nodes: Iterable[SeatNodeLink], name: str,
+               theirs: Collection[int]) -> DeviceStatus | None:
+    """:meth:`SeatNodeLink.unreadable`'s warning for the first of ``nodes`` that has one."""
+    return next(filter(None, (node.unreadable(name, theirs) for node in nodes)), None)
+
+
+def told_by_panel() -> tuple[int]:
+    """The types of the node's messages the panel tells of, not the reader: a press."""
+    return (firmware().link.T_BUTTON,)
+
+
+def told_by_reader() -> tuple[int, int]:
+    """The types of the node's messages the reader tells of, not the panel: a stone, a reader."""
+    link = firmware().link
+    return (link.T_TAG, link.T_READER)
+
+
 def reader_on(node: SeatNodeLink, reader: int, spot: str) -> str:
     """A node's RC522 as the dealer is told of it: the node's port, the reader, its spot."""
     return f"seat node on {node.url}: its RC522 reader {reader} (spot {spot!r})"
@@ -549,9 +593,13 @@ class SeatNodePanel:
         return events
 
     def warning(self) -> DeviceStatus | None:
-        """The first node of a seat where no one plays that is away, as of the last poll."""
+        """The first node of a seat where no one plays that is away, as of the last poll; else
+        the first node that sent a message this Pi cannot read (not a stone's or a reader's:
+        the reader tells those)."""
         away = self._away(playing=False)
-        return DeviceStatus.warning(self._name, away[0].problem, away[0].fix) if away else None
+        if away:
+            return DeviceStatus.warning(self._name, away[0].problem, away[0].fix)
+        return unreadable(self._nodes.values(), self._name, told_by_reader())
 
     def _away(self, playing: bool) -> list[NodeAway]:
         return [NodeAway(self._nodes[seat], f"seat {seat}'s node", waited=playing)
@@ -564,13 +612,15 @@ class SeatNodePanel:
 
     def check(self) -> DeviceStatus:
         """OK when every node answers, else the first that does not, with the fix; a node of a
-        seat where no one plays that does not answer is a warning, in :meth:`warning`'s words."""
+        seat where no one plays that does not answer is a warning, in :meth:`warning`'s words,
+        as is one that sent a message this Pi cannot read."""
         return DeviceStatus.first_wrong(self._name, map(self._check_node, self.seats))
 
     def _check_node(self, seat: int) -> DeviceStatus:
         status = self._nodes[seat].status(f"{self._name} seat {seat}")
         if status.ok:
-            return DeviceStatus.healthy(self._name)
+            said = self._nodes[seat].unreadable(self._name, told_by_reader())
+            return said or DeviceStatus.healthy(self._name)
         if seat in self._empty:
             away = NodeAway(self._nodes[seat], f"seat {seat}'s node", waited=False)
             return DeviceStatus.warning(self._name, away.problem, away.fix)
@@ -653,11 +703,14 @@ class SeatNodeReader:
     def warning(self) -> DeviceStatus | None:
         """What fails in the first node of a seat where no one plays, as of the last poll: it is
         away, or it says an RC522 failed; else the first RC522 of any node that garbles every
-        scan, as the node says (:data:`~hardware.rfid.GARBLING`, as the Pi's readers say it)."""
+        scan, as the node says (:data:`~hardware.rfid.GARBLING`, as the Pi's readers say it);
+        else the first node that sent a message this Pi cannot read (not a press: the panel
+        tells those)."""
         failure = next(self._failures(playing=False), None)
         if failure is not None:
             return self._warning(failure)
-        return next((said for node in self._nodes for said in self._garbling(node)), None)
+        garbling = next((said for node in self._nodes for said in self._garbling(node)), None)
+        return garbling or unreadable(self._nodes, self._name, told_by_panel())
 
     def _garbling(self, node: SeatNodeLink) -> Iterator[DeviceStatus]:
         """A warning for each RC522 of ``node`` that garbles every scan, as the node says."""
@@ -699,7 +752,8 @@ class SeatNodeReader:
     def check(self) -> DeviceStatus:
         """OK when every node answers and no node reports a failed RC522, else the first
         problem, with the fix; in the node of a seat where no one plays, a warning in
-        :meth:`warning`'s words, as is an RC522 a node says garbles every scan."""
+        :meth:`warning`'s words, as is an RC522 a node says garbles every scan, and a node that
+        sent a message this Pi cannot read."""
         return DeviceStatus.first_wrong(self._name, map(self._check_node, self._nodes))
 
     def _check_node(self, node: SeatNodeLink) -> DeviceStatus:
@@ -709,7 +763,8 @@ class SeatNodeReader:
             return self._warning(NodeAway(node, self._whose(node), waited=False)) if empty else status
         failed = next(self._failed_readers(node), None)
         if failed is None:
-            return next(self._garbling(node), status)
+            said = node.unreadable(self._name, told_by_panel())
+            return next(self._garbling(node), said or status)
         return self._warning(failed) if empty else DeviceStatus.failing(self._name, failed.problem,
                                                                         failed.fix)
 

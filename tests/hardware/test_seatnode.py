@@ -10,12 +10,12 @@ import serial  # type: ignore[import-untyped]
 
 from hardware.clock import SimClock
 from hardware.devices import (
-    ButtonEvent, LightState, PressKind, SeatPanel, TagChange, TagEvent, TagReader,
+    ButtonEvent, DeviceStatus, LightState, PressKind, SeatPanel, TagChange, TagEvent, TagReader,
 )
 from controller.games.errors import DeviceDisconnected
 from hardware.seatnode import (
-    LIGHT_MODES, PRESS_KINDS, TAG_CHANGES, NodeAway, ReaderState, SeatNodeLink, SeatNodePanel, SeatNodeReader,
-    decode_event,
+    LIGHT_MODES, PRESS_KINDS, TAG_CHANGES, UNREADABLE_FIX, NodeAway, ReaderState, SeatNodeLink,
+    SeatNodePanel, SeatNodeReader, decode_event,
 )
 from hardware.seatnode_firmware import firmware
 from hardware.seatnode_sim import ReaderFault, SimSeatNode
@@ -538,3 +538,54 @@ def test_a_failed_reader_on_the_node_of_an_empty_seat_is_a_warning(
     warning = missing.reader.warning()
     assert warning is not None and "RC522 reader 0 (spot 'side')" in warning.problem
     assert missing.reader.check().warns
+
+
+VERSION_2_READER_STATES = {0: ReaderState.WORKS, 1: ReaderState.NO_ANSWER}  # what it decoded
+UNREADABLE = ("seat node on sim://seatnode sends messages this table cannot read (its firmware "
+              "is not this dicetable's): what they say is lost")
+
+
+def test_a_reader_state_this_pi_cannot_read_is_the_readers_warning(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a Pi that decodes READER states 0 and 1 only, as version 2's did: a node's overheated
+    # reader was dropped as malformed, and looked fine
+    monkeypatch.setattr("hardware.seatnode.READER_STATES", VERSION_2_READER_STATES)
+    table.node.reader_fault = ReaderFault.OVERHEATED
+    table.run(1.0)
+    warning = table.reader.warning()
+    assert warning is not None and warning.problem == UNREADABLE
+    assert warning.fix.startswith("flash this Pi's firmware/ onto the node with mpremote")
+    assert "update dicetable on this Pi" in warning.fix
+    assert table.reader.check() == warning and table.panel.warning() is None
+    assert table.link.unread == {firmware().link.T_READER: 1}
+
+
+def test_a_press_this_pi_cannot_read_is_the_panels_warning(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("hardware.seatnode.PRESS_KINDS", {1: PressKind.PRESS, 2: PressKind.RELEASE})
+    table.node.press(2)
+    table.run(1.2)
+    warning = table.panel.warning()
+    assert warning is not None and warning.problem == UNREADABLE and table.panel.check() == warning
+    assert table.reader.warning() is None and table.reader.check().ok
+
+
+def test_a_message_of_a_type_this_pi_does_not_know_warns_on_both(table: Table) -> None:
+    table.node.node.link.send(0x14, b"\x01")
+    table.run(0.5)
+    assert [device.warning() for device in (table.panel, table.reader)] == [
+        DeviceStatus.warning(device.name, UNREADABLE, UNREADABLE_FIX)
+        for device in (table.panel, table.reader)]
+
+
+def test_the_warning_of_messages_not_read_ends_when_the_node_restarts(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    # reflashed, a node restarts with a new session: the messages of the old one are history
+    monkeypatch.setattr("hardware.seatnode.READER_STATES", VERSION_2_READER_STATES)
+    table.node.reader_fault = ReaderFault.OVERHEATED
+    table.run(1.0)
+    assert table.reader.warning() is not None
+    table.node.reader_fault = ReaderFault.NONE
+    table.node.reboot(session=0x0C0C)
+    table.run(2.0)
+    assert table.reader.warning() is None and table.reader.check() == DeviceStatus.healthy("rfid")
