@@ -72,6 +72,13 @@ class Eyes(Protocol):
         ...
 
 
+DEALER_FIX = "the dealer confirms or enters the dice on the console"
+"""What settles an open question of the camera (the table's ``fix`` while it is open)."""
+
+PLAYERS_FIX = "the players do as it says at the tray, or the dealer confirms or enters the dice on the console"
+"""What settles a question the players can settle themselves (:attr:`Question.players`)."""
+
+
 @dataclass(frozen=True)
 class Sighting:
     """What a settled frame gave for a need: the roll, or the reason the dealer must decide (its
@@ -623,7 +630,7 @@ class Table:
                 self._pause_why or "paused by the dealer", "resume from the dealer console"
         elif self.question is not None:
             self.status, self.problem, self.fix = TableStatus.QUESTION, self.question.text, \
-                "the dealer confirms or enters the dice on the console"
+                (PLAYERS_FIX if self.question.players else DEALER_FIX)
         else:
             self.status, self.problem, self.fix = TableStatus.RUNNING, "", ""
 

@@ -64,6 +64,7 @@ def test_the_open_question_shows_its_evidence_and_takes_the_answer(dealer: Flask
     page = dealer.get("/dealer/").get_data(as_text=True)
     assert f"/dealer/evidence/{question.evidence}" in page
     assert 'id="players-settle"' not in page  # a die too many: the dealer's alone
+    assert table.state().fix == "the dealer confirms or enters the dice on the console"
     assert page.count('<g class="det') == question.count  # one box per die the camera saw
     assert dealer.get("/api/state").get_json()["state"]["status"] == "question"
     faces = " ".join(question.kind.faces[:question.count])
@@ -93,6 +94,7 @@ def test_the_answer_box_marks_the_die_the_camera_could_not_read(dealer: FlaskCli
     # the players lay a cocked die flat themselves: the console says so, and the answer is the
     # dealer's only when they cannot
     assert 'id="players-settle"' in page and "enter the dice only if they cannot" in page
+    assert table.state().fix.startswith("the players do as it says at the tray, or the dealer")
     refused = dealer.post("/dealer/answer", data={"csrf": csrf_of(dealer, "/dealer/"), "question": question.id,
                                                   "faces": f"? {read}"})
     assert refused.status_code == 400 and table.state().question is not None
