@@ -46,9 +46,11 @@ SETTLE_TRIES = 5
 faces instead: a die the camera keeps seeing cocked, which real players would stop throwing and
 call the dealer for. Real players throw a die again however often it lands cocked, so chance
 alone must almost never reach it: a throw lands cocked in one of ``build.COCKED_THROWS`` (1/30),
-five in a row once in 24 million rolls. At 3 (once in 27,000) a d12 thrown cocked three times
-running went to the dealer in one of the 240 games of ``bench/table.py --camera-games 40``
-(Tao Dice, 4 players, seed 40), though the camera had read it cocked each time."""
+and the camera looks at each throw made again, the last too, so the dealer enters a die only
+after six throws in a row land cocked, once in 729 million rolls. At 3 (and the last throw not
+looked at) a d12 thrown cocked three times running went to the dealer in one of the 240 games of
+``bench/table.py --camera-games 40`` (Tao Dice, 4 players, seed 40), though the camera had read
+it cocked each time."""
 
 MOVED = "/moved"
 """What a throw's render key gains when the players move the dice a little, the same faces up,
@@ -155,12 +157,12 @@ class SimSeats:
         if throw is None:
             return False
         suffix, tries = TRIES.get(question.code, ("", 0)) if question.players else ("", 0)
-        if self._settled[suffix] < tries:
-            if question.id != self._settling:
-                return self._settle(question.id, throw, suffix)
+        if question.id == self._settling:  # the players did as it said, the last time too
             self._waited += 1
             if self._waited < SETTLE_WAIT:
-                return False  # settled: the camera has not taken the tray yet
+                return False  # the camera has not taken the tray yet, or asked anew
+        elif self._settled[suffix] < tries:
+            return self._settle(question.id, throw, suffix)
         self.table.answer(question.id, throw.faces, DEALER)
         return True
 

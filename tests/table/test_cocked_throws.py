@@ -52,7 +52,9 @@ def test_a_die_cocked_in_every_throw_is_thrown_again_a_few_times_then_the_dealer
             asked_before[-1] += 1
         elif record.kind == "answer":
             asked_before.append(0)
-    assert asked_before[:-1] and max(asked_before) <= SETTLE_TRIES and asked_before.count(SETTLE_TRIES) >= 3
+    # the camera looks at every throw made again, the last too (the simulated dealer entered the
+    # faces before it looked at the last: SETTLE_TRIES questions, where now one more)
+    assert asked_before[:-1] and max(asked_before) <= SETTLE_TRIES + 1 and asked_before.count(SETTLE_TRIES + 1) >= 3
     # a revealed die laid flat by hand lies flat: the camera takes each reveal after one question;
     # every thrown roll, cocked however often it is thrown, the dealer enters
     asked: list[str] = []
