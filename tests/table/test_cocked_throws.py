@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -29,9 +29,12 @@ def test_one_throw_in_thirty_lands_a_die_cocked_and_the_same_key_throws_the_same
     assert throws == [cocked_throw(f"7/1/{index}/render") for index in range(6000)]
 
 
-def _play_tao(tmp_path: Path) -> list[Any]:
+def play_tao(tmp_path: Path, ready: Callable[[Any], None] | None = None) -> list[Any]:
+    """The records of a two-seat Tao Dice demo played out (``ready`` sees the demo first)."""
     demo, _ = build_demo("tao", 2, 2, tmp_path / "t.db", None, ["heuristic"], GAMES["tao"][0])
     try:
+        if ready is not None:
+            ready(demo)
         play_out(demo, None)
         assert demo.table.ledger is not None and demo.table.ledger.game.pending().over
         return demo.table.store.records(demo.table.game_no)
@@ -42,7 +45,7 @@ def _play_tao(tmp_path: Path) -> list[Any]:
 def test_a_die_cocked_in_every_throw_is_thrown_again_a_few_times_then_the_dealer_enters_it(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(build, "COCKED_THROWS", 1.0)
-    records = _play_tao(tmp_path)
+    records = play_tao(tmp_path)
     cocked = [r.line for r in records if r.kind == "question" and "lies cocked: " in r.line]
     assert any(line.endswith("throw the die again") for line in cocked)
     assert any(line.endswith("lay it flat on the face most up") for line in cocked)
@@ -71,7 +74,7 @@ def test_a_die_cocked_in_every_throw_is_thrown_again_a_few_times_then_the_dealer
 def test_a_die_thrown_cocked_twice_is_thrown_again_twice_by_the_players_and_read_by_the_camera(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(build, "cocked_throw", lambda key: int(key.count(AGAIN) < 2))
-    records = _play_tao(tmp_path)
+    records = play_tao(tmp_path)
     cocked = [r for r in records if r.kind == "question" and "lies cocked: " in r.line]
     taken = [r for r in records if r.origin == "camera" and r.kind == "input"]
     assert len(cocked) >= 12 and len(cocked) <= 2 * len(taken)  # at most two questions per roll taken
@@ -92,7 +95,7 @@ def test_a_die_thrown_cocked_four_times_running_is_thrown_a_fifth_time_not_given
         return int(key.split("/")[2] == first[0] and key.count(AGAIN) < 4)
 
     monkeypatch.setattr(build, "cocked_throw", four_times)
-    records = _play_tao(tmp_path)
+    records = play_tao(tmp_path)
     cocked = [r.line for r in records if r.kind == "question" and "lies cocked: " in r.line]
     assert len(cocked) == 4 and all(line.endswith("throw the die again") for line in cocked)
     assert not [r.line for r in records if r.kind == "answer"]  # the dealer entered none
@@ -103,7 +106,7 @@ def test_a_demo_stopped_while_the_players_settle_a_cocked_die_ends_as_an_uninter
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, stop: str) -> None:
     # every first throw lands cocked, and every throw made again lands flat
     monkeypatch.setattr(build, "cocked_throw", lambda key: int(not key.endswith(AGAIN)))
-    _play_tao(tmp_path)
+    play_tao(tmp_path)
     calm = outcome(tmp_path / "t.db")[:2]
     db = tmp_path / "stopped.db"
     demo, _ = build_demo("tao", 2, 2, db, None, ["heuristic"], GAMES["tao"][0])

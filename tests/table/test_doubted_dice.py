@@ -12,11 +12,9 @@ from typing import Any, Callable
 
 import pytest
 
-from controller.table.build import build_demo
 from controller.table.camera import TrayWatcher
-from controller.table.demo import play_out
 from controller.table.sim_seats import MOVE_TRIES, MOVED
-from tests.table.test_every_die import GAMES
+from tests.table.test_cocked_throws import play_tao
 
 MOVE_IT = "move it a little, the same face up"
 MOVE_APART = "move the dice apart, the same faces up"
@@ -26,27 +24,25 @@ def _play_tao(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, doubted: Callable
               missed: bool = False) -> list[Any]:
     """The records of a two-seat Tao Dice demo in which every die of a throw whose render key
     ``doubted`` names is read at 0.41 (``missed``: a die is not found)."""
-    demo, _ = build_demo("tao", 2, 2, tmp_path / "t.db", None, ["heuristic"], GAMES["tao"][0])
-    camera = demo.parts.devices.camera
     read = TrayWatcher.read
 
-    def doubting(self: TrayWatcher, *args: Any, **kwargs: Any) -> Any:
-        reading = read(self, *args, **kwargs)
-        if not doubted(camera.last_key() or ""):
-            return reading
-        if missed:  # a die of each zone is not found (the last, of a zone with two or more)
-            last = {d.zone: d for d in reading.dice}
-            kept = [d for d in reading.dice if last[d.zone] is not d or sum(e.zone == d.zone for e in reading.dice) < 2]
-            return replace(reading, dice=tuple(kept) if len(kept) < len(reading.dice) else reading.dice[:-1])
-        return replace(reading, dice=tuple(replace(d, confidence=min(d.confidence, 0.41)) for d in reading.dice))
+    def doubt(demo: Any) -> None:
+        camera = demo.parts.devices.camera
 
-    monkeypatch.setattr(TrayWatcher, "read", doubting)
-    try:
-        play_out(demo, None)
-        assert demo.table.ledger is not None and demo.table.ledger.game.pending().over
-        return demo.table.store.records(demo.table.game_no)
-    finally:
-        demo.close()
+        def doubting(self: TrayWatcher, *args: Any, **kwargs: Any) -> Any:
+            reading = read(self, *args, **kwargs)
+            if not doubted(camera.last_key() or ""):
+                return reading
+            if missed:  # a die of each zone is not found (the last, of a zone with two or more)
+                last = {d.zone: d for d in reading.dice}
+                kept = [d for d in reading.dice
+                        if last[d.zone] is not d or sum(e.zone == d.zone for e in reading.dice) < 2]
+                return replace(reading, dice=tuple(kept) if len(kept) < len(reading.dice) else reading.dice[:-1])
+            return replace(reading, dice=tuple(replace(d, confidence=min(d.confidence, 0.41)) for d in reading.dice))
+
+        monkeypatch.setattr(TrayWatcher, "read", doubting)
+
+    return play_tao(tmp_path, doubt)
 
 
 def test_a_die_the_camera_doubts_is_moved_by_the_players_and_read_by_the_camera(
