@@ -135,7 +135,8 @@ class SimCamera:
     def roll(self, values: Sequence[int], frames: int = 8, zones: Sequence[str] | None = None,
              positions_mm: Sequence[tuple[float, float]] | None = None,
              bodies: Sequence[tuple[int, int, int]] | None = None, lying: int = 0,
-             lying_kinds: Sequence[str] | None = None, key: str | None = None, **spec: Any) -> None:
+             lying_kinds: Sequence[str] | None = None, key: str | None = None, moved: bool = False,
+             **spec: Any) -> None:
         """Like :meth:`show`, but the next ``frames`` frames show the dice tumbling in (rendered
         now), and the frames after them the dice at rest.
 
@@ -150,7 +151,12 @@ class SimCamera:
         kind: Tao Dice's d12s lie in the centre while the d6 are thrown) with those values in the
         same zones, they stay where they lay, as they looked, and only the others are thrown in
         beside them (the tray, light and camera stay too); otherwise the dice of this kind are
-        all drawn anew, and those of another kind are not drawn (a fresh scene is of one kind)."""
+        all drawn anew, and those of another kind are not drawn (a fresh scene is of one kind).
+
+        ``moved``: the last roll's dice are not thrown again but moved by hand, the same faces up
+        (the players asked to move a die the camera doubts): the same dice on the same tray, under
+        the same camera and light, each turned and slid a little (``vision.render``'s
+        ``_moved_by_hand``)."""
         kind = spec.get("kind", "d6")
         kinds = [kind] * lying if lying_kinds is None else list(lying_kinds)
         if len(kinds) != lying:
@@ -170,7 +176,12 @@ class SimCamera:
         if key is not None:
             self._shot = f"throw {key}"  # as the rendering: the same throw made again after a restart, the same frames
         render = importlib.import_module("vision.render")
-        if staying is None:
+        hand = _by_hand(before, staying, lying, len(self._values)) if moved else None
+        if hand is not None:
+            scenes = render.render_roll(self._rng, self._spec(render, skip=lying), frames + 1, settle_at=frames,
+                                        values=list(self._values[lying:]), after=before,
+                                        staying=staying or [], moved=hand)
+        elif staying is None:
             scenes = render_painted(render, self._rng, self._spec(render), list(self._values), self._bodies,
                                     frames=frames + 1)
         else:
@@ -345,6 +356,16 @@ def _staying(before: Any, values: Sequence[int], kinds: Sequence[str], zones: Se
         staying.append(found[0])
         free.remove(found[0])
     return staying
+
+
+def _by_hand(before: Any, staying: list[int] | None, lying: int, count: int) -> list[int] | None:
+    """The dice of the scene ``before`` that players move by hand (all but those ``staying``), or
+    None when that scene is not the last roll's of these ``count`` dice (``lying`` of them lying
+    from before): a tray swept clean, or one still moving, is thrown on as ever."""
+    if before is None or before.moving or (staying is None and lying):
+        return None
+    hand = [i for i in range(len(before.dice)) if i not in (staying or [])]
+    return hand if len(hand) == count - lying else None
 
 
 def render_painted(render: Any, rng: random.Random, spec: Any, values: Sequence[int],

@@ -182,7 +182,7 @@ def render_scene(rng: random.Random, spec: SceneSpec = SceneSpec(),
 def render_roll(rng: random.Random, spec: SceneSpec, frames: int, settle_at: int | None = None,
                 values: Sequence[int] | None = None, rolls: int = 1,
                 bodies: Sequence[Body] | None = None, after: Scene | None = None,
-                staying: Sequence[int] = ()) -> list[Scene]:
+                staying: Sequence[int] = (), moved: Sequence[int] = ()) -> list[Scene]:
     """A roll seen by a still camera: dice tumble in and slow down until frame ``settle_at``
     (default 2/3 of ``frames``), then lie still; every frame has fresh sensor noise.
 
@@ -193,14 +193,16 @@ def render_roll(rng: random.Random, spec: SceneSpec, frames: int, settle_at: int
     its dice numbered in ``staying`` lie still where they lay, as they looked, first in the new
     scenes' dice, and the thrown dice (``values``, placed clear of them) tumble in beside them. A die
     staying may be of another kind than ``spec.kind`` (Tao Dice's d12s while the d6 are thrown):
-    each die's truth is of its own kind.
+    each die's truth is of its own kind. Its dice numbered in ``moved`` are not thrown anew but
+    moved by hand (:func:`_moved_by_hand`): the same dice, the same faces up, in another place.
     """
     settle = frames * 2 // 3 if settle_at is None else settle_at
     stage = _stage(rng, spec) if after is None or after.layout is None else after.layout
     still: tuple[_Die, ...] = tuple(stage.dice[i] for i in staying)
     scenes = []
     for _ in range(rolls):
-        thrown = painted(_dice(rng, spec, stage, values, still), bodies)
+        thrown = _moved_by_hand(rng, spec, stage, still, moved, values) if moved \
+            else painted(_dice(rng, spec, stage, values, still), bodies)
         layout = replace(stage, dice=(*still, *thrown))
         paths = [None] * len(still) + [_tumble(rng, die) for die in thrown]
         for k in range(frames):
@@ -208,6 +210,46 @@ def render_roll(rng: random.Random, spec: SceneSpec, frames: int, settle_at: int
             dice = tuple(die if path is None else _moved(die, path, left) for die, path in zip(layout.dice, paths))
             scenes.append(_compose(rng, spec, layout, dice, tuple(path is not None and left > 0 for path in paths)))
     return scenes
+
+
+MOVE_SIDES = 1.5
+"""How far a die moved by hand goes, at most, along each axis of the tray: in its sides."""
+
+
+def _moved_by_hand(rng: random.Random, spec: SceneSpec, stage: _Layout, still: tuple[_Die, ...],
+                   moved: Sequence[int], values: Sequence[int] | None) -> tuple[_Die, ...]:
+    """The stage's dice numbered ``moved``, each moved a little by hand, the same face up: the
+    same die (its size, looks and top face) turned about the vertical and slid up to
+    :data:`MOVE_SIDES` of its sides, clear of the other dice, on the same tray under the same
+    camera and light. A die lying cocked is laid flat, its ``values`` face up (another place
+    from the renderer, the same looks). What a player does when asked to move a die the camera
+    doubts: not a throw, whose new dice, felt and light would be kinder than the table."""
+    placed = list(still)
+    for n, index in enumerate(moved):
+        die = stage.dice[index]
+        if die.cocked:
+            top = values[n] if values is not None else 1
+            flat = _place(rng, replace(spec, cocked=0, cut_off=0), stage.camera, stage.tray, [top], _scale(spec),
+                          tuple(placed))[0]
+            placed.append(replace(flat, style=die.style))
+            continue
+        placed.append(_slid(rng, spec, stage, die, placed))
+    return tuple(placed[len(still):])
+
+
+def _slid(rng: random.Random, spec: SceneSpec, stage: _Layout, die: _Die, placed: list[_Die]) -> _Die:
+    """``die`` turned and slid a little, clear of ``placed`` (where it lay when nowhere fits)."""
+    reach = MOVE_SIDES * die.pose.edge_mm
+    for _ in range(300):
+        turn = rng.uniform(-math.pi, math.pi)
+        c, s_ = math.cos(turn), math.sin(turn)
+        spin = np.array([[c, -s_, 0.0], [s_, c, 0.0], [0.0, 0.0, 1.0]])
+        shift = np.array([rng.uniform(-reach, reach), rng.uniform(-reach, reach), 0.0])
+        pose = replace(die.pose, position=die.pose.position + shift, rotation=spin @ die.pose.rotation)
+        candidate = replace(die, pose=pose, yaw=die.yaw + turn)
+        if _fits(candidate, placed, stage.camera, spec, stage.tray, False):
+            return candidate
+    return die
 
 
 def painted(dice: tuple[_Die, ...], bodies: Sequence[Body] | None) -> tuple[_Die, ...]:

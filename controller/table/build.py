@@ -430,5 +430,5 @@ def _show(parts: DemoParts, table: Table) -> Callable[[Throw, str], None]:
         bodies = [parse_hex(table.colours[seat]) for seat in owners if seat is not None] if owned else None
         zones = [throw.zone if owned else die.zone for die in here] + [throw.zone] * len(throw.faces)
         camera.roll(values, zones=zones, bodies=bodies, lying=len(here), lying_kinds=[die.kind.value for die in here],
-                    kind=need.kind.value, cocked=cocked_dice(key, need), key=key)
+                    kind=need.kind.value, cocked=cocked_dice(key, need), key=key, moved=key.endswith(MOVED))
     return show
