@@ -227,18 +227,21 @@ def _moved_by_hand(rng: random.Random, spec: SceneSpec, stage: _Layout, still: t
     placed = list(still)
     for n, index in enumerate(moved):
         die = stage.dice[index]
+        own = replace(spec, cocked=0, cut_off=0, positions_mm=None,
+                      areas_mm=None if spec.areas_mm is None else (spec.areas_mm[n],))  # its own area
         if die.cocked:
             top = values[n] if values is not None else 1
-            flat = _place(rng, replace(spec, cocked=0, cut_off=0), stage.camera, stage.tray, [top], _scale(spec),
-                          tuple(placed))[0]
+            flat = _place(rng, own, stage.camera, stage.tray, [top], _scale(spec), tuple(placed))[0]
             placed.append(replace(flat, style=die.style))
             continue
-        placed.append(_slid(rng, spec, stage, die, placed))
+        placed.append(_slid(rng, own, stage, die, placed))
     return tuple(placed[len(still):])
 
 
 def _slid(rng: random.Random, spec: SceneSpec, stage: _Layout, die: _Die, placed: list[_Die]) -> _Die:
-    """``die`` turned and slid a little, clear of ``placed`` (where it lay when nowhere fits)."""
+    """``die`` turned and slid a little, clear of ``placed`` and inside its area (``spec``'s
+    only one: its zone on the tray, which a player moving it keeps it in); where it lay when
+    nowhere fits."""
     reach = MOVE_SIDES * die.pose.edge_mm
     for _ in range(300):
         turn = rng.uniform(-math.pi, math.pi)
@@ -247,7 +250,7 @@ def _slid(rng: random.Random, spec: SceneSpec, stage: _Layout, die: _Die, placed
         shift = np.array([rng.uniform(-reach, reach), rng.uniform(-reach, reach), 0.0])
         pose = replace(die.pose, position=die.pose.position + shift, rotation=spin @ die.pose.rotation)
         candidate = replace(die, pose=pose, yaw=die.yaw + turn)
-        if _fits(candidate, placed, stage.camera, spec, stage.tray, False):
+        if _fits(candidate, placed, stage.camera, spec, stage.tray, False) and _in_area(candidate, spec, 0):
             return candidate
     return die
 

@@ -26,6 +26,7 @@ def test_dice_moved_by_hand_are_the_same_dice_on_the_same_tray_in_other_places(t
         first = _thrown(camera, "5/1/9/render")
         moved = _thrown(camera, "5/1/9/render/moved", moved=True)
         again = _thrown(camera, "5/1/9/render/moved/again")
+        zones = [camera.tray.zones.zone_of(d.tray_mm) for d in moved.dice]
     finally:
         demo.close()
     assert [d.value for d in moved.dice] == [d.value for d in first.dice] == [3, 5, 1]
@@ -34,5 +35,23 @@ def test_dice_moved_by_hand_are_the_same_dice_on_the_same_tray_in_other_places(t
     assert [d.style for d in moved.layout.dice] == [d.style for d in first.layout.dice]  # the same dice
     assert [d.pose.edge_mm for d in moved.layout.dice] == [d.pose.edge_mm for d in first.layout.dice]
     assert all(not np.allclose(m.center, f.center, atol=2.0) for m, f in zip(moved.dice, first.dice))
+    # moved a little, each stays in its zone (a die slid out of the community zone was a question
+    # to the dealer: "a die lies outside every zone")
+    assert zones == ["community"] * 3
     # a throw made again is a new stage, as before (the kind twin a move must not be)
     assert not np.array_equal(again.layout.ground, first.layout.ground)
+
+
+def test_a_die_moved_by_hand_stays_in_its_seats_zone(tmp_path: Path) -> None:
+    # key 0, 5: slid up to 1.5 of its sides anywhere, a die of seat 0's zone landed in the
+    # community zone, a question for the dealer ("a die in the community zone while the table
+    # waits for Ben's dice", Tauren seed 70)
+    demo, _ = build_demo("diceholdem", 2, 5, tmp_path / "t.db", None, ["heuristic"], GAMES["diceholdem"][0])
+    camera = demo.parts.devices.camera
+    try:
+        for k in (0, 5):
+            camera.roll([3, 5], zones=["seat0"] * 2, kind="letters", key=f"5/1/{k}/render")
+            camera.roll([3, 5], zones=["seat0"] * 2, kind="letters", key=f"5/1/{k}/render/moved", moved=True)
+            assert [camera.tray.zones.zone_of(d.tray_mm) for d in camera.scene.dice] == ["seat0"] * 2, k
+    finally:
+        demo.close()
