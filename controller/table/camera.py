@@ -495,7 +495,7 @@ or flagged (cut off by the tray's edge, no face found, uncertain). Its face is u
 the players can settle it themselves, as they do a cocked die, without throwing it again (which
 would change its face, and a revealed die cannot be): the sentence asks them to move it a little,
 the same face up, and the camera reads it where it lies then, in another pose and light. Only a
-die the camera still doubts is left to the dealer. Such dice were 6 of the 11 dealer entries of
+die the camera still doubts is left to the dealer. Such dice were 6 of the 10 dealer entries of
 the demo's games on seeds 41-120 (``bench/table.py --camera-games``): a d8 or d6 read at 0.43 to
 0.72, in a pose or light the reader doubts, not a die it cannot read."""
 
