@@ -401,7 +401,7 @@ def _chained(last: str | None, key: str) -> str:
     ('7/1/4/render/again', '7/1/4/render')
     """
     suffix = next((end for end in SETTLED if key.endswith(end)), "")
-    roll = key.removesuffix(suffix) if suffix else key
+    roll = key.removesuffix(suffix)
     if last is not None and (last == roll or any(last.startswith(roll + end) for end in SETTLED)):
         return last + suffix
     return key

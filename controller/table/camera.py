@@ -38,6 +38,7 @@ from controller.games.dice import DieKind
 from controller.games.errors import ConfigError, DeviceDisconnected, DeviceTimeout, InvalidInput
 from controller.games.rolls import Roll
 from controller.games.view import DieView, TableView
+from controller.table.records import COCKED as COCKED, DOUBTED as DOUBTED, UNSEEN as UNSEEN
 from controller.table.records import DieSeen, Question
 from controller.table.table import Sighting
 from hardware.devices import Camera, DeviceFailing, DeviceStatus, Frame, camera_focal_px
@@ -424,8 +425,7 @@ def match(needed: DiceNeeded, seen: TrayReading, zones: ZoneMap,
             return Roll(needed.seat, needed.kind, tuple(d.face for d in _in_zone(seen, zone) if d not in still and d.face))
         return Roll(needed.seat, needed.kind, _new_faces(_faces_in(seen, zone), before))
     code, text = reason
-    return Question(0, needed.seat, needed.kind, needed.count, code, text, seen.dice, code=code,
-                    players=code in PLAYERS_SETTLE)
+    return Question(0, needed.seat, needed.kind, needed.count, code, text, seen.dice, code=code)
 
 
 @dataclass(frozen=True)
@@ -480,33 +480,12 @@ def dice_on_table(view: TableView, need: DiceNeeded | None) -> dict[str, tuple[s
 Reason = tuple[str, str]
 """Why the camera's reading is not taken: a short code (``unreadable``, ``no_zone``, ``owner``,
 ``outside``, ``other_zone``, ``count``, :data:`COCKED`, :data:`OTHER_KIND`, ``flagged``,
-``confidence``, ``moved``) and the dealer's sentence."""
-
-COCKED = "cocked"
-"""The code of a question about a new die lying cocked (leaning on another die or the tray's wall):
-no camera can tell which face is up, and the players can settle it themselves, so the sentence
-tells them how (a thrown die: throw the dice again; a revealed one: lay it flat on the face most
-up) and the table takes the tray once they have; the dealer may still enter the faces by hand."""
-
-
-DOUBTED = ("confidence", "flagged")
-"""The codes of a question about a new die the camera doubts: read below the confidence threshold,
-or flagged (cut off by the tray's edge, no face found, uncertain). Its face is up and stays up, so
-the players can settle it themselves, as they do a cocked die, without throwing it again (which
-would change its face, and a revealed die cannot be): the sentence asks them to move it a little,
-the same face up, and the camera reads it where it lies then, in another pose and light. Only a
-die the camera still doubts is left to the dealer. Such dice were 6 of the 10 dealer entries of
-the demo's games on seeds 41-120 (``bench/table.py --camera-games``): a d8 or d6 read at 0.43 to
-0.72, in a pose or light the reader doubts, not a die it cannot read."""
+``confidence``, :data:`UNSEEN`, ``moved``) and the dealer's sentence; those the players settle
+themselves are :data:`controller.table.records.PLAYERS_SETTLE` (COCKED, DOUBTED, UNSEEN live there,
+with the question)."""
 
 MOVE_IT = "move it a little, the same face up"
 """What the players do about a die the camera doubts (:data:`DOUBTED`)."""
-
-UNSEEN = "unseen"
-"""The code of a question about fewer dice in a zone than the roll needs: two dice touching,
-which the finder may see as one (a letter die leaning on another), or a die near the felt's
-colour. The players move the dice apart, the same faces up (:data:`MOVE_APART`), and the camera
-looks again; more dice than the roll needs (code ``count``) are the dealer's to sort out."""
 
 MOVE_APART = "move the dice apart, the same faces up"
 """What the players do about dice the camera did not all find (:data:`UNSEEN`)."""
@@ -514,9 +493,6 @@ MOVE_APART = "move the dice apart, the same faces up"
 OTHER_KIND = "other_kind"
 """The code of a question about a die the reader takes for another kind than the one the table
 waits for (the reader's flag of the same name: a pip d6 where Tauren dice are awaited)."""
-
-PLAYERS_SETTLE = frozenset((COCKED, UNSEEN, *DOUBTED))
-"""The codes of the questions the players can settle themselves (:attr:`Question.players`)."""
 
 
 def _dice(n: int) -> str:
@@ -729,8 +705,7 @@ class TableEyes:
         result = match(need, step.reading, self.watcher.tray.zones, earlier, lay, names)
         if isinstance(result, Roll):
             return Sighting(result, seen=step.reading.dice, jpeg=step.reading.jpeg)
-        return Sighting(None, result.text, result.seen, step.reading.jpeg, code=result.code, thrown=moved,
-                        players=result.players)
+        return Sighting(None, result.text, result.seen, step.reading.jpeg, code=result.code, thrown=moved)
 
 
 def _thrown(needed: DiceNeeded, seen: TrayReading, earlier: Mapping[str, Sequence[str]]) -> bool:

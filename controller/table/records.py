@@ -66,6 +66,35 @@ class DieSeen:
     flag: str | None = None
 
 
+COCKED = "cocked"
+"""The code of a camera's question about a new die lying cocked (leaning on another die or the tray's wall):
+no camera can tell which face is up, and the players can settle it themselves, so the sentence
+tells them how (a thrown die: throw the dice again; a revealed one: lay it flat on the face most
+up) and the table takes the tray once they have; the dealer may still enter the faces by hand."""
+
+
+DOUBTED = ("confidence", "flagged")
+"""The codes of a question about a new die the camera doubts: read below the confidence threshold,
+or flagged (cut off by the tray's edge, no face found, uncertain). Its face is up and stays up, so
+the players can settle it themselves, as they do a cocked die, without throwing it again (which
+would change its face, and a revealed die cannot be): the sentence asks them to move it a little,
+the same face up, and the camera reads it where it lies then, in another pose and light. Only a
+die the camera still doubts is left to the dealer. Such dice were 6 of the 10 dealer entries of
+the demo's games on seeds 41-120 (``bench/table.py --camera-games``): a d8 or d6 read at 0.43 to
+0.72, in a pose or light the reader doubts, not a die it cannot read."""
+
+UNSEEN = "unseen"
+"""The code of a question about fewer dice in a zone than the roll needs: two dice touching,
+which the finder may see as one (a letter die leaning on another), or a die near the felt's
+colour. The players move the dice apart, the same faces up
+(:data:`controller.table.camera.MOVE_APART`), and the camera looks again; more dice than the roll
+needs (code ``count``) are the dealer's to sort out."""
+
+PLAYERS_SETTLE = frozenset((COCKED, UNSEEN, *DOUBTED))
+"""The codes of the questions the players can settle themselves (:attr:`Question.players`); the
+camera's other codes and its sentences are in :mod:`controller.table.camera`."""
+
+
 @dataclass(frozen=True)
 class Question:
     """What the table asks the dealer before it goes on: the dice it needs (``seat`` None:
@@ -84,7 +113,10 @@ class Question:
     seen: tuple[DieSeen, ...] = ()
     evidence: int | None = None  # the evidence picture's id (see TableHandle.evidence)
     code: str = ""
-    players: bool = False
+    players: bool = field(init=False)  # the code's: one of PLAYERS_SETTLE
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", self.code in PLAYERS_SETTLE)
 
 
 @dataclass(frozen=True)

@@ -55,8 +55,8 @@ it cocked each time."""
 MOVED = "/moved"
 """What a throw's render key gains when the players move the dice a little, the same faces up,
 because the camera doubted one (``controller.table.camera.DOUBTED``) or did not see them all
-(``UNSEEN``): a new rendering of the same faces, none of them cocked
-(``controller.table.build.cocked_dice``)."""
+(``UNSEEN``): the same dice on the same tray, each turned and slid a little
+(``SimCamera.roll(moved=True)``), none of them cocked (``controller.table.build.cocked_dice``)."""
 
 MOVE_TRIES = 2
 """How often the players move a die the camera doubts, for one roll, before the simulated dealer

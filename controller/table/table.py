@@ -92,7 +92,6 @@ class Sighting:
     jpeg: bytes | None = None
     code: str = ""
     thrown: bool = False
-    players: bool = False  # the players can settle the doubt themselves (Question.players)
 
 
 
@@ -500,7 +499,7 @@ class Table:
         whose = "the community" if need.seat is None else self._name(need.seat)
         text = f"{need.count} {need.kind.noun(need.count)} for {whose} ({need.reason}): {sight.reason}"
         self.question = Question(self._questions, need.seat, need.kind, need.count, need.reason,
-                                 sight.reason, tuple(sight.seen), code=sight.code, players=sight.players)
+                                 sight.reason, tuple(sight.seen), code=sight.code)
         ack = self._record("question", text, "camera", "camera", evidence=sight.jpeg)
         self.question = replace(self.question, evidence=self._picture(ack))
 

@@ -128,8 +128,7 @@ class DrivenTable:
         """Play on to the next open roll, then let the camera doubt it: a question to the dealer
         (``cocked``: its first die is seen cocked, with no face; the others are read surely, at
         ``sure``, with no flag), of ``code`` (by default ``cocked`` or ``confidence``), which the
-        players settle as the camera says (:data:`controller.table.camera.PLAYERS_SETTLE`)."""
-        from controller.table.camera import PLAYERS_SETTLE
+        players settle as the camera says (:data:`controller.table.records.PLAYERS_SETTLE`)."""
         code = code or ("cocked" if cocked else "confidence")
         while not self._open_roll_wanted():
             self.step()
@@ -138,8 +137,7 @@ class DrivenTable:
                              0.42 if i == 0 else sure, (120.0 + 160 * i, 200.0),
                              (70.0 + 160 * i, 150.0, 100.0, 100.0), "community",
                              ("cocked" if cocked else "low confidence") if i == 0 else None) for i in range(need.count))
-        self.eyes.doubt = Sighting(None, reason, seen, evidence_picture(seen), code=code,
-                                   players=code in PLAYERS_SETTLE)
+        self.eyes.doubt = Sighting(None, reason, seen, evidence_picture(seen), code=code)
         self.table.tick()
         question = self.table.state().question
         assert question is not None, "the table did not ask"
