@@ -136,7 +136,7 @@ class SimCamera:
              positions_mm: Sequence[tuple[float, float]] | None = None,
              bodies: Sequence[tuple[int, int, int]] | None = None, lying: int = 0,
              lying_kinds: Sequence[str] | None = None, key: str | None = None, moved: bool = False,
-             **spec: Any) -> None:
+             again: bool = False, **spec: Any) -> None:
         """Like :meth:`show`, but the next ``frames`` frames show the dice tumbling in (rendered
         now), and the frames after them the dice at rest.
 
@@ -156,7 +156,9 @@ class SimCamera:
         ``moved``: the last roll's dice are not thrown again but moved by hand, the same faces up
         (the players asked to move a die the camera doubts): the same dice on the same tray, under
         the same camera and light, each turned and slid a little (``vision.render``'s
-        ``_moved_by_hand``)."""
+        ``_moved_by_hand``). ``again``: the last roll's thrown dice are picked up and thrown again
+        (the players asked to throw a cocked die again): the same dice on the same tray, under the
+        same camera and light, landing anew (``_thrown_again``)."""
         kind = spec.get("kind", "d6")
         kinds = [kind] * lying if lying_kinds is None else list(lying_kinds)
         if len(kinds) != lying:
@@ -176,11 +178,12 @@ class SimCamera:
         if key is not None:
             self._shot = f"throw {key}"  # as the rendering: the same throw made again after a restart, the same frames
         render = importlib.import_module("vision.render")
-        hand = _by_hand(before, staying, lying, len(self._values)) if moved else None
+        hand = _by_hand(before, staying, lying, len(self._values)) if moved or again else None
         if hand is not None:
             scenes = render.render_roll(self._rng, self._spec(render, skip=lying), frames + 1, settle_at=frames,
                                         values=list(self._values[lying:]), after=before,
-                                        staying=staying or [], moved=hand)
+                                        staying=staying or [], moved=hand if moved else (),
+                                        rethrown=() if moved else hand)
         elif staying is None:
             scenes = render_painted(render, self._rng, self._spec(render), list(self._values), self._bodies,
                                     frames=frames + 1)

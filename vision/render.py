@@ -182,7 +182,7 @@ def render_scene(rng: random.Random, spec: SceneSpec = SceneSpec(),
 def render_roll(rng: random.Random, spec: SceneSpec, frames: int, settle_at: int | None = None,
                 values: Sequence[int] | None = None, rolls: int = 1,
                 bodies: Sequence[Body] | None = None, after: Scene | None = None,
-                staying: Sequence[int] = (), moved: Sequence[int] = ()) -> list[Scene]:
+                staying: Sequence[int] = (), moved: Sequence[int] = (), rethrown: Sequence[int] = ()) -> list[Scene]:
     """A roll seen by a still camera: dice tumble in and slow down until frame ``settle_at``
     (default 2/3 of ``frames``), then lie still; every frame has fresh sensor noise.
 
@@ -195,14 +195,20 @@ def render_roll(rng: random.Random, spec: SceneSpec, frames: int, settle_at: int
     staying may be of another kind than ``spec.kind`` (Tao Dice's d12s while the d6 are thrown):
     each die's truth is of its own kind. Its dice numbered in ``moved`` are not thrown anew but
     moved by hand (:func:`_moved_by_hand`): the same dice, the same faces up, in another place.
+    Its dice numbered in ``rethrown`` are picked up and thrown again (:func:`_thrown_again`): the
+    same dice, new faces (``values``), new places.
     """
     settle = frames * 2 // 3 if settle_at is None else settle_at
     stage = _stage(rng, spec) if after is None or after.layout is None else after.layout
     still: tuple[_Die, ...] = tuple(stage.dice[i] for i in staying)
     scenes = []
     for _ in range(rolls):
-        thrown = _moved_by_hand(rng, spec, stage, still, moved, values) if moved \
-            else painted(_dice(rng, spec, stage, values, still), bodies)
+        if moved:
+            thrown = _moved_by_hand(rng, spec, stage, still, moved, values)
+        elif rethrown:
+            thrown = _thrown_again(rng, spec, stage, still, rethrown, values)
+        else:
+            thrown = painted(_dice(rng, spec, stage, values, still), bodies)
         layout = replace(stage, dice=(*still, *thrown))
         paths = [None] * len(still) + [_tumble(rng, die) for die in thrown]
         for k in range(frames):
@@ -235,6 +241,27 @@ def _moved_by_hand(rng: random.Random, spec: SceneSpec, stage: _Layout, still: t
             placed.append(replace(flat, style=die.style))
             continue
         placed.append(_slid(rng, own, stage, die, placed))
+    return tuple(placed[len(still):])
+
+
+def _thrown_again(rng: random.Random, spec: SceneSpec, stage: _Layout, still: tuple[_Die, ...],
+                  rethrown: Sequence[int], values: Sequence[int] | None) -> tuple[_Die, ...]:
+    """The stage's dice numbered ``rethrown`` picked up and thrown again on the same tray, under
+    the same camera and light: each the same die (its size and looks) landing anew, ``values`` up
+    (1 when None), in its area, the last ``spec.cocked`` of them leaning. What players do when
+    asked to throw a cocked die again: a throw drawn from scratch would bring new dice, felt and
+    light, a twin kinder than the table."""
+    scale = _scale(spec)
+    placed = list(still)
+    for n, index in enumerate(rethrown):
+        die = stage.dice[index]
+        px = die.pose.edge_mm * scale
+        own = replace(spec, die_px=(px, px), cut_off=0, positions_mm=None,
+                      cocked=int(n >= len(rethrown) - spec.cocked),
+                      areas_mm=None if spec.areas_mm is None else (spec.areas_mm[n],))
+        top = values[n] if values is not None else 1
+        landed = _place(rng, own, stage.camera, stage.tray, [top], scale, tuple(placed))[0]
+        placed.append(replace(landed, style=die.style))
     return tuple(placed[len(still):])
 
 

@@ -379,8 +379,14 @@ def cocked_dice(key: str, need: DiceNeeded) -> int:
     lies cocked is laid flat by hand (``key`` ends in :data:`AGAIN`) and lies flat, as do dice
     moved by hand (:data:`MOVED`); a thrown die, thrown again, lands as any throw does
     (:func:`cocked_throw`)."""
-    by_hand = (need.reason == REVEAL and key.endswith(AGAIN)) or key.endswith(MOVED)
-    return 0 if by_hand else cocked_throw(key)
+    return 0 if by_hand(key, need) else cocked_throw(key)
+
+
+def by_hand(key: str, need: DiceNeeded) -> bool:
+    """Whether the players settle the throw named ``key`` by hand, the same faces up: dice moved
+    (``key`` ends in :data:`MOVED`), or a revealed die the table said lies cocked, laid flat
+    (:data:`AGAIN` at a reveal: a sealed die is never thrown again)."""
+    return (need.reason == REVEAL and key.endswith(AGAIN)) or key.endswith(MOVED)
 
 
 SETTLED = (AGAIN, MOVED)
@@ -430,5 +436,6 @@ def _show(parts: DemoParts, table: Table) -> Callable[[Throw, str], None]:
         bodies = [parse_hex(table.colours[seat]) for seat in owners if seat is not None] if owned else None
         zones = [throw.zone if owned else die.zone for die in here] + [throw.zone] * len(throw.faces)
         camera.roll(values, zones=zones, bodies=bodies, lying=len(here), lying_kinds=[die.kind.value for die in here],
-                    kind=need.kind.value, cocked=cocked_dice(key, need), key=key, moved=key.endswith(MOVED))
+                    kind=need.kind.value, cocked=cocked_dice(key, need), key=key, moved=by_hand(key, need),
+                    again=key.endswith(AGAIN) and not by_hand(key, need))
     return show

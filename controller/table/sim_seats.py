@@ -38,8 +38,8 @@ MISREAD = "the camera misread a die"
 
 AGAIN = "/again"
 """What a throw's render key gains when the players throw the dice again (or lay a revealed die
-flat) because the table said one lies cocked: a new rendering, in which dice thrown again may land
-cocked again (a die laid flat by hand lies flat: ``controller.table.build.cocked_dice``)."""
+flat) because the table said one lies cocked: the same dice thrown again on the same tray, which
+may land cocked again (a revealed die laid flat by hand lies flat: ``controller.table.build.by_hand``)."""
 
 SETTLE_TRIES = 5
 """How often the players settle a cocked die for one roll before the simulated dealer enters the

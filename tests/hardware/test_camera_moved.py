@@ -1,7 +1,8 @@
 """The simulated camera's dice moved by hand (``roll(moved=True)``): when the table asks the
 players to move a die it doubts, the same face up, they move the same dice on the same tray, under
-the same light. A throw made anew draws new dice on a new stage, which would be a twin kinder than
-the table: a die lost on a felt near its colour, moved, lay on another felt."""
+the same light; asked to throw a cocked die again (``roll(again=True)``), they throw the same dice
+again on that tray. A throw made anew draws new dice on a new stage, which would be a twin kinder
+than the table: a die lost on a felt near its colour, moved or thrown again, lay on another felt."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from controller.table.build import build_demo
 from tests.table.test_every_die import GAMES
 
 
-def _thrown(camera: Any, key: str, moved: bool = False) -> Any:
-    camera.roll([3, 5, 1], zones=["community"] * 3, kind="letters", key=key, moved=moved)
+def _thrown(camera: Any, key: str, moved: bool = False, values: tuple[int, ...] = (3, 5, 1), **how: Any) -> Any:
+    camera.roll(list(values), zones=["community"] * 3, kind="letters", key=key, moved=moved, **how)
     return camera.scene
 
 
@@ -25,7 +26,7 @@ def test_dice_moved_by_hand_are_the_same_dice_on_the_same_tray_in_other_places(t
     try:
         first = _thrown(camera, "5/1/9/render")
         moved = _thrown(camera, "5/1/9/render/moved", moved=True)
-        again = _thrown(camera, "5/1/9/render/moved/again")
+        fresh = _thrown(camera, "5/1/9/render/moved/again")
         zones = [camera.tray.zones.zone_of(d.tray_mm) for d in moved.dice]
     finally:
         demo.close()
@@ -38,8 +39,28 @@ def test_dice_moved_by_hand_are_the_same_dice_on_the_same_tray_in_other_places(t
     # moved a little, each stays in its zone (a die slid out of the community zone was a question
     # to the dealer: "a die lies outside every zone")
     assert zones == ["community"] * 3
-    # a throw made again is a new stage, as before (the kind twin a move must not be)
-    assert not np.array_equal(again.layout.ground, first.layout.ground)
+    # a fresh throw, not said to be made again, lands on a new stage
+    assert not np.array_equal(fresh.layout.ground, first.layout.ground)
+
+
+def test_dice_thrown_again_are_the_same_dice_on_the_same_tray_with_new_faces(tmp_path: Path) -> None:
+    # the players asked to throw a cocked die again pick up the same dice: drawn from scratch, the
+    # throw made again landed on a new felt under a new light, with new dice (a twin kinder than
+    # the table: a die near the felt's colour, thrown again, lay on another felt)
+    demo, _ = build_demo("diceholdem", 2, 5, tmp_path / "t.db", None, ["heuristic"], GAMES["diceholdem"][0])
+    camera = demo.parts.devices.camera
+    try:
+        first = _thrown(camera, "5/1/9/render", cocked=1)
+        again = _thrown(camera, "5/1/9/render/again", values=(6, 2, 4), again=True, cocked=1)
+        zones = [camera.tray.zones.zone_of(d.tray_mm) for d in again.dice]
+    finally:
+        demo.close()
+    assert [d.value for d in again.dice] == [6, 2, None]  # new faces, the last die cocked again
+    assert np.array_equal(again.layout.ground, first.layout.ground)  # the felt and its light
+    assert np.array_equal(again.layout.light, first.layout.light)
+    assert [d.style for d in again.layout.dice] == [d.style for d in first.layout.dice]  # the same dice
+    assert [d.pose.edge_mm for d in again.layout.dice] == [d.pose.edge_mm for d in first.layout.dice]
+    assert zones == ["community"] * 3
 
 
 def test_a_die_moved_by_hand_stays_in_its_seats_zone(tmp_path: Path) -> None:

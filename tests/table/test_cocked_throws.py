@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 from typing import Any, Callable
 
+import numpy as np
 import pytest
 
 import vision.read
@@ -53,13 +54,14 @@ def test_a_die_cocked_in_every_throw_is_thrown_again_a_few_times_then_the_dealer
     for record in records:
         if record.kind == "question":
             asked_before[-1] += 1
-        elif record.kind == "answer":
-            asked_before.append(0)
+        elif record.kind == "answer" or (record.origin == "camera" and record.kind == "input"):
+            asked_before.append(0)  # the next roll's questions
     # the camera looks at every throw made again, the last too (the simulated dealer entered the
     # faces before it looked at the last: SETTLE_TRIES questions, where now one more)
     assert asked_before[:-1] and max(asked_before) <= SETTLE_TRIES + 1 and asked_before.count(SETTLE_TRIES + 1) >= 3
     # a revealed die laid flat by hand lies flat: the camera takes each reveal after one question;
-    # every thrown roll, cocked however often it is thrown, the dealer enters
+    # every thrown roll, cocked however often it is thrown, the dealer enters, unless the camera
+    # doubted a cocked die's face, not seeing it cocked, and the players, asked to move it, laid it flat
     asked: list[str] = []
     after: list[str] = []
     for record in records:
@@ -68,7 +70,8 @@ def test_a_die_cocked_in_every_throw_is_thrown_again_a_few_times_then_the_dealer
         elif record.origin == "camera" and record.kind == "input":
             after.append(asked[-1])
     laid = [line for line in cocked if line.endswith("lay it flat on the face most up")]
-    assert after and len(after) == len(laid) and set(after) <= set(laid)
+    assert after and len([line for line in after if line in laid]) == len(laid)
+    assert all(line in laid or line.endswith("move it a little, the same face up") for line in after)
 
 
 def test_a_die_thrown_cocked_twice_is_thrown_again_twice_by_the_players_and_read_by_the_camera(
@@ -99,6 +102,32 @@ def test_a_die_thrown_cocked_four_times_running_is_thrown_a_fifth_time_not_given
     cocked = [r.line for r in records if r.kind == "question" and "lies cocked: " in r.line]
     assert len(cocked) == 4 and all(line.endswith("throw the die again") for line in cocked)
     assert not [r.line for r in records if r.kind == "answer"]  # the dealer entered none
+
+
+def test_the_demos_players_throw_the_same_dice_again_and_lay_a_revealed_one_flat_by_hand(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # every first throw lands cocked, and every throw made again lands flat
+    monkeypatch.setattr(build, "cocked_throw", lambda key: int(not key.endswith(AGAIN)))
+    settled: list[tuple[str, bool]] = []  # (how, on the same felt with the same dice)
+
+    def watch(demo: Any) -> None:
+        camera = demo.parts.devices.camera
+        roll = camera.roll
+
+        def watched(values: Any, **how: Any) -> None:
+            before = camera.scene
+            roll(values, **how)
+            if how["key"].endswith(AGAIN):
+                thrown = camera.scene.layout.dice[how["lying"]:]
+                same = (np.array_equal(camera.scene.layout.ground, before.layout.ground)
+                        and {d.style for d in thrown} <= {d.style for d in before.layout.dice})
+                settled.append(("again" if how.get("again") else "moved" if how.get("moved") else "fresh", same))
+        camera.roll = watched
+    play_tao(tmp_path, watch)
+    # a thrown die is thrown again, a revealed (sealed) one laid flat by hand: both the same dice
+    # on the same tray (a throw made again was drawn from scratch: a new felt, new dice)
+    assert {how for how, _ in settled} == {"again", "moved"}
+    assert all(same for _, same in settled)
 
 
 @pytest.mark.parametrize("stop", ["asked", "thrown again"])
