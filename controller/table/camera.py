@@ -703,9 +703,10 @@ class TableEyes:
         if not moved and not _thrown(need, step.reading, earlier or {}):
             return None  # a still tray with nothing new on it: not thrown yet, nothing to ask
         result = match(need, step.reading, self.watcher.tray.zones, earlier, lay, names)
+        sure = tuple(d.face for d in _in_zone(step.reading, zone_for(need.seat)) if d.face is not None and _sure(d))
         if isinstance(result, Roll):
-            return Sighting(result, seen=step.reading.dice, jpeg=step.reading.jpeg)
-        return Sighting(None, result.text, result.seen, step.reading.jpeg, code=result.code, thrown=moved)
+            return Sighting(result, seen=step.reading.dice, jpeg=step.reading.jpeg, sure=sure)
+        return Sighting(None, result.text, result.seen, step.reading.jpeg, code=result.code, thrown=moved, sure=sure)
 
 
 def _thrown(needed: DiceNeeded, seen: TrayReading, earlier: Mapping[str, Sequence[str]]) -> bool:

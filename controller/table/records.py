@@ -94,6 +94,19 @@ PLAYERS_SETTLE = frozenset((COCKED, UNSEEN, *DOUBTED))
 """The codes of the questions the players can settle themselves (:attr:`Question.players`); the
 camera's other codes and its sentences are in :mod:`controller.table.camera`."""
 
+TURNED = "turned"
+"""The code of a question about dice the players settled by hand, asked to keep their faces up,
+that no longer show a face the camera had read surely before: a die turned, by mistake or to
+cheat, which only the dealer settles. A die the camera doubted may show another face after the
+move (its reading was doubted), so a die turned in its place is not told."""
+
+
+def faces_stay(code: str, reveal: bool) -> bool:
+    """Whether the players settle a question of ``code`` with the dice's faces as they lie: a
+    doubted die or dice not all found, moved a little, and a revealed die lying cocked, laid flat
+    (``reveal``: a need of reason REVEAL); a thrown die lying cocked is thrown again, new faces."""
+    return code in DOUBTED or code == UNSEEN or (code == COCKED and reveal)
+
 
 @dataclass(frozen=True)
 class Question:

@@ -16,11 +16,11 @@ import queue
 import threading
 import time
 from pathlib import Path
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
-from controller.games.base import DiceNeeded
+from controller.games.base import REVEAL, DiceNeeded
 from controller.games.errors import DeviceError, DiceTableError, IllegalAction, TableNotReady
 from controller.games.rolls import Roll
 from controller.games.view import Awaited, TableView
@@ -31,8 +31,8 @@ from controller.store.store import DEVICE_RECORDS, TABLE
 from controller.table.controls import Controls, Refusal, Setting, Stake
 from controller.table.replay import effective_lines, summaries
 from controller.table.records import (
-    Ack, Correction, Entry, GameSummary, LogLine, Question, ReplaceDice, RollSeen, TableState,
-    TableStatus, Undo, Update, VoidHand, seat_colours,
+    COCKED, TURNED, Ack, Correction, Entry, GameSummary, LogLine, Question, ReplaceDice, RollSeen, TableState,
+    TableStatus, Undo, Update, VoidHand, faces_stay, seat_colours,
 )
 from hardware.devices import DeviceFailing, DeviceStatus, LightState
 from hardware.rfid import TagLookup, stray_status
@@ -84,7 +84,8 @@ class Sighting:
     """What a settled frame gave for a need: the roll, or the reason the dealer must decide (its
     sentence, and a short code saying which kind of doubt it is: see
     :data:`controller.table.camera.Reason`). ``thrown``: the tray moved since the last sighting,
-    so a doubt worded as the last one is about dice thrown anew, and asked again."""
+    so a doubt worded as the last one is about dice thrown anew, and asked again. ``sure``: the
+    faces read surely in the need's zone (the dice the players must not turn when they move them)."""
 
     roll: Roll | None
     reason: str = ""
@@ -92,6 +93,7 @@ class Sighting:
     jpeg: bytes | None = None
     code: str = ""
     thrown: bool = False
+    sure: tuple[str, ...] = ()
 
 
 
@@ -158,6 +160,7 @@ class Table:
         self.status = TableStatus.OVER
         self.problem = self.fix = ""
         self.question: Question | None = None
+        self._kept: Counter[str] = Counter()  # faces read surely before the players settled dice by hand
         self._paused = False
         self._pause_why = ""
         self._faults: dict[str, tuple[str, str]] = {}
@@ -482,6 +485,9 @@ class Table:
         self._answered("camera")
         if sight is None or need is None:
             return False
+        turned = self._turned(need, sight)
+        if turned:
+            sight = replace(sight, roll=None, reason=turned, code=TURNED)
         if sight.roll is not None:
             try:
                 self.submit(Entry(sight.roll, "camera", "camera"), evidence=sight.jpeg)
@@ -502,6 +508,21 @@ class Table:
                                  sight.reason, tuple(sight.seen), code=sight.code)
         ack = self._record("question", text, "camera", "camera", evidence=sight.jpeg)
         self.question = replace(self.question, evidence=self._picture(ack))
+        if faces_stay(sight.code, need.reason == REVEAL):
+            self._kept |= Counter(sight.sure)
+        elif sight.code == COCKED:
+            self._kept = Counter()  # thrown again: new faces
+
+    def _turned(self, need: DiceNeeded, sight: Sighting) -> str:
+        """The sentence of a question about dice the players settled by hand that no longer show
+        a face the camera read surely before (:data:`TURNED`), or ""."""
+        gone = self._kept - Counter(sight.sure)
+        if not gone or sight.roll is None:
+            return ""
+        whose = "the community" if need.seat is None else self._name(need.seat)
+        now = " ".join(sight.roll.faces)
+        return (f"the dice for {whose} show {now}, but {' '.join(sorted(gone.elements()))} "
+                f"{'was' if gone.total() == 1 else 'were'} read there before the players moved them: was a die turned?")
 
     def _picture(self, ack: Ack) -> int | None:
         rows = self.store.after(ack.seq - 1)
@@ -634,11 +655,13 @@ class Table:
             self.status, self.problem, self.fix = TableStatus.RUNNING, "", ""
 
     def _clear_question(self) -> None:
+        self._kept = Counter()
         if self.question is not None:
             self.question = None
             self._set_status()
 
     def _question_cleared(self) -> None:
+        self._kept = Counter()
         self.question = None
         self._set_status()
 

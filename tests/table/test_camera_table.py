@@ -15,7 +15,7 @@ from controller.store import Store
 from controller.table.build import on_table
 from controller.table.camera import OTHER_KIND, TableEyes, TrayWatcher, zone_for
 from controller.table.records import Entry, TableStatus
-from controller.table.table import Table
+from controller.table.table import Sighting, Table
 from hardware.camera_sim import CameraFault, SimCamera
 
 from tests.table.conftest import next_input
@@ -132,3 +132,25 @@ def test_a_camera_stopping_mid_roll_pauses_the_table_until_frames_come_back(stor
     assert (last.kind, last.origin) == ("input", "camera")
     assert last.line.startswith("roll table letters ")
 
+
+
+def test_the_camera_tells_the_table_the_faces_it_read_surely_in_the_needs_zone(store: Store) -> None:
+    # the faces the players must keep up if asked to move the dice (tests/table/test_turned_dice.py)
+    camera = table_camera(2)
+    table, _ = table_at_first_visible_roll(store, "diceholdem", camera)
+    assert table.eyes is not None
+    seen: list[Sighting] = []
+    look = table.eyes.look
+
+    def watched(need: DiceNeeded | None) -> Sighting | None:
+        sight = look(need)
+        seen.extend([sight] if sight is not None else [])
+        return sight
+    table.eyes.look = watched  # type: ignore[method-assign]
+    camera.show([2, 3, 5], zones=["community", "community", "seat1"])
+    tick(table)
+    sight = seen[-1]
+    assert sight.roll is None and sight.code == "other_zone"  # the die in seat 1's zone
+    # the community zone's two dice read surely (values 2 and 3 of the pip dice standing in for letters)
+    assert [d.face for d in sight.seen if d.zone == "community" and d.confidence > 0.9] == ["E", "D"]
+    assert sight.sure == ("E", "D")  # not the O in seat 1's zone

@@ -1,0 +1,93 @@
+"""Dice the players settle by hand keep their faces: when the table asks them to move a die the
+camera doubts (or dice it did not all find, or to lay a revealed cocked die flat), the same faces
+up, a face the camera had read surely before must still be there after. One that is not was
+turned, by mistake or to cheat, and only the dealer settles it (``records.TURNED``)."""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from controller.games.base import DiceNeeded
+from controller.games.rolls import Roll
+from controller.store import Store
+from controller.table.records import COCKED, TURNED, Entry, TableStatus
+from controller.table.table import Sighting, Table
+from tests.table.conftest import next_input
+
+Script = Callable[[DiceNeeded], Sighting]
+
+
+class _ScriptedEyes:
+    """A camera path that gives one scripted sighting per look while the table waits for dice."""
+
+    def __init__(self, *sights: Script) -> None:
+        self.sights = list(sights)
+
+    def look(self, need: DiceNeeded | None) -> Sighting | None:
+        return None if need is None or not self.sights else self.sights.pop(0)(need)
+
+
+def _doubted(sure: tuple[str, ...], code: str = "confidence") -> Script:
+    said = {"confidence": "die 3 in the community zone read M at 0.61 confidence: move it a little, the same face up",
+            COCKED: "die 3 in the community zone lies cocked: throw the dice again"}[code]
+    return lambda need: Sighting(None, said, code=code, sure=sure)
+
+
+def _read(*faces: str) -> Script:
+    return lambda need: Sighting(Roll(need.seat, need.kind, faces), sure=faces)
+
+
+def _at_the_flop(store: Store, eyes: _ScriptedEyes) -> Table:
+    """A DiceHoldem table waiting for the community dice, its camera looking once per tick."""
+    table = Table(store, eyes=eyes)
+    table.new_game("diceholdem", ["Ana", "Ben"], {})
+    rng = random.Random(5)
+    while not _flop(table):
+        table.submit(Entry(next_input(table, rng), "test", "tester"))
+    return table
+
+
+def _flop(table: Table) -> bool:
+    assert table.ledger is not None
+    need = table.ledger.game.pending().dice
+    return bool(need) and need[0].seat is None and need[0].count == 3
+
+
+def test_a_die_read_surely_that_shows_another_face_after_the_players_moved_the_dice_goes_to_the_dealer(
+        store: Store) -> None:
+    table = _at_the_flop(store, _ScriptedEyes(_doubted(("H", "O")), _read("H", "L", "M")))
+    table.tick()
+    assert table.question is not None and table.question.players  # move it a little
+    table.tick()  # the O the camera read surely is gone: an L in its place
+    question = table.question
+    assert question is not None and question.code == TURNED and not question.players
+    assert question.text.endswith("the dice for the community show H L M, but O was read there before "
+                                  "the players moved them: was a die turned?")
+    assert _flop(table)  # not taken
+    assert table.state().status is TableStatus.QUESTION
+
+
+def test_dice_moved_with_their_faces_up_are_taken(store: Store) -> None:
+    # the doubted die shows M, as it was read below the threshold: its face was doubted, and a
+    # die may read otherwise once moved, so only the faces read surely are held to
+    table = _at_the_flop(store, _ScriptedEyes(_doubted(("H", "O")), _read("O", "E", "H")))
+    table.tick()
+    table.tick()
+    assert table.question is None and not _flop(table)
+
+
+def test_faces_read_surely_at_any_question_of_the_move_are_held_to(store: Store) -> None:
+    # moved once, still doubted; moved again: the H of the first reading must be there too
+    table = _at_the_flop(store, _ScriptedEyes(_doubted(("H", "O")), _doubted(("O", "E")), _read("O", "E", "D")))
+    for _ in range(3):
+        table.tick()
+    assert table.question is not None and table.question.code == TURNED
+    assert "but H was read there before" in table.question.text
+
+
+def test_dice_thrown_again_after_a_cocked_die_show_new_faces(store: Store) -> None:
+    table = _at_the_flop(store, _ScriptedEyes(_doubted(("H", "O")), _doubted(("H", "O"), COCKED), _read("D", "D", "E")))
+    for _ in range(3):
+        table.tick()
+    assert table.question is None and not _flop(table)
