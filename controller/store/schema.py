@@ -264,11 +264,12 @@ HEADER_BYTES = 100  # SQLite's file header: user_version at offset 60, applicati
 
 
 def check_header(path: Path) -> None:
-    """Refuse, from its header alone, a file that cannot be a dicetable record: not SQLite,
-    another program's (its application id says so), or a newer dicetable's. The writer reads it
-    before it makes its lock file beside the record, so an ordinary mistake (``--db notes.txt``)
-    leaves nothing beside the file; :func:`connect` still checks everything. A file missing,
-    empty or unreadable passes here: ``connect`` says what it is.
+    """Refuse, from its header and schema alone, a file that cannot be a dicetable record: not
+    SQLite, another program's (its application id says so, or at user_version 0 its tables do),
+    or a newer dicetable's. The writer reads them before it makes its lock file beside the record,
+    so an ordinary mistake (``--db notes.txt``, ``--db contacts.db``) leaves nothing beside the
+    file; :func:`connect` still checks everything. A file missing, empty or unreadable passes
+    here: ``connect`` says what it is.
 
     :raises StoreError: naming the file and what to do.
     """
@@ -280,7 +281,26 @@ def check_header(path: Path) -> None:
     if head and not (len(head) == HEADER_BYTES and head.startswith(SQLITE_MAGIC)):
         raise StoreError(_not_sqlite(path))
     version, owner = (int.from_bytes(head[at:at + 4], "big") for at in (60, 68)) if head else (0, 0)
-    _check_owner(path, version, owner, tables=0)
+    _check_owner(path, version, owner, tables=_schema_rows(path) if head and not version else 0)
+
+
+def _schema_rows(path: Path) -> int:
+    """How many tables, indexes, views and triggers the SQLite file at ``path`` holds, read as
+    ``immutable``: no lock taken, no journal or ``-wal``/``-shm`` made, not a byte written (a
+    foreign file in WAL mode too). 0 when it cannot be read so: ``connect`` says why. What a
+    program writing the file meanwhile has not yet put in it is not seen; ``connect`` sees it."""
+    uri = f"file:{quote(os.fsencode(path.absolute()))}?mode=ro&immutable=1"
+    try:
+        conn = sqlite3.connect(uri, uri=True)
+    except sqlite3.Error:
+        return 0
+    try:
+        rows: int = conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
+        return rows
+    except sqlite3.Error:
+        return 0
+    finally:
+        conn.close()
 
 
 def _check_version(conn: sqlite3.Connection, path: Path, readonly: bool) -> None:

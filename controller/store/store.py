@@ -463,10 +463,12 @@ def _lock_writer(path: Path) -> int:
     when the process dies, so a table killed mid-game is reopened at once.
 
     The file is only what ``flock`` locks, empty, so one left after the table closes (or dies)
-    locks nothing. It is never removed, on closing nor when the record is refused (junk, another
-    program's file, a newer schema): a table that opened it just before, and locks it just
+    locks nothing. It is never removed, on closing nor when the record is refused as it opens (a
+    damaged file, a migration that fails): a table that opened it just before, and locks it just
     after, would hold the lock of a file no longer there while a third table made a new one and
-    locked that, and the two would write the record at once.
+    locked that, and the two would write the record at once. A file refused from its header and
+    schema (junk, another program's, a newer dicetable's: :func:`schema.check_header`) is
+    refused before the lock file is made, so nothing is left beside it.
     """
     lock = _lock_path(path)
     try:

@@ -24,14 +24,17 @@ def test_the_lock_file_stays_after_the_table_closes_and_locks_nothing(tmp_path: 
 
 def test_a_refused_file_keeps_its_lock_file_so_no_two_tables_write_the_record(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # a table refused the file (another program's, which only opening it tells) and removed the
-    # lock file it had just made; a second table had opened that lock file meanwhile and locked
-    # it once the first let go, a third then made a new lock file and locked that: the second
-    # and the third both wrote the record
+    # a table refused the file (a damaged one, which only opening it tells: its header is
+    # SQLite's, its schema page is not readable) and removed the lock file it had just made; a
+    # second table had opened that lock file meanwhile and locked it once the first let go, a
+    # third then made a new lock file and locked that: the second and the third both wrote it
     db = tmp_path / "table.db"
     with sqlite3.connect(db) as other:
         other.execute("CREATE TABLE contacts (name TEXT)")
     other.close()
+    damaged = bytearray(db.read_bytes())
+    damaged[schema.HEADER_BYTES] = 0xFF  # the schema page's type: no page has it
+    db.write_bytes(bytes(damaged))
     lock = tmp_path / "table.db.lock"
     second: list[int] = []
     connect = schema.connect
@@ -41,12 +44,12 @@ def test_a_refused_file_keeps_its_lock_file_so_no_two_tables_write_the_record(
         return connect(path, readonly=readonly)
 
     monkeypatch.setattr(schema, "connect", opened_meanwhile)
-    with pytest.raises(StoreError, match="another program"):
+    with pytest.raises(StoreError, match="malformed"):
         Store(db)
     monkeypatch.undo()
     try:
         fcntl.flock(second[0], fcntl.LOCK_EX | fcntl.LOCK_NB)  # the first let go: the second holds it
-        db.unlink()  # the junk moved away, as the refusal says: the second table makes the record
+        db.unlink()  # the damaged file moved away: the second table makes the record
         with pytest.raises(StoreError, match="open in another table"):
             Store(db)  # the third finds the lock file the second holds
     finally:

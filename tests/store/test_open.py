@@ -143,13 +143,21 @@ def test_a_short_file_that_is_not_sqlite_is_refused_and_left_alone(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pin.txt"]
 
 
-def test_another_programs_sqlite_file_is_refused(tmp_path):
+@pytest.mark.parametrize("journal", ["delete", "wal"])
+def test_another_programs_sqlite_file_is_refused_and_left_as_it_was(tmp_path, journal):
+    # its header says user_version 0, as a new record's does: only its tables tell it, which the
+    # writer reads before it makes its lock file, so nothing is left beside it
     path = tmp_path / "other.db"
     with sqlite3.connect(path) as conn:
+        conn.execute(f"PRAGMA journal_mode = {journal}")
         conn.execute("CREATE TABLE contacts (name TEXT)")
+        conn.execute("INSERT INTO contacts VALUES ('Ann')")
     conn.close()
+    os.utime(path, (1_700_000_000, 1_700_000_000))
+    before = path.read_bytes()
     assert "another program" in _refusal(path)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.db", "other.db.lock"]  # test_lock.py
+    assert path.read_bytes() == before and path.stat().st_mtime == 1_700_000_000
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.db"]
 
 
 def test_a_file_from_a_newer_dicetable_is_refused(tmp_path):
