@@ -618,12 +618,28 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{shown(path)}: not valid TOML: {err}") from None
 
 
+TABLE_CONFIG = Path("/etc/dicetable/table.toml")
+"""The table's configuration on the Pi: the file ``hardware/dicetable.service`` gives ``run`` and
+``doctor`` (``hardware/README.md``)."""
+
+
 def config_for_command(path: str | None, env: Mapping[str, str] | None = None) -> HardwareConfig:
     """The configuration a command uses: ``--config PATH``, else ``$DICETABLE_CONFIG``, else the
-    defaults (a simulated table unless ``DICETABLE_HW=pi``). Says on stderr when it gives
-    simulated faults to real devices (:func:`ignored_faults`)."""
+    defaults (a simulated table). Says on stderr when it gives simulated faults to real devices
+    (:func:`ignored_faults`).
+
+    :raises ConfigError: the file is refused, or ``DICETABLE_HW=pi`` names no file: the Pi's
+        devices are wired as the table's file says, and the defaults' were refused by the first
+        check of the Pi's pins (``panel.source: 'gpio' on the Pi needs ...``), a file's mistake
+        where no file was given.
+    """
     env = os.environ if env is None else env
-    config = load_config(path or env.get(ENV_CONFIG) or None, env)
+    chosen = path or env.get(ENV_CONFIG) or None
+    if chosen is None and _env_backend(env) is Backend.PI:
+        raise ConfigError(f"{ENV_BACKEND}=pi needs the table's configuration, which says how its "
+                          f"devices are wired: give --config FILE (the table's is {TABLE_CONFIG}, which "
+                          f"hardware/dicetable.service runs) or set ${ENV_CONFIG}")
+    config = load_config(chosen, env)
     warning = ignored_faults(config)
     if warning is not None:
         print(warning, file=sys.stderr, flush=True)

@@ -13,7 +13,7 @@ from typing import Any
 from controller.games.errors import DeviceError, InvalidInput
 from hardware.bringup import AntennaReport, CameraReport, antenna_reports, camera_report
 from hardware.config import (
-    ENV_BACKEND, ENV_CONFIG, MOST_SEATS, Backend, HardwareConfig, config_for_command,
+    ENV_BACKEND, ENV_CONFIG, MOST_SEATS, TABLE_CONFIG, Backend, HardwareConfig, config_for_command,
 )
 from hardware.devices import Device, DeviceStatus, TagReader
 from hardware.factory import Devices, build_devices
@@ -23,7 +23,7 @@ from hardware.faults import FAULTS
 TEST_TAG = "04B1E5C0FFEE01"   # the simulated test tag bring-up lays on every spot
 SIM_WARNING = ("WARNING: no configuration given (--config or $DICETABLE_CONFIG): these are the "
                "SIMULATED devices, not this machine's hardware. On the table run: dicetable "
-               "doctor --config /etc/dicetable/table.toml")
+               f"doctor --config {TABLE_CONFIG}")
 
 
 def register(subparsers: Any) -> None:
@@ -34,7 +34,9 @@ def register(subparsers: Any) -> None:
         description="Check the camera, the seat panels and the RFID readers the configuration "
                     "names. Prints one line per device: OK, NOT OK or WARNING (it works, but a "
                     "part of it does not: the table plays on), with the problem and the fix. "
-                    "Exits 1 when any device is NOT OK. DICETABLE_HW=sim|pi chooses the backend.",
+                    "Exits 1 when any device is NOT OK, 2 when the configuration or an option is "
+                    "refused. DICETABLE_HW=sim|pi chooses the backend; pi needs the table's "
+                    f"configuration ({TABLE_CONFIG} on the table).",
         epilog=f"simulated faults for --inject: {faults}\n"
                "one reader or seat node only: rfid[SPOT]:..., seatnode[SEAT]:...\n"
                "examples: DICETABLE_HW=sim dicetable doctor --json\n"
@@ -44,9 +46,11 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", metavar="FILE",
                         help="the table configuration (default: $DICETABLE_CONFIG, else a "
-                             "simulated 4-seat table); see table.example.toml")
+                             "simulated 4-seat table; the Pi has no default: give "
+                             f"{TABLE_CONFIG}); see table.example.toml")
     parser.add_argument("--json", action="store_true",
-                        help="one JSON object per device: device, ok, problem, fix, backend")
+                        help="one JSON object per device: device, ok, problem, fix, backend, "
+                             "simulated_by_default")
     parser.add_argument("--inject", action="append", default=[], metavar="DEVICE:FAULT",
                         help="simulated backend only: break a device first (repeatable)")
     parser.add_argument("--bring-up", action="store_true",

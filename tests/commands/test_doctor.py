@@ -92,6 +92,25 @@ def test_inject_is_refused_on_the_pi_backend(capsys, monkeypatch):
     assert "DICETABLE_HW=sim" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", [["doctor"], ["doctor", "--bring-up"], ["stones", "list"]])
+def test_the_pi_backend_with_no_configuration_asks_for_the_tables_file(capsys, monkeypatch, command):
+    # the Pi's defaults were refused by the first check of a file's pins, "panel.source: 'gpio'
+    # on the Pi needs a [[panel.seats]] entry", a mistake of a file no one gave
+    monkeypatch.setenv("DICETABLE_HW", "pi")
+    assert main(command) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert "--config FILE" in captured.err and "/etc/dicetable/table.toml" in captured.err
+    assert "panel" not in captured.err
+
+
+def test_the_pi_backend_takes_the_file_dicetable_config_names(capsys, monkeypatch):
+    monkeypatch.setenv("DICETABLE_HW", "pi")
+    monkeypatch.setenv("DICETABLE_CONFIG", str(Path(__file__).resolve().parents[2] / "table.example.toml"))
+    assert main(["doctor", "--inject", "camera:stopped"]) == 2
+    assert "--inject breaks simulated devices only" in capsys.readouterr().err
+
+
 def test_unknown_fault_is_a_clean_error(capsys):
     assert main(["doctor", "--inject", "camera:melted"]) == 2
     assert "camera:stopped" in capsys.readouterr().err
