@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.games.errors import DeviceError, InvalidInput
+from controller.paths import shown
 from hardware.bringup import AntennaReport, CameraReport, antenna_reports, camera_report
 from hardware.config import (
     ENV_BACKEND, ENV_CONFIG, MOST_SEATS, TABLE_CONFIG, Backend, HardwareConfig, config_for_command,
@@ -32,7 +33,8 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "doctor", help="check every configured device: OK, or what is wrong and how to fix it",
         description="Check the camera, the seat panels and the RFID readers the configuration "
-                    "names. Prints one line per device: OK, NOT OK or WARNING (it works, but a "
+                    "names, and that the stone registry ([rfid] registry) knows the tags lying "
+                    "on the spots and can be enrolled into. Prints one line per device: OK, NOT OK or WARNING (it works, but a "
                     "part of it does not: the table plays on), with the problem and the fix. "
                     "Exits 1 when any device is NOT OK, 2 when the configuration or an option is "
                     "refused. DICETABLE_HW=sim|pi chooses the backend; pi needs the table's "
@@ -144,13 +146,37 @@ def _report_line(report: AntennaReport | CameraReport, as_json: bool) -> str:
 
 
 def diagnose(devices: Devices, config: HardwareConfig) -> list[DeviceStatus]:
-    """Every device's status; a working reader is also checked for unregistered tags, and one
-    that only warns keeps its warning when its tags are all registered."""
+    """Every device's status; a working reader's also says its tags and its stone registry."""
     statuses = [_check(device) for device in devices.all()]
     if devices.rfid is not None and statuses[-1].ok:
-        tags = _check_tags(devices.rfid, config.registry_path())
-        statuses[-1] = statuses[-1] if tags.ok else tags
+        statuses[-1] = _reader_status(devices.rfid, statuses[-1], config.registry_path())
     return statuses
+
+
+def _reader_status(reader: TagReader, status: DeviceStatus, registry_path: Path) -> DeviceStatus:
+    """A working reader's status: a tag not registered fails it; else it keeps its own warning,
+    else it warns of a registry that cannot be enrolled into (:func:`_registry_folder`)."""
+    tags = _check_tags(reader, registry_path)
+    return DeviceStatus.first_wrong(reader.name, [tags, status, _registry_folder(reader.name,
+                                                                                 registry_path)])
+
+
+def _registry_folder(name: str, path: Path) -> DeviceStatus:
+    """A warning when the stone registry at ``path`` exists in a folder this user cannot write:
+    the table only reads it, but ``stones enroll`` fails on the first tag, SQLite making its
+    journal beside the file (beside the file a symbolic link names: SQLite follows it). Asked of
+    ``os.access``, which says so of a read-only file system to root too; the permission bits it
+    reads stop every user but root."""
+    folder = path.resolve().parent
+    if not path.is_file() or os.access(folder, os.W_OK | os.X_OK):
+        return DeviceStatus.healthy(name)
+    return DeviceStatus.warning(
+        name, f"the stone registry's folder {shown(folder)} is not writable by this user: "
+              f"`dicetable stones enroll` cannot add a tag to {shown(path)} (SQLite writes its "
+              "journal beside it)",
+        f"make {shown(folder)} writable by the user that enrols the stones (the service's: "
+        "dicetable), or move the registry to a folder it can write and name it under [rfid] "
+        "registry")
 
 
 def _check(device: Device) -> DeviceStatus:

@@ -262,3 +262,44 @@ def test_bring_up_checks_the_devices_a_file_without_readers_has(capsys, tmp_path
     assert status == 0
     assert [line["device"] for line in lines if "device" in line] == ["camera", "panel"]
     assert not [line for line in lines if "antenna" in line] and [line for line in lines if line.get("camera")]
+
+
+def registry_in(folder):
+    registry = StoneRegistry(folder / "stones.db")
+    registry.enroll(TagRecord("0BADC0DE", TagKind.STONE, StoneColour.BLACK))
+    registry.close()
+    return folder / "stones.db"
+
+
+def test_a_registry_in_a_writable_folder_gives_the_reader_no_warning(capsys, tmp_path):
+    registry_in(tmp_path)
+    status, lines = doctor(capsys)
+    assert status == 0 and lines[2] == {**lines[2], "ok": True, "problem": ""}
+
+
+def test_a_registry_whose_folder_this_user_cannot_write_is_a_warning_naming_the_folder(
+        capsys, tmp_path, monkeypatch):
+    # `stones enroll` writes the registry, and SQLite makes its journal in the folder beside it;
+    # root writes through permission bits, so os.access is told what it says to the table's user
+    registry_in(tmp_path)
+    access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: access(path, mode, **kw)
+                        and Path(path) != tmp_path.resolve())
+    status, lines = doctor(capsys)
+    assert status == 0 and lines[2]["ok"]  # the table plays on: it only reads the registry
+    assert f"'{tmp_path.resolve()}'" in lines[2]["problem"] and "enroll" in lines[2]["problem"]
+    assert f"'{tmp_path.resolve()}'" in lines[2]["fix"]
+    assert main(["doctor"]) == 0
+    said = [line for line in capsys.readouterr().out.splitlines() if line.startswith("rfid")]
+    assert said == [f"rfid     WARNING: {lines[2]['problem']}"]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes through file permissions")
+def test_a_registry_in_a_read_only_folder_is_a_warning(capsys, tmp_path):
+    registry_in(tmp_path)
+    tmp_path.chmod(0o555)
+    try:
+        _, lines = doctor(capsys)
+    finally:
+        tmp_path.chmod(0o755)
+    assert lines[2]["ok"] and f"'{tmp_path.resolve()}'" in lines[2]["problem"]
