@@ -18,7 +18,7 @@ from hardware.config import (
 )
 from hardware.devices import Device, DeviceStatus, TagReader
 from hardware.factory import Devices, build_devices
-from hardware.rfid import StoneRegistry, check_tags
+from hardware.rfid import RegistryRefused, StoneRegistry, check_tags
 from hardware.faults import FAULTS
 
 TEST_TAG = "04B1E5C0FFEE01"   # the simulated test tag bring-up lays on every spot
@@ -187,7 +187,13 @@ def _check(device: Device) -> DeviceStatus:
 
 
 def _check_tags(reader: TagReader, registry_path: Path) -> DeviceStatus:
-    registry = StoneRegistry(registry_path) if registry_path.exists() else None
+    """Whether the tags on the reader's spots are registered; fails, with ``run``'s fix, when the
+    registry there cannot be opened (``stones``' fix, ``--db``, is an option doctor has not)."""
+    try:
+        registry = StoneRegistry(registry_path) if registry_path.exists() else None
+    except RegistryRefused as refused:
+        from controller.table.build import REGISTRY_FIX
+        return DeviceStatus.failing(reader.name, refused.problem, REGISTRY_FIX)
     try:
         return check_tags(reader, registry)
     except DeviceError as err:

@@ -303,3 +303,18 @@ def test_a_registry_in_a_read_only_folder_is_a_warning(capsys, tmp_path):
     finally:
         tmp_path.chmod(0o755)
     assert lines[2]["ok"] and f"'{tmp_path.resolve()}'" in lines[2]["problem"]
+
+
+@pytest.mark.parametrize("lying_there, problem", [
+    ("notes", "not a database"), ("empty", "an empty file"), ("folder", "unable to open")])
+def test_a_registry_that_cannot_be_opened_fails_the_reader_with_runs_fix(capsys, tmp_path,
+                                                                        lying_there, problem):
+    # doctor stopped there, exit 2, with `stones`' fix "give the registry's file with --db",
+    # an option doctor has not
+    registry = tmp_path / "stones.db"
+    {"notes": lambda: registry.write_text("the high rollers' table\n"),
+     "empty": registry.touch, "folder": registry.mkdir}[lying_there]()
+    status, lines = doctor(capsys)
+    assert status == 1 and [line["ok"] for line in lines] == [True, True, False]
+    assert "/stones.db'" in lines[2]["problem"] and problem in lines[2]["problem"]
+    assert "[rfid] registry" in lines[2]["fix"] and "--db" not in lines[2]["problem"] + lines[2]["fix"]
