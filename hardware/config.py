@@ -637,8 +637,9 @@ def config_for_command(path: str | None, env: Mapping[str, str] | None = None) -
     chosen = path or env.get(ENV_CONFIG) or None
     if chosen is None and _env_backend(env) is Backend.PI:
         raise ConfigError(f"{ENV_BACKEND}=pi needs the table's configuration, which says how its "
-                          f"devices are wired: give --config FILE (the table's is {TABLE_CONFIG}, which "
-                          f"hardware/dicetable.service runs) or set ${ENV_CONFIG}")
+                          f"devices are wired: give --config FILE (the table's is "
+                          f"{TABLE_CONFIG}, which hardware/dicetable.service runs) or set "
+                          f"${ENV_CONFIG}")
     config = load_config(chosen, env)
     warning = ignored_faults(config)
     if warning is not None:

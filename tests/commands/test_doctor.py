@@ -93,7 +93,8 @@ def test_inject_is_refused_on_the_pi_backend(capsys, monkeypatch):
 
 
 @pytest.mark.parametrize("command", [["doctor"], ["doctor", "--bring-up"], ["stones", "list"]])
-def test_the_pi_backend_with_no_configuration_asks_for_the_tables_file(capsys, monkeypatch, command):
+def test_the_pi_backend_with_no_configuration_asks_for_the_tables_file(capsys, monkeypatch,
+                                                                       command):
     # the Pi's defaults were refused by the first check of a file's pins, "panel.source: 'gpio'
     # on the Pi needs a [[panel.seats]] entry", a mistake of a file no one gave
     monkeypatch.setenv("DICETABLE_HW", "pi")
@@ -106,7 +107,8 @@ def test_the_pi_backend_with_no_configuration_asks_for_the_tables_file(capsys, m
 
 def test_the_pi_backend_takes_the_file_dicetable_config_names(capsys, monkeypatch):
     monkeypatch.setenv("DICETABLE_HW", "pi")
-    monkeypatch.setenv("DICETABLE_CONFIG", str(Path(__file__).resolve().parents[2] / "table.example.toml"))
+    example = Path(__file__).resolve().parents[2] / "table.example.toml"
+    monkeypatch.setenv("DICETABLE_CONFIG", str(example))
     assert main(["doctor", "--inject", "camera:stopped"]) == 2
     assert "--inject breaks simulated devices only" in capsys.readouterr().err
 
@@ -317,4 +319,5 @@ def test_a_registry_that_cannot_be_opened_fails_the_reader_with_runs_fix(capsys,
     status, lines = doctor(capsys)
     assert status == 1 and [line["ok"] for line in lines] == [True, True, False]
     assert "/stones.db'" in lines[2]["problem"] and problem in lines[2]["problem"]
-    assert "[rfid] registry" in lines[2]["fix"] and "--db" not in lines[2]["problem"] + lines[2]["fix"]
+    assert "[rfid] registry" in lines[2]["fix"]
+    assert "--db" not in lines[2]["problem"] + lines[2]["fix"]
