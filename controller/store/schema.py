@@ -285,18 +285,21 @@ def check_header(path: Path) -> None:
 
 
 def _schema_rows(path: Path) -> int:
-    """How many tables, indexes, views and triggers the SQLite file at ``path`` holds, read as
-    ``immutable``: no lock taken, no journal or ``-wal``/``-shm`` made, not a byte written (a
-    foreign file in WAL mode too). 0 when it cannot be read so: ``connect`` says why. What a
-    program writing the file meanwhile has not yet put in it is not seen; ``connect`` sees it."""
+    """How many tables, indexes, views and triggers the SQLite file at ``path`` holds at
+    user_version 0, read as ``immutable``: no lock taken, no journal or ``-wal``/``-shm`` made,
+    not a byte written (a foreign file in WAL mode too). 0 when it cannot be read so (``connect``
+    says why), or is at another version by now (a table migrating a new record meanwhile: the lock
+    file tells it). What a program writing the file has not yet put in it is not seen; ``connect``
+    sees it."""
     uri = f"file:{quote(os.fsencode(path.absolute()))}?mode=ro&immutable=1"
     try:
         conn = sqlite3.connect(uri, uri=True)
     except sqlite3.Error:
         return 0
     try:
-        rows: int = conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
-        return rows
+        rows, version = conn.execute("SELECT count(*), (SELECT user_version FROM "
+                                     "pragma_user_version) FROM sqlite_schema").fetchone()
+        return int(rows) if version == 0 else 0
     except sqlite3.Error:
         return 0
     finally:

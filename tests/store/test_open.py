@@ -160,6 +160,19 @@ def test_another_programs_sqlite_file_is_refused_and_left_as_it_was(tmp_path, jo
     assert sorted(p.name for p in tmp_path.iterdir()) == ["other.db"]
 
 
+def test_a_new_record_migrated_after_its_header_was_read_is_not_another_programs(tmp_path):
+    # the writer reads the header (user_version 0: a new record), then the schema; a table that
+    # migrated the record in between has put its tables and version 1 there together: the lock
+    # file, not "another program", tells the second table
+    path = tmp_path / "table.db"
+    Store(path).close()
+    assert schema._schema_rows(path) == 0
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA user_version = 0")
+    conn.close()
+    assert schema._schema_rows(path) > 0
+
+
 def test_a_file_from_a_newer_dicetable_is_refused(tmp_path):
     path = tmp_path / "table.db"
     Store(path).close()
