@@ -34,15 +34,16 @@ def register(subparsers: Any) -> None:
         "doctor", help="check every configured device: OK, or what is wrong and how to fix it",
         description="Check the camera, the seat panels and the RFID readers the configuration "
                     "names, and that the stone registry ([rfid] registry) knows the tags lying "
-                    "on the spots and can be enrolled into. Prints one line per device: OK, NOT OK or WARNING (it works, but a "
-                    "part of it does not: the table plays on), with the problem and the fix. "
+                    "on the spots and can be enrolled into. Prints a line per device: OK, or "
+                    "NOT OK or WARNING (it works, but a part of it does not: the table plays on) "
+                    "with the problem, and the fix on the line after. "
                     "Exits 1 when any device is NOT OK, 2 when the configuration or an option is "
                     "refused. DICETABLE_HW=sim|pi chooses the backend; pi needs the table's "
                     f"configuration ({TABLE_CONFIG} on the table).",
         epilog=f"simulated faults for --inject: {faults}\n"
                "one reader or seat node only: rfid[SPOT]:..., seatnode[SEAT]:...\n"
                "examples: DICETABLE_HW=sim dicetable doctor --json\n"
-               "          dicetable doctor --config /etc/dicetable/table.toml\n"
+               f"          dicetable doctor --config {TABLE_CONFIG}\n"
                "          DICETABLE_HW=sim dicetable doctor --inject camera:stopped\n"
                "          DICETABLE_HW=sim dicetable doctor --inject 'rfid[seat2]:timeout'",
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -59,7 +60,7 @@ def register(subparsers: Any) -> None:
                         help="also read every antenna with a test tag (reads per second, "
                              "misses) and measure the camera on the tray (sharpness, clipped "
                              "share, markers, how far it looks off straight down); says what "
-                             "to adjust")
+                             "to adjust (exit 1 when anything needs adjusting)")
     parser.set_defaults(run=run)
 
 

@@ -321,3 +321,15 @@ def test_a_registry_that_cannot_be_opened_fails_the_reader_with_runs_fix(capsys,
     assert "/stones.db'" in lines[2]["problem"] and problem in lines[2]["problem"]
     assert "[rfid] registry" in lines[2]["fix"]
     assert "--db" not in lines[2]["problem"] + lines[2]["fix"]
+
+
+def test_help_says_what_doctor_checks_prints_and_exits_with(capsys):
+    with pytest.raises(SystemExit):
+        main(["doctor", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "the Pi has no default: give /etc/dicetable/table.toml" in said
+    assert "2 when the configuration or an option is refused" in said
+    assert "backend, simulated_by_default" in said  # every field --json prints
+    assert "stone registry ([rfid] registry)" in said
+    assert "the fix on the line after" in said  # not "one line per device"
+    assert "exit 1 when anything needs adjusting" in said
