@@ -18,7 +18,7 @@ from hardware.config import (
 )
 from hardware.devices import Device, DeviceStatus, TagReader
 from hardware.factory import Devices, build_devices
-from hardware.rfid import RegistryRefused, StoneRegistry, check_tags
+from hardware.rfid import StoneRegistry, check_tags, registry_problem
 from hardware.faults import FAULTS
 
 TEST_TAG = "04B1E5C0FFEE01"   # the simulated test tag bring-up lays on every spot
@@ -188,13 +188,15 @@ def _check(device: Device) -> DeviceStatus:
 
 
 def _check_tags(reader: TagReader, registry_path: Path) -> DeviceStatus:
-    """Whether the tags on the reader's spots are registered; fails, with ``run``'s fix, when the
-    registry there cannot be opened (``stones``' fix, ``--db``, is an option doctor has not)."""
-    try:
-        registry = StoneRegistry(registry_path) if registry_path.exists() else None
-    except RegistryRefused as refused:
+    """Whether the tags on the reader's spots are registered; fails when the registry there is
+    one ``run`` refuses, in its words and with its fix (``stones``' fix, ``--db``, is an option
+    doctor has not). The registry is only read: a check changes no file."""
+    there = registry_path.exists()
+    problem = registry_problem(registry_path) if there else None
+    if problem is not None:
         from controller.table.build import REGISTRY_FIX
-        return DeviceStatus.failing(reader.name, refused.problem, REGISTRY_FIX)
+        return DeviceStatus.failing(reader.name, problem, REGISTRY_FIX)
+    registry = StoneRegistry(registry_path, read_only=True) if there else None
     try:
         return check_tags(reader, registry)
     except DeviceError as err:

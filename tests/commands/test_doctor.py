@@ -308,7 +308,7 @@ def test_a_registry_in_a_read_only_folder_is_a_warning(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("lying_there, problem", [
-    ("notes", "not a database"), ("empty", "an empty file"), ("folder", "unable to open")])
+    ("notes", "not a database"), ("empty", "an empty file"), ("folder", "is a folder")])
 def test_a_registry_that_cannot_be_opened_fails_the_reader_with_runs_fix(capsys, tmp_path,
                                                                         lying_there, problem):
     # doctor stopped there, exit 2, with `stones`' fix "give the registry's file with --db",
@@ -333,3 +333,19 @@ def test_help_says_what_doctor_checks_prints_and_exits_with(capsys):
     assert "stone registry ([rfid] registry)" in said
     assert "the fix on the line after" in said  # not "one line per device"
     assert "exit 1 when anything needs adjusting" in said
+
+
+def test_doctor_leaves_the_registry_as_it_found_it(capsys, tmp_path):
+    # a check writes nothing: doctor opened the registry to write, and gave an SQLite file with
+    # no tables yet (made, not enrolled into) the registry's table
+    import sqlite3
+    registry = tmp_path / "stones.db"
+    with sqlite3.connect(registry) as conn:
+        conn.execute("PRAGMA user_version = 7")
+    conn.close()
+    os.utime(registry, (1_700_000_000, 1_700_000_000))
+    before = registry.read_bytes()
+    status, _ = doctor(capsys)
+    assert status == 0
+    assert registry.read_bytes() == before and registry.stat().st_mtime == 1_700_000_000
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["stones.db"]
