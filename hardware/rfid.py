@@ -162,7 +162,8 @@ class Mfrc522Reader:
         self._held: list[TagEvent] = []
         self._seats = dict(seats or {})
         self._empty: frozenset[str] = frozenset()  # the spots of seats where no one plays
-        self._failed: dict[str, DeviceError] = {}  # the chips that failed at the last poll
+        self._failed: dict[str, DeviceError] = {}  # the chips that failed at the last poll (and
+                                                    # no check found working since)
         self._retry_at: dict[str, float] = {}  # when a chip that failed is tried again
         self._garbled: dict[str, int] = {}  # scans in a row that said nothing, garbled
 
@@ -337,7 +338,7 @@ class Mfrc522Reader:
     def _problem(self, spot: str, chip: MFRC522) -> tuple[str, str] | None:
         """What fails in the chip under ``spot`` now and the fix, or None: it is reset and
         scanned (:meth:`_scan_until_clean`). A garbled scan is no failure, its version having
-        said that the chip answers."""
+        said that the chip answers. A chip found working ends its rest (:meth:`_rested`)."""
         silent = _silence(chip)
         if silent:
             return f"reader under spot {spot!r}: {silent}", self._fix(spot)
@@ -348,8 +349,18 @@ class Mfrc522Reader:
             return ReaderOverheated(self._name, spot).problem, OVERHEATED_FIX
         except DeviceError as err:
             return f"reader under spot {spot!r}: it does not finish a scan ({err})", self._fix(spot)
-        self._ready.add(spot)
+        self._rested(spot)
         return None
+
+    def _rested(self, spot: str) -> None:
+        """The chip under ``spot``, set up and found working (by a check: ``doctor``, the table
+        before its first beat), is read at the next poll: left resting, a chip set right stayed
+        unread, its old failure raised again, for up to :data:`FAILED_RETRY_S` (under an empty
+        seat :data:`EMPTY_SEAT_RETRY_S`) after the check had said it works; a next failure is
+        then its first again, tried at the next poll."""
+        self._ready.add(spot)
+        self._retry_at.pop(spot, None)
+        self._failed.pop(spot, None)
 
     def _scan_until_clean(self, spot: str, chip: MFRC522) -> None:
         """Scan ``spot`` until a scan is clean or its garbled scans in a row reach

@@ -332,6 +332,26 @@ def test_a_stuck_reader_under_a_seat_in_play_costs_no_reset_wait_between_tries(c
     assert reader.tags("seat5") == {"DEADBEEF", SEVEN.hex().upper()} and reader.poll() == []
 
 
+@pytest.mark.parametrize("seats", [{0, 1, 5}, {0, 1}], ids=["seat-in-play", "empty-seat"])
+def test_a_resting_reader_a_check_finds_working_is_read_at_the_next_beat(clock, seats):
+    # doctor's check (or the table's, before its first beat) found the chip set right, and the
+    # poll still left it resting, its old failure raised, for up to half a second (5 s under an
+    # empty seat), a stone put on it unread
+    stuck = EmulatedRC522(clock=clock)
+    reader = table_of(clock, stuck)
+    reader.set_seats_in_play(frozenset(seats))
+    stuck.fault = ChipFault.STUCK
+    for _ in range(2):  # found stuck, then set up again at the next poll: stuck still, resting
+        with contextlib.suppress(DeviceTimeout):
+            reader.poll()
+    stuck.fault = ChipFault.NONE
+    stuck.place(EmulatedTag(FOUR))
+    assert reader.check().ok and reader.warning() is None
+    clock.advance(BEAT)
+    assert [(e.spot, e.tag) for e in reader.poll()] == [("seat5", "DEADBEEF")]
+    assert reader.warning() is None
+
+
 def test_an_overheated_chip_fails_the_poll_with_its_fix_until_it_cools(chip):
     # TempErr: the chip switched its antenna off, its frames ended unanswered like an empty
     # field's, and the stones on it left the spot with no word of the reader
