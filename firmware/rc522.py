@@ -324,21 +324,35 @@ class RC522:
 
     def _select(self, level, uid5):
         """SELECT the tag with ``uid5`` at ``level``: ``(status, SAK)``; no SAK (a garbled one,
-        or none: the tag left) is GARBLED, as the Pi's driver has it, and the tag is sent HLTA:
-        a garbled SAK may have left it selected, and ACTIVE it would take the next WUPA for an
-        error and go IDLE unanswering (ISO/IEC 14443-3), a lone stone's next scan clean and
-        empty. A tag not selected takes the HLTA for an error and answers the next WUPA."""
+        or none: the tag left) is GARBLED, as the Pi's driver has it. A garbled SAK may have
+        left the tag selected: :meth:`read_uids` ends the round with HLTA."""
         frame = bytes((level, 0x70)) + uid5
         status, sak = self.transceive(frame + self.crc_a(frame), answer_bits=24)  # SAK, CRC_A
         if status in FAILED:
             return status, 0
         if status != OK or not sak:
-            self.halt()
             return GARBLED, 0
         return OK, sak[0]
 
+    def _part(self, level, prefix, known, parts, pending):
+        """``(status, uid5)``: the 5 bytes (UID part and BCC) at ``level`` of one tag below the
+        first ``known`` bits of ``prefix``. At each collision the 1 branch is taken at once, the
+        tags that answered still READY, and the 0 branch kept in ``pending`` for a later round:
+        a round that went back to WUPA at each collision found every tag READY, and a READY tag
+        takes WUPA for an error and goes back to IDLE (HALT) unanswering (ISO/IEC 14443-3), so
+        that round was lost. Each collision fixes one more bit: 40 end the loop."""
+        while True:
+            status, uid5, bits = self.anticollision(level, prefix, known)
+            if status != COLLISION:
+                return status, uid5
+            zero = bytearray(uid5)
+            zero[(bits - 1) // 8] &= ~(1 << ((bits - 1) % 8)) & 0xFF
+            pending.append((list(parts), bytes(zero), bits))
+            prefix, known = uid5, bits
+
     def _resolve(self, done, prefix, known, pending):
-        """Select the one tag below a branch of the UID tree, or split the branch on a collision.
+        """Select the one tag below a branch of the UID tree, the branches not taken on the way
+        kept in ``pending`` (:meth:`_part`).
 
         ``done`` holds the 5-byte parts of the cascade levels already fixed for this branch,
         ``prefix``/``known`` the bits fixed at the next level. Returns ``(status, uid)``.
@@ -346,14 +360,8 @@ class RC522:
         parts = list(done)
         for index, level in enumerate(CASCADE):
             if index == len(parts):
-                status, uid5, bits = self.anticollision(level, prefix if index == len(done) else b"",
-                                                        known if index == len(done) else 0)
-                if status == COLLISION:
-                    zero = bytearray(uid5)
-                    zero[(bits - 1) // 8] &= ~(1 << ((bits - 1) % 8)) & 0xFF
-                    pending.append((parts, bytes(zero), bits))
-                    pending.append((parts, uid5, bits))
-                    return COLLISION, b""
+                status, uid5 = self._part(level, prefix if index == len(done) else b"",
+                                          known if index == len(done) else 0, parts, pending)
                 if status != OK:
                     return status, b""
                 parts.append(uid5)
@@ -361,17 +369,17 @@ class RC522:
             if status != OK:
                 return status, b""
             if not sak & 0x04:
-                self.halt()
                 return OK, b"".join(part[1:4] for part in parts[:-1]) + parts[-1][:4]
         return GARBLED, b""
 
     def read_uids(self, most=MAX_TAGS):
         """``(status, [uid, ...])``: every tag on the antenna (up to ``most``), each left halted.
 
-        A walk of the UID tree: every round wakes all tags (WUPA, halted ones too) and narrows
-        down with the bits fixed so far; a collision splits the branch in two, a branch with one
-        tag selects it. ``2 * most`` rounds find ``most`` tags. A garbled branch is dropped and
-        the walk goes on, but the scan is ``(GARBLED, uids)``: the tags read, and no word of those
+        A walk of the UID tree: every round wakes all tags (WUPA, halted ones too), narrows down
+        with the bits fixed so far to one tag, taking the 1 branch at each collision and keeping
+        the 0 branch for a later round, selects it, and ends with HLTA (:meth:`_round`). ``most``
+        rounds find ``most`` tags; twice that are allowed. A garbled branch is dropped and the
+        walk goes on, but the scan is ``(GARBLED, uids)``: the tags read, and no word of those
         below that branch, which were not read, not found gone. A garbled WUPA is
         ``(GARBLED, [])``; either is ``ERROR`` when the version register says no chip answers. A
         failed chip (ERROR, OVERHEATED) ends the walk with its status.
@@ -382,20 +390,32 @@ class RC522:
         garbled = False
         while pending and len(uids) < most and rounds < 2 * most + 1:
             rounds += 1
-            done, prefix, known = pending.pop()
-            status = self.transceive(bytes((PICC_WUPA,)), 7, answer_bits=16)[0]  # ATQA
-            if status == NO_TAG:
-                continue
-            if status == GARBLED:
+            woken, status, uid = self._round(pending)
+            if woken == GARBLED:
                 return self._unless_gone(GARBLED), []
-            if status == OK or status == COLLISION:
-                status, uid = self._resolve(done, prefix, known, pending)
             if status == OK:
                 uids.append(uid)
             elif status in FAILED:
                 return self._unless_gone(status), uids
             garbled = garbled or status == GARBLED
         return (self._unless_gone(GARBLED) if garbled else OK), uids
+
+    def _round(self, pending):
+        """One round of :meth:`read_uids` on the last branch of ``pending``: ``(woken, status,
+        uid)``, the WUPA's status and the branch's. A round whose WUPA a tag answered ends with
+        HLTA, unless the chip failed: it halts the tag selected, and sends back to IDLE (HALT,
+        if woken from it) every tag left READY or ACTIVE (by a garbled WUPA, an ANTICOLLISION
+        that garbled or found no tag below the branch, a garbled SAK), as ISO/IEC 14443-3 has a
+        READY tag take any frame but ANTICOLLISION and SELECT for an error. Left READY, it would
+        take the next round's WUPA (or the next scan's) for that error instead, and miss it."""
+        done, prefix, known = pending.pop()
+        woken = self.transceive(bytes((PICC_WUPA,)), 7, answer_bits=16)[0]  # ATQA
+        status, uid = woken, b""
+        if woken == OK or woken == COLLISION:
+            status, uid = self._resolve(done, prefix, known, pending)
+        if status not in FAILED and woken != NO_TAG:
+            self.halt()
+        return woken, status, uid
 
     def _unless_gone(self, status):
         """``status``, or ERROR when the version register says no chip answers: on a MISO line

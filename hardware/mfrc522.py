@@ -311,22 +311,11 @@ class MFRC522:
         raise TagProtocolError("anticollision did not converge")
 
     def select(self, level: int, cascade: bytes) -> int:
-        """SELECT the tag whose 5 cascade bytes are ``cascade``; returns its SAK.
-
-        A SAK that comes garbled may have left the tag selected: it is sent HLTA, so that the
-        next WUPA wakes it. Left ACTIVE, it would take that WUPA for an error and go IDLE
-        unanswering (ISO/IEC 14443-3): a lone stone's next scan was clean and empty, a miss. A
-        tag not selected takes the HLTA for an error and answers the next WUPA all the same.
+        """SELECT the tag whose 5 cascade bytes are ``cascade``; returns its SAK. A SAK that came
+        garbled may have left the tag selected: :meth:`inventory` ends such a branch with HLTA.
 
         :raises TagProtocolError: no valid SAK came back.
         """
-        try:
-            return self._sak(level, cascade)
-        except TagProtocolError:
-            self._halt_quietly()
-            raise
-
-    def _sak(self, level: int, cascade: bytes) -> int:
         frame = bytes([(SEL_CL1, SEL_CL2)[level], 0x70]) + cascade
         rx = self.transceive(frame + self.calc_crc(frame), answer_bits=24)  # SAK, CRC_A
         if rx is None or len(rx.data) != 3 or rx.collision is not None:
@@ -381,11 +370,31 @@ class MFRC522:
         if answer is not None:
             raise TagProtocolError("a tag answered HLTA")
 
+    def _wake(self) -> bool:
+        """WUPA, opening a branch of the walk: whether a tag answered. A WUPA whose answer came
+        garbled left the tags it woke READY: they are sent back before the walk stops
+        (:meth:`_halt_quietly`), or the next scan's WUPA would find them READY and silence them.
+
+        :raises TagProtocolError: the answer to WUPA came garbled.
+        """
+        try:
+            return self.request(wakeup=True)
+        except TagProtocolError:
+            self._halt_quietly()
+            raise
+
     def _halt_quietly(self) -> None:
+        """HLTA at the end of a branch of the walk. It halts the tag the branch selected, and
+        sends back to IDLE (HALT, if woken from it) every tag the branch left READY or ACTIVE:
+        woken by its WUPA and then left unselected (an ANTICOLLISION that garbled or found no
+        tag below its prefix), or selected by a SELECT whose SAK garbled. ISO/IEC 14443-3 has a
+        READY tag take any frame but ANTICOLLISION and SELECT for an error, HLTA too, and go
+        back unanswering; left READY, it would take the next branch's WUPA (or the next scan's)
+        for that error instead and miss it. A tag already IDLE or halted ignores the HLTA."""
         try:
             self.halt()
         except TagProtocolError:
-            pass  # a garbled answer to HLTA: the tag is found all the same
+            pass  # answered: the tag is found all the same
 
     def read_block(self, block: int) -> bytes:
         """READ ``block`` of the selected tag: 16 bytes, CRC checked by the chip. The tag may take
@@ -412,8 +421,10 @@ class MFRC522:
         """Every tag on the antenna (upper-case hex UIDs), each left halted.
 
         Walks the anticollision tree: each branch starts with a WUPA, which also wakes the tags
-        halted by earlier branches, and is then steered by its prefix to a tag not found yet. A
-        garbled branch is dropped and the walk goes on, as the seat-node firmware's does.
+        halted by earlier branches, is then steered by its prefix to a tag not found yet, and
+        ends with HLTA, found or not (:meth:`_halt_quietly`), so that no tag is READY at the
+        next WUPA. A garbled branch is dropped and the walk goes on, as the seat-node firmware's
+        does.
 
         :raises TagProtocolError: a WUPA or a branch came garbled: the tags below it were not
             read, which says nothing of whether they are there; ``found`` holds the tags read.
@@ -423,16 +434,16 @@ class MFRC522:
         pending: list[tuple[list[bytes], Bits]] = [([], [])]
         while pending and len(found) < limit:
             chosen, prefix = pending.pop()
-            if not self.request(wakeup=True):
+            if not self._wake():
                 break
             try:
                 hit = self._select_path(chosen, prefix, pending)
             except TagProtocolError:
                 garbled += 1
-                continue
+                hit = None
             if hit is not None:
                 found.add(hit[0].hex().upper())
-                self._halt_quietly()
+            self._halt_quietly()
         if garbled:
             raise TagProtocolError(f"{garbled} branches of the UID tree came garbled",
                                    frozenset(found))

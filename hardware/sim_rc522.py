@@ -7,9 +7,9 @@ bytes per transaction), the 64-byte FIFO, ComIrqReg/DivIrqReg set/clear semantic
 Transceive command started by BitFramingReg's StartSend with TxLastBits and RxAlign, ControlReg's
 RxLastBits, ErrorReg's CollErr with CollReg's CollPos, ErrorReg's TempErr (an overheated chip
 switches its antenna off), CalcCRC through the CRC coprocessor, SoftReset, the antenna switch, and ISO 14443-3A tags (REQA/WUPA, anticollision and SELECT at
-cascade levels 1 and 2, READ, HLTA) that arrive, leave and collide; a selected tag (ACTIVE) takes
-REQA and WUPA, as any frame it does not expect, for an error, and goes IDLE (HALT, if woken from
-it) without answering, as ISO/IEC 14443-3 has it.
+cascade levels 1 and 2, READ, HLTA) that arrive, leave and collide; a tag being resolved (READY)
+or selected (ACTIVE) takes REQA and WUPA, as any frame it does not expect, for an error, and goes
+IDLE (HALT, if woken from it) without answering, as ISO/IEC 14443-3 has it.
 
 CollPos counts from the first bit of the first received byte, RxAlign's skipped bits included,
 so a driver finds the collided bit at ``8 * (known_bits // 8) + CollPos - 1``.
@@ -115,9 +115,10 @@ class EmulatedTag:
         return self._active(frame)
 
     def _short_frame(self, command: int) -> Bits | None:
-        """REQA or WUPA: a selected tag takes either for an error (ISO/IEC 14443-3), a halted
-        one answers WUPA only."""
-        if self.state is TagState.ACTIVE:
+        """REQA or WUPA: a tag in READY (READY* if woken from HALT: ``halted``) or ACTIVE takes
+        either for an error (ISO/IEC 14443-3) and goes back to IDLE (HALT) unanswering, so a
+        second one wakes it; an IDLE tag answers either, a halted one WUPA only."""
+        if self.state in (TagState.READY, TagState.ACTIVE):
             return self._confused()
         if command == WUPA or (command == REQA and self.state is not TagState.HALT):
             self.halted = self.halted and command == WUPA

@@ -12,7 +12,7 @@ import pytest
 
 from controller.games.errors import DeviceError
 from hardware.clock import SimClock
-from hardware.mfrc522 import MFRC522
+from hardware.mfrc522 import MFRC522, TagProtocolError
 from hardware.rfid import (
     FAILED_RETRY_S, GARBLED_IN_A_ROW, GARBLING_FIX, OVERHEATED_FIX, Mfrc522Reader,
 )
@@ -585,6 +585,84 @@ def test_the_pi_and_a_seat_node_halt_every_stone_without_waiting_25_ms_for_each(
     assert seen == [[("arrive", "0A0B0C0D")]] + [[]] * (RC522.MISS_LIMIT - 1) + [
         [("leave", "DEADBEEF")]]
     assert nak.state is not TagState.HALT
+
+
+def pi_scan(machine: ModuleType, chip: EmulatedRC522) -> Callable[[], tuple[str, set[str]]]:
+    """One scan of the chip's antenna by the Pi's driver: "clean" or "garbled", and the tags read."""
+    driver = MFRC522(chip, chip.clock)
+    driver.init()
+
+    def scan() -> tuple[str, set[str]]:
+        try:
+            return "clean", set(driver.inventory())
+        except TagProtocolError as err:
+            return "garbled", set(err.found)
+    return scan
+
+
+def node_scan(machine: ModuleType, chip: EmulatedRC522) -> Callable[[], tuple[str, set[str]]]:
+    """One scan of the chip's antenna by the seat node's firmware: "clean" or "garbled", and the
+    tags read."""
+    spi, cs = machine.SPI(0), machine.Pin(17, machine.Pin.OUT)
+    spi.attach(cs, chip)
+    driver = RC522.RC522(spi, cs, *clock_of(chip))
+    driver.init()
+
+    def scan() -> tuple[str, set[str]]:
+        status, uids = driver.read_uids()
+        said = {RC522.OK: "clean", RC522.GARBLED: "garbled"}[status]
+        return said, {uid.hex().upper() for uid in uids}
+    return scan
+
+
+@pytest.mark.parametrize("side", [pi_scan, node_scan], ids=["pi", "seat-node"])
+def test_the_pi_and_a_seat_node_read_every_stone_as_stones_come_and_go(machine: ModuleType,
+                                                                       side: Any) -> None:
+    # a tag that answered an ANTICOLLISION is READY, and takes a WUPA for an error (ISO/IEC
+    # 14443-3): the node went back to WUPA at each collision, which no tag answered then, and
+    # the branch left for it was lost: of 2, 4 or 8 stones it read one, its scan clean, so the
+    # others left the spot
+    chip = EmulatedRC522()
+    scan = side(machine, chip)
+    stones = {uid: EmulatedTag(bytes.fromhex(uid)) for uid in EIGHT_STONES}
+    on_spot: set[str] = set()
+    for put, taken in [(EIGHT_STONES[:4], []), (EIGHT_STONES[4:], []),
+                       ([], ["DEADBEE0", "04A1B2C3D4E5F6", "0455AA55AA55AA"]),
+                       (["DEADBEE0"], ["01020304"]), ([], []), (["0455AA55AA55AA"], EIGHT_STONES[:6])]:
+        for uid in put:
+            chip.place(stones[uid])
+        for uid in taken:
+            chip.remove(stones[uid].uid)
+        on_spot = (on_spot | set(put)) - set(taken)
+        assert [scan(), scan()] == [("clean", on_spot)] * 2
+
+
+@pytest.mark.parametrize("frame", ["wupa", "anticollision"])
+@pytest.mark.parametrize("side", [pi_scan, node_scan], ids=["pi", "seat-node"])
+def test_the_pi_and_a_seat_node_leave_no_stone_ready_after_a_garbled_frame(
+        machine: ModuleType, side: Any, frame: str) -> None:
+    # the tags that answered a WUPA or an ANTICOLLISION whose answer came garbled were left READY,
+    # took the next WUPA for an error and went IDLE unanswering (ISO/IEC 14443-3): the next scan
+    # was clean and missed them, each stone leaving after MISS_LIMIT such pairs of scans
+    chip = EmulatedRC522()
+    scan = side(machine, chip)
+    stones = ["DEADBEEF", "DEADBEE0", "04A1B2C3D4E5F6"]
+    for uid in stones:
+        chip.place(EmulatedTag(bytes.fromhex(uid)))
+    garbled = []
+
+    def first(bits: list[int]) -> bool:
+        sent = from_bits(bits)
+        hit = bits == to_bits(bytes([0x52]), 7) if frame == "wupa" else \
+            len(bits) >= 16 and sent[0] == 0x93 and sent[1] != 0x70
+        garbled.append(hit)
+        return hit and garbled.count(True) == 1
+    chip.garbles = first
+    said, read = scan()
+    assert said == "garbled" and read < set(stones)
+    chip.garbles = None
+    assert scan() == ("clean", set(stones))
+    assert all(tag.state is TagState.HALT for tag in chip.tags)
 
 
 class PausedAfterARead(EmulatedRC522):

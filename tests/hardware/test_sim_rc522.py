@@ -198,6 +198,18 @@ def test_a_selected_tag_takes_wupa_for_an_error_and_answers_the_next(halted, aft
     assert tag.hear(wupa) == to_bits(bytes([0x04, 0x00])) and tag.state is TagState.READY
 
 
+@pytest.mark.parametrize("command", [REQA, WUPA], ids=["reqa", "wupa"])
+@pytest.mark.parametrize("halted, after", [(False, TagState.IDLE), (True, TagState.HALT)],
+                         ids=["ready", "ready*"])
+def test_a_tag_being_resolved_takes_reqa_and_wupa_for_an_error(command, halted, after):
+    # ISO/IEC 14443-3: a tag in READY (READY* if woken from HALT) goes back to IDLE (HALT) on any
+    # frame but ANTICOLLISION and SELECT, and does not answer it; the emulated tag answered again
+    tag = EmulatedTag(bytes.fromhex("DEADBEEF"), state=TagState.READY, halted=halted)
+    assert tag.hear(to_bits(bytes([command]), 7)) is None and tag.state is after
+    wupa = to_bits(bytes([WUPA]), 7)
+    assert tag.hear(wupa) == to_bits(bytes([0x04, 0x00])) and tag.state is TagState.READY
+
+
 def test_garbles_sets_parity_err_on_the_answers_to_the_frames_it_chooses():
     # a tag at the field's edge: its answer to one frame arrives garbled, to the next one clean
     chip = EmulatedRC522()
