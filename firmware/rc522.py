@@ -71,6 +71,8 @@ MISS_LIMIT = const(3)
 GARBLED_IN_A_ROW = const(20)  # garbled scans in a row before the reader garbles every scan: as the
                               # Pi's (hardware/rfid.py), where the docstring says why 20
 MAX_TAGS = const(8)
+HALT_TRIES = const(3)  # HLTAs sent to a tag that answers them (a NAK): as the Pi's driver
+                       # (hardware/mfrc522.py's HALT_TRIES, which says why 3)
 WAIT_US = const(5000)   # the chip's own 1.5 ms timer and a frame's air time (a SELECT's 0.8 ms),
                         # with room: only a dead or stuck chip reaches it (40 ms cost a stuck
                         # chip 44 ms of every poll, the buttons waiting)
@@ -426,11 +428,18 @@ class RC522:
         """Put the selected tag to sleep (HLTA), so the next scan's first WUPA wakes it: left
         ACTIVE, it would take that WUPA for an error and go IDLE unanswering (ISO/IEC 14443-3).
 
-        No tag answers HLTA, so the frame ends by the chip's 1.5 ms timer; a NAK (an answer
-        within the 1 ms ISO gives it) still stops the timer, and is ignored: the tag was read.
+        No tag answers HLTA, so the frame ends by the chip's 1.5 ms timer; any answer within
+        the 1 ms ISO gives it is 'not acknowledge', the HLTA not taken: a stone at the field's
+        edge NAKs an HLTA that reached it garbled and stays ACTIVE. The HLTA is sent again,
+        :data:`HALT_TRIES` times at most, as the Pi's driver does; a tag that answers every one
+        is read all the same.
         """
         frame = bytes((PICC_HLTA, 0))
-        self.transceive(frame + self.crc_a(frame))
+        frame += self.crc_a(frame)
+        for _ in range(HALT_TRIES):
+            status = self.transceive(frame)[0]
+            if status == NO_TAG or status in FAILED:
+                return
 
 
 def known_bits_valid(known, whole, bits):

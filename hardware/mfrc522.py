@@ -37,6 +37,8 @@ FRAME_SLACK_S = 0.003    # a frame's wait past its timer: its air time both ways
                          # out, a READ's 1.5 ms back); only a stuck chip outlasts it
 PRESCALER = 0xA9         # TPrescaler: 13.56 MHz / (2 * 169 + 1) = 40 kHz, 25 us ticks
 BACKSTOP_POLLS = 100_000 # only a clock that never moves (a stalled test clock) ever reaches it
+HALT_TRIES = 3           # HLTAs sent to a tag that answers them (its NAK: a garbled HLTA, 3 in 10
+                         # at the field's edge, all 3 once in 37 stones); the firmware's number
 
 
 class SpiTransport(Protocol):
@@ -356,19 +358,30 @@ class MFRC522:
         raise TagProtocolError("UID longer than 7 bytes (cascade level 3 is not supported)")
 
     def halt(self) -> None:
-        """HLTA: the selected tag stops answering REQA until woken by WUPA or taken away.
+        """HLTA, until no tag answers it (:data:`HALT_TRIES` at most): the selected tag stops
+        answering REQA until woken by WUPA or taken away.
 
         Left ACTIVE, it would let the next scan's first WUPA pass unanswered (ISO/IEC 14443-3:
         an ACTIVE tag takes it for an error and goes IDLE), and be missed every other scan. No
         tag answers HLTA, so the frame ends by the chip's 1.5 ms timer (:data:`FRAME_RELOAD`),
-        which still sees a NAK.
+        which still sees a NAK: ISO has any answer within 1 ms of HLTA mean 'not acknowledge',
+        the HLTA not taken. A stone at the field's edge NAKs an HLTA that reached it garbled
+        (its CRC check failed) and stays ACTIVE, so the HLTA is sent again; an answer that came
+        garbled is sent again too, being a NAK or noise.
 
-        :raises TagProtocolError: a tag answered (a NAK, within the 1 ms ISO gives it).
+        :raises TagProtocolError: a tag answered every HLTA (it is not halted).
         """
         frame = bytes([HLTA, 0])
-        answer = self.transceive(frame + self.calc_crc(frame))
-        if answer is not None:
-            raise TagProtocolError("a tag answered HLTA")
+        frame += self.calc_crc(frame)
+        answer = ""
+        for _ in range(HALT_TRIES):
+            try:
+                if self.transceive(frame) is None:
+                    return
+                answer = "a NAK"
+            except TagProtocolError as err:
+                answer = str(err)
+        raise TagProtocolError(f"a tag answered HLTA {HALT_TRIES} times (the last: {answer})")
 
     def _wake(self) -> bool:
         """WUPA, opening a branch of the walk: whether a tag answered. A WUPA whose answer came
@@ -394,7 +407,7 @@ class MFRC522:
         try:
             self.halt()
         except TagProtocolError:
-            pass  # answered: the tag is found all the same
+            pass  # answered every HLTA: the tag is found all the same
 
     def read_block(self, block: int) -> bytes:
         """READ ``block`` of the selected tag: 16 bytes, CRC checked by the chip. The tag may take

@@ -81,6 +81,8 @@ class EmulatedTag:
     halted: bool = False
     naks_halt: bool = False  # answers HLTA with a NAK, not halting (ISO 14443-3: any answer within
                              # 1 ms of HLTA is a NAK): what a reader must still see
+    garbled_halts: int = 0   # HLTAs that reach it garbled (a stone at the field's edge): it NAKs
+                             # each (its CRC check failed) and stays ACTIVE, then halts at the next
 
     def __post_init__(self) -> None:
         if len(self.uid) not in (4, 7):
@@ -150,7 +152,8 @@ class EmulatedTag:
         if len(frame) != 4 or crc_a(frame[:2]) != _crc_of(frame[2:4]):
             return self._confused()
         if frame[0] == HLTA and frame[1] == 0:
-            if self.naks_halt:
+            if self.naks_halt or self.garbled_halts:
+                self.garbled_halts = max(0, self.garbled_halts - 1)
                 return [0, 0, 0, 0]
             self.state, self.halted = TagState.HALT, True
             return None

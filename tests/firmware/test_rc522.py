@@ -12,7 +12,7 @@ import pytest
 
 from controller.games.errors import DeviceError
 from hardware.clock import SimClock
-from hardware.mfrc522 import MFRC522, TagProtocolError
+from hardware.mfrc522 import HALT_TRIES, MFRC522, TagProtocolError
 from hardware.rfid import (
     FAILED_RETRY_S, GARBLED_IN_A_ROW, GARBLING_FIX, OVERHEATED_FIX, Mfrc522Reader,
 )
@@ -663,6 +663,26 @@ def test_the_pi_and_a_seat_node_leave_no_stone_ready_after_a_garbled_frame(
     chip.garbles = None
     assert scan() == ("clean", set(stones))
     assert all(tag.state is TagState.HALT for tag in chip.tags)
+
+
+@pytest.mark.parametrize("garbled_halts", [1, HALT_TRIES - 1])
+@pytest.mark.parametrize("side", [pi_scan, node_scan], ids=["pi", "seat-node"])
+def test_the_pi_and_a_seat_node_halt_a_stone_that_naks_a_garbled_hlta(
+        machine: ModuleType, side: Any, garbled_halts: int) -> None:
+    # its HLTA reached it garbled, and it NAKed it, ACTIVE still (ISO/IEC 14443-3: an answer to
+    # HLTA is 'not acknowledge'); the drivers took the NAK for a stone read, and the next scan's
+    # WUPA found it ACTIVE, which sent it IDLE unanswering: read every other scan
+    assert RC522.HALT_TRIES == HALT_TRIES  # the node tries as often as the Pi
+    chip = EmulatedRC522()
+    scan = side(machine, chip)
+    edge = EmulatedTag(STONE)
+    chip.place(edge)
+    seen = []
+    for _ in range(4):
+        edge.garbled_halts = garbled_halts  # at every scan, a clean one at last
+        seen.append(scan())
+    assert seen == [("clean", {"DEADBEEF"})] * 4
+    assert edge.state is TagState.HALT
 
 
 class PausedAfterARead(EmulatedRC522):

@@ -278,6 +278,17 @@ def test_a_timer_of_1_5_ms_still_sees_a_tag_answer_hlta_with_a_nak():
     assert 0.0015 <= chip.clock.now() - started < 0.0025  # the timer's 1.5 ms, not 25
 
 
+def test_a_tag_whose_hlta_came_garbled_naks_it_and_halts_at_the_next():
+    # a stone at the field's edge: its HLTA reaches it garbled, its CRC check fails, it answers
+    # a NAK and stays ACTIVE; the next HLTA, clean, halts it
+    hlta = [0x50, 0x00, 0x57, 0xCD]
+    chip = EmulatedRC522()
+    edge = EmulatedTag(bytes.fromhex("DEADBEEF"), state=TagState.ACTIVE, garbled_halts=1)
+    chip.tags = [edge]
+    assert send_with_timer(chip, 59, hlta) == RX_IRQ and edge.state is TagState.ACTIVE
+    assert send_with_timer(chip, 59, hlta) == TIMER_IRQ and edge.state is TagState.HALT
+
+
 STONE = EmulatedTag(bytes.fromhex("DEADBEEF"))
 SELECT = with_crc(bytes([0x93, 0x70]) + STONE.cascade(0))
 FRAMES = {  # what a driver sends, the tag's state then, and ISO 14443-3's 1/fc before its answer:
