@@ -57,6 +57,7 @@ ERR_COLLISION = const(0x08)
 ERR_FATAL = const(0x13)
 ERR_TEMP = const(0x40)   # TempErr: the chip overheated and switched its antenna off itself
 COLL_POS_NOT_VALID = const(0x20)
+START_SEND = const(0x80)  # BitFramingReg: starts a Transceive's frame (datasheet 9.3.1.14)
 
 OK = const(0)
 NO_TAG = const(1)
@@ -195,9 +196,6 @@ class RC522:
     def _set_bits(self, reg, mask):
         self._write(reg, self._read(reg) | mask)
 
-    def _clear_bits(self, reg, mask):
-        self._write(reg, self._read(reg) & ~mask & 0xFF)
-
     def init(self):
         """Reset the chip, set a 1.5 ms receive timeout and switch the antenna on; False, doing
         nothing, when no chip answers (its version register reads 0x00 or 0xFF), as the Pi's
@@ -241,12 +239,12 @@ class RC522:
         """
         self._write(COM_IRQ_REG, 0x7F)
         self._load_fifo(data)
-        self._write(BIT_FRAMING_REG, ((rx_align & 0x07) << 4) | (last_bits & 0x07))
+        framing = ((rx_align & 0x07) << 4) | (last_bits & 0x07)
         self._write(COMMAND_REG, CMD_TRANSCEIVE)
-        self._set_bits(BIT_FRAMING_REG, 0x80)
+        self._write(BIT_FRAMING_REG, START_SEND | framing)  # the framing and StartSend at once
         sent_bits = (len(data) - 1) * 8 + (last_bits or 8)
         status = self._wait_answer(frame_ends_us(sent_bits, answer_bits, FRAME_TIMER_US))
-        self._clear_bits(BIT_FRAMING_REG, 0x80)
+        self._write(BIT_FRAMING_REG, framing)  # StartSend cleared, with no read: the Pi's way
         if status != OK:
             return status, b""
         return self._answer()

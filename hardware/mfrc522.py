@@ -233,10 +233,12 @@ class MFRC522:
         self.write(Reg.FIFO_LEVEL, FLUSH_BUFFER)
         self.write(Reg.FIFO_DATA, *data)
         self.write(Reg.COMMAND, Cmd.TRANSCEIVE)
-        self.write(Reg.BIT_FRAMING, START_SEND | (rx_align << 4) | tx_last_bits)
+        framing = (rx_align << 4) | tx_last_bits
+        self.write(Reg.BIT_FRAMING, START_SEND | framing)
         sent_bits = (len(data) - 1) * 8 + (tx_last_bits or 8)
         irq = self._wait_irq(self._frame_ends(sent_bits, answer_bits))
-        self.clear_bits(Reg.BIT_FRAMING, START_SEND)
+        self.write(Reg.BIT_FRAMING, framing)  # StartSend cleared: the register's other bits are
+                                              # the framing written above, no read needed
         unanswered = irq & TIMER_IRQ and not irq & RX_IRQ
         error = self.read(Reg.ERROR) if irq & ERR_IRQ or not unanswered else 0
         if error & ERR_TEMP:
