@@ -8,6 +8,7 @@ some denomination, and whose it is.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import tempfile
 from dataclasses import dataclass
@@ -607,6 +608,20 @@ def registry_problem(path: Path) -> str | None:
     except RegistryRefused as refused:
         return refused.problem
     return None
+
+
+def unwritable_folder(path: Path) -> str | None:
+    """Why no tag can be enrolled into the stone registry at ``path``, a file that exists, though
+    it can be read (None: it can, or it is no file: :func:`registry_problem` tells): its folder
+    is not writable by this user, and SQLite writes its journal beside the file (beside the one a
+    symbolic link names: SQLite follows it). Asked of ``os.access``, which says so of a read-only
+    file system to root too; the permission bits it reads stop every user but root."""
+    folder = path.resolve().parent
+    if not path.is_file() or os.access(folder, os.W_OK | os.X_OK):
+        return None
+    return (f"the stone registry's folder {shown(folder)} is not writable by this user: "
+            f"`dicetable stones enroll` cannot add a tag to {shown(path)} (SQLite writes its "
+            "journal beside it)")
 
 
 def _unmakeable(path: Path) -> str | None:

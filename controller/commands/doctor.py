@@ -18,7 +18,7 @@ from hardware.config import (
 )
 from hardware.devices import Device, DeviceStatus, TagReader
 from hardware.factory import Devices, build_devices
-from hardware.rfid import StoneRegistry, check_tags, registry_problem
+from hardware.rfid import StoneRegistry, check_tags, registry_problem, unwritable_folder
 from hardware.faults import FAULTS
 
 TEST_TAG = "04B1E5C0FFEE01"   # the simulated test tag bring-up lays on every spot
@@ -163,18 +163,15 @@ def _reader_status(reader: TagReader, status: DeviceStatus, registry_path: Path)
 
 
 def _registry_folder(name: str, path: Path) -> DeviceStatus:
-    """A warning when the stone registry at ``path`` exists in a folder this user cannot write:
-    the table only reads it, but ``stones enroll`` fails on the first tag, SQLite making its
-    journal beside the file (beside the file a symbolic link names: SQLite follows it). Asked of
-    ``os.access``, which says so of a read-only file system to root too; the permission bits it
-    reads stop every user but root."""
-    folder = path.resolve().parent
-    if not path.is_file() or os.access(folder, os.W_OK | os.X_OK):
+    """A warning when the stone registry at ``path`` exists in a folder this user cannot write
+    (:func:`hardware.rfid.unwritable_folder`): the table only reads it, but ``stones enroll``
+    fails."""
+    problem = unwritable_folder(path)
+    if problem is None:
         return DeviceStatus.healthy(name)
+    folder = path.resolve().parent
     return DeviceStatus.warning(
-        name, f"the stone registry's folder {shown(folder)} is not writable by this user: "
-              f"`dicetable stones enroll` cannot add a tag to {shown(path)} (SQLite writes its "
-              "journal beside it)",
+        name, problem,
         f"make {shown(folder)} writable by the user that enrols the stones (the service's: "
         "dicetable), or move the registry to a folder it can write and name it under [rfid] "
         "registry")

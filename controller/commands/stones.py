@@ -16,7 +16,7 @@ from hardware.config import HardwareConfig, config_for_command, in_file
 from hardware.devices import TagChange, TagReader
 from hardware.factory import build_devices
 from hardware.rfid import (MOST_DENOMINATION, StoneColour, StoneRegistry, TagEnrolled, TagKind, TagRecord,
-                           normalise_tag, registry_problem)
+                           normalise_tag, registry_problem, unwritable_folder)
 from hardware.sim import SimTable
 
 POLL_EVERY = 0.1
@@ -120,11 +120,12 @@ def _registry(args: argparse.Namespace, read_only: bool = False) -> StoneRegistr
 def _registry_path(args: argparse.Namespace, config: HardwareConfig, read_only: bool = False) -> Path:
     """The registry file of ``--db`` or ``config``, checked; ``read_only``: it must exist, and is
     only read. One to enrol into is checked as ``run`` checks the table's
-    (:func:`hardware.rfid.registry_problem`), before a device is opened."""
+    (:func:`hardware.rfid.registry_problem`), and its folder too (:func:`hardware.rfid.unwritable_folder`:
+    SQLite refused the first tag placed), before a device is opened."""
     path = Path(args.db) if args.db else config.registry_path()
     if read_only:
         return _listed(path)
-    problem = registry_problem(path)
+    problem = registry_problem(path) or unwritable_folder(path)
     if problem is not None:
         said = problem if args.db else in_file(config.path, f"rfid.registry: {problem}")
         raise FileProblem(f"{said}; give the registry's file with --db")

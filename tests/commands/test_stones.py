@@ -266,3 +266,26 @@ def test_enroll_refuses_an_empty_registry_file_saying_how_to_start_a_new_one(cap
     assert err == [f"dicetable: {str(empty)!r} is an empty file, not a stone registry (remove it to "
                    "start a new registry there); give the registry's file with --db"]
     assert empty.read_bytes() == b""
+
+
+def test_enroll_into_a_registry_whose_folder_this_user_cannot_write_is_refused_before_a_tag_is_placed(
+        capsys, tmp_path, monkeypatch):
+    # SQLite writes its journal beside the registry: the first tag placed was refused ("attempt
+    # to write a readonly database"); root writes through permission bits, so os.access is told
+    # what it says to the table's user
+    import os
+    from pathlib import Path
+
+    db = tmp_path / "stones.db"
+    StoneRegistry(db).close()
+    before = db.read_bytes()
+    access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: access(path, mode, **kw)
+                        and Path(path) != tmp_path.resolve())
+    assert main(["stones", "enroll", "--kind", "stone", "--colour", "white", "--db", str(db),
+                 "--sim-tags", "DEADBEEF"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"dicetable: the stone registry's folder '{tmp_path.resolve()}' is not writable by this user: "
+                   f"`dicetable stones enroll` cannot add a tag to '{db}' (SQLite writes its journal beside it); "
+                   "give the registry's file with --db"]
+    assert db.read_bytes() == before
