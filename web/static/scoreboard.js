@@ -93,9 +93,10 @@ function renderOdds(state, odds) {
 
 // Nobody scrolls a TV: the showdown box goes under the header, then all it holds shrinks alike,
 // a step at a time, only while some of it (last, the sentence saying who won what) is hidden;
-// a few hands on a large screen keep their full size. Below SMALLEST_FIT it would no longer read
-// from across the room, so the box scrolls instead. A TV that changes resolution, or a window
-// resized, fits it again (the rem and the box's height follow the screen, the dice do not).
+// a few hands on a large screen keep their full size, or nearly (four: 0.85, in the box docked
+// beside the board). Below SMALLEST_FIT it would no longer read from across the room, so the
+// box scrolls instead. A TV that changes resolution, or a window resized, fits it again (the rem
+// and the box's height follow the screen, the dice do not).
 const SMALLEST_FIT = 0.5;
 
 function fitShowdown(box) {
@@ -198,10 +199,26 @@ function renderShowdown(state) {
   const box = $("showdown");
   box.innerHTML = `<h2>${esc(result.headline)}</h2>` +
     `<div class="hands">${hands}</div><p>${esc(result.text)}</p>`;
-  box.hidden = false;
-  fitShowdown(box);
+  opened(box, true);
   clearTimeout(showdownTimer);
-  showdownTimer = setTimeout(() => { box.hidden = true; }, SHOWDOWN_MS);
+  showdownTimer = setTimeout(() => opened(box, false), SHOWDOWN_MS);
+}
+
+// The box opens docked beside the board, which takes the rest of the screen (body.showdown): the
+// board is fitted again to its new width, as the box opens and as it closes.
+function opened(box, open) {
+  box.hidden = !open;
+  body.classList.toggle("showdown", open);
+  fitBoard();
+  if (open) fitShowdown(box);
+  else fadeLog();
+}
+
+// A log longer than its box fades out, rather than end on half a line; one drawn while the
+// showdown box had its place (no box to measure) is measured again as the box closes.
+function fadeLog() {
+  const log = $("log");
+  log.classList.toggle("more", log.scrollHeight > log.clientHeight);
 }
 
 function render(doc) {
@@ -227,8 +244,7 @@ function render(doc) {
   renderChart(doc.chart || []);
   renderOdds(state, doc.odds || []);
   fitBoard();
-  const log = $("log"); // a log longer than its box fades out, rather than end on half a line
-  log.classList.toggle("more", log.scrollHeight > log.clientHeight);
+  fadeLog();
   renderShowdown(state);
 }
 
