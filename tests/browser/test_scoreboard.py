@@ -257,6 +257,29 @@ def test_a_full_table_s_board_fits_the_screen(browser: Any, served: Any, screen:
     assert board_edges(page)["die"] == pytest.approx(2.6 * 15, abs=0.5)
 
 
+READABLE_PX = 24
+"""The least font size of a seat's name and stack on a 1280x720 TV (``.seat .name`` in
+``scoreboard.css`` says why)."""
+
+
+@pytest.mark.parametrize("paused", [False, True], ids=["playing", "paused"])
+def test_a_full_table_s_names_and_stacks_read_from_across_the_room(browser: Any, served: Any,
+                                                                   paused: bool) -> None:
+    # ten seats on a 1280x720 TV shrank the board to 0.75 of full size, 0.65 under a pause's
+    # banner: names of 18 px and stacks of 16 px, a blur from the bar
+    table = full_hold_em_table()
+    page = open_board(browser, served(table), TV)
+    play_until(table, lambda s: all(seat.dice for seat in s.view.seats))
+    if paused:
+        table.pause("dealer", "a player went to the bar and will be back in five minutes or so")
+    caught_up(page, table)
+    sizes: list[float] = page.locator(".seat .name, .seat .stack").evaluate_all(
+        "parts => parts.map(part => parseFloat(getComputedStyle(part).fontSize))")
+    assert len(sizes) == 20 and min(sizes) >= READABLE_PX, sizes
+    edges = board_edges(page)  # and the board, its seats a little taller, still fits the screen
+    assert edges["page"] <= edges["height"] and edges["seats"] <= edges["height"], edges
+
+
 def test_a_log_longer_than_its_box_fades_out_instead_of_ending_on_half_a_line(
         browser: Any, served: Any) -> None:
     # the box's lower edge cut its last line in half ("Ben passes on reroll/prot..." at the
