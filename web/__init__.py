@@ -31,6 +31,7 @@ DEFAULTS: dict[str, Any] = {
     "login_window": 60.0,
     "dealer_pin": None,      # the console PIN in clear: hashed at once, never stored
     "dealer_pin_hash": None,  # or its werkzeug hash
+    "sessions": None,        # a web.security.SessionKeep: the dealer's sessions outlive a restart
 }
 
 
@@ -44,14 +45,17 @@ def create_app(table: TableHandle, config: dict[str, Any] | None = None) -> Flas
 
     The dealer PIN is ``dealer_pin`` or, when the config does not name one, the environment's
     ``DICETABLE_DEALER_PIN``; the console stays locked (every login refused) without a PIN or a
-    ``dealer_pin_hash``.
+    ``dealer_pin_hash``. With ``sessions`` (a :class:`web.security.SessionKeep`) the session
+    cookies are signed with its key, and the dealer's sessions outlive the app: a table that
+    restarts does not log its dealer out; without, they last as long as the app.
     """
     settings = {**DEFAULTS, **(config or {})}
     # the PIN of `dicetable demo` and `run`: from the environment, never from a file in clear
     clear_pin = settings.pop("dealer_pin", None) if "dealer_pin" in (config or {}) \
         else environment_pin()
     app = Flask(__name__)
-    app.config.update(SECRET_KEY=secrets.token_hex(32), SESSION_COOKIE_HTTPONLY=True,
+    keep = settings["sessions"]
+    app.config.update(SECRET_KEY=keep.key if keep else secrets.token_hex(32), SESSION_COOKIE_HTTPONLY=True,
                       SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_NAME="dicetable_session",
                       MAX_CONTENT_LENGTH=64 * 1024)
     app.config.update({key: value for key, value in settings.items() if key.isupper()})

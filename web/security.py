@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import json
+import re
 import secrets
+import sys
 import threading
 import time
 from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable
 
 from flask import abort, session
 from werkzeug.security import check_password_hash, generate_password_hash
+
+from controller.commands.common import FileProblem, reason, write_file
+from controller.games.errors import ConfigError
+from controller.paths import shown
 
 SESSION_KEY = "dealer"
 CSRF_KEY = "csrf"
@@ -21,6 +31,94 @@ every client out for the rest of the window: one client's limit alone let many a
 LAN's IPv6 addresses cost nothing) guess a short PIN together."""
 
 
+SESSIONS_FILE = "dealer-sessions.json"
+"""The :class:`SessionKeep`'s file in the table's data folder (``run``'s state directory)."""
+DIGEST = re.compile(r"[0-9a-f]{64}")
+
+
+def digest(ticket: str) -> str:
+    """What the gate keeps of a session's id: its SHA-256, so that neither its memory nor the
+    sessions file holds an id that opens the console."""
+    return hashlib.sha256(ticket.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class SessionKeep:
+    """The key that signs the dealer's session cookies and the digests of the open sessions, kept
+    in the table's data folder: a table that restarts (a power cut, a crash, ``systemctl
+    restart``) does not log its dealer out, and a session closed by ``Log out`` stays closed.
+
+    The file is made once with a new key, mode 0600, and rewritten whole (aside, then renamed
+    over it) at every login and log out, the key kept. Deleting it while the table is stopped
+    logs every dealer out: the next start makes a new key, which no cookie was signed with.
+    """
+
+    path: Path
+    key: str
+    open: list[str]
+    replaced: str | None = None  # why a damaged file was replaced, for the terminal
+
+    @classmethod
+    def at(cls, path: Path) -> SessionKeep:
+        """The keep in ``path``, made when there is none; a damaged one (not the JSON this keep
+        writes) is replaced, as it holds nothing a login does not make again, and a table kept
+        from starting by it would stop the game too.
+
+        :raises ConfigError: a file there that cannot be read (its owner, its mode, a folder)."""
+        try:
+            text = path.read_bytes().decode("utf-8", "replace")
+        except FileNotFoundError:
+            return cls.made(path)
+        except OSError as err:
+            raise ConfigError(f"cannot read the dealer's sessions {shown(path)}: {reason(err)}; give it "
+                              "to the table's user, or delete it (every dealer logs in again)") from None
+        try:
+            return cls(path, *_parsed(text))
+        except ValueError as err:
+            return cls.made(path, f"warning: the dealer's sessions {shown(path)} were damaged ({err}): "
+                                  "replaced by new ones; every dealer logs in again")
+
+    @classmethod
+    def made(cls, path: Path, replaced: str | None = None) -> SessionKeep:
+        """A new keep in ``path``: a new key, no session open.
+
+        :raises ConfigError: it cannot be written (one line, for the terminal)."""
+        keep = cls(path, secrets.token_hex(32), [], replaced)
+        try:
+            keep.save([])
+        except FileProblem as err:
+            raise ConfigError(str(err)) from None
+        return keep
+
+    def save(self, open_: list[str]) -> None:
+        """Write the key and the ``open_`` sessions' digests, whole, readable by this user only.
+
+        :raises FileProblem: the file cannot be written (a full disk, a folder gone)."""
+        self.open = list(open_)
+        text = json.dumps({"key": self.key, "open": self.open})
+        write_file(self.path, text.encode("utf-8"), force=True, mode=0o600)
+
+
+def _parsed(text: str) -> tuple[str, list[str]]:
+    """The key and the open sessions' digests in a sessions file's ``text``.
+
+    :raises ValueError: saying what is wrong."""
+    try:
+        kept = json.loads(text)
+    except ValueError:
+        raise ValueError("not JSON") from None
+    if not isinstance(kept, dict) or not _hex(kept.get("key")):
+        raise ValueError("no key of 64 hex digits")
+    open_ = kept.get("open")
+    if not isinstance(open_, list) or not all(_hex(ticket) for ticket in open_):
+        raise ValueError("its open sessions are not SHA-256 digests")
+    return kept["key"], open_[-OPEN_SESSIONS:]
+
+
+def _hex(value: object) -> bool:
+    return isinstance(value, str) and DIGEST.fullmatch(value) is not None
+
+
 class PinGate:
     """Checks the dealer's PIN against its hash, refusing a client after too many wrong tries.
 
@@ -28,26 +126,29 @@ class PinGate:
     lock that client out until the oldest of them is ``window`` seconds old, and
     :data:`EVERY_CLIENT` times as many from all clients together lock every client out so. Only
     clients with a wrong PIN in the window are remembered. The gate also keeps
-    the ids of the dealer sessions it opened: the session cookie is only signed, so a copy of it
-    taken before ``Log out`` would open the console for as long as the app runs, were the
-    session not closed here too.
+    the ids (their digests) of the dealer sessions it opened: the session cookie is only signed,
+    so a copy of it taken before ``Log out`` would open the console for as long as the signing key
+    lives, were the session not closed here too. With a ``keep`` they outlive the app (the key
+    too: ``web.create_app``).
     """
 
     def __init__(self, pin_hash: str | None, attempts: int, window: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, keep: SessionKeep | None = None) -> None:
         self.pin_hash = pin_hash
         self.attempts, self.window = attempts, window
         self._clock = clock
         self._lock = threading.Lock()
         self._failures: dict[str, deque[float]] = {}  # wrong PINs in the window, by client
         self._every: deque[float] = deque()  # and from all clients together
-        self._open: dict[str, None] = {}  # the open sessions' ids, oldest first
+        self._keep = keep
+        self._open: dict[str, None] = dict.fromkeys(keep.open if keep else ())  # digests, oldest first
 
     @classmethod
     def from_settings(cls, settings: dict[str, Any], clear_pin: str | None) -> PinGate:
         """The gate of the app's settings; a clear ``dealer_pin`` is hashed here."""
         pin_hash = generate_password_hash(clear_pin) if clear_pin else settings["dealer_pin_hash"]
-        return cls(pin_hash, int(settings["login_attempts"]), float(settings["login_window"]))
+        return cls(pin_hash, int(settings["login_attempts"]), float(settings["login_window"]),
+                   keep=settings["sessions"])
 
     def locked_for(self, client: str) -> float:
         """Seconds until ``client`` may try again (0: it may now)."""
@@ -73,21 +174,34 @@ class PinGate:
         :data:`OPEN_SESSIONS`)."""
         ticket = secrets.token_urlsafe(32)
         with self._lock:
-            self._open[ticket] = None
+            self._open[digest(ticket)] = None
             while len(self._open) > OPEN_SESSIONS:
                 del self._open[next(iter(self._open))]
+            self._kept()
         return ticket
 
     def is_in(self, ticket: object) -> bool:
         """Whether ``ticket`` is the id of a session open now."""
         with self._lock:
-            return isinstance(ticket, str) and ticket in self._open
+            return isinstance(ticket, str) and digest(ticket) in self._open
 
     def let_out(self, ticket: object) -> None:
         """Close the session ``ticket`` (nothing if it is not open)."""
         with self._lock:
-            if isinstance(ticket, str):
-                self._open.pop(ticket, None)
+            if isinstance(ticket, str) and digest(ticket) in self._open:
+                del self._open[digest(ticket)]
+                self._kept()
+
+    def _kept(self) -> None:
+        """Write the open sessions to the keep; one that cannot be written leaves them open in
+        memory (a dealer is not locked out by a full disk) and says so on the terminal."""
+        if self._keep is None:
+            return
+        try:
+            self._keep.save(list(self._open))
+        except FileProblem as err:
+            print(f"warning: {err}: the dealer's sessions will end if the table restarts",
+                  file=sys.stderr, flush=True)
 
     def _forget_old(self) -> None:
         """Drop the wrong PINs older than the window, and the clients left with none."""

@@ -240,28 +240,29 @@ def _handled(number: int, handler: Callable[[int, FrameType | None], Any]) -> It
         signal.signal(number, before)
 
 
-def write_file(path: Path, data: bytes, force: bool = False) -> None:
+def write_file(path: Path, data: bytes, force: bool = False, mode: int = 0o666) -> None:
     """Write ``data`` to a new file ``path`` (an existing one only with ``force``), whole or not at
     all: a full disk or a crash halfway leaves ``path`` as it was, never half a file
-    (:func:`_put_whole`). A device or a pipe (``/dev/stdout``) is written to as it is."""
+    (:func:`_put_whole`), made with ``mode`` (less the umask: 0o600 for a secret, which no one
+    else may read even for a moment). A device or a pipe (``/dev/stdout``) is written to as it is."""
     check_output(path, force)
     try:
         if path.exists() and not path.is_file():
             with open(path, "wb") as handle:
                 handle.write(data)
         else:  # through a link, to the file it names
-            _put_whole(path.resolve() if path.is_symlink() else path, data, force)
+            _put_whole(path.resolve() if path.is_symlink() else path, data, force, mode)
     except OSError as err:
         raise FileProblem(f"cannot write {shown(path)}: {reason(err)}") from None
 
 
-def _put_whole(path: Path, data: bytes, force: bool) -> None:
+def _put_whole(path: Path, data: bytes, force: bool, mode: int = 0o666) -> None:
     """Write ``data`` to a hidden file beside ``path``, flushed to the disk, then give it ``path``'s
     name: in one step over the old file with ``force``, else as a new name only (a file that
-    appeared there meanwhile is kept). The hidden file is made as any new file is (the umask sets
-    its mode), and it is gone whatever happens."""
+    appeared there meanwhile is kept). The hidden file is made with ``mode`` less the umask, and
+    it is gone whatever happens."""
     hidden = path.with_name(f".{path.name}.{secrets.token_hex(4)}.part")
-    fd = os.open(hidden, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    fd = os.open(hidden, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
         with open(fd, "wb") as handle:
             handle.write(data)

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import re
+import stat
+from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from controller.games.errors import ConfigError
 from web.context import web_table
-from web.security import EVERY_CLIENT, PinGate
+from web.security import EVERY_CLIENT, SESSIONS_FILE, PinGate, SessionKeep, digest
 from web_conftest import PIN, app_for, csrf_of, log_in
 
 
@@ -187,3 +191,83 @@ def test_a_copy_of_the_session_cookie_is_dead_after_log_out(app: Flask, dealer: 
     assert copy.get("/dealer/").status_code == 302
     assert copy.post("/dealer/pause", data={"csrf": token, "why": "x"}).status_code == 401
     assert table.state().status.value == "running"
+
+
+def restarted(app: Flask, cookie: str) -> FlaskClient:
+    """A browser of ``app`` holding ``cookie``, a dealer's session cookie of an app before it."""
+    browser = app.test_client()
+    browser.set_cookie("dicetable_session", cookie)
+    return browser
+
+
+def logged_in_cookie(app: Flask) -> tuple[str, str]:
+    """A dealer's session cookie in ``app`` and its CSRF token."""
+    browser = app.test_client()
+    assert log_in(browser).status_code == 302
+    cookie = browser.get_cookie("dicetable_session")
+    assert cookie is not None
+    return cookie.value, csrf_of(browser, "/dealer/")
+
+
+def test_a_restarted_table_keeps_its_dealer_logged_in(table: Any, tmp_path: Path) -> None:
+    # the signing key was made anew at each start, and the open sessions kept in memory: a Pi
+    # that restarted mid-game (a power cut, a crash, `systemctl restart`) logged its dealer out
+    kept = tmp_path / SESSIONS_FILE
+    cookie, token = logged_in_cookie(app_for(table, sessions=SessionKeep.at(kept)))
+    again = restarted(app_for(table, sessions=SessionKeep.at(kept)), cookie)
+    assert again.get("/dealer/").status_code == 200
+    assert again.post("/dealer/pause", data={"csrf": token, "why": "x"}).status_code == 303
+    assert table.state().status.value == "paused"
+
+
+def test_a_session_closed_by_log_out_stays_closed_after_a_restart(table: Any, tmp_path: Path) -> None:
+    kept = tmp_path / SESSIONS_FILE
+    first = app_for(table, sessions=SessionKeep.at(kept))
+    cookie, token = logged_in_cookie(first)
+    assert restarted(first, cookie).post("/dealer/logout", data={"csrf": token}).status_code == 302
+    assert restarted(app_for(table, sessions=SessionKeep.at(kept)), cookie).get("/dealer/").status_code == 302
+
+
+def test_the_sessions_file_is_the_table_user_s_alone_and_holds_no_session_id(
+        table: Any, tmp_path: Path) -> None:
+    kept = tmp_path / SESSIONS_FILE
+    before = os.umask(0)  # the mode is the file's own, not a lenient umask's
+    try:
+        app = app_for(table, sessions=SessionKeep.at(kept))
+        cookie, _ = logged_in_cookie(app)
+    finally:
+        os.umask(before)
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    assert [path.name for path in tmp_path.iterdir()] == [SESSIONS_FILE]  # written whole, nothing aside
+    ticket = app.session_interface.get_signing_serializer(app).loads(cookie)["dealer"]
+    assert ticket not in kept.read_text() and digest(ticket) in kept.read_text()
+
+
+def test_deleting_the_sessions_file_logs_every_dealer_out(table: Any, tmp_path: Path) -> None:
+    kept = tmp_path / SESSIONS_FILE
+    cookie, _ = logged_in_cookie(app_for(table, sessions=SessionKeep.at(kept)))
+    kept.unlink()
+    assert restarted(app_for(table, sessions=SessionKeep.at(kept)), cookie).get("/dealer/").status_code == 302
+
+
+@pytest.mark.parametrize("damage", ["", "{not json", '{"key": "00", "open": []}', '[1, 2]',
+                                    '{"key": "' + "a" * 64 + '", "open": ["x"]}', "\udcff"])
+def test_a_damaged_sessions_file_is_replaced_with_a_warning(table: Any, tmp_path: Path, damage: str) -> None:
+    kept = tmp_path / SESSIONS_FILE
+    cookie, _ = logged_in_cookie(app_for(table, sessions=SessionKeep.at(kept)))
+    kept.write_bytes(damage.encode("utf-8", "surrogateescape"))
+    keep = SessionKeep.at(kept)
+    assert keep.replaced is not None and keep.replaced.startswith(f"warning: the dealer's sessions '{kept}'")
+    assert "\n" not in keep.replaced and "every dealer logs in again" in keep.replaced
+    assert restarted(app_for(table, sessions=keep), cookie).get("/dealer/").status_code == 302
+    assert SessionKeep.at(kept).replaced is None and SessionKeep.at(kept).key == keep.key
+
+
+def test_a_sessions_file_that_cannot_be_read_is_refused_in_one_line(tmp_path: Path) -> None:
+    kept = tmp_path / SESSIONS_FILE
+    kept.mkdir()  # root reads any file: a folder in its place cannot be read by anyone
+    with pytest.raises(ConfigError) as refused:
+        SessionKeep.at(kept)
+    assert str(refused.value).startswith(f"cannot read the dealer's sessions '{kept}': ")
+    assert "delete it" in str(refused.value) and "\n" not in str(refused.value)
+    assert kept.is_dir() and not any(kept.iterdir())  # nothing made or changed
