@@ -1,7 +1,7 @@
 """``dicetable run``: the real table on a Raspberry Pi, as the service unit starts it.
 
 The devices come from the configuration (``[hardware] backend = "pi"``); the table's record, its
-evidence pictures and exports live in the state directory (``--state``, default
+evidence pictures and exports, and the dealer console's sessions live in the state directory (``--state``, default
 ``$STATE_DIRECTORY`` as systemd sets it, else ``/var/lib/dicetable``), and so do the dice sets
 the camera reads by (``dicetable vision teach --data STATE``). The scoreboard is served
 on the local network. SIGTERM stops the loop and closes the devices; systemd's watchdog is fed.
@@ -99,12 +99,7 @@ def run(args: argparse.Namespace) -> int:
             colours = [c.strip() for c in args.colours.split(",") if c.strip()]
             table.new_game(args.game, names, {}, colours)
         if not args.no_web:
-            from web import create_app, environment_pin, serve_in_background
-            server = serve_in_background(create_app(table), args.host, args.port)
-            print(f"scoreboard: http://{args.host}:{args.port}/", flush=True)
-            warning = pin_warning(environment_pin())
-            if warning is not None:
-                print(warning, file=sys.stderr, flush=True)
+            server = _serve(table, args.host, args.port, state)
         print(f"table running; record {shown(state / 'table.db')}", file=sys.stderr, flush=True)
         for line in _standing(table.standing()):
             print(line, file=sys.stderr, flush=True)
@@ -117,6 +112,21 @@ def run(args: argparse.Namespace) -> int:
             server.stop()
         close_all(parts)
     return 0
+
+
+def _serve(table: Any, host: str, port: int, state: Path) -> Any:
+    """Serve the scoreboard and the console, the dealer's sessions kept in the ``state`` folder
+    (a restart does not log the dealer out; deleting the file logs every dealer out); say what
+    the console lacks, and a damaged sessions file replaced."""
+    from web import create_app, environment_pin, serve_in_background
+    from web.security import SESSIONS_FILE, SessionKeep
+    sessions = SessionKeep.at(state / SESSIONS_FILE)
+    server = serve_in_background(create_app(table, {"sessions": sessions}), host, port)
+    print(f"scoreboard: http://{host}:{port}/", flush=True)
+    for warning in (sessions.replaced, pin_warning(environment_pin())):
+        if warning is not None:
+            print(warning, file=sys.stderr, flush=True)
+    return server
 
 
 def _standing(statuses: list[DeviceStatus]) -> list[str]:

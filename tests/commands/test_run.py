@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -185,6 +187,29 @@ def test_run_says_when_its_dealer_console_has_no_pin_to_open_it_or_a_short_one(t
         err = _stopped(child)
     assert (NO_PIN in err) is (pin is None)
     assert ("warning: the dealer PIN has 4 characters" in err) is (pin == "8642")
+
+
+def test_run_keeps_the_dealer_s_sessions_in_its_state_folder_and_replaces_a_damaged_file(
+        tmp_path: Path) -> None:
+    # the console's signing key was made anew at each start: a restart logged the dealer out
+    from web.security import SESSIONS_FILE
+    kept = tmp_path / "state" / SESSIONS_FILE
+    kept.parent.mkdir()
+    kept.write_text("{half a file")
+    with _service(tmp_path, ["--host", "127.0.0.1", "--port", str(_free_port())]) as (child, listener):
+        assert listener.recv(100).decode() == "READY=1"
+        err = _stopped(child)
+    assert f"warning: the dealer's sessions '{kept}' were damaged (not JSON): replaced" in err
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600 and json.loads(kept.read_text())["open"] == []
+
+
+def test_run_refuses_a_sessions_file_it_cannot_read_in_one_line(tmp_path: Path) -> None:
+    from web.security import SESSIONS_FILE
+    (tmp_path / "state" / SESSIONS_FILE).mkdir(parents=True)
+    with _service(tmp_path, ["--host", "127.0.0.1", "--port", str(_free_port())]) as (child, _):
+        _, err = child.communicate(timeout=60)
+    assert child.returncode == 2
+    assert err.decode().startswith("dicetable: cannot read the dealer's sessions") and err.decode().count("\n") == 1
 
 
 def _run_with_faults(tmp_path: Path, faults: str, beats: int = 4,
