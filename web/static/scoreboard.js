@@ -196,8 +196,12 @@ function renderShowdown(state) {
     `<div class="shown${result.winners.includes(shown.seat) ? " winner" : ""}">` +
     `<div class="who">${esc(seatName(state, shown.seat))}</div><div>${dice(shown.dice, 72)}</div>` +
     `<div class="hand">${esc(capital(shown.hand))}</div>${holdings(shown.won) ? `<div class="won">wins ${holdings(shown.won)}</div>` : ""}</div>`).join("");
+  // the board the hands were made with (hold'em): by the time the box opens the table may be
+  // clearing it for the next hand, and the room reads a full house from the hand and the board
+  const board = (result.community || []).length ?
+    `<div class="board"><span class="who">Board</span><div>${dice(result.community, 72)}</div></div>` : "";
   const box = $("showdown");
-  box.innerHTML = `<h2>${esc(result.headline)}</h2>` +
+  box.innerHTML = `<h2>${esc(result.headline)}</h2>${board}` +
     `<div class="hands">${hands}</div><p>${esc(result.text)}</p>`;
   opened(box, true);
   clearTimeout(showdownTimer);
