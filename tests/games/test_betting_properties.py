@@ -58,10 +58,11 @@ def random_input(game: HoldemGame, rng: random.Random) -> Input:
     amount = rng.randrange(-2, 60)
     die = rng.randrange(-1, 6)
     faces = tuple(rng.choice(game.kind.faces + ("X",)) for _ in range(rng.randrange(0, 4)))
-    return rng.choice([Fold(seat), Check(seat), Call(seat), AllIn(seat), Pass(seat),
-                       Rebuy(seat), Leave(seat), Bet(seat, amount), Raise(seat, amount),
-                       Reroll(seat, die, amount), Protect(seat, die, amount),
-                       Roll(rng.choice([None, seat]), game.kind, faces)])
+    inputs: list[Input] = [Fold(seat), Check(seat), Call(seat), AllIn(seat), Pass(seat),
+                           Rebuy(seat), Leave(seat), Bet(seat, amount), Raise(seat, amount),
+                           Reroll(seat, die, amount), Protect(seat, die, amount),
+                           Roll(rng.choice([None, seat]), game.kind, faces)]
+    return rng.choice(inputs)
 
 
 @settings(max_examples=40, deadline=None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from controller.games.history import dumps, loads
+from controller.games.holdem import HoldemGame
 
 HISTORY = """\
 dicetable-history 1
@@ -51,6 +52,7 @@ check 0
 
 def test_history_replays_to_the_hand_a_person_reads() -> None:
     game = loads(HISTORY)
+    assert isinstance(game, HoldemGame)
     assert game.last_hand["board"] == ["L", "D", "E", "M", "H"]
     assert game.last_hand["shown"] == {"0": ["H", "O"], "1": ["M", "M"]}
     assert game.last_hand["won"] == {"0": 22}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from controller.games.base import Game
 from controller.games.dice import DieKind
 from controller.games.diceholdem import DiceHoldem
 from controller.games.engine import Engine
@@ -75,7 +76,7 @@ def fail_once(monkeypatch: pytest.MonkeyPatch, cls: type, method: str) -> None:
     monkeypatch.setattr(cls, method, broken)
 
 
-def snapshot(game: Engine) -> tuple[object, ...]:
+def snapshot(game: Game) -> tuple[object, ...]:
     return (game.view(), game.public_view(), [game.seat_view(s) for s in range(game.seats)],
             game.pending(), list(game.inputs), game.final(), game.chips_total())
 

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings, strategies as st
 
 from controller.games import history
-from controller.games.base import Input
+from controller.games.base import Game, Input
 from controller.games.dice import DieKind
 from controller.games.errors import IllegalAction
 from controller.games.replays import undo
@@ -39,11 +39,12 @@ def any_input(game: TaoDice, rng: random.Random) -> Input:
     black, white = rng.randrange(4), rng.randrange(3)
     kind = rng.choice([DieKind.D6, DieKind.D12])
     faces = tuple(rng.choice(kind.faces) for _ in range(rng.choice([1, 2])))
-    return rng.choice([Ante(seat, black, white), Pass(seat), Raise(seat, black, white),
-                       Call(seat, black, white), Fold(seat), Roll(seat, kind, faces)])
+    inputs: list[Input] = [Ante(seat, black, white), Pass(seat), Raise(seat, black, white),
+                           Call(seat, black, white), Fold(seat), Roll(seat, kind, faces)]
+    return rng.choice(inputs)
 
 
-def snapshot(game: TaoDice) -> tuple[Any, ...]:
+def snapshot(game: Game) -> tuple[Any, ...]:
     return (game.public_view(), [game.seat_view(s) for s in range(game.seats)], game.final(),
             game.pending(), len(game.inputs), game.chips_total())
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Mapping
 
 import pytest
 
@@ -11,7 +11,8 @@ from controller.games.errors import IllegalAction, InvalidInput
 from controller.games.rolls import Roll
 from controller.games.tao import Ante, Call, Fold, Pass, Phase, Raise, TaoDice, create
 
-Dice = dict[int, tuple[int, ...]]
+# read only, so a literal such as ``{0: (3, 4)}`` is one (a dict's values would be invariant)
+Dice = Mapping[int, tuple[int, ...]]
 
 
 def new(seats: int = 3, **options: object) -> TaoDice:
@@ -33,13 +34,16 @@ def ante_all(game: TaoDice) -> None:
 def roll(game: TaoDice, dice: Dice) -> None:
     """Feed the dice the table waits for, from ``dice[seat]``."""
     for needed in game.pending().dice:
+        assert needed.seat is not None, "Tao Dice has no table dice"
         game.roll(needed.seat, needed.kind, [str(face) for face in dice[needed.seat]])
 
 
 def pass_all(game: TaoDice) -> None:
     """Everyone still to pass passes (the open phase ends)."""
     while game.phase in (Phase.BET_ONE, Phase.BET_TWO) and game.public_view()["raiser"] is None:
-        game.pass_(game.pending().prompt)
+        prompt = game.pending().prompt
+        assert prompt is not None, "the open phase always prompts a seat"
+        game.pass_(prompt)
 
 
 def to_part_one(game: TaoDice, d6: Dice) -> None:
