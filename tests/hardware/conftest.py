@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import cv2
 import pytest
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
 from controller.games.errors import DeviceDisconnected
 from hardware.clock import SimClock
@@ -24,7 +24,7 @@ from hardware.devices import LightState
 from hardware.factory import build_devices
 from hardware.camera_folder import FolderCamera
 from hardware.camera_opencv import OpenCvCamera
-from hardware.panels import GpioPanel
+from hardware.panels import GpioPanel, SimPanel
 from hardware.sim import SimTable
 from vision.photos import DEFAULT_SET
 
@@ -79,8 +79,10 @@ def pi_devices() -> Any:
 
 def sim_panel(clock: SimClock) -> Rig:
     table = SimTable(clock=clock)
-    return Rig(table.panel, clock, table.press, table.release,
-               lambda seat: table.panel.lights[seat], table=table)
+    panel = table.panel
+    assert isinstance(panel, SimPanel), "the default simulated table has simulated buttons"
+    return Rig(panel, clock, table.press, table.release, lambda seat: panel.lights[seat],
+               table=table)
 
 
 def seatnode_panel(clock: SimClock) -> Rig:
@@ -131,9 +133,11 @@ def folder_camera(clock: SimClock) -> Rig:
 
 def video_camera(clock: SimClock, tmp: Path) -> Rig:
     path = tmp / "tray.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5, (320, 240))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 5, (320, 240))
     for photo in sorted(PHOTOS.glob("*.jpg"))[:4]:
-        writer.write(cv2.resize(cv2.imread(str(photo)), (320, 240)))
+        image = cv2.imread(str(photo))
+        assert image is not None, f"{photo} is not an image"
+        writer.write(cv2.resize(image, (320, 240)))
     writer.release()
     return Rig(OpenCvCamera(str(path), loop=True), clock)
 

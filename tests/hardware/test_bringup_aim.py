@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 
+import numpy as np
 import pytest
 
 from hardware.bringup import camera_aim, measure_frame
@@ -60,6 +61,11 @@ def test_the_markers_are_looked_for_once_per_frame(monkeypatch: pytest.MonkeyPat
     scene = tray(5, 1.0)
     looks = []
     detect = vision.calibrate.detect_markers
-    monkeypatch.setattr(vision.calibrate, "detect_markers", lambda image: looks.append(1) or detect(image))
+
+    def counted(image: np.ndarray) -> dict[int, np.ndarray]:
+        looks.append(1)
+        return detect(image)
+
+    monkeypatch.setattr(vision.calibrate, "detect_markers", counted)
     report = measure_frame(scene.image, scene.tray, None)
     assert report.markers == (0, 1, 2, 3) and report.tilt_deg is not None and len(looks) == 1

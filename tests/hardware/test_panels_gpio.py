@@ -1,7 +1,7 @@
 """gpiozero seat panels on MockFactory pins with the simulated clock: press, release, bounce, hold."""
 
 import pytest
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
 from controller.games.errors import DeviceError
 from hardware.clock import SimClock
@@ -156,7 +156,7 @@ def test_pin_in_use_makes_check_say_so():
 
 def test_open_failure_keeps_gpiozero_s_reasons(monkeypatch):
     import warnings
-    from gpiozero.exc import BadPinFactory, PinFactoryFallback
+    from gpiozero.exc import BadPinFactory, PinFactoryFallback  # type: ignore[import-untyped]
 
     def no_factory(*args, **kwargs):
         warnings.warn(PinFactoryFallback("Falling back from lgpio: No module named 'lgpio'"))

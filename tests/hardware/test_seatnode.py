@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import errno
-from typing import Any
+from typing import Any, Sequence
 
 import pytest
 import serial  # type: ignore[import-untyped]
@@ -14,8 +14,8 @@ from hardware.devices import (
 )
 from controller.games.errors import DeviceDisconnected
 from hardware.seatnode import (
-    LIGHT_MODES, PRESS_KINDS, TAG_CHANGES, UNREADABLE_FIX, NodeAway, ReaderState, SeatNodeLink,
-    SeatNodePanel, SeatNodeReader, decode_event,
+    LIGHT_MODES, PRESS_KINDS, TAG_CHANGES, UNREADABLE_FIX, NodeAway, NodeReader, NodeTag,
+    ReaderState, SeatNodeLink, SeatNodePanel, SeatNodeReader, decode_event,
 )
 from hardware.seatnode_firmware import firmware
 from hardware.seatnode_sim import ReaderFault, SimSeatNode
@@ -256,7 +256,7 @@ def test_rebooted_node_starts_a_new_session_and_still_delivers(table: Table) -> 
     assert presses(table.run(0.6)) == [(3, "fold", PressKind.PRESS)]
 
 
-def press_events(events: list[ButtonEvent | TagEvent]) -> list[ButtonEvent]:
+def press_events(events: Sequence[ButtonEvent | TagEvent]) -> list[ButtonEvent]:
     return [e for e in events if isinstance(e, ButtonEvent) and e.kind is PressKind.PRESS]
 
 
@@ -304,7 +304,7 @@ def test_events_of_one_session_have_rising_sequence_numbers(table: Table) -> Non
 
 def test_decode_reads_a_tag_with_its_node_time() -> None:
     event = decode_event(0x11, bytes((0, 1)) + (1234).to_bytes(4, "big") + STONE)
-    assert event is not None and (event.uid, event.node_ms) == ("11223344", 1234)
+    assert isinstance(event, NodeTag) and (event.uid, event.node_ms) == ("11223344", 1234)
 
 
 def test_decode_reads_every_reader_state_the_firmware_sends() -> None:
@@ -313,7 +313,8 @@ def test_decode_reads_every_reader_state_the_firmware_sends() -> None:
             link.READER_OVERHEATED: ReaderState.OVERHEATED, link.READER_GARBLING: ReaderState.GARBLING}
     for state, meant in sent.items():
         event = decode_event(link.T_READER, bytes((0, state)) + (1234).to_bytes(4, "big"))
-        assert event is not None and (event.reader, event.state, event.node_ms) == (0, meant, 1234)
+        assert isinstance(event, NodeReader)
+        assert (event.reader, event.state, event.node_ms) == (0, meant, 1234)
     assert [s for s in ReaderState if s.failed] == [ReaderState.NO_ANSWER, ReaderState.OVERHEATED]
     assert decode_event(link.T_READER, bytes((0, 4)) + (1234).to_bytes(4, "big")) is None
 

@@ -3,8 +3,8 @@
 from pathlib import Path
 
 import pytest
-import serial
-from gpiozero.pins.mock import MockFactory
+import serial  # type: ignore[import-untyped]
+from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
 from controller.games.errors import ConfigError, DeviceDisconnected, DeviceError, DeviceTimeout, InvalidInput
 from hardware.clock import SimClock
