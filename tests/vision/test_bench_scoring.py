@@ -55,7 +55,7 @@ def test_error_sheet_shows_every_die_not_read_right(bench: ModuleType, tmp_path:
     bench.write_sheet(sheet, tiles, columns=8)
     assert capsys.readouterr().out == f"wrote '{sheet}': the 2 labelled dice not read right\n"
     picture = cv2.imread(str(sheet))
-    assert picture.shape == (bench.TILE, 8 * bench.TILE, 3)
+    assert picture is not None and picture.shape == (bench.TILE, 8 * bench.TILE, 3)
     assert (picture[:, :2 * bench.TILE] != 200).any() and (picture[:, 2 * bench.TILE:] == 0).all()
 
 
@@ -103,7 +103,7 @@ def test_captions_are_outlined_where_their_letters_are(bench: ModuleType) -> Non
     white, dark = (tile > 250).all(axis=2), (tile < 64).all(axis=2)
     columns = [np.flatnonzero(mask.any(axis=0)) for mask in (white, dark)]
     assert int(columns[1].max()) - int(columns[0].max()) <= 3  # an outline 1 px wide, not one drifting 6 px past
-    assert (cv2.dilate(dark.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool) | ~white).all()
+    assert (cv2.dilate(np.asarray(dark, np.uint8), np.ones((5, 5), np.uint8)).astype(bool) | ~white).all()
 
 
 def test_a_photo_seen_wide_keeps_its_dice_in_the_mirror_images(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ reference, and the refusal of seat colours too close to tell apart."""
 from __future__ import annotations
 
 import random
+from typing import cast
 
 import cv2
 import numpy as np
@@ -124,7 +125,7 @@ def test_a_die_far_from_every_seat_or_as_near_two_stays_nobodys() -> None:
     grey = (50.0, 0.0, 0.0)
     assert owner(_away(DEMO_SEATS[1], grey, MATCH_CLEAR_DE + 1), DEMO_SEATS) is None  # past the clear match
     red, orange = lab_of_hex("#d62828"), lab_of_hex("#f77f00")  # two seats 38.6 apart
-    halfway = tuple((a + b) / 2 for a, b in zip(red, orange))
+    halfway = cast(Lab, tuple((a + b) / 2 for a, b in zip(red, orange)))
     between = _away(red, grey, MATCH_DE + 3, start=halfway)  # nearly as near orange as red
     assert difference(between, orange) < CLEAR_RATIO * difference(between, red)
     assert owner(between, [red, orange]) is None

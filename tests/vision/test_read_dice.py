@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Sequence
 
 import cv2
 import numpy as np
@@ -139,7 +140,7 @@ def test_small_sharp_dice_are_not_flagged_blurred() -> None:
 def test_the_sharpness_of_an_enlarged_crop_is_scaled_back_up() -> None:
     from vision.crops import sharpness
 
-    patch = np.zeros((48, 48, 3), np.uint8)
+    patch: np.ndarray = np.zeros((48, 48, 3), np.uint8)
     patch[:, 24:] = 255
     patch = cv2.GaussianBlur(patch, (0, 0), 2.0)
     assert sharpness(patch, 16.0) == pytest.approx(3 * sharpness(patch))
@@ -409,7 +410,7 @@ def test_a_large_batch_of_crops_is_classified_as_each_crop_alone() -> None:
     assert together.shape == (2 * BATCH + 5, 8) and np.allclose(together, alone, atol=1e-5)
 
 
-def _count(readings: tuple[DieReading, ...], labels: list[tuple[int, tuple[float, ...]]]) -> tuple[int, int, int]:
+def _count(readings: tuple[DieReading, ...], labels: Sequence[tuple[int, tuple[float, ...]]]) -> tuple[int, int, int]:
     """Labelled dice, those read right and readings matching no label, as the bench counts them
     (:func:`match`: most confident reading first, to the nearest free label whose box holds it)."""
     from tests.vision.conftest import dice_bench

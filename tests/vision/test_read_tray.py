@@ -21,6 +21,7 @@ pytestmark = pytest.mark.pi_stack  # scripts/test-pi runs these on the Pi's Open
 
 def test_calibrated_tray_reads_every_die_and_not_the_markers() -> None:
     scene = render_scene(random.Random(12), SceneSpec(markers=True, perspective=0.6), values=[1, 3, 5, 2, 6])
+    assert scene.tray is not None
     observation = read_dice(scene.image, tray=calibrate(scene.image, scene.tray))
     assert len(observation.dice) == len(scene.dice)
     for truth in scene.dice:
@@ -33,6 +34,7 @@ def test_letter_dice_on_a_calibrated_tray_are_never_read_as_pip_values() -> None
     # letter dice are cubes: the d6 readers took 41 of 112 on the demo's tray for pip dice
     for seed in range(6):
         scene = render_scene(random.Random(seed), SceneSpec(markers=True, kind="letters", n_dice=6))
+        assert scene.tray is not None
         observation = read_dice(scene.image, tray=calibrate(scene.image, scene.tray))
         assert len(observation.dice) >= 5
         assert [d.value for d in observation.dice] == [None] * len(observation.dice)

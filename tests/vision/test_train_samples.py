@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
 from vision.classify import FaceClassifier
 from vision.crops import CROP_PX, READ_PX
+from vision.render import Scene, SceneSpec
 from vision.train import (DEEP_READER, FINDER, READER, UNREADABLE, NetSpec, camera, epoch_samples, load_onnx,
                           synthetic_photos, with_sightings)
 
@@ -83,7 +86,12 @@ def drawn_specs(monkeypatch: pytest.MonkeyPatch) -> list:
 
     specs: list = []
     real = train_faces.render_scene
-    monkeypatch.setattr(train_faces, "render_scene", lambda rng, spec: specs.append(spec) or real(rng, spec))
+
+    def recorded(rng: random.Random, spec: SceneSpec) -> Scene:
+        specs.append(spec)
+        return real(rng, spec)
+
+    monkeypatch.setattr(train_faces, "render_scene", recorded)
     return specs
 
 
