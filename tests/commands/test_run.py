@@ -153,6 +153,7 @@ def _config(tmp_path: Path) -> Path:
 
 def test_the_real_table_reads_by_the_dice_sets_taught_in_its_state_directory(tmp_path: Path) -> None:
     from controller.table.build import build_real
+    from controller.table.camera import TableEyes
     from hardware.config import load_config
     from vision.calibrate import load_tray_config
 
@@ -163,7 +164,7 @@ def test_the_real_table_reads_by_the_dice_sets_taught_in_its_state_directory(tmp
     state.mkdir()
     table, parts = build_real(load_config(config), load_tray_config(config), state)
     try:
-        assert table.eyes is not None and table.eyes.watcher.data == state
+        assert isinstance(table.eyes, TableEyes) and table.eyes.watcher.data == state
     finally:
         parts.close()
 

@@ -43,8 +43,8 @@ def test_summary_line_names_the_image_and_the_values(photo: Path, capsys: pytest
 def test_annotate_writes_a_picture_per_image(photo: Path, tmp_path: Path) -> None:
     out = tmp_path / "annotated"
     assert main(["vision", "read", str(photo), "--annotate", str(out)]) == 0
-    drawn = cv2.imread(str(out / "three.png"))
-    assert drawn is not None and drawn.shape == cv2.imread(str(photo)).shape
+    drawn, original = cv2.imread(str(out / "three.png")), cv2.imread(str(photo))
+    assert drawn is not None and original is not None and drawn.shape == original.shape
 
 
 def test_missing_file_is_one_error_line_and_the_rest_are_still_read(
@@ -67,8 +67,10 @@ def test_a_folder_is_read_photo_by_photo_in_name_order(photo: Path, tmp_path: Pa
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "roll"
     folder.mkdir()
+    image = cv2.imread(str(photo))
+    assert image is not None
     for name in ("b.PNG", "a.jpg"):
-        cv2.imwrite(str(folder / name), cv2.imread(str(photo)))
+        cv2.imwrite(str(folder / name), image)
     (folder / "notes.txt").write_text("not a photo")
     assert main(["vision", "read", str(folder), "--json"]) == 0
     read = [json.loads(line)["image"] for line in capsys.readouterr().out.splitlines()]
@@ -170,7 +172,7 @@ def test_boxes_and_labels_are_drawn_at_the_die_s_size_whatever_the_picture_s() -
 
     die = DieReading("d6", 3, (120.0, 120.0), (100.0, 100.0, 40.0, 40.0), 0.95)
     for shape in ((360, 640, 3), (2160, 3840, 3)):  # the same 40 px die in a small and a 4K frame
-        drawn = annotate(np.zeros(shape, np.uint8), Observation((die,), 1.0)).any(axis=2)
+        drawn = np.any(annotate(np.zeros(shape, np.uint8), Observation((die,), 1.0)), axis=2)
         rows, columns = np.nonzero(drawn)
         assert drawn[100, 100:141].all() and not drawn[120, 102:139].any()  # a thin box edge around an open face
         assert columns.max() < 100 + 80 and rows.min() > 100 - 20  # a label about a die wide, just above it
