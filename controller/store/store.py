@@ -212,8 +212,12 @@ class Store(Reader):
         except BaseException:
             os.close(self._lock)  # the lock file stays, even beside a file refused: _lock_writer
             raise
-        with self._transaction():
-            self._bound_evidence()
+        try:
+            with self._transaction():
+                self._bound_evidence()
+        except BaseException:
+            self.close()  # or the lock stays held, and this process cannot open the record again
+            raise
 
     @staticmethod
     def open_readonly(path: Path | str) -> Reader:

@@ -55,3 +55,26 @@ def test_a_refused_file_keeps_its_lock_file_so_no_two_tables_write_the_record(
     finally:
         os.close(second[0])
     Store(db).close()  # and once the second is gone, it opens the record
+
+
+def _open_descriptors() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_a_table_that_fails_as_it_opens_lets_go_of_the_record(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # bounding the evidence, the last step of opening, failed: the lock and the connection stayed
+    # open, so the same table could not open its record again until the process ended
+    db = tmp_path / "table.db"
+    Store(db).close()
+    before = _open_descriptors()
+
+    def fails(store: Store) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(Store, "_bound_evidence", fails)
+    with pytest.raises(sqlite3.OperationalError, match="disk I/O"):
+        Store(db)
+    assert _open_descriptors() == before
+    monkeypatch.undo()
+    Store(db).close()
