@@ -32,6 +32,11 @@ SECTIONS = ("hardware", "camera", "panel", "rfid", "seatnodes", "tray", "zones")
 its name here (and documents it in ``table.example.toml``)."""
 
 
+class NoConfigFile(ConfigError):
+    """The configuration file named does not exist (:func:`config_for_command` says who
+    named it)."""
+
+
 class Backend(Enum):
     """Where devices come from: the simulated table or the Raspberry Pi's hardware."""
 
@@ -608,7 +613,7 @@ def read_toml(path: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(path.read_bytes().decode("utf-8"))
     except FileNotFoundError:
-        raise ConfigError(f"{shown(path)}: no such configuration file") from None
+        raise NoConfigFile(f"{shown(path)}: no such configuration file") from None
     except OSError as err:
         raise ConfigError(f"{shown(path)}: cannot read it: {err.strerror}") from None
     except UnicodeDecodeError:
@@ -640,11 +645,22 @@ def config_for_command(path: str | None, env: Mapping[str, str] | None = None) -
                           f"devices are wired: give --config FILE (the table's is "
                           f"{TABLE_CONFIG}, which hardware/dicetable.service runs) or set "
                           f"${ENV_CONFIG}")
-    config = load_config(chosen, env)
+    config = load_config(path, env) if path else _load_named(chosen, env)
     warning = ignored_faults(config)
     if warning is not None:
         print(warning, file=sys.stderr, flush=True)
     return config
+
+
+def _load_named(path: str | None, env: Mapping[str, str]) -> HardwareConfig:
+    """The file ``$DICETABLE_CONFIG`` names (None: the defaults). Missing, it is said to be the
+    variable's, only then: a shell keeps the variable from an earlier session, and the file's name
+    alone leaves its user looking for a file they never gave."""
+    try:
+        return load_config(path, env)
+    except NoConfigFile as err:
+        raise NoConfigFile(f"{err}, named by ${ENV_CONFIG} (point it at the table's file, or "
+                           "unset it)") from None
 
 
 def ignored_faults(config: HardwareConfig) -> str | None:

@@ -225,6 +225,15 @@ def test_bad_input_is_one_line_exit_2_and_changes_nothing(
     assert snapshot(desk) == before
 
 
+@pytest.mark.parametrize("args", [["doctor"], ["stones", "list"]])
+def test_a_missing_file_named_by_dicetable_config_is_said_to_be_the_variable_s(
+        desk: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        args: list[str]) -> None:
+    monkeypatch.setenv("DICETABLE_CONFIG", "old-table.toml")
+    refused_leaving(capsys, desk, args, "'old-table.toml': no such configuration file, named by "
+                                        "$DICETABLE_CONFIG (point it at the table's file, or unset it)")
+
+
 CONFIGS = [
     ("[camra]\nwidth = 640\n", "unknown configuration section [camra]; did you mean [camera]?"),
     ("[panel]\nbounce_time = -1\n", "panel.bounce_time: -1 is out of range (give at least 0 and at most 1)"),

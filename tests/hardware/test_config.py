@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from controller.games.errors import ConfigError
-from hardware.config import Backend, load_config, parse_config
+from hardware.config import ENV_BACKEND, ENV_CONFIG, Backend, config_for_command, load_config, parse_config
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "table.example.toml"
 NO_PANEL = {"source": "none"}  # on the Pi a GPIO panel lists its seats' pins; these tests need none
@@ -116,6 +116,30 @@ def test_a_fault_names_the_spots_and_seat_nodes_the_configuration_lists():
 def test_missing_file_is_a_config_error(tmp_path):
     with pytest.raises(ConfigError, match="no such configuration file"):
         load_config(tmp_path / "table.toml", {})
+
+
+def test_a_missing_file_named_by_the_variable_is_said_to_be_the_variable_s(tmp_path):
+    # a shell kept DICETABLE_CONFIG from another session: the file's name alone left its user
+    # looking for a file they never gave
+    missing = tmp_path / "old-table.toml"
+    env = {ENV_CONFIG: str(missing), ENV_BACKEND: "sim"}
+    with pytest.raises(ConfigError) as refused:
+        config_for_command(None, env)
+    assert str(refused.value) == (f"'{missing}': no such configuration file, named by "
+                                  "$DICETABLE_CONFIG (point it at the table's file, or unset it)")
+    with pytest.raises(ConfigError) as given:
+        config_for_command(str(missing), env)  # --config wins over the variable: no word of it
+    assert str(given.value) == f"'{missing}': no such configuration file"
+
+
+@pytest.mark.parametrize("file, backend", [("table.toml", "nonsense"), ("bad.toml", "sim")])
+def test_other_refusals_of_the_variable_s_file_do_not_name_the_variable(tmp_path, file, backend):
+    # the variable is no culprit of a bad $DICETABLE_HW, nor of a file that is there but wrong
+    (tmp_path / "table.toml").write_text("")
+    (tmp_path / "bad.toml").write_text("[hardware\n")
+    with pytest.raises(ConfigError) as refused:
+        config_for_command(None, {ENV_CONFIG: str(tmp_path / file), ENV_BACKEND: backend})
+    assert ENV_CONFIG not in str(refused.value)
 
 
 def test_a_configuration_refusal_quotes_the_path_as_the_commands_do(tmp_path, monkeypatch):
