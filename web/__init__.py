@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from typing import Any
 
 from flask import Flask
@@ -32,6 +33,7 @@ DEFAULTS: dict[str, Any] = {
     "dealer_pin": None,      # the console PIN in clear: hashed at once, never stored
     "dealer_pin_hash": None,  # or its werkzeug hash
     "sessions": None,        # a web.security.SessionKeep: the dealer's sessions outlive a restart
+    "wall_clock": time.time,  # what the dealer's sessions' limits are timed by (tests pass their own)
 }
 
 
@@ -47,7 +49,9 @@ def create_app(table: TableHandle, config: dict[str, Any] | None = None) -> Flas
     ``DICETABLE_DEALER_PIN``; the console stays locked (every login refused) without a PIN or a
     ``dealer_pin_hash``. With ``sessions`` (a :class:`web.security.SessionKeep`) the session
     cookies are signed with its key, and the dealer's sessions outlive the app: a table that
-    restarts does not log its dealer out; without, they last as long as the app.
+    restarts does not log its dealer out; without, they last as long as the app. Either way a
+    session ends after :data:`web.security.IDLE_LIMIT` without use or
+    :data:`web.security.SHIFT_LIMIT` after its login.
     """
     settings = {**DEFAULTS, **(config or {})}
     # the PIN of `dicetable demo` and `run`: from the environment, never from a file in clear

@@ -22,7 +22,8 @@ from controller.games.rolls import Roll
 from controller.table.records import SEAT_COLOURS, Entry, ReplaceDice, Undo, VoidHand
 from web.context import web_table
 from web.fairness import die_names, face_tests
-from web.security import check_csrf, csrf_token, log_in, log_out, logged_in
+from web.security import (Standing, check_csrf, csrf_token, farewell, log_in, log_out, logged_in,
+                          standing)
 
 dealer = Blueprint("dealer", __name__)
 DEALER = "dealer"
@@ -32,14 +33,19 @@ COLOURS = SEAT_COLOURS
 
 @dealer.before_request
 def guard() -> BaseResponse | None:
-    """Refuse a request without a dealer session; check the CSRF token of every POST."""
+    """Refuse a request without a dealer session; check the CSRF token of every POST. A request
+    is the dealer's use of the session. A session a limit ended sends even a form to the login
+    page, which says why; the form is not applied."""
     if request.method == "POST":
         _check_text()
         check_csrf(request.form.get("csrf"))
-    if request.endpoint in OPEN or logged_in(web_table().gate):
+    if request.endpoint in OPEN:
         return None
-    if request.method == "GET":
-        return redirect(url_for("dealer.login"))
+    stands = standing(web_table().gate, used=True)
+    if stands is Standing.OPEN:
+        return None
+    if request.method == "GET" or stands.ended:
+        return redirect(url_for("dealer.login"), code=302 if request.method == "GET" else 303)
     abort(401, "log in to the dealer console first")
 
 
@@ -110,7 +116,7 @@ def login() -> BaseResponse | str | tuple[str, int]:
     if gate.pin_hash is None:
         return render_template("dealer/login.html", error=NO_PIN), 403 if request.method == "POST" else 200
     if request.method == "GET":
-        return render_template("dealer/login.html", error="")
+        return render_template("dealer/login.html", error="", ended=farewell(gate))
     wait = gate.locked_for(client)
     if wait > 0:
         return render_template("dealer/login.html",

@@ -201,7 +201,7 @@ def test_run_keeps_the_dealer_s_sessions_in_its_state_folder_and_replaces_a_dama
         assert listener.recv(100).decode() == "READY=1"
         err = _stopped(child)
     assert f"warning: the dealer's sessions '{kept}' were damaged (not JSON): replaced" in err
-    assert stat.S_IMODE(kept.stat().st_mode) == 0o600 and json.loads(kept.read_text())["open"] == []
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600 and json.loads(kept.read_text())["sessions"] == []
 
 
 def test_run_refuses_a_sessions_file_it_cannot_read_in_one_line(tmp_path: Path) -> None:

@@ -14,7 +14,8 @@ from flask.testing import FlaskClient
 
 from controller.games.errors import ConfigError
 from web.context import web_table
-from web.security import EVERY_CLIENT, SESSIONS_FILE, PinGate, SessionKeep, digest
+from web.security import (EVERY_CLIENT, IDLE_LIMIT, OPEN_SESSIONS, SEEN_STEP, SESSIONS_FILE, SHIFT_LIMIT,
+                          PinGate, SessionKeep, SessionLimits, Standing, digest)
 from web_conftest import PIN, app_for, csrf_of, log_in
 
 
@@ -250,8 +251,19 @@ def test_deleting_the_sessions_file_logs_every_dealer_out(table: Any, tmp_path: 
     assert restarted(app_for(table, sessions=SessionKeep.at(kept)), cookie).get("/dealer/").status_code == 302
 
 
-@pytest.mark.parametrize("damage", ["", "{not json", '{"key": "00", "open": []}', '[1, 2]',
-                                    '{"key": "' + "a" * 64 + '", "open": ["x"]}', "\udcff"])
+KEY = '{"key": "' + "a" * 64 + '", '
+STAY = '"opened": 1, "seen": 1'
+OTHER = '"sessions": [{"digest": "' + "b" * 64 + '", '
+
+
+@pytest.mark.parametrize("damage", ["", "{not json", '{"key": "00", "sessions": []}', '[1, 2]',
+                                    KEY + '"sessions": ["x"]}', KEY + '"sessions": {}}',
+                                    KEY + '"sessions": [{"digest": "x", ' + STAY + '}]}',
+                                    KEY + OTHER + '"opened": "1", "seen": 1}]}',
+                                    KEY + OTHER + '"opened": 1}]}',
+                                    KEY + OTHER + '"opened": true, "seen": 1}]}',
+                                    KEY + OTHER + '"opened": 1e999, "seen": 1}]}',
+                                    "\udcff"])
 def test_a_damaged_sessions_file_is_replaced_with_a_warning(table: Any, tmp_path: Path, damage: str) -> None:
     kept = tmp_path / SESSIONS_FILE
     cookie, _ = logged_in_cookie(app_for(table, sessions=SessionKeep.at(kept)))
@@ -271,3 +283,168 @@ def test_a_sessions_file_that_cannot_be_read_is_refused_in_one_line(tmp_path: Pa
     assert str(refused.value).startswith(f"cannot read the dealer's sessions '{kept}': ")
     assert "delete it" in str(refused.value) and "\n" not in str(refused.value)
     assert kept.is_dir() and not any(kept.iterdir())  # nothing made or changed
+
+
+class Clock:
+    """A wall clock the test moves (tests never sleep)."""
+
+    def __init__(self) -> None:
+        self.now = 1_765_000_000.0  # an evening in December 2025
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+HOUR = 3600.0  # for the clock set back by hours; the limits are their own constants
+IDLE_LINE = "Logged out after 3 hours without use: log in again."
+
+
+def timed_app(table: Any, clock: Clock, kept: Path | None = None) -> Flask:
+    """An app of ``table`` timed by ``clock``, its sessions in ``kept`` (None: in memory, as the demo's)."""
+    return app_for(table, wall_clock=clock, sessions=SessionKeep.at(kept) if kept else None)
+
+
+def test_a_session_left_alone_for_the_idle_limit_ends_and_the_login_says_why(table: Any) -> None:
+    # a session ended only at Log out: a tablet left logged in at the bar opened the console forever
+    clock = Clock()
+    browser = timed_app(table, clock).test_client()
+    assert log_in(browser).status_code == 302
+    clock.advance(IDLE_LIMIT - 1)
+    assert browser.get("/dealer/").status_code == 200
+    clock.advance(IDLE_LIMIT)
+    answer = browser.get("/dealer/")
+    assert answer.status_code == 302 and answer.headers["Location"].endswith("/dealer/login")
+    line = re.search(r'id="ended">([^<]*)<', browser.get("/dealer/login").get_data(as_text=True))
+    assert line is not None and line.group(1) == IDLE_LINE
+    assert log_in(browser).status_code == 302 and browser.get("/dealer/").status_code == 200
+    assert 'id="ended"' not in browser.get("/dealer/login").get_data(as_text=True)
+
+
+def test_a_form_sent_after_the_idle_limit_goes_to_the_login_and_is_not_applied(table: Any) -> None:
+    clock = Clock()
+    browser = timed_app(table, clock).test_client()
+    log_in(browser)
+    token = csrf_of(browser, "/dealer/")
+    clock.advance(IDLE_LIMIT)
+    answer = browser.post("/dealer/pause", data={"csrf": token, "why": "a spilled drink"})
+    assert answer.status_code == 303 and answer.headers["Location"].endswith("/dealer/login")
+    assert table.state().status.value == "running"
+    assert IDLE_LINE in browser.get("/dealer/login").get_data(as_text=True)
+
+
+def test_using_the_console_keeps_its_session_until_the_shift_ends(table: Any) -> None:
+    clock = Clock()
+    browser = timed_app(table, clock).test_client()
+    log_in(browser)
+    token, opened = csrf_of(browser, "/dealer/"), clock.now
+    while clock.now + IDLE_LIMIT < opened + SHIFT_LIMIT:  # a use a little within every idle limit
+        clock.advance(IDLE_LIMIT - SEEN_STEP)
+        assert browser.post("/dealer/pause", data={"csrf": token, "why": "x"}).status_code == 303
+        assert browser.post("/dealer/resume", data={"csrf": token}).status_code == 303
+    clock.now = opened + SHIFT_LIMIT
+    assert browser.get("/dealer/").status_code == 302
+    assert ("Logged out 12 hours after logging in (a shift): log in again."
+            in browser.get("/dealer/login").get_data(as_text=True))
+
+
+def test_a_restart_keeps_a_live_session_and_does_not_revive_an_ended_one(table: Any, tmp_path: Path) -> None:
+    clock, kept = Clock(), tmp_path / SESSIONS_FILE
+    cookie, token = logged_in_cookie(timed_app(table, clock, kept))
+    clock.advance(IDLE_LIMIT - 1)
+    assert restarted(timed_app(table, clock, kept), cookie).get("/dealer/").status_code == 200  # used
+    clock.advance(IDLE_LIMIT - 1)  # past the limit since the login, not since that use
+    again = restarted(timed_app(table, clock, kept), cookie)
+    assert again.post("/dealer/pause", data={"csrf": token, "why": "x"}).status_code == 303
+    assert table.state().status.value == "paused"
+    clock.advance(IDLE_LIMIT)
+    ended = restarted(timed_app(table, clock, kept), cookie)
+    assert ended.get("/dealer/").status_code == 302
+    assert IDLE_LINE in ended.get("/dealer/login").get_data(as_text=True)
+    clock.now -= IDLE_LIMIT  # the clock of the table before: it ended there too, for good
+    assert restarted(timed_app(table, clock, kept), cookie).get("/dealer/").status_code == 200
+    clock.now += IDLE_LIMIT
+    assert restarted(timed_app(table, clock, kept), cookie).get("/dealer/").status_code == 302
+
+
+def test_a_use_rewrites_the_sessions_file_only_when_the_last_use_moved_by_the_step(
+        table: Any, tmp_path: Path) -> None:
+    clock, kept = Clock(), tmp_path / SESSIONS_FILE
+    app = timed_app(table, clock, kept)
+    browser = restarted(app, logged_in_cookie(app)[0])
+    written = kept.read_text()
+    for _ in range(10):
+        clock.advance(SEEN_STEP / 20)
+        assert browser.get("/dealer/").status_code == 200
+    assert kept.read_text() == written  # ten uses in half the step: not one write
+    clock.advance(SEEN_STEP / 2)
+    browser.get("/dealer/")
+    assert kept.read_text() != written
+    assert SessionKeep.at(kept).stays[next(iter(SessionKeep.at(kept).stays))].seen == clock.now
+
+
+def test_the_sessions_file_rewritten_for_a_use_stays_the_table_user_s_alone_without_ids(
+        table: Any, tmp_path: Path) -> None:
+    clock, kept = Clock(), tmp_path / SESSIONS_FILE
+    before = os.umask(0)
+    try:
+        app = timed_app(table, clock, kept)
+        cookie, _ = logged_in_cookie(app)
+        kept.chmod(0o644)  # the rewrite sets the mode itself, whatever the file had
+        clock.advance(SEEN_STEP)
+        assert restarted(app, cookie).get("/dealer/").status_code == 200
+    finally:
+        os.umask(before)
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    assert [path.name for path in tmp_path.iterdir()] == [SESSIONS_FILE]
+    ticket = app.session_interface.get_signing_serializer(app).loads(cookie)["dealer"]
+    text = kept.read_text()
+    assert ticket not in text and digest(ticket) in text and str(clock.now) in text
+
+
+def test_the_demo_s_sessions_in_memory_have_the_run_s_limits(table: Any, tmp_path: Path) -> None:
+    from controller.commands.demo import demo_app
+    assert web_table(demo_app(table, 1.0, PIN)).gate.limits == SessionLimits(IDLE_LIMIT, SHIFT_LIMIT)
+    assert web_table(timed_app(table, Clock(), tmp_path / SESSIONS_FILE)).gate.limits == SessionLimits()
+    clock = Clock()
+    browser = timed_app(table, clock).test_client()  # no keep: as `dicetable demo` serves it
+    log_in(browser)
+    clock.advance(IDLE_LIMIT)
+    assert browser.get("/dealer/").status_code == 302
+    assert IDLE_LINE in browser.get("/dealer/login").get_data(as_text=True)
+
+
+def test_a_sessions_file_of_the_tables_before_the_limits_keeps_its_key_and_no_session(tmp_path: Path) -> None:
+    # its sessions have no times: taken as new they would get one more idle limit, and a whole shift
+    kept = tmp_path / SESSIONS_FILE
+    kept.write_text('{"key": "' + "a" * 64 + '", "open": ["' + "b" * 64 + '"]}')
+    keep = SessionKeep.at(kept)
+    assert keep.replaced is None and keep.key == "a" * 64 and keep.stays == {}
+
+
+def test_later_logins_push_out_an_ended_session_before_a_live_one() -> None:
+    clock = Clock()
+    gate = PinGate(None, attempts=5, window=60, wall_clock=clock)
+    live, idle = gate.let_in(), gate.let_in()
+    clock.advance(IDLE_LIMIT - SEEN_STEP)
+    assert gate.standing(live, used=True) is Standing.OPEN
+    clock.advance(SEEN_STEP)
+    assert gate.standing(idle) is Standing.IDLE
+    for _ in range(OPEN_SESSIONS - 1):
+        gate.let_in()
+    assert gate.standing(live) is Standing.OPEN and gate.standing(idle) is Standing.CLOSED
+
+
+def test_a_wall_clock_set_back_moves_the_last_use_back_too() -> None:
+    # a Pi has no clock of its own: after a power cut it may start hours behind the time it kept
+    clock = Clock()
+    gate = PinGate(None, attempts=5, window=60, wall_clock=clock)
+    ticket = gate.let_in()
+    clock.advance(-5 * HOUR)
+    assert gate.standing(ticket, used=True) is Standing.OPEN
+    clock.advance(IDLE_LIMIT - 1)
+    assert gate.standing(ticket) is Standing.OPEN
+    clock.advance(1)
+    assert gate.standing(ticket) is Standing.IDLE
