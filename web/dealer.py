@@ -28,20 +28,28 @@ from web.security import (Standing, check_csrf, csrf_token, farewell, log_in, lo
 dealer = Blueprint("dealer", __name__)
 DEALER = "dealer"
 OPEN = ("dealer.login",)  # the only endpoints without a session
+BY_ITSELF = ("dealer.at", "dealer.evidence")
+"""What the console page asks by itself (the table's place, every few seconds) or with a page (its
+pictures): never the dealer's use of the session; nor is a page asked with :data:`FOLLOW`."""
+FOLLOW = "follow"
+"""The query parameter of the console page drawing itself again as the table goes on: not the
+dealer's use either, or a tablet left open on the console would never be idle."""
 COLOURS = SEAT_COLOURS
 
 
 @dealer.before_request
 def guard() -> BaseResponse | None:
     """Refuse a request without a dealer session; check the CSRF token of every POST. A request
-    is the dealer's use of the session. A session a limit ended sends even a form to the login
+    is the dealer's use of the session unless the console page made it by itself
+    (:data:`BY_ITSELF`, :data:`FOLLOW`). A session a limit ended sends even a form to the login
     page, which says why; the form is not applied."""
     if request.method == "POST":
         _check_text()
         check_csrf(request.form.get("csrf"))
     if request.endpoint in OPEN:
         return None
-    stands = standing(web_table().gate, used=True)
+    used = request.endpoint not in BY_ITSELF and FOLLOW not in request.args
+    stands = standing(web_table().gate, used)
     if stands is Standing.OPEN:
         return None
     if request.method == "GET" or stands.ended:
@@ -69,7 +77,7 @@ def _check_text() -> None:
 @dealer.context_processor
 def tokens() -> dict[str, Any]:
     """Every console template gets the CSRF token, and whether a dealer is logged in."""
-    return {"csrf": csrf_token(), "dealer": logged_in(web_table().gate)}
+    return {"csrf": csrf_token(), "dealer": logged_in(web_table().gate), "follow": FOLLOW}
 
 
 CODE_SPAN = re.compile(r"`([^`]+)`")

@@ -16,6 +16,7 @@ from controller.store import TABLE
 from controller.table.records import Entry
 from controller.table.table import HEALTH_EVERY
 from vision.face_art import svg_path
+from web.security import IDLE_LIMIT
 
 from browser_conftest import LiveServer, shot, web_conftest
 
@@ -637,6 +638,30 @@ def test_a_console_page_whose_session_ended_elsewhere_goes_to_the_login(browser:
     other.click("text=Log out")
     console.wait_for_url("**/dealer/login", timeout=WAIT_MS)
     assert console.locator("#pin").is_visible()
+
+
+def test_a_console_left_open_ends_after_the_idle_limit_and_its_login_says_why(browser: Any,
+                                                                              served: Any) -> None:
+    # the page draws itself again as the game goes on: taken for the dealer's use, a tablet left
+    # open on the console at the bar never reached the idle limit
+    now = [1_765_000_000.0]
+    table = web_conftest.new_table("tauren", 3, 7)
+    live = served(table, wall_clock=lambda: now[0])
+    console = log_in(browser, live)
+
+    def drawn_again(seconds: float) -> None:
+        now[0] += seconds
+        table.step()
+        console.locator(f"#status-shown[data-at='{table.state().played}']").wait_for(timeout=WAIT_MS)
+        console.wait_for_url(f"{live.url}/dealer/", timeout=WAIT_MS)  # its mark dropped once drawn
+    for _ in range(3):
+        drawn_again(IDLE_LIMIT / 4)
+    console.reload()  # the dealer's own: a use
+    drawn_again(IDLE_LIMIT / 2)  # past the limit since the login, not since that use
+    now[0] += IDLE_LIMIT / 2
+    console.wait_for_url("**/dealer/login", timeout=WAIT_MS)
+    assert console.locator("#ended").inner_text() == "Logged out after 3 hours without use: log in again."
+    shot(console, "console-logged-out-idle")
 
 
 def test_an_open_scoreboard_shows_a_notice_and_a_fault_told_after_it_opened(

@@ -350,6 +350,21 @@ def test_using_the_console_keeps_its_session_until_the_shift_ends(table: Any) ->
             in browser.get("/dealer/login").get_data(as_text=True))
 
 
+def test_the_console_page_following_the_table_is_not_use(table: Any) -> None:
+    # the page asks /dealer/at every 2 s, draws itself again (?follow) and its pictures with it:
+    # counted as use, a tablet left open on the console would never be idle
+    clock = Clock()
+    browser = timed_app(table, clock).test_client()
+    log_in(browser)
+    for _ in range(3):
+        clock.advance(IDLE_LIMIT / 4)
+        assert browser.get("/dealer/at").status_code == 200
+        assert browser.get("/dealer/?follow=1").status_code == 200
+        assert browser.get("/dealer/evidence/1").status_code == 404  # no picture, but asked
+    clock.advance(IDLE_LIMIT / 4)
+    assert browser.get("/dealer/at").status_code == 302
+
+
 def test_a_restart_keeps_a_live_session_and_does_not_revive_an_ended_one(table: Any, tmp_path: Path) -> None:
     clock, kept = Clock(), tmp_path / SESSIONS_FILE
     cookie, token = logged_in_cookie(timed_app(table, clock, kept))
