@@ -6,10 +6,13 @@ register reads/writes (address byte ``1aaaaaa0`` to read, ``0aaaaaa0`` to write,
 bytes per transaction), the 64-byte FIFO, ComIrqReg/DivIrqReg set/clear semantics, the
 Transceive command started by BitFramingReg's StartSend with TxLastBits and RxAlign, ControlReg's
 RxLastBits, ErrorReg's CollErr with CollReg's CollPos, ErrorReg's TempErr (an overheated chip
-switches its antenna off), CalcCRC through the CRC coprocessor, SoftReset, the antenna switch, and ISO 14443-3A tags (REQA/WUPA, anticollision and SELECT at
-cascade levels 1 and 2, READ, HLTA) that arrive, leave and collide; a tag being resolved (READY)
-or selected (ACTIVE) takes REQA and WUPA, as any frame it does not expect, for an error, and goes
-IDLE (HALT, if woken from it) without answering, as ISO/IEC 14443-3 has it.
+switches its antenna off), CalcCRC through the CRC coprocessor, SoftReset, the antenna switch,
+and ISO 14443-3A tags (REQA/WUPA, anticollision and SELECT at cascade levels 1 and 2, READ, HLTA)
+that arrive, leave and collide; a tag being resolved (READY) or selected (ACTIVE) takes REQA and
+WUPA, as any frame it does not expect, for an error, and goes IDLE (HALT, if woken from it)
+without answering, as ISO/IEC 14443-3 has it. The field powers the tags: whenever the antenna is
+off (a soft reset, a power-up, an overheat, a driver's switch) they lose their power and forget
+their state, each IDLE again (halted, selected or READY before) when the field comes back.
 
 CollPos counts from the first bit of the first received byte, RxAlign's skipped bits included,
 so a driver finds the collided bit at ``8 * (known_bits // 8) + CollPos - 1``.
@@ -88,6 +91,12 @@ class EmulatedTag:
         if len(self.uid) not in (4, 7):
             raise ValueError(f"a UID has 4 or 7 bytes, not {len(self.uid)}: {self.uid.hex()}")
         self.memory[0:len(self.uid)] = self.uid
+
+    def power_off(self) -> None:
+        """The field that powers the tag is gone (or it has just come into one): it forgets
+        being halted, selected or resolved, and answers REQA from IDLE when a field powers it
+        (ISO/IEC 14443-3's POWER-OFF state, left for IDLE)."""
+        self.state, self.level, self.halted = TagState.IDLE, 0, False
 
     @property
     def tag_id(self) -> str:
@@ -189,8 +198,8 @@ class ChipFault(Enum):
 
 _SPECIAL_READS = frozenset({Reg.FIFO_DATA, Reg.FIFO_LEVEL, Reg.VERSION})
 _SPECIAL_WRITES = frozenset({Reg.COM_IRQ, Reg.DIV_IRQ, Reg.FIFO_DATA, Reg.FIFO_LEVEL, Reg.COMMAND,
-                             Reg.COLL, Reg.BIT_FRAMING, Reg.ERROR, Reg.STATUS1, Reg.VERSION,
-                             Reg.CRC_RESULT_H, Reg.CRC_RESULT_L})  # read-only ones ignore writes
+                             Reg.COLL, Reg.BIT_FRAMING, Reg.TX_CONTROL, Reg.ERROR, Reg.STATUS1,
+                             Reg.VERSION, Reg.CRC_RESULT_H, Reg.CRC_RESULT_L})  # read-only ones ignore writes
 AIR_BIT_S = BIT_S * 9 / 8    # a byte's bit, with its share of the parity bit
 TIMER_STOP_BITS = 5          # TAuto's timer stops at an answer's 5th bit (start bit, 4 data bits)
 STARTUP_S = 0.002            # after SoftReset the oscillator needs time; the chip reads as busy
@@ -240,6 +249,17 @@ class EmulatedRC522:
         self.regs[Reg.COMMAND] = Cmd.IDLE
         self.fifo: list[int] = []
         self._due = []
+        self._switch_antenna(RESET_VALUES[Reg.TX_CONTROL])
+
+    def _switch_antenna(self, tx_control: int) -> None:
+        """TxControlReg takes ``tx_control``. With both antenna drivers off (Tx1RFEn, Tx2RFEn:
+        after a reset, an overheat, or by a driver) there is no field, and the tags, which only
+        the field powers, lose their power: each comes back IDLE when a field powers it again,
+        whether it was halted, selected or being resolved (:meth:`EmulatedTag.power_off`)."""
+        self.regs[Reg.TX_CONTROL] = tx_control
+        if not tx_control & ANTENNA_ON:
+            for tag in self.tags:
+                tag.power_off()
 
     def power_up(self) -> None:
         """Its supply comes back after a moment without (a loose wire pushed back): every register
@@ -250,7 +270,7 @@ class EmulatedRC522:
 
     def place(self, tag: EmulatedTag) -> None:
         """A tag comes into the field (it starts IDLE, like any freshly powered tag)."""
-        tag.state, tag.level, tag.halted = TagState.IDLE, 0, False
+        tag.power_off()
         self.tags.append(tag)
 
     def remove(self, uid: bytes) -> None:
@@ -307,6 +327,8 @@ class EmulatedRC522:
             self.regs[reg] = value
             if value & START_SEND and self.regs[Reg.COMMAND] & 0x0F == Cmd.TRANSCEIVE:
                 self._transceive()
+        elif reg == Reg.TX_CONTROL:
+            self._switch_antenna(value)
 
     def _push_fifo(self, values: list[int]) -> None:
         for value in values:
@@ -364,7 +386,7 @@ class EmulatedRC522:
         until a driver switches them on again (TxControlReg); the frame then goes unanswered."""
         self.regs[Reg.ERROR] |= ERR_TEMP
         self.regs[Reg.COM_IRQ] |= ERR_IRQ
-        self.regs[Reg.TX_CONTROL] &= ~ANTENNA_ON & 0xFF
+        self._switch_antenna(self.regs[Reg.TX_CONTROL] & ~ANTENNA_ON & 0xFF)
 
     def _timer_from(self, sent_at: float) -> None:
         """No answer: TimerIRq when the timer runs out (never, if it is not started by TAuto)."""

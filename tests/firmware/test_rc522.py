@@ -310,10 +310,11 @@ def test_a_garbled_sak_drops_that_tag_and_reads_the_others_in_a_garbled_scan(
     assert reader.read_uids() == (RC522.GARBLED, [STONE])
 
 
-def pi_spot(machine: ModuleType, chip: EmulatedRC522) -> Callable[[], Any]:
-    """One poll of the chip's spot by the Pi's driver: its events, or "failed"."""
-    reader = Mfrc522Reader({"pot": MFRC522(chip, chip.clock)}, chip.clock,
-                           leave_after=RC522.MISS_LIMIT)
+def pi_spot(machine: ModuleType, chip: EmulatedRC522,
+            miss_limit: int = RC522.MISS_LIMIT) -> Callable[[], Any]:
+    """One poll of the chip's spot by the Pi's driver: its events, or "failed"; a stone leaves
+    after ``miss_limit`` scans in a row without it."""
+    reader = Mfrc522Reader({"pot": MFRC522(chip, chip.clock)}, chip.clock, leave_after=miss_limit)
 
     def poll() -> Any:
         try:
@@ -334,13 +335,15 @@ def stone_spot(machine: ModuleType, side: Callable[[ModuleType, EmulatedRC522], 
     return chip, poll
 
 
-def node_spot(machine: ModuleType, chip: EmulatedRC522) -> Callable[[], Any]:
-    """One poll of the chip's spot by the seat node's firmware: its events, or "failed"."""
+def node_spot(machine: ModuleType, chip: EmulatedRC522,
+              miss_limit: int = RC522.MISS_LIMIT) -> Callable[[], Any]:
+    """One poll of the chip's spot by the seat node's firmware: its events, or "failed"; a stone
+    leaves after ``miss_limit`` scans in a row without it."""
     spi, cs = machine.SPI(0), machine.Pin(17, machine.Pin.OUT)
     spi.attach(cs, chip)
     driver = RC522.RC522(spi, cs, *clock_of(chip))
     driver.init()
-    watch = RC522.TagWatch(driver)
+    watch = RC522.TagWatch(driver, miss_limit=miss_limit)
     names = {LINK.TAG_ARRIVE: "arrive", LINK.TAG_LEAVE: "leave"}
 
     def poll() -> Any:
@@ -852,3 +855,50 @@ def test_the_pi_and_a_seat_node_start_and_end_a_frame_with_a_write_each(machine:
     chip.frames = chip.framing_reads = chip.framing_writes = 0
     assert poll() == []
     assert chip.frames > 0 and chip.framing_writes == 2 * chip.frames and chip.framing_reads == 0
+
+
+class StruckMidScan(EmulatedRC522):
+    """An emulated chip that counts the frames sent (StartSend) and is struck by ``fault`` as it
+    is sent its frame number ``strike_at`` (counted from its first): in the middle of a scan,
+    its tags then halted, READY or selected."""
+
+    def __init__(self, fault: ChipFault) -> None:
+        super().__init__()
+        self.strike = fault
+        self.frames = 0
+        self.strike_at: int | None = None
+
+    def transfer(self, data: bytes) -> bytes:
+        if data[0] == Reg.BIT_FRAMING << 1 and data[1] & START_SEND:
+            if self.frames == self.strike_at:
+                self.fault = self.strike
+            self.frames += 1
+        return super().transfer(data)
+
+
+@pytest.mark.parametrize("fault", [ChipFault.OVERHEATED, ChipFault.DEAD],
+                         ids=["overheat", "power-loss"])
+@pytest.mark.parametrize("side", [pi_spot], ids=["pi"])
+def test_the_pi_and_a_seat_node_read_every_stone_after_a_fault_at_any_frame_of_a_scan(
+        machine: ModuleType, side: Any, fault: ChipFault) -> None:
+    # an overheat switches the antenna off, a power loss takes the chip's registers with it: with
+    # no field the stones lose their power and are IDLE when it is back (ISO/IEC 14443-3), where
+    # the emulated ones stayed as the fault found them: READY or selected, they took the first
+    # WUPA after the driver set the chip up again for an error, unanswering, and were missed
+    chip = StruckMidScan(fault)
+    poll = side(machine, chip, miss_limit=1)  # a stone missed once leaves
+    stones = EIGHT_STONES[2:6]  # two 4-byte UIDs, two 7-byte ones
+    for uid in stones:
+        chip.place(EmulatedTag(bytes.fromhex(uid)))
+    assert poll() == sorted(("arrive", uid) for uid in stones)
+    started = chip.frames
+    assert poll() == []
+    seen = []
+    for frame in range(chip.frames - started):  # every frame of a scan
+        chip.strike_at = chip.frames + frame
+        seen.append(poll())
+        chip.fault = ChipFault.NONE  # cooled, or its power back: set up again at the next poll
+        if fault is ChipFault.DEAD:
+            chip.power_up()
+        seen.append(poll())
+    assert len(seen) > 40 and seen == ["failed", []] * (len(seen) // 2)

@@ -315,3 +315,56 @@ def test_a_timer_ending_before_the_answers_fifth_bit_misses_the_answer(frame):
         chip.tags = [EmulatedTag(STONE.uid, state=state, naks_halt=True)]
         seen[ticks] = send_with_timer(chip, ticks - 1, sent, last_bits, prescaler=0)
     assert seen == {fifth_bit - 1: TIMER_IRQ, fifth_bit + 1: RX_IRQ}
+
+
+def soft_reset(chip):
+    """SoftReset, and its oscillator started: its antenna off until it is switched on again."""
+    write(chip, Reg.COMMAND, Cmd.SOFT_RESET)
+    settle(chip, 0.003)
+
+
+def overheat(chip):
+    """A frame sent while the chip is too hot: TempErr, the antenna off."""
+    chip.fault = ChipFault.OVERHEATED
+    transceive_reqa(chip)
+    chip.fault = ChipFault.NONE
+    write(chip, Reg.COM_IRQ, 0x7F)
+
+
+def antenna_off(chip):
+    write(chip, Reg.TX_CONTROL, 0x80)
+
+
+def power_up(chip):
+    """The chip's supply back after a moment without, its oscillator started."""
+    chip.power_up()
+    settle(chip, 0.003)
+
+
+@pytest.mark.parametrize("field_off", [soft_reset, overheat, antenna_off, power_up],
+                         ids=["soft-reset", "overheat", "antenna-off", "power-up"])
+@pytest.mark.parametrize("state", [TagState.HALT, TagState.ACTIVE, TagState.READY])
+def test_a_tag_loses_its_state_when_the_field_goes_off_and_answers_reqa(field_off, state):
+    # the field alone powers a tag: with the antenna off it is in ISO/IEC 14443-3's POWER-OFF
+    # state, and IDLE when the field is back; the emulated tags kept their state through it, a
+    # halted one ignoring REQA, a selected or READY one taking it for an error
+    chip = EmulatedRC522()
+    tag = EmulatedTag(bytes.fromhex("DEADBEEF"))
+    chip.place(tag)
+    write(chip, Reg.TX_CONTROL, 0x80 | ANTENNA_ON)
+    tag.state, tag.halted = state, state is TagState.HALT
+    field_off(chip)
+    assert tag.state is TagState.IDLE and not tag.halted
+    transceive_reqa(chip)
+    assert read(chip, Reg.COM_IRQ) & RX_IRQ and tag.state is TagState.READY
+
+
+def test_a_tag_keeps_its_state_while_the_field_stays_on():
+    chip = EmulatedRC522()
+    tag = EmulatedTag(bytes.fromhex("DEADBEEF"))
+    chip.place(tag)
+    write(chip, Reg.TX_CONTROL, 0x80 | ANTENNA_ON)
+    tag.state, tag.halted = TagState.HALT, True
+    write(chip, Reg.TX_CONTROL, 0x80 | 0x01)  # one antenna driver still on: a field all the same
+    transceive_reqa(chip)
+    assert not read(chip, Reg.COM_IRQ) & RX_IRQ and tag.state is TagState.HALT
