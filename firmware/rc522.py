@@ -393,9 +393,9 @@ class RC522:
             woken, status, uid = self._round(pending)
             if woken == GARBLED:
                 return self._unless_gone(GARBLED), []
-            if status == OK:
+            if uid:
                 uids.append(uid)
-            elif status in FAILED:
+            if status in FAILED:
                 return self._unless_gone(status), uids
             garbled = garbled or status == GARBLED
         return (self._unless_gone(GARBLED) if garbled else OK), uids
@@ -407,14 +407,17 @@ class RC522:
         if woken from it) every tag left READY or ACTIVE (by a garbled WUPA, an ANTICOLLISION
         that garbled or found no tag below the branch, a garbled SAK), as ISO/IEC 14443-3 has a
         READY tag take any frame but ANTICOLLISION and SELECT for an error. Left READY, it would
-        take the next round's WUPA (or the next scan's) for that error instead, and miss it."""
+        take the next round's WUPA (or the next scan's) for that error instead, and miss it.
+        A chip that fails at the HLTA fails the round, the tag it read kept: an overheat there
+        switched the antenna off, and a round said OK left the next scan clean and empty."""
         done, prefix, known = pending.pop()
         woken = self.transceive(bytes((PICC_WUPA,)), 7, answer_bits=16)[0]  # ATQA
         status, uid = woken, b""
         if woken == OK or woken == COLLISION:
             status, uid = self._resolve(done, prefix, known, pending)
         if status not in FAILED and woken != NO_TAG:
-            self.halt()
+            halted = self.halt()
+            status = halted if halted in FAILED else status
         return woken, status, uid
 
     def _unless_gone(self, status):
@@ -430,14 +433,16 @@ class RC522:
         the 1 ms ISO gives it is 'not acknowledge', the HLTA not taken: a stone at the field's
         edge NAKs an HLTA that reached it garbled and stays ACTIVE. The HLTA is sent again,
         :data:`HALT_TRIES` times at most, as the Pi's driver does; a tag that answers every one
-        is read all the same.
+        is read all the same. Returns the last HLTA's status: NO_TAG when it was taken, ERROR or
+        OVERHEATED when the chip failed.
         """
         frame = bytes((PICC_HLTA, 0))
         frame += self.crc_a(frame)
         for _ in range(HALT_TRIES):
             status = self.transceive(frame)[0]
             if status == NO_TAG or status in FAILED:
-                return
+                return status
+        return status
 
 
 def known_bits_valid(known, whole, bits):

@@ -876,9 +876,26 @@ class StruckMidScan(EmulatedRC522):
         return super().transfer(data)
 
 
+@pytest.mark.parametrize("side", [pi_spot, node_spot], ids=["pi", "seat-node"])
+def test_the_pi_and_a_seat_node_fail_a_scan_whose_last_hlta_overheated(machine: ModuleType,
+                                                                        side: Any) -> None:
+    # the node ignored the HLTA's status: an overheat there, which switched the antenna off, left
+    # the scan OK and the chip unset, so the next scan, no field, was clean and empty, a miss
+    chip = StruckMidScan(ChipFault.OVERHEATED)
+    poll = side(machine, chip, miss_limit=1)  # a stone missed once leaves
+    chip.place(EmulatedTag(STONE))
+    seen = [poll()]
+    chip.strike_at = chip.frames + 3  # WUPA, ANTICOLLISION, SELECT, then its HLTA
+    seen.append(poll())
+    chip.fault = ChipFault.NONE  # cooled: set up again at the next poll
+    seen += [poll(), poll()]
+    assert chip.frames > chip.strike_at
+    assert seen == [[("arrive", "DEADBEEF")], "failed", [], []]
+
+
 @pytest.mark.parametrize("fault", [ChipFault.OVERHEATED, ChipFault.DEAD],
                          ids=["overheat", "power-loss"])
-@pytest.mark.parametrize("side", [pi_spot], ids=["pi"])
+@pytest.mark.parametrize("side", [pi_spot, node_spot], ids=["pi", "seat-node"])
 def test_the_pi_and_a_seat_node_read_every_stone_after_a_fault_at_any_frame_of_a_scan(
         machine: ModuleType, side: Any, fault: ChipFault) -> None:
     # an overheat switches the antenna off, a power loss takes the chip's registers with it: with
