@@ -11,9 +11,9 @@ chip's: a stone half over the antenna garbles now and then. It is told apart fro
 reader (the chip did not finish, or nothing answers on the bus) as the Pi's own driver
 (``hardware/rfid.py``) and the library it follows (miguelbalboa/rfid) do: a garbled branch of
 the UID tree is dropped, and its scan, garbled, finds no stone gone (the ones below that branch
-were not read); a garbled WUPA makes the scan change nothing; and only a chip whose version
-register then reads 0x00 or 0xFF (nothing drives MISO: every register, ErrorReg too,
-reads all ones on a line floating high) has failed.
+were not read); a garbled WUPA ends the walk, a scan as garbled, with the stones read before
+it; and only a chip whose version register then reads 0x00 or 0xFF (nothing drives MISO: every
+register, ErrorReg too, reads all ones on a line floating high) has failed.
 """
 
 from link import (const, ticks_diff, READER_FAILED, READER_GARBLING, READER_OK, READER_OVERHEATED,
@@ -380,9 +380,10 @@ class RC522:
         the 0 branch for a later round, selects it, and ends with HLTA (:meth:`_round`). ``most``
         rounds find ``most`` tags; twice that are allowed. A garbled branch is dropped and the
         walk goes on, but the scan is ``(GARBLED, uids)``: the tags read, and no word of those
-        below that branch, which were not read, not found gone. A garbled WUPA is
-        ``(GARBLED, [])``; either is ``ERROR`` when the version register says no chip answers. A
-        failed chip (ERROR, OVERHEATED) ends the walk with its status.
+        below that branch, which were not read, not found gone. A garbled WUPA ends the walk,
+        ``(GARBLED, uids)`` with the tags read before it (they were dropped, read a scan later);
+        either is ``ERROR`` when the version register says no chip answers. A failed chip
+        (ERROR, OVERHEATED) ends the walk with its status.
         """
         uids = []
         pending = [([], b"", 0)]
@@ -392,7 +393,7 @@ class RC522:
             rounds += 1
             woken, status, uid = self._round(pending)
             if woken == GARBLED:
-                return self._unless_gone(GARBLED), []
+                return self._unless_gone(GARBLED), uids
             if uid:
                 uids.append(uid)
             if status in FAILED:

@@ -385,18 +385,20 @@ class MFRC522:
                 answer = str(err)
         raise TagProtocolError(f"a tag answered HLTA {HALT_TRIES} times (the last: {answer})")
 
-    def _wake(self) -> bool:
+    def _wake(self, found: set[str]) -> bool:
         """WUPA, opening a branch of the walk: whether a tag answered. A WUPA whose answer came
         garbled left the tags it woke READY: they are sent back before the walk stops
         (:meth:`_halt_quietly`), or the next scan's WUPA would find them READY and silence them.
 
-        :raises TagProtocolError: the answer to WUPA came garbled.
+        :raises TagProtocolError: the answer to WUPA came garbled; its ``found`` holds ``found``,
+            the tags the walk read before it, which a garbled WUPA does not unread.
         """
         try:
             return self.request(wakeup=True)
-        except TagProtocolError:
+        except TagProtocolError as err:
             self._halt_quietly()
-            raise
+            raise TagProtocolError(f"the answer to WUPA came garbled ({err})",
+                                   frozenset(found)) from err
 
     def _halt_quietly(self) -> None:
         """HLTA at the end of a branch of the walk. It halts the tag the branch selected, and
@@ -439,17 +441,18 @@ class MFRC522:
         halted by earlier branches, is then steered by its prefix to a tag not found yet, and
         ends with HLTA, found or not (:meth:`_halt_quietly`), so that no tag is READY at the
         next WUPA. A garbled branch is dropped and the walk goes on, as the seat-node firmware's
-        does.
+        does; a garbled WUPA ends the walk.
 
         :raises TagProtocolError: a WUPA or a branch came garbled: the tags below it were not
-            read, which says nothing of whether they are there; ``found`` holds the tags read.
+            read, which says nothing of whether they are there; ``found`` holds the tags read,
+            before a garbled WUPA too (they were dropped, and arrived only a scan later).
         """
         found: set[str] = set()
         garbled = 0
         pending: list[tuple[list[bytes], Bits]] = [([], [])]
         while pending and len(found) < limit:
             chosen, prefix = pending.pop()
-            if not self._wake():
+            if not self._wake(found):
                 break
             try:
                 hit = self._select_path(chosen, prefix, pending)
