@@ -24,7 +24,7 @@ from hardware.rc522_regs import (
     ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, FLUSH_BUFFER, FRAME_RELOAD, HLTA, IDLE_IRQ,
     KNOWN_VERSIONS, NO_CHIP_VERSIONS, POWER_DOWN, READ, READ_RELOAD, REQA, RESET_WAIT_S,
     RX_GAIN_MASK, RX_GAINS_DB, RX_IRQ, SAK_CASCADE, SEL_CL1, SEL_CL2, START_SEND, T_AUTO, TIMER_IRQ,
-    VALUES_AFTER_COLL, WUPA, Cmd, Reg, crc_a, timer_period,
+    WUPA, Cmd, Reg, crc_a, timer_period,
 )
 from hardware.seatnode_firmware import firmware
 
@@ -128,10 +128,6 @@ class MFRC522:
     def set_bits(self, reg: Reg, mask: int) -> None:
         """Set ``mask``'s bits of ``reg``."""
         self.write(reg, self.read(reg) | mask)
-
-    def clear_bits(self, reg: Reg, mask: int) -> None:
-        """Clear ``mask``'s bits of ``reg``."""
-        self.write(reg, self.read(reg) & ~mask & 0xFF)
 
     def version(self) -> int:
         """VersionReg: 0x91/0x92 for genuine chips, 0x12 for common clones, 0x00 or 0xFF when
@@ -283,8 +279,15 @@ class MFRC522:
         return (coll & 0x1F) or 32
 
     def request(self, wakeup: bool = False) -> bool:
-        """REQA (or WUPA, which also wakes halted tags): True when any tag answers."""
-        self.clear_bits(Reg.COLL, VALUES_AFTER_COLL)
+        """REQA (or WUPA, which also wakes halted tags): True when any tag answers.
+
+        CollReg's ValuesAfterColl is cleared first (bits received after a collision cleared, as
+        bitwise anticollision wants) with one write of 0, as the seat-node firmware does: the
+        register's other bits are read-only (CollPosNotValid, CollPos) or reserved (bit 6, 0
+        after reset), so a write of 0 changes nothing else, and the read of a read-modify-write
+        cost one SPI transfer a branch (datasheet 9.3.1.15).
+        """
+        self.write(Reg.COLL, 0)
         return self.transceive(bytes([WUPA if wakeup else REQA]), tx_last_bits=7,
                                answer_bits=16) is not None  # ATQA
 

@@ -798,18 +798,24 @@ def test_the_pi_and_a_seat_node_load_and_empty_the_fifo_in_one_transfer(machine:
 
 
 class FramesCounted(EmulatedRC522):
-    """An emulated chip that counts the frames sent (StartSend), the reads of ComIrqReg, and the
-    reads and writes of BitFramingReg."""
+    """An emulated chip that counts the frames sent (StartSend), the reads of ComIrqReg, the
+    reads and writes of BitFramingReg and the reads of CollReg, and keeps what was written to
+    CollReg."""
 
     def __init__(self) -> None:
         super().__init__()
         self.frames = self.irq_reads = self.framing_reads = self.framing_writes = 0
+        self.coll_reads = 0
+        self.coll_writes: list[bytes] = []
 
     def transfer(self, data: bytes) -> bytes:
         self.frames += data[0] == Reg.BIT_FRAMING << 1 and bool(data[1] & START_SEND)
         self.irq_reads += data[0] == 0x80 | (Reg.COM_IRQ << 1)
         self.framing_reads += data[0] == 0x80 | (Reg.BIT_FRAMING << 1)
         self.framing_writes += data[0] == Reg.BIT_FRAMING << 1
+        self.coll_reads += data[0] == 0x80 | (Reg.COLL << 1)
+        if data[0] == Reg.COLL << 1:
+            self.coll_writes.append(data[1:])
         return super().transfer(data)
 
 
@@ -855,6 +861,25 @@ def test_the_pi_and_a_seat_node_start_and_end_a_frame_with_a_write_each(machine:
     chip.frames = chip.framing_reads = chip.framing_writes = 0
     assert poll() == []
     assert chip.frames > 0 and chip.framing_writes == 2 * chip.frames and chip.framing_reads == 0
+
+
+@pytest.mark.parametrize("count", [0, 1])
+@pytest.mark.parametrize("side", [pi_spot, node_spot], ids=["pi", "seat-node"])
+def test_the_pi_and_a_seat_node_clear_values_after_coll_with_one_write(machine: ModuleType,
+                                                                       side: Any,
+                                                                       count: int) -> None:
+    # the Pi cleared CollReg's ValuesAfterColl with a read and a write before each WUPA, where
+    # the register's other bits are read-only or reserved (datasheet 9.3.1.15): a write of 0, as
+    # the node's, does it. Without a collision CollReg is never read (its CollPos says nothing)
+    chip = FramesCounted()
+    poll = side(machine, chip)
+    for uid in STONES_ON_A_SPOT[count]:
+        chip.place(EmulatedTag(bytes.fromhex(uid)))
+    poll()  # the Pi's sets its chip up
+    chip.coll_reads, chip.coll_writes = 0, []
+    assert poll() == []
+    assert set(chip.coll_writes) <= {bytes([0])} and len(chip.coll_writes) >= count
+    assert chip.coll_reads == 0
 
 
 class StruckMidScan(EmulatedRC522):
