@@ -85,6 +85,9 @@ FRAME_RELOAD = const(2)  # TReload in 0.5 ms ticks: (2 + 1) ticks = 1.5 ms, the 
                          # has it (hardware/rc522_regs.py's FRAME_RELOAD says why)
 FRAME_TIMER_US = const(1501)  # that timer: (2 + 1) * (2 * 0xD3E + 1) / 13.56 MHz, rounded up
 RESET_US = const(50000)  # oscillator start-up after a soft reset, generously
+FIELD_ON_US = const(5100)  # the field unmodulated before the first frame once the antenna is on:
+                          # ISO/IEC 14443-3 (5.1) gives a tag 5 ms to accept a request, and has
+                          # the reader wait 5.1 ms (the Pi's FIELD_ON_WAIT_S)
 
 BIT_CYCLES = const(128)        # one bit on air at ISO 14443-3 type A's 106 kbit/s: 128 / 13.56 MHz
 FRAME_DELAY_CYCLES = const(9 * 128 + 84)  # ISO 14443-3's frame delay time before a tag answers
@@ -202,7 +205,8 @@ class RC522:
         driver refuses one: on a MISO line floating high the reset's wait read busy for 50 ms.
 
         Timer: TPrescaler 0xD3E = 3390 gives 13.56 MHz / 6781 = 2 kHz ticks (0.5 ms), and
-        TReload 2 ends it after (2 + 1) ticks = 1.5 ms (datasheet 8.5).
+        TReload 2 ends it after (2 + 1) ticks = 1.5 ms (datasheet 8.5). The antenna on, it waits
+        :data:`FIELD_ON_US` for the tags, which lost their power with the field, to power up.
         """
         if self.version() in NO_CHIP_VERSIONS:
             return False
@@ -217,6 +221,7 @@ class RC522:
         self._write(TX_ASK_REG, 0x40)
         self._write(MODE_REG, 0x3D)
         self._set_bits(TX_CONTROL_REG, 0x03)
+        self.sleep_us(FIELD_ON_US)  # the tags power up: their field was off since the reset
         return True
 
     def version(self):

@@ -21,7 +21,7 @@ from controller.games.errors import DeviceError, DeviceTimeout
 from hardware.clock import Clock, RealClock
 from hardware.rc522_regs import (
     ANTENNA_ON, CASCADE_TAG, COLL_POS_NOT_VALID, ERR_BUFFER_OVFL, ERR_COLL, ERR_IRQ,
-    ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, FLUSH_BUFFER, FRAME_RELOAD, HLTA, IDLE_IRQ,
+    ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, FIELD_ON_WAIT_S, FLUSH_BUFFER, FRAME_RELOAD, HLTA, IDLE_IRQ,
     KNOWN_VERSIONS, NO_CHIP_VERSIONS, POWER_DOWN, READ, READ_RELOAD, REQA, RESET_WAIT_S,
     RX_GAIN_MASK, RX_GAINS_DB, RX_IRQ, SAK_CASCADE, SEL_CL1, SEL_CL2, START_SEND, T_AUTO, TIMER_IRQ,
     WUPA, Cmd, Reg, crc_a, timer_period,
@@ -136,7 +136,8 @@ class MFRC522:
 
     def init(self) -> None:
         """Soft-reset and set up: 1.5 ms receive timeout (a scan's frames, :data:`FRAME_RELOAD`),
-        100 % ASK, CRC preset 0x6363, antenna on.
+        100 % ASK, CRC preset 0x6363, antenna on, then :data:`FIELD_ON_WAIT_S` for the tags,
+        which lost their power with the field, to power up again.
 
         A version other than the known ones is logged as a warning, not refused: clones that
         answer 0x12 read tags like the genuine chip.
@@ -163,6 +164,7 @@ class MFRC522:
             gain = RX_GAINS_DB[self.rx_gain_db]
             self.write(Reg.RF_CFG, (self.read(Reg.RF_CFG) & ~RX_GAIN_MASK & 0xFF) | gain)
         self.set_bits(Reg.TX_CONTROL, ANTENNA_ON)
+        self.clock.sleep(FIELD_ON_WAIT_S)  # the tags power up: their field was off since the reset
 
     def _set_timer(self, reload: int) -> None:
         """TReloadReg: the timer's 25 us ticks for the frames sent from now on (the chip loads it

@@ -80,6 +80,9 @@ RX_GAINS_DB = {18: 0x00, 23: 0x10, 33: 0x40, 38: 0x50, 43: 0x60, 48: 0x70}  # da
 CLOCK_HZ = 13_560_000
 BIT_S = 128 / CLOCK_HZ       # one bit on air at ISO 14443-3 type A's 106 kbit/s (9.4 us)
 RESET_WAIT_S = 0.05          # oscillator start-up after a reset or power-up, generously
+FIELD_ON_WAIT_S = 0.0051     # the field unmodulated before the first frame once the antenna is on:
+                             # ISO/IEC 14443-3 (5.1) gives a tag 5 ms to accept a request, and has
+                             # the reader wait 5.1 ms to find the slowest
 FRAME_RELOAD = 59            # TReload in 25 us ticks: (59 + 1) ticks = 1.5 ms, the timeout of every
                              # ISO 14443-3 frame of a scan (REQA/WUPA, ANTICOLLISION, SELECT, HLTA):
                              # a tag answers the first three (n = 9) 86 or 91 us after the frame

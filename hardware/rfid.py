@@ -25,18 +25,20 @@ from hardware.rc522_regs import NO_CHIP_VERSIONS
 
 EMPTY_SEAT_RETRY_S = 5.0
 """How long a chip under the spot of a seat where no one plays is left alone after it failed:
-resetting and scanning a stuck chip costs the table's loop some 55 ms (its 50 ms oscillator wait,
-then a few ms past its frame's timer) at every beat, for a spare antenna the game does not read."""
+resetting and scanning a stuck chip costs the table's loop some 61 ms (its 50 ms oscillator wait,
+5.1 ms for the stones to power up in the field, then a few ms past its frame's timer) at every
+beat, for a spare antenna the game does not read."""
 
 FAILED_RETRY_S = 0.5
 """How long a chip under a spot the table waits for (the pot, a seat in play) is left alone once
 it has failed twice in a row while answering its version register (stuck: its frames never end;
-overheated): each try resets it, 50 ms of oscillator wait, then gives up a few ms past its frame's
-timer, some 56 ms of the table's loop at every beat (0.03 s), the other readers, the buttons and
-the camera waiting, for as long as it failed: the loop was busy two thirds of the time, where a
-try every half second is a tenth. Its fault stands meanwhile (each poll raises it again), and a
-chip set right is read again within half a second, as a seat node says its reader works again
-(its scans every 100 ms) and the table's fault tests expect of every reader. The first failure
+overheated): each try resets it, 50 ms of oscillator wait and 5.1 ms of field for the stones,
+then gives up a few ms past its frame's timer, some 61 ms of the table's loop at every beat
+(0.03 s), the other readers, the buttons and the camera waiting, for as long as it failed: the
+loop was busy two thirds of the time, where a try every half second is a tenth. Its fault stands
+meanwhile (each poll raises it again), and a chip set right is read again within half a second,
+as a seat node says its reader works again (its scans every 100 ms) and the table's fault tests
+expect of every reader. The first failure
 is tried again at the next poll, so a chip that failed once (a loose wire pushed back) costs a
 beat; one that does not answer at all costs one SPI read (its version) and is tried at every
 poll."""

@@ -12,7 +12,8 @@ that arrive, leave and collide; a tag being resolved (READY) or selected (ACTIVE
 WUPA, as any frame it does not expect, for an error, and goes IDLE (HALT, if woken from it)
 without answering, as ISO/IEC 14443-3 has it. The field powers the tags: whenever the antenna is
 off (a soft reset, a power-up, an overheat, a driver's switch) they lose their power and forget
-their state, each IDLE again (halted, selected or READY before) when the field comes back.
+their state, each IDLE again (halted, selected or READY before) when the field comes back, and
+deaf to frames for its first :data:`TAG_POWER_UP_S` (ISO/IEC 14443-3 gives a tag 5 ms).
 
 CollPos counts from the first bit of the first received byte, RxAlign's skipped bits included,
 so a driver finds the collided bit at ``8 * (known_bits // 8) + CollPos - 1``.
@@ -203,6 +204,8 @@ _SPECIAL_WRITES = frozenset({Reg.COM_IRQ, Reg.DIV_IRQ, Reg.FIFO_DATA, Reg.FIFO_L
 AIR_BIT_S = BIT_S * 9 / 8    # a byte's bit, with its share of the parity bit
 TIMER_STOP_BITS = 5          # TAuto's timer stops at an answer's 5th bit (start bit, 4 data bits)
 STARTUP_S = 0.002            # after SoftReset the oscillator needs time; the chip reads as busy
+TAG_POWER_UP_S = 0.005       # ISO/IEC 14443-3 (5.1): a tag accepts a REQA or WUPA within 5 ms of
+                             # an unmodulated field; the emulated tags take all of it
 
 
 def frame_delay_s(bits: Bits) -> float:
@@ -240,6 +243,7 @@ class EmulatedRC522:
         self.transfers = 0
         self._due: list[tuple[float, Callable[[], None]]] = []  # what the chip does next, when
         self._awake_at = 0.0
+        self._powered_at = 0.0  # when the tags have power enough to hear a frame
         self._reset()
 
     def _reset(self) -> None:
@@ -255,11 +259,16 @@ class EmulatedRC522:
         """TxControlReg takes ``tx_control``. With both antenna drivers off (Tx1RFEn, Tx2RFEn:
         after a reset, an overheat, or by a driver) there is no field, and the tags, which only
         the field powers, lose their power: each comes back IDLE when a field powers it again,
-        whether it was halted, selected or being resolved (:meth:`EmulatedTag.power_off`)."""
+        whether it was halted, selected or being resolved (:meth:`EmulatedTag.power_off`). A
+        field switched on powers them up in :data:`TAG_POWER_UP_S`; until then none hears a frame.
+        """
+        was_on = self.regs[Reg.TX_CONTROL] & ANTENNA_ON
         self.regs[Reg.TX_CONTROL] = tx_control
         if not tx_control & ANTENNA_ON:
             for tag in self.tags:
                 tag.power_off()
+        elif not was_on:
+            self._powered_at = self.clock.now() + TAG_POWER_UP_S
 
     def power_up(self) -> None:
         """Its supply comes back after a moment without (a loose wire pushed back): every register
@@ -411,7 +420,8 @@ class EmulatedRC522:
             self._due.pop(0)[1]()
 
     def _answers(self, bits: Bits) -> list[Bits]:
-        if not self.regs[Reg.TX_CONTROL] & ANTENNA_ON or not bits or self.fault is ChipFault.MISSED:
+        unheard = not self.regs[Reg.TX_CONTROL] & ANTENNA_ON or self.clock.now() < self._powered_at
+        if unheard or not bits or self.fault is ChipFault.MISSED:
             return []
         heard = [tag.hear(bits) for tag in self.tags]
         return [answer for answer in heard if answer is not None]

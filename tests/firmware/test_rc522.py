@@ -21,8 +21,8 @@ from hardware.seatnode_firmware import firmware
 from hardware.seatnode_sim import SimSeatNode
 from hardware.devices import TagChange
 from hardware.rc522_regs import (
-    BIT_S, ERR_BUFFER_OVFL, ERR_COLL, ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, FRAME_RELOAD, START_SEND,
-    T_AUTO, Cmd, Reg, timer_period,
+    BIT_S, ERR_BUFFER_OVFL, ERR_COLL, ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, FIELD_ON_WAIT_S,
+    FRAME_RELOAD, START_SEND, T_AUTO, Cmd, Reg, timer_period,
 )
 from hardware.sim_rc522 import (
     ChipFault, EmulatedRC522, EmulatedTag, TagState, frame_delay_s, from_bits, to_bits,
@@ -977,3 +977,42 @@ def test_the_pi_and_a_seat_node_keep_the_stones_read_before_a_garbled_wupa(machi
     seen.append(poll())
     assert seen == [[("arrive", "01020304")], [("arrive", "04A1B2C3D4E5F6"), ("arrive", "DEADBEEF")],
                     [], []]
+
+
+class FieldTimed(EmulatedRC522):
+    """An emulated chip that keeps, for each time its antenna is switched on (TxControlReg's
+    Tx1RFEn and Tx2RFEn written), how long after it the next frame was sent (StartSend)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.switched_on: float | None = None
+        self.quiet: list[float] = []
+
+    def transfer(self, data: bytes) -> bytes:
+        if data[0] == Reg.TX_CONTROL << 1 and data[1] & 0x03:
+            self.switched_on = self.clock.now()
+        sends = data[0] == Reg.BIT_FRAMING << 1 and data[1] & START_SEND
+        if sends and self.switched_on is not None:
+            self.quiet.append(self.clock.now() - self.switched_on)
+            self.switched_on = None
+        return super().transfer(data)
+
+
+@pytest.mark.parametrize("side", [pi_spot, node_spot], ids=["pi", "seat-node"])
+def test_the_pi_and_a_seat_node_let_the_stones_power_up_before_the_first_frame(
+        machine: ModuleType, side: Any) -> None:
+    # ISO/IEC 14443-3: a tag accepts a request within 5 ms of unmodulated field, and a reader waits
+    # 5.1 ms for the slowest; both drivers sent WUPA a few SPI transfers after the antenna went
+    # on (at set-up, and after each overheat or power loss), the stones not yet powered
+    assert RC522.FIELD_ON_US == round(FIELD_ON_WAIT_S * 1e6) >= 5100
+    chip = FieldTimed()
+    poll = side(machine, chip)
+    chip.place(EmulatedTag(STONE))
+    seen = [poll()]
+    chip.fault = ChipFault.OVERHEATED
+    seen.append(poll())
+    chip.fault = ChipFault.NONE  # cooled: set up again, the antenna on again
+    chip.clock.advance(FAILED_RETRY_S)
+    seen.append(poll())
+    assert seen == [[("arrive", "DEADBEEF")], "failed", []]
+    assert len(chip.quiet) == 2 and min(chip.quiet) >= FIELD_ON_WAIT_S

@@ -6,7 +6,9 @@ from hardware.rc522_regs import (
     ANTENNA_ON, CRC_IRQ, ERR_COLL, ERR_PARITY, REQA, RX_IRQ, START_SEND, TIMER_IRQ, WUPA, Cmd, Reg,
     crc_a, with_crc,
 )
-from hardware.sim_rc522 import ChipFault, EmulatedRC522, EmulatedTag, TagState, to_bits
+from hardware.sim_rc522 import (
+    TAG_POWER_UP_S, ChipFault, EmulatedRC522, EmulatedTag, TagState, to_bits,
+)
 
 
 def read(chip, reg):
@@ -75,9 +77,16 @@ def settle(chip, seconds=0.03):
     chip.clock.advance(seconds)
 
 
+def antenna_on(chip):
+    """Switch the antenna on, when it is off, and wait for the tags to power up in its field."""
+    if not chip.regs[Reg.TX_CONTROL] & ANTENNA_ON:
+        write(chip, Reg.TX_CONTROL, 0x80 | ANTENNA_ON)
+        settle(chip, TAG_POWER_UP_S)
+
+
 def transceive_reqa(chip):
     start_timer(chip)
-    write(chip, Reg.TX_CONTROL, 0x80 | ANTENNA_ON)
+    antenna_on(chip)
     write(chip, Reg.FIFO_DATA, REQA)
     write(chip, Reg.COMMAND, Cmd.TRANSCEIVE)
     write(chip, Reg.BIT_FRAMING, START_SEND | 7)
@@ -112,7 +121,7 @@ def test_antenna_off_means_no_tag_answers():
 def test_no_answer_ends_only_when_the_timer_runs_out():
     chip = EmulatedRC522()
     start_timer(chip)
-    write(chip, Reg.TX_CONTROL, 0x80 | ANTENNA_ON)
+    antenna_on(chip)
     write(chip, Reg.FIFO_DATA, REQA)
     write(chip, Reg.COMMAND, Cmd.TRANSCEIVE)
     write(chip, Reg.BIT_FRAMING, START_SEND | 7)
@@ -124,7 +133,7 @@ def test_no_answer_ends_only_when_the_timer_runs_out():
 
 def test_without_tauto_an_unanswered_frame_never_ends():
     chip = EmulatedRC522()
-    write(chip, Reg.TX_CONTROL, 0x80 | ANTENNA_ON)
+    antenna_on(chip)
     write(chip, Reg.FIFO_DATA, REQA)
     write(chip, Reg.COMMAND, Cmd.TRANSCEIVE)
     write(chip, Reg.BIT_FRAMING, START_SEND | 7)
@@ -236,7 +245,7 @@ def send_with_timer(chip, reload, frame, last_bits=0, prescaler=0xA9):
     write(chip, Reg.T_PRESCALER, prescaler)
     write(chip, Reg.T_RELOAD_H, reload >> 8)
     write(chip, Reg.T_RELOAD_L, reload & 0xFF)
-    write(chip, Reg.TX_CONTROL, 0x80 | ANTENNA_ON)
+    antenna_on(chip)
     write(chip, Reg.COM_IRQ, 0x7F)
     write(chip, Reg.FIFO_LEVEL, 0x80)
     write(chip, Reg.FIFO_DATA, *frame)
@@ -351,7 +360,7 @@ def test_a_tag_loses_its_state_when_the_field_goes_off_and_answers_reqa(field_of
     chip = EmulatedRC522()
     tag = EmulatedTag(bytes.fromhex("DEADBEEF"))
     chip.place(tag)
-    write(chip, Reg.TX_CONTROL, 0x80 | ANTENNA_ON)
+    antenna_on(chip)
     tag.state, tag.halted = state, state is TagState.HALT
     field_off(chip)
     assert tag.state is TagState.IDLE and not tag.halted
@@ -363,8 +372,25 @@ def test_a_tag_keeps_its_state_while_the_field_stays_on():
     chip = EmulatedRC522()
     tag = EmulatedTag(bytes.fromhex("DEADBEEF"))
     chip.place(tag)
-    write(chip, Reg.TX_CONTROL, 0x80 | ANTENNA_ON)
+    antenna_on(chip)
     tag.state, tag.halted = TagState.HALT, True
     write(chip, Reg.TX_CONTROL, 0x80 | 0x01)  # one antenna driver still on: a field all the same
     transceive_reqa(chip)
     assert not read(chip, Reg.COM_IRQ) & RX_IRQ and tag.state is TagState.HALT
+
+
+def test_a_tag_hears_no_frame_until_the_field_has_powered_it_up():
+    # ISO/IEC 14443-3 gives a tag 5 ms of unmodulated field to accept a request; the emulated tags
+    # answered a REQA sent the moment the antenna went on, so a driver that did not wait passed
+    chip = EmulatedRC522()
+    tag = EmulatedTag(bytes.fromhex("DEADBEEF"))
+    chip.place(tag)
+    start_timer(chip)
+    write(chip, Reg.TX_CONTROL, 0x80 | ANTENNA_ON)
+    settle(chip, TAG_POWER_UP_S - 0.001)
+    transceive_reqa(chip)
+    assert read(chip, Reg.COM_IRQ) & (RX_IRQ | TIMER_IRQ) == TIMER_IRQ
+    assert tag.state is TagState.IDLE
+    write(chip, Reg.COM_IRQ, 0x7F)
+    transceive_reqa(chip)  # 30 ms later
+    assert read(chip, Reg.COM_IRQ) & RX_IRQ and tag.state is TagState.READY
