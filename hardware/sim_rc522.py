@@ -369,7 +369,7 @@ class EmulatedRC522:
         tx_last, rx_align = framing & 0x07, (framing >> 4) & 0x07
         sent = bytes(self.fifo)
         self.fifo.clear()
-        self.regs[Reg.ERROR] &= ERR_BUFFER_OVFL
+        self.regs[Reg.ERROR] &= ERR_BUFFER_OVFL | ERR_TEMP  # a command clears no TempErr (9.3.1.7)
         self.regs[Reg.COM_IRQ] |= TX_IRQ
         if self.fault is ChipFault.STUCK:
             return

@@ -3,8 +3,8 @@
 import pytest
 
 from hardware.rc522_regs import (
-    ANTENNA_ON, CRC_IRQ, ERR_COLL, ERR_PARITY, REQA, RX_IRQ, START_SEND, TIMER_IRQ, WUPA, Cmd, Reg,
-    crc_a, with_crc,
+    ANTENNA_ON, CRC_IRQ, ERR_COLL, ERR_PARITY, ERR_TEMP, REQA, RX_IRQ, START_SEND, TIMER_IRQ, WUPA,
+    Cmd, Reg, crc_a, with_crc,
 )
 from hardware.sim_rc522 import (
     TAG_POWER_UP_S, ChipFault, EmulatedRC522, EmulatedTag, TagState, to_bits,
@@ -394,3 +394,14 @@ def test_a_tag_hears_no_frame_until_the_field_has_powered_it_up():
     write(chip, Reg.COM_IRQ, 0x7F)
     transceive_reqa(chip)  # 30 ms later
     assert read(chip, Reg.COM_IRQ) & RX_IRQ and tag.state is TagState.READY
+
+
+def test_temp_err_outlasts_the_next_frame_until_a_reset():
+    # ErrorReg (datasheet 9.3.1.7): a command's execution clears every error bit but TempErr; the
+    # emulated chip cleared it at the next Transceive, as if the chip had said it cooled
+    chip = EmulatedRC522()
+    overheat(chip)
+    transceive_reqa(chip)
+    assert read(chip, Reg.ERROR) & ERR_TEMP
+    soft_reset(chip)
+    assert not read(chip, Reg.ERROR) & ERR_TEMP
