@@ -294,7 +294,6 @@ class RC522:
         answering; COLLISION with the bits up to the first collided one (that bit set to 1) and
         their count; NO_TAG, GARBLED, OVERHEATED or ERROR with nothing.
         """
-        self._write(COLL_REG, 0)
         uid5 = bytearray(5)
         uid5[:len(prefix)] = prefix
         _keep_bits(uid5, known)
@@ -420,6 +419,7 @@ class RC522:
         woken = self.transceive(bytes((PICC_WUPA,)), 7, answer_bits=16)[0]  # ATQA
         status, uid = woken, b""
         if woken == OK or woken == COLLISION:
+            self._write(COLL_REG, 0)  # ValuesAfterColl 0 for the round's ANTICOLLISIONs, as the Pi
             status, uid = self._resolve(done, prefix, known, pending)
         if status not in FAILED and woken != NO_TAG:
             halted = self.halt()

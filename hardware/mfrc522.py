@@ -281,15 +281,7 @@ class MFRC522:
         return (coll & 0x1F) or 32
 
     def request(self, wakeup: bool = False) -> bool:
-        """REQA (or WUPA, which also wakes halted tags): True when any tag answers.
-
-        CollReg's ValuesAfterColl is cleared first (bits received after a collision cleared, as
-        bitwise anticollision wants) with one write of 0, as the seat-node firmware does: the
-        register's other bits are read-only (CollPosNotValid, CollPos) or reserved (bit 6, 0
-        after reset), so a write of 0 changes nothing else, and the read of a read-modify-write
-        cost one SPI transfer a branch (datasheet 9.3.1.15).
-        """
-        self.write(Reg.COLL, 0)
+        """REQA (or WUPA, which also wakes halted tags): True when any tag answers."""
         return self.transceive(bytes([WUPA if wakeup else REQA]), tx_last_bits=7,
                                answer_bits=16) is not None  # ATQA
 
@@ -346,7 +338,15 @@ class MFRC522:
     def _select_path(self, chosen: list[bytes], prefix: Bits,
                      pending: list[tuple[list[bytes], Bits]]) -> tuple[bytes, int] | None:
         """Select the levels in ``chosen``, then resolve the rest from ``prefix``; returns
-        the UID and final SAK. Branches not taken are appended to ``pending``."""
+        the UID and final SAK. Branches not taken are appended to ``pending``.
+
+        CollReg's ValuesAfterColl is cleared first (bits received after a collision cleared, as
+        bitwise anticollision wants) with one write of 0, as the seat-node firmware does: the
+        register's other bits are read-only (CollPosNotValid, CollPos) or reserved (bit 6, 0
+        after reset), so a write of 0 changes nothing else (datasheet 9.3.1.15). Once a branch
+        whose WUPA a tag answered, not before every WUPA: an empty spot's poll needs it not.
+        """
+        self.write(Reg.COLL, 0)
         for level, cascade in enumerate(chosen):
             self.select(level, cascade)
         uid, level = b"".join(c[1:4] for c in chosen), len(chosen)

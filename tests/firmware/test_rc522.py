@@ -798,14 +798,14 @@ def test_the_pi_and_a_seat_node_load_and_empty_the_fifo_in_one_transfer(machine:
 
 
 class FramesCounted(EmulatedRC522):
-    """An emulated chip that counts the frames sent (StartSend), the reads of ComIrqReg, the
-    reads and writes of BitFramingReg and the reads of CollReg, and keeps what was written to
-    CollReg."""
+    """An emulated chip that counts the frames sent (StartSend), the WUPAs loaded into its FIFO,
+    the reads of ComIrqReg, the reads and writes of BitFramingReg and the reads of CollReg, and
+    keeps what was written to CollReg."""
 
     def __init__(self) -> None:
         super().__init__()
         self.frames = self.irq_reads = self.framing_reads = self.framing_writes = 0
-        self.coll_reads = 0
+        self.coll_reads = self.wupas = 0
         self.coll_writes: list[bytes] = []
 
     def transfer(self, data: bytes) -> bytes:
@@ -814,6 +814,7 @@ class FramesCounted(EmulatedRC522):
         self.framing_reads += data[0] == 0x80 | (Reg.BIT_FRAMING << 1)
         self.framing_writes += data[0] == Reg.BIT_FRAMING << 1
         self.coll_reads += data[0] == 0x80 | (Reg.COLL << 1)
+        self.wupas += data == bytes([Reg.FIFO_DATA << 1, RC522.PICC_WUPA])
         if data[0] == Reg.COLL << 1:
             self.coll_writes.append(data[1:])
         return super().transfer(data)
@@ -880,6 +881,24 @@ def test_the_pi_and_a_seat_node_clear_values_after_coll_with_one_write(machine: 
     assert poll() == []
     assert set(chip.coll_writes) <= {bytes([0])} and len(chip.coll_writes) >= count
     assert chip.coll_reads == 0
+
+
+@pytest.mark.parametrize("count", [0, 1, 4, 8])
+@pytest.mark.parametrize("side", [pi_spot, node_spot], ids=["pi", "seat-node"])
+def test_the_pi_and_a_seat_node_clear_values_after_coll_once_a_round(machine: ModuleType,
+                                                                      side: Any,
+                                                                      count: int) -> None:
+    # the node cleared it before each ANTICOLLISION, every collision's too (18 writes for 8
+    # stones' 8 rounds), where nothing but a reset sets it again; the Pi before each WUPA, an
+    # empty spot's too. Now once a round whose WUPA a stone answered, on both sides
+    chip = FramesCounted()
+    poll = side(machine, chip)
+    for uid in STONES_ON_A_SPOT[count]:
+        chip.place(EmulatedTag(bytes.fromhex(uid)))
+    poll()  # the Pi's sets its chip up
+    chip.coll_writes, chip.wupas = [], 0
+    assert poll() == []
+    assert len(chip.coll_writes) == count and chip.wupas == max(count, 1)
 
 
 class StruckMidScan(EmulatedRC522):
