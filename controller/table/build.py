@@ -130,7 +130,7 @@ def build_demo(game: str, players: int, seed: int | None, db: Path, speed: float
             table.new_game(setup.game, names, dict(options or {}), colours)
             table._record("note", setup.line(), "demo", "demo")
         seats = SimSeats(table, setup.seed, setup.bots, _act_out(parts, table),
-                         _show(parts, table), centre_kinds=OWN_KINDS)
+                         _show(parts, table), centre_kinds=OWN_KINDS, last_throw=parts.devices.camera.last_key)
     except BaseException:
         store.close()
         raise

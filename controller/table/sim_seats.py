@@ -85,15 +85,19 @@ class SimSeats:
 
     ``bots`` names the bot of each seat (repeated round the table); ``gesture(game, input)``
     is the controls' way to express an input physically (see :meth:`act`); ``show(throw,
-    key)`` puts a throw in the simulated tray, rendered from the random key ``key``. Dice of the
+    key)`` puts a throw in the simulated tray, rendered from the random key ``key``, and
+    ``last_throw()`` says the key of the last throw put there (kept with the tray: a resumed demo
+    knows it), by which dice thrown again land on new faces (:meth:`_again`). Dice of the
     ``centre_kinds`` (each seat's own, told apart by colour: Tao Dice's d12) are thrown into the
     community zone, the others into the thrower's own zone.
     """
 
     def __init__(self, table: Table, seed: int, bots: Sequence[str],
                  act_out: Callable[[Game, Input], bool],
-                 show: Callable[[Throw, str], None], centre_kinds: Collection[DieKind] = ()) -> None:
+                 show: Callable[[Throw, str], None], centre_kinds: Collection[DieKind] = (),
+                 last_throw: Callable[[], str | None] = lambda: None) -> None:
         self.table = table
+        self._last_throw = last_throw
         self.centre_kinds = frozenset(centre_kinds)
         self.seed = seed
         self.bots = list(bots) or ["heuristic"]
@@ -162,6 +166,9 @@ class SimSeats:
             if self._waited < SETTLE_WAIT:
                 return False  # the camera has not taken the tray yet, or asked anew
         elif self._settled[suffix] < tries:
+            if suffix == AGAIN and need.reason != "reveal":  # thrown again: new faces
+                index = len(self._ledger().played)
+                throw = Throw(self._faces(need, index, self._again(index) + 1), throw.zone)
             return self._settle(question.id, throw, suffix)
         self.table.answer(question.id, throw.faces, DEALER)
         return True
@@ -203,12 +210,31 @@ class SimSeats:
             return Throw(tube, zone) if tube else None
         if need.hidden:
             return None
-        return Throw(self._faces(need, len(self._ledger().played)), zone)
+        index = len(self._ledger().played)
+        return Throw(self._faces(need, index, self._again(index)), zone)
 
-    def _faces(self, need: DiceNeeded, index: int) -> tuple[str, ...]:
+    def _faces(self, need: DiceNeeded, index: int, again: int = 0) -> tuple[str, ...]:
+        """The faces of the roll at ``index`` of the record, thrown ``again`` times more after a
+        die landed cocked: each throw lands anew (the first as ever, so games without a throw
+        made again play as before)."""
         kind = need.kind
-        rng = random.Random(f"{self.seed}/{self.table.game_no}/{index}/dice/{need.seat}")
+        rng = random.Random(f"{self.seed}/{self.table.game_no}/{index}/dice/{need.seat}" + f"/again{again}" * bool(again))
         return tuple(rng.choice(kind.faces) for _ in range(need.count))
+
+    def _again(self, index: int) -> int:
+        """How often the dice of the roll at ``index`` were thrown again after a die landed cocked
+        (:data:`AGAIN` in :meth:`_chain`; 0 while the last throw is not that roll's)."""
+        return (self._chain(index) or "").count(AGAIN)
+
+    def _chain(self, index: int) -> str | None:
+        """What the players did after the roll at ``index`` was first thrown, as the key of the
+        last throw says it ("": nothing; "/again/moved": thrown again, then moved), or None when
+        the last throw is not that roll's (another roll was thrown since, or none is known)."""
+        roll = f"{self.seed}/{self.table.game_no}/{index}/render"
+        last = self._last_throw()
+        if last is None or not (last == roll or last.startswith(roll + "/")):
+            return None
+        return last.removeprefix(roll)
 
     def _tube(self, seat: int | None) -> tuple[str, ...]:
         """The faces in ``seat``'s tube: its last sealed roll, drawn from its position."""
@@ -232,8 +258,11 @@ class SimSeats:
                 return None
             need = DiceNeeded(inp.seat, inp.kind, len(inp.faces), True, "hidden")
             return self._faces(need, seals[-1])
+        chain = self._chain(index)
+        if chain is None:
+            return None  # its dice were taken up for a later roll: not the dice lying now
         need = DiceNeeded(inp.seat, inp.kind, len(inp.faces), False, "")
-        return self._faces(need, index)
+        return self._faces(need, index, chain.count(AGAIN))
 
     # -- the game as the players know it (their own hidden dice included) --------------------
     def shadow(self) -> Game:

@@ -18,7 +18,7 @@ from controller.games.dice import DieKind
 from controller.table import build
 from controller.table.build import build_demo, cocked_throw
 from controller.table.demo import play_out
-from controller.table.sim_seats import AGAIN, SETTLE_TRIES
+from controller.table.sim_seats import AGAIN, MISREAD, SETTLE_TRIES
 from tests.table.crashes import outcome
 from tests.table.test_every_die import GAMES
 
@@ -109,25 +109,35 @@ def test_the_demos_players_throw_the_same_dice_again_and_lay_a_revealed_one_flat
     # every first throw lands cocked, and every throw made again lands flat
     monkeypatch.setattr(build, "cocked_throw", lambda key: int(not key.endswith(AGAIN)))
     settled: list[tuple[str, bool]] = []  # (how, on the same felt with the same dice)
+    faces: list[bool] = []  # whether dice thrown again landed on other faces than the cocked throw's
 
     def watch(demo: Any) -> None:
         camera = demo.parts.devices.camera
         roll = camera.roll
 
+        shown: list[Any] = []  # the values of the throw before
+
         def watched(values: Any, **how: Any) -> None:
             before = camera.scene
             roll(values, **how)
+            if how.get("again"):
+                faces.append(list(values) != shown[-1])
+            shown.append(list(values))
             if how["key"].endswith(AGAIN):
                 thrown = camera.scene.layout.dice[how["lying"]:]
                 same = (np.array_equal(camera.scene.layout.ground, before.layout.ground)
                         and {d.style for d in thrown} <= {d.style for d in before.layout.dice})
                 settled.append(("again" if how.get("again") else "moved" if how.get("moved") else "fresh", same))
         camera.roll = watched
-    play_tao(tmp_path, watch)
+    records = play_tao(tmp_path, watch)
     # a thrown die is thrown again, a revealed (sealed) one laid flat by hand: both the same dice
     # on the same tray (a throw made again was drawn from scratch: a new felt, new dice)
     assert {how for how, _ in settled} == {"again", "moved"}
     assert all(same for _, same in settled)
+    # dice thrown again land on new faces (they showed the cocked throw's faces again), and the
+    # faces the camera took are those lying there: the simulated dealer corrected none
+    assert faces and any(faces)
+    assert not [r for r in records if r.why == MISREAD or r.kind == "answer"]
 
 
 @pytest.mark.parametrize("stop", ["asked", "thrown again"])
