@@ -845,6 +845,20 @@ def test_the_pi_and_a_seat_node_read_a_frames_end_when_it_is_due(machine: Module
     assert waited < (chip.frames * 0.0011 if count else FRAME_TIMER_S + 0.0001)
 
 
+def _polled_again(machine: ModuleType, side: Any, count: int) -> Any:
+    """A chip under ``count`` stones polled twice by ``side``, its counts those of the second poll
+    (the first sets the Pi's chip up), which finds every stone read again and none left."""
+    chip = FramesCounted()
+    poll = side(machine, chip)
+    for uid in STONES_ON_A_SPOT[count]:
+        chip.place(EmulatedTag(bytes.fromhex(uid)))
+    poll()
+    chip.frames = chip.framing_reads = chip.framing_writes = chip.coll_reads = 0
+    chip.coll_writes = []
+    assert poll() == []
+    return chip
+
+
 @pytest.mark.parametrize("count", [0, 1, 8])
 @pytest.mark.parametrize("side", [pi_spot, node_spot], ids=["pi", "seat-node"])
 def test_the_pi_and_a_seat_node_start_and_end_a_frame_with_a_write_each(machine: ModuleType,
@@ -854,13 +868,7 @@ def test_the_pi_and_a_seat_node_start_and_end_a_frame_with_a_write_each(machine:
     # the framing the driver has just written; the node also set it with a read and a write
     # after writing the framing: per poll of 8 stones 46 SPI transfers more on the Pi, 138 on
     # a node (597 and 840 transfers, now 551 and 702)
-    chip = FramesCounted()
-    poll = side(machine, chip)
-    for uid in STONES_ON_A_SPOT[count]:
-        chip.place(EmulatedTag(bytes.fromhex(uid)))
-    poll()  # the Pi's sets its chip up
-    chip.frames = chip.framing_reads = chip.framing_writes = 0
-    assert poll() == []
+    chip = _polled_again(machine, side, count)
     assert chip.frames > 0 and chip.framing_writes == 2 * chip.frames and chip.framing_reads == 0
 
 
@@ -872,13 +880,7 @@ def test_the_pi_and_a_seat_node_clear_values_after_coll_with_one_write(machine: 
     # the Pi cleared CollReg's ValuesAfterColl with a read and a write before each WUPA, where
     # the register's other bits are read-only or reserved (datasheet 9.3.1.15): a write of 0, as
     # the node's, does it. Without a collision CollReg is never read (its CollPos says nothing)
-    chip = FramesCounted()
-    poll = side(machine, chip)
-    for uid in STONES_ON_A_SPOT[count]:
-        chip.place(EmulatedTag(bytes.fromhex(uid)))
-    poll()  # the Pi's sets its chip up
-    chip.coll_reads, chip.coll_writes = 0, []
-    assert poll() == []
+    chip = _polled_again(machine, side, count)
     assert set(chip.coll_writes) <= {bytes([0])} and len(chip.coll_writes) >= count
     assert chip.coll_reads == 0
 
