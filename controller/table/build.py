@@ -435,7 +435,8 @@ def _show(parts: DemoParts, table: Table) -> Callable[[Throw, str], None]:
         owners = [*(die.owner for die in here), *([need.seat] * len(throw.faces))]
         bodies = [parse_hex(table.colours[seat]) for seat in owners if seat is not None] if owned else None
         zones = [throw.zone if owned else die.zone for die in here] + [throw.zone] * len(throw.faces)
+        hand = by_hand(key, need)
         camera.roll(values, zones=zones, bodies=bodies, lying=len(here), lying_kinds=[die.kind.value for die in here],
-                    kind=need.kind.value, cocked=cocked_dice(key, need), key=key, moved=by_hand(key, need),
-                    again=key.endswith(AGAIN) and not by_hand(key, need))
+                    kind=need.kind.value, cocked=cocked_dice(key, need), key=key, moved=hand,
+                    again=key.endswith(AGAIN) and not hand)
     return show

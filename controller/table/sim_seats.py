@@ -148,27 +148,28 @@ class SimSeats:
         self._shown, self._settled = here, Counter()
         return True
 
-    def _render_key(self) -> str:
-        """The key the next roll's throw is rendered from (``show``): its place in the game."""
-        return f"{self.seed}/{self.table.game_no}/{len(self._ledger().played)}/render"
+    def _render_key(self, index: int | None = None) -> str:
+        """The key the throw of the roll at ``index`` of the record (default: the next roll) is
+        rendered from (``show``): its place in the game."""
+        index = len(self._ledger().played) if index is None else index
+        return f"{self.seed}/{self.table.game_no}/{index}/render"
 
     def _answer(self) -> bool:
         question = self.table.question
         need = self._need()
         if question is None or need is None:
             return False
-        throw = self.throw_for(need)
+        suffix, tries = TRIES.get(question.code, ("", 0)) if question.players else ("", 0)
+        settling = self._settled[suffix] < tries and question.id != self._settling
+        thrown_again = int(settling and suffix == AGAIN)  # thrown again: new faces (not at a reveal)
+        throw = self.throw_for(need, thrown_again)
         if throw is None:
             return False
-        suffix, tries = TRIES.get(question.code, ("", 0)) if question.players else ("", 0)
         if question.id == self._settling:  # the players did as it said, the last time too
             self._waited += 1
             if self._waited < SETTLE_WAIT:
                 return False  # the camera has not taken the tray yet, or asked anew
-        elif self._settled[suffix] < tries:
-            if suffix == AGAIN and need.reason != "reveal":  # thrown again: new faces
-                index = len(self._ledger().played)
-                throw = Throw(self._faces(need, index, self._again(index) + 1), throw.zone)
+        elif settling:
             return self._settle(question.id, throw, suffix)
         self.table.answer(question.id, throw.faces, DEALER)
         return True
@@ -201,8 +202,10 @@ class SimSeats:
         return True
 
     # -- the dice the simulated players hold -------------------------------------------------
-    def throw_for(self, need: DiceNeeded) -> Throw | None:
-        """The dice a need is answered with: thrown now, or the seat's tube at a reveal."""
+    def throw_for(self, need: DiceNeeded, thrown_again: int = 0) -> Throw | None:
+        """The dice a need is answered with: thrown now (or lying there, thrown again as often as
+        the last throw's key says, and ``thrown_again`` times more), or the seat's tube at a
+        reveal."""
         centre = need.seat is None or (need.kind in self.centre_kinds and need.reason != "reveal")
         zone = "community" if centre else f"seat{need.seat}"
         if need.reason == "reveal":
@@ -211,14 +214,15 @@ class SimSeats:
         if need.hidden:
             return None
         index = len(self._ledger().played)
-        return Throw(self._faces(need, index, self._again(index)), zone)
+        return Throw(self._faces(need, index, self._again(index) + thrown_again), zone)
 
     def _faces(self, need: DiceNeeded, index: int, again: int = 0) -> tuple[str, ...]:
         """The faces of the roll at ``index`` of the record, thrown ``again`` times more after a
         die landed cocked: each throw lands anew (the first as ever, so games without a throw
         made again play as before)."""
         kind = need.kind
-        rng = random.Random(f"{self.seed}/{self.table.game_no}/{index}/dice/{need.seat}" + f"/again{again}" * bool(again))
+        again_key = f"/again{again}" if again else ""
+        rng = random.Random(f"{self.seed}/{self.table.game_no}/{index}/dice/{need.seat}{again_key}")
         return tuple(rng.choice(kind.faces) for _ in range(need.count))
 
     def _again(self, index: int) -> int:
@@ -230,7 +234,7 @@ class SimSeats:
         """What the players did after the roll at ``index`` was first thrown, as the key of the
         last throw says it ("": nothing; "/again/moved": thrown again, then moved), or None when
         the last throw is not that roll's (another roll was thrown since, or none is known)."""
-        roll = f"{self.seed}/{self.table.game_no}/{index}/render"
+        roll = self._render_key(index)
         last = self._last_throw()
         if last is None or not (last == roll or last.startswith(roll + "/")):
             return None
