@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -124,8 +125,8 @@ def test_of_two_seats_d12s_showing_the_same_face_the_one_not_picked_up_stays() -
 
 
 def test_the_simulated_tray_kept_on_disk_lies_as_it_lay_when_the_controller_restarts(tmp_path: Path) -> None:
-    flop = dict(zones=["community"] * 3, frames=3, key="flop")
-    turn = dict(zones=["community"] * 4, frames=3, lying=3, key="turn")
+    flop: dict[str, Any] = dict(zones=["community"] * 3, frames=3, key="flop")
+    turn: dict[str, Any] = dict(zones=["community"] * 4, frames=3, lying=3, key="turn")
     calm = table_camera(9)
     calm.roll([2, 5, 3], **flop)
     calm.roll([2, 5, 3, 6], **turn)

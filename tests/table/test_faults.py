@@ -40,8 +40,9 @@ def holdem(tmp_path: Path) -> Iterator[Demo]:
     demo.close()
 
 
-def until(demo: Demo, done: Callable[[], bool], beats: int = 3000) -> None:
-    """Step the whole demo (table and simulated people) until ``done``."""
+def until(demo: Demo, done: Callable[[], object], beats: int = 3000) -> None:
+    """Step the whole demo (table and simulated people) until ``done`` (anything true: a list of
+    what was played counts once it has something in it)."""
     for _ in range(beats):
         if done():
             return
@@ -96,6 +97,7 @@ def test_the_camera_stopping_during_a_roll_holds_the_table_until_it_is_back(tao:
 def _flop(demo: Demo) -> tuple[list[int], Any]:
     until(demo, lambda: need(demo) is not None and need(demo).reason == "flop")
     truth = demo.seats.throw_for(need(demo))
+    assert truth is not None  # the flop is thrown in the open, never sealed
     values = throw_values(truth, DieKind.LETTERS)
     return values, demo.parts.devices.camera
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -50,9 +51,10 @@ def test_six_seats_d12s_in_the_centre_go_to_their_owners_zones(seed: int) -> Non
     camera = centre_of_d12s(seed, list(COLOURS))
     seen = TrayWatcher(camera, TRAY).read(camera.frame(), D12, COLOURS)
     assert len(seen.dice) == 6 and not seen.colour_problem
-    assert sorted(d.zone for d in seen.dice) == [f"seat{s}" for s in range(6)]  # physically all in the centre
+    assert sorted(str(d.zone) for d in seen.dice) == [f"seat{s}" for s in range(6)]  # physically all in the centre
     assert all(d.zone == f"seat{owner_of(camera, d)}" for d in seen.dice)
     picture = cv2.imdecode(np.frombuffer(seen.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert picture is not None
     dots = [(int(d.box[0] + d.box[2]) + 12, int(d.box[1]) + 12) for d in seen.dice]  # 8 px at 1000 px wide
     for die, (x, y) in zip(seen.dice, dots):  # beside each die, the colour of the seat it went to
         if min(np.hypot(x - u, y - v) for u, v in dots if (u, v) != (x, y)) > 20:  # no other dot over it
@@ -64,7 +66,12 @@ def test_the_evidence_names_each_seats_zone_and_dice_by_the_players_name(monkeyp
     camera = centre_of_d12s(1, list(COLOURS))
     drawn: list[str] = []
     put_text = cv2.putText
-    monkeypatch.setattr(cv2, "putText", lambda image, text, *rest: drawn.append(text) or put_text(image, text, *rest))
+
+    def put_text_noted(image: Any, text: str, *rest: Any) -> Any:
+        drawn.append(text)
+        return put_text(image, text, *rest)
+
+    monkeypatch.setattr(cv2, "putText", put_text_noted)
     eyes = TableEyes(TrayWatcher(camera, TRAY), colours=lambda: COLOURS, names=lambda: names)
     need = DiceNeeded(0, D12, 1, False, "d12 into the centre")
     sighting = next(filter(None, (eyes.look(need) for _ in range(20))))  # the table's path, as it asks

@@ -356,6 +356,6 @@ def test_a_demo_restarted_after_an_undo_of_its_last_input_plays_that_game_on_to_
     finally:
         demo.close()
     assert main(["history", "--db", str(db), "--json"]) == 0
-    listed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [(game["game_no"], game["over"], game["final"]) for game in listed] == [(1, True, final)]
+    games = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(game["game_no"], game["over"], game["final"]) for game in games] == [(1, True, final)]
     assert final["winner"] is not None
