@@ -25,6 +25,7 @@ from controller.store import Store
 from controller.table.records import Ack, DieSeen, Entry, Question
 from controller.table.controls import find_controls
 from controller.table.table import Sighting, Table
+from hardware.clock import SimClock
 from hardware.config import parse_config
 from hardware.factory import build_devices
 
@@ -160,7 +161,10 @@ class FreshTable:
     table's own (``devices()`` too: the simulated devices are ``hardware``)."""
 
     def __init__(self, folder: Path) -> None:
-        self.hardware = build_devices(parse_config({}, {}))
+        self._clock = SimClock()  # the devices' clock, kept to be advanced
+        self.hardware = build_devices(parse_config({}, {}), clock=self._clock)
+        assert self.hardware.sim is not None
+        self._sim = self.hardware.sim
         self.eyes = DoubtfulEyes()
         self.table = Table(Store(folder / "fresh.db"), devices=self.hardware, eyes=self.eyes,
                            controls_for=find_controls)
@@ -172,13 +176,13 @@ class FreshTable:
         """Let the table watch its devices for ``seconds`` of the devices' clock."""
         for _ in range(round(seconds / beat)):
             self.table.tick()
-            self.hardware.clock.advance(beat)
+            self._clock.advance(beat)
 
     def press(self, seat: int, button: str) -> None:
         """Press ``button`` at ``seat`` and let it go, as a person does."""
-        self.hardware.sim.press(seat, button)
+        self._sim.press(seat, button)
         self.beats(0.1)
-        self.hardware.sim.release(seat, button)
+        self._sim.release(seat, button)
         self.beats(0.1)
 
     def play(self, inputs: int | None = None, seed: int = 1) -> None:
@@ -198,7 +202,7 @@ class FreshTable:
         """Lay ``tag`` on ``spot``, a tag the table does not know (a registry with none enrolled),
         and let the table find it: a fault whose fix names `dicetable stones enroll`."""
         self.table.registry = {}
-        self.hardware.sim.place(spot, tag)
+        self._sim.place(spot, tag)
         self.beats(0.5)
 
     def restart(self) -> None:

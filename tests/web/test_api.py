@@ -11,7 +11,7 @@ from controller.games.dice import DieKind
 from controller.games.errors import TableNotReady
 from controller.games.rolls import Roll
 from controller.table.records import Entry
-from web_conftest import console_form, csrf_of, read_events
+from tests.web.conftest import console_form, csrf_of, read_events
 
 
 def test_state_is_the_tables_public_state(client: FlaskClient, table: Any) -> None:

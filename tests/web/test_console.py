@@ -16,7 +16,7 @@ from controller.table.records import SEAT_COLOURS, Entry
 from controller.games.errors import DeviceDisconnected
 from controller.table.table import DEVICE_FIX
 from hardware.devices import DeviceStatus
-from web_conftest import app_for, console_form, csrf_of, fresh_table, log_in, new_table
+from tests.web.conftest import app_for, console_form, csrf_of, fresh_table, log_in, new_table
 
 
 def roll_records(table: Any) -> list[Any]:
@@ -258,7 +258,8 @@ def test_the_last_games_page_says_when_a_game_started_in_the_tables_own_time(
 
 def test_the_last_games_show_every_roll_with_its_evidence_picture(dealer: FlaskClient,
                                                                   table: Any) -> None:
-    from web_driven import evidence_picture
+    # driven.py, as tests/web/conftest.py loads it (the `table` is its DrivenTable): not a module mypy finds
+    from web_driven import evidence_picture  # type: ignore[import-not-found]
     while not table.game.pending().dice or table.game.pending().dice[0].hidden:
         table.step()
     need = table.game.pending().dice[0]

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from controller.games.dice import DieKind
 from controller.table.records import RollSeen
 from web.fairness import chi_square_tail, chi_square_test as face_test, die_names, face_tests, tally
-from web_conftest import app_for, log_in, new_table
+from tests.web.conftest import app_for, log_in, new_table
 
 
 @pytest.mark.parametrize(("statistic", "dof", "tail"), [

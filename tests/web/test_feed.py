@@ -12,7 +12,7 @@ from web.context import direct, web_table
 from web.delay import DelayedSubscription, SpectatorDelay
 from web.feed import Fanout, FanoutFeed
 from web.stream import events
-from web_conftest import app_for
+from tests.web.conftest import app_for
 
 
 def changes_told(table: Any) -> None:
@@ -101,5 +101,6 @@ def test_a_stream_resumed_at_the_last_record_gets_what_is_told_after_it(table: A
         sent = [next(stream) for _ in range(10)]
         assert any(b"New game" in block for block in sent)
     finally:
-        stream.close()
+        # events() is a generator (annotated Iterator): closing it runs its finally, the feed let go
+        stream.close()  # type: ignore[attr-defined]
         ctx.fanout.close()

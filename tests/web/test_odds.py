@@ -9,7 +9,7 @@ from controller.games.equity import equity
 from controller.games.hand_rules import HandRules
 from controller.games.view import DieView, SeatStatus, SeatView, TableView
 from web.odds import chart, live_odds, rules_for
-from web_conftest import app_for, new_table
+from tests.web.conftest import app_for, new_table
 
 D8 = DieKind.D8_TAUREN
 

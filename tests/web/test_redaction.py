@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from web_conftest import StreamReader, app_for, hidden_rolls, new_table
+from tests.web.conftest import StreamReader, app_for, hidden_rolls, new_table
 
 GAMES = [("tao", 3, {}), ("tauren", 3, {"reveal_all_in": "off"}),
          ("diceholdem", 1, {"reveal_all_in": "off"})]  # seeds of games short enough for CI

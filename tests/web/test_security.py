@@ -10,13 +10,23 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from flask.sessions import SecureCookieSessionInterface
 from flask.testing import FlaskClient
 
 from controller.games.errors import ConfigError
 from web.context import web_table
 from web.security import (EVERY_CLIENT, IDLE_LIMIT, OPEN_SESSIONS, SEEN_STEP, SESSIONS_FILE, SHIFT_LIMIT,
                           PinGate, SessionKeep, SessionLimits, Standing, digest)
-from web_conftest import PIN, app_for, csrf_of, log_in
+from tests.web.conftest import PIN, app_for, csrf_of, log_in
+
+
+def dealer_ticket(app: Flask, cookie: str) -> str:
+    """The dealer's ticket inside a session cookie, read with the app's key (Flask's signed cookie)."""
+    interface = app.session_interface
+    assert isinstance(interface, SecureCookieSessionInterface)
+    serializer = interface.get_signing_serializer(app)
+    assert serializer is not None
+    return str(serializer.loads(cookie)["dealer"])
 
 
 def console_routes(app: Flask) -> list[tuple[str, str]]:
@@ -25,7 +35,7 @@ def console_routes(app: Flask) -> list[tuple[str, str]]:
     for rule in app.url_map.iter_rules():
         if rule.endpoint.startswith("dealer.") and rule.endpoint != "dealer.login":
             path = rule.rule.replace("<int:picture>", "1")
-            routes += [(method, path) for method in sorted(rule.methods - {"HEAD", "OPTIONS"})]
+            routes += [(method, path) for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"})]
     return routes
 
 
@@ -240,7 +250,7 @@ def test_the_sessions_file_is_the_table_user_s_alone_and_holds_no_session_id(
         os.umask(before)
     assert stat.S_IMODE(kept.stat().st_mode) == 0o600
     assert [path.name for path in tmp_path.iterdir()] == [SESSIONS_FILE]  # written whole, nothing aside
-    ticket = app.session_interface.get_signing_serializer(app).loads(cookie)["dealer"]
+    ticket = dealer_ticket(app, cookie)
     assert ticket not in kept.read_text() and digest(ticket) in kept.read_text()
 
 
@@ -414,7 +424,7 @@ def test_the_sessions_file_rewritten_for_a_use_stays_the_table_user_s_alone_with
         os.umask(before)
     assert stat.S_IMODE(kept.stat().st_mode) == 0o600
     assert [path.name for path in tmp_path.iterdir()] == [SESSIONS_FILE]
-    ticket = app.session_interface.get_signing_serializer(app).loads(cookie)["dealer"]
+    ticket = dealer_ticket(app, cookie)
     text = kept.read_text()
     assert ticket not in text and digest(ticket) in text and str(clock.now) in text
 
