@@ -474,6 +474,7 @@ def test_a_reader_garbling_every_scan_is_a_warning_of_the_pis_poll(reader: Any,
     clock.advance(0.3)
     assert spots.poll() == []  # a warning: the table plays on
     warning = spots.warning()
+    assert warning is not None
     assert warning.problem == ("seat node on sim://seatnode: its RC522 reader 0 (spot 'pot') garbles "
                                "every scan (20 in a row): the stones on it are not read")
     assert warning.fix == GARBLING_FIX and spots.check() == warning
