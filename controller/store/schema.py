@@ -128,17 +128,28 @@ def connect(path: Path, *, readonly: bool) -> sqlite3.Connection:
         _drop(made)
         raise StoreError(_reason(path, err, readonly)) from None
     try:
-        _check_version(conn, path, readonly)
-        if not readonly:
-            _configure(conn, path)
-            migrate(conn)
+        _ready(conn, path, readonly)
     except (sqlite3.Error, StoreError) as err:
         conn.close()
         _drop(made)
         if isinstance(err, StoreError):
             raise
         raise StoreError(_reason(path, err, readonly)) from None
+    except BaseException:
+        conn.close()  # Ctrl-C, a bug: no connection left open, the file as its last commit left it
+        raise
     return conn
+
+
+def _ready(conn: sqlite3.Connection, path: Path, readonly: bool) -> None:
+    """Set the connection up, check the file is the record, and (for the writer) migrate it."""
+    if readonly:
+        conn.execute("PRAGMA query_only = ON")  # a reader opened read-write writes nothing
+    conn.execute("PRAGMA foreign_keys = ON")
+    _check_version(conn, path, readonly)
+    if not readonly:
+        _configure(conn, path)
+        migrate(conn)
 
 
 def _drop(made: list[Path]) -> None:
@@ -194,12 +205,8 @@ def _open(path: Path, readonly: bool) -> sqlite3.Connection:
     uri = f"file:{quote(os.fsencode(path.absolute()))}?{query}"  # the name's own bytes, UTF-8 or not
     # the table serialises its calls under its own lock, from whichever thread (the loop, a web
     # request) holds it, so the connection may be used from more than the thread that made it
-    conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10.0,
+    return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10.0,
                            check_same_thread=False)
-    if readonly:
-        conn.execute("PRAGMA query_only = ON")  # a reader opened read-write writes nothing
-    conn.execute("PRAGMA foreign_keys = ON")
-    return conn
 
 
 def _reading(path: Path) -> str:

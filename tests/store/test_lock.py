@@ -78,3 +78,24 @@ def test_a_table_that_fails_as_it_opens_lets_go_of_the_record(
     assert _open_descriptors() == before
     monkeypatch.undo()
     Store(db).close()
+
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, RuntimeError])
+def test_a_table_stopped_as_it_migrates_the_record_lets_go_of_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop: type[BaseException]) -> None:
+    # Ctrl-C (or a bug) in a migration: connect() closed its connection only when SQLite or the
+    # store refused the file, so this one stayed open for as long as the process lived
+    db = tmp_path / "table.db"
+    Store(db).close()
+    before = _open_descriptors()
+
+    def stopped(conn: sqlite3.Connection) -> None:
+        raise stop("stopped while migrating")
+
+    monkeypatch.setattr(schema, "MIGRATIONS", schema.MIGRATIONS + ((stopped,),))
+    with pytest.raises(stop):
+        Store(db)
+    assert _open_descriptors() == before
+    monkeypatch.undo()
+    with Store(db) as store:  # the record as it was: at the last version, opened again
+        assert schema.user_version(store._conn) == len(schema.MIGRATIONS)
