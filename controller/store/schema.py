@@ -126,7 +126,7 @@ def connect(path: Path, *, readonly: bool) -> sqlite3.Connection:
         conn = _open(path, readonly)
     except sqlite3.Error as err:
         _drop(made)
-        raise StoreError(_reason(path, err, readonly)) from None
+        raise StoreError(refusal(path, err, readonly)) from None
     try:
         _ready(conn, path, readonly)
     except (sqlite3.Error, StoreError) as err:
@@ -134,7 +134,7 @@ def connect(path: Path, *, readonly: bool) -> sqlite3.Connection:
         _drop(made)
         if isinstance(err, StoreError):
             raise
-        raise StoreError(_reason(path, err, readonly)) from None
+        raise StoreError(refusal(path, err, readonly)) from None
     except BaseException:
         conn.close()  # Ctrl-C, a bug: no connection left open, the file as its last commit left it
         raise
@@ -200,12 +200,17 @@ def check_place(path: Path, readonly: bool) -> None:
         raise StoreError(f"{shown(path)} does not exist: start the table on it first")
 
 
+BUSY_TIMEOUT_S = 10.0
+"""How long a statement waits for a lock another connection holds on the file (another program
+writing to it) before it fails with "database is locked"."""
+
+
 def _open(path: Path, readonly: bool) -> sqlite3.Connection:
     query = _reading(path) if readonly else "mode=rwc"
     uri = f"file:{quote(os.fsencode(path.absolute()))}?{query}"  # the name's own bytes, UTF-8 or not
     # the table serialises its calls under its own lock, from whichever thread (the loop, a web
     # request) holds it, so the connection may be used from more than the thread that made it
-    return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10.0,
+    return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_S,
                            check_same_thread=False)
 
 
@@ -343,8 +348,20 @@ def _not_sqlite(path: Path) -> str:
             "choose another file")
 
 
-def _reason(path: Path, err: sqlite3.Error, readonly: bool) -> str:
+def _locked(err: Exception) -> bool:
+    """SQLite's BUSY or LOCKED (any extended code of them): another connection holds a lock.
+    (An error SQLite did not raise itself has no code.)"""
+    code: int = getattr(err, "sqlite_errorcode", 0)
+    return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+def refusal(path: Path, err: sqlite3.Error, readonly: bool) -> str:
+    """The one line that says why SQLite would not let ``path`` be opened as the record, and
+    what to do."""
     text = str(err)
+    if _locked(err):
+        return (f"{shown(path)} is locked by another program writing to it ({text}): close "
+                "that program (an sqlite3 shell, a backup) and try again")
     if "not a database" in text:
         return _not_sqlite(path)
     if readonly and "unable to open" in text:

@@ -195,7 +195,8 @@ class Store(Reader):
     ``clock`` gives the record times (epoch seconds).
 
     :raises StoreError: when the file cannot be the record: a folder, not SQLite, another
-        program's file, a newer schema, a place this user cannot write, or open in another table.
+        program's file, a newer schema, a place this user cannot write, open in another table,
+        or locked by another program writing to it.
     """
 
     def __init__(self, path: Path | str, *,
@@ -213,10 +214,12 @@ class Store(Reader):
             os.close(self._lock)  # the lock file stays, even beside a file refused: _lock_writer
             raise
         try:
-            with self._transaction():
+            with self._transaction():  # the first write: another program's write lock fails it
                 self._bound_evidence()
-        except BaseException:
+        except BaseException as err:
             self.close()  # or the lock stays held, and this process cannot open the record again
+            if isinstance(err, sqlite3.Error):
+                raise StoreError(schema.refusal(self.path, err, readonly=False)) from None
             raise
 
     @staticmethod

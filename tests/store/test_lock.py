@@ -73,7 +73,7 @@ def test_a_table_that_fails_as_it_opens_lets_go_of_the_record(
         raise sqlite3.OperationalError("disk I/O error")
 
     monkeypatch.setattr(Store, "_bound_evidence", fails)
-    with pytest.raises(sqlite3.OperationalError, match="disk I/O"):
+    with pytest.raises(StoreError, match="disk I/O"):  # the store's one line, as connect() says it
         Store(db)
     assert _open_descriptors() == before
     monkeypatch.undo()

@@ -220,6 +220,28 @@ def test_a_second_writer_is_refused_until_the_first_closes(tmp_path):
     Store(path).close()
 
 
+@pytest.mark.parametrize("schema_of", ["last", "version 1"])
+def test_a_record_another_program_is_writing_to_is_refused_until_it_is_done(tmp_path, monkeypatch,
+                                                                            schema_of):
+    # an sqlite3 shell (or a backup) holding the file's write lock: opening's first write, the
+    # evidence bound, failed with SQLite's bare "database is locked", a traceback at the command
+    # line; a file to migrate said "cannot use ... as the table's record", not why
+    path = tmp_path / "table.db"
+    if schema_of == "last":
+        Store(path).close()
+    else:
+        _version_1_file(path)
+    monkeypatch.setattr(schema, "BUSY_TIMEOUT_S", 0.1)  # how long opening waits for the lock
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        assert "locked by another program" in _refusal(path)
+    finally:
+        other.close()
+    with Store(path) as store:  # once it is done, the table opens the record
+        assert schema.user_version(store._conn) == len(schema.MIGRATIONS)
+
+
 def test_a_reader_refuses_a_missing_or_older_file(tmp_path):
     assert "does not exist" in _refusal(tmp_path / "table.db", Store.open_readonly)
     old = tmp_path / "old.db"
