@@ -131,7 +131,8 @@ def connect(path: Path, *, readonly: bool) -> sqlite3.Connection:
         _ready(conn, path, readonly)
     except (sqlite3.Error, StoreError) as err:
         conn.close()
-        _drop(made)
+        if not _locked(err):  # a file locked by another program is not refused for what it is,
+            _drop(made)       # and the WAL files beside it are that program's
         if isinstance(err, StoreError):
             raise
         raise StoreError(refusal(path, err, readonly)) from None

@@ -242,6 +242,33 @@ def test_a_record_another_program_is_writing_to_is_refused_until_it_is_done(tmp_
         assert schema.user_version(store._conn) == len(schema.MIGRATIONS)
 
 
+def test_a_record_locked_as_it_is_migrated_keeps_the_other_programs_wal_files(tmp_path, monkeypatch):
+    # another program opened the file just after opening looked for NAME-wal and NAME-shm: taken
+    # for opening's own, they were removed with the refusal, and what that program committed next
+    # was lost to every other reader
+    path = tmp_path / "table.db"
+    monkeypatch.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:-1])
+    Store(path).close()  # a record in WAL mode that the table migrates as it opens
+    monkeypatch.undo()
+    monkeypatch.setattr(schema, "BUSY_TIMEOUT_S", 0.1)
+    other, opened = sqlite3.connect(path, isolation_level=None), schema._open
+
+    def other_program_first(*args):
+        other.execute("BEGIN IMMEDIATE")  # makes NAME-wal and NAME-shm
+        return opened(*args)
+
+    monkeypatch.setattr(schema, "_open", other_program_first)
+    try:
+        assert "locked by another program" in _refusal(path)
+        other.execute("CREATE TABLE backup_marks (at REAL)")
+        other.execute("COMMIT")
+        with sqlite3.connect(path) as reader:
+            assert reader.execute("SELECT name FROM sqlite_schema WHERE name = 'backup_marks'").fetchone()
+        reader.close()
+    finally:
+        other.close()
+
+
 def test_a_reader_refuses_a_missing_or_older_file(tmp_path):
     assert "does not exist" in _refusal(tmp_path / "table.db", Store.open_readonly)
     old = tmp_path / "old.db"
