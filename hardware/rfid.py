@@ -594,7 +594,10 @@ def registry_problem(path: Path) -> str | None:
     without making or changing a file (None: it can be: a registry, or a file its folder lets this
     user make), so that ``run`` refuses it before it makes its record. It tries what opening will
     do: ``os.access`` told root it may write anywhere, ``/sys`` included, and the registry was
-    refused only as it opened, after ``run`` had made its state folder."""
+    refused only as it opened, after ``run`` had made its state folder.
+    An existing registry's folder is not asked about: the table only reads the file (its
+    ``CREATE TABLE IF NOT EXISTS`` writes nothing once ``tags`` is there); ``stones enroll``
+    writes it and checks the folder, and ``doctor`` warns (:func:`unwritable_folder`)."""
     if path.is_dir():
         return f"{shown(path)} is a folder"
     if not path.exists():
