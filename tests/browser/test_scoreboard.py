@@ -23,6 +23,7 @@ from browser_conftest import LiveServer, shot, web_conftest
 LARGE = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1280, "height": 720}  # a venue's smaller TV (LARGE is the full-HD one)
+XGA = {"width": 1024, "height": 768}  # an old monitor or projector: the header's facts wrap sooner
 TVS = pytest.mark.parametrize("screen", [LARGE, TV], ids=["1920x1080", "1280x720"])  # run on both
 WAIT_MS = 15_000
 
@@ -378,6 +379,22 @@ def test_the_showdown_box_fits_again_when_the_screen_changes_size(
     # no smaller than a box that opened at this size: the largest size that fits
     assert (box["fit"], box["die"]) == (opened_there["fit"], opened_there["die"])
     assert_even_rows(page)
+
+
+def test_the_showdown_box_moves_down_when_the_header_wraps_after_it_opened(browser: Any,
+                                                                         served: Any) -> None:
+    # the box measured the header only as it opened: on a 1024x768 screen the next hand's
+    # "Current bet" wrapped the header's facts to a second line while the box showed the last
+    # hand's, and the box lay over that line
+    table = web_conftest.new_table("tauren", 4, 3, ["Ann", "Bo", "Cy", "Dee"], sealed=False)
+    page = open_board(browser, served(table, showdown_seconds=60), XGA)
+    play_until(table, lambda s: s.view.result is not None)
+    opened = showdown_box(page)
+    play_until(table, lambda s: any(fact.label == "Current bet" for fact in s.view.facts))
+    caught_up(page, table)
+    box = showdown_box(page)
+    assert box["header"] > opened["header"], (opened, box)  # the header did wrap
+    assert_in_sight(box)
 
 
 @TVS

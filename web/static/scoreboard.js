@@ -174,16 +174,21 @@ function fitBoard() {
 }
 
 // A resize (a window dragged, a TV switching resolution) fits the board and an open box again,
-// once a frame.
-let refit = 0;
+// once a frame; so does a header that changes height under an open box, at once, before the
+// frame is drawn: the box, measured only as it opened, lay over the header's new line when a fact
+// wrapped to it (the next hand's bet, a long name), and a shorter box must fit its hands again.
+function refit() {
+  fitBoard();
+  const box = $("showdown");
+  if (!box.hidden) fitShowdown(box);
+}
+
+let refitting = 0;
 addEventListener("resize", () => {
-  cancelAnimationFrame(refit);
-  refit = requestAnimationFrame(() => {
-    fitBoard();
-    const box = $("showdown");
-    if (!box.hidden) fitShowdown(box);
-  });
+  cancelAnimationFrame(refitting);
+  refitting = requestAnimationFrame(refit);
 });
+new ResizeObserver(refit).observe($("top"));
 
 function renderShowdown(state) {
   const result = state.view.result;
