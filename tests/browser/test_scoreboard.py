@@ -401,6 +401,21 @@ def test_the_showdown_box_s_dice_take_the_same_share_of_every_tv(browser: Any, s
     assert shares[1920] == pytest.approx(shares[1280], rel=0.06), seen
 
 
+def test_what_a_winner_takes_reads_as_large_as_the_hand_it_took_it_with(browser: Any,
+                                                                        served: Any) -> None:
+    # "wins 25" under a winner's hand was the smallest line in the box, in the box's own size:
+    # on a 1280x720 TV 15 px, its chips 13 px across (9 px and 8 px in a box of ten hands), a blur from
+    # the bar
+    table = web_conftest.new_table("tauren", 4, 3, ["Ann", "Bo", "Cy", "Dee"], sealed=False)
+    page = open_board(browser, served(table, showdown_seconds=60), TV)
+    play_until(table, lambda s: s.view.result is not None)
+    assert_in_sight(showdown_box(page))
+    size = "part => parseFloat(getComputedStyle(part).fontSize)"
+    won = page.locator("#showdown .winner .won").evaluate_all(f"parts => parts.map({size})")
+    hand = page.locator("#showdown .winner .hand").evaluate_all(f"parts => parts.map({size})")
+    assert won and won == hand, (won, hand)
+
+
 def test_the_showdown_box_moves_down_when_the_header_wraps_after_it_opened(browser: Any,
                                                                          served: Any) -> None:
     # the box measured the header only as it opened: on a 1024x768 screen the next hand's
