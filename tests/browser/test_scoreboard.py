@@ -416,6 +416,20 @@ def test_what_a_winner_takes_reads_as_large_as_the_hand_it_took_it_with(browser:
     assert won and won == hand, (won, hand)
 
 
+def test_a_phone_shows_the_showdown_s_board_in_one_row(browser: Any, served: Any) -> None:
+    # on a phone the box's five board dice broke as four and one, the fifth alone under them,
+    # read as a sixth row of the showdown rather than the board the hands were made with
+    table = web_conftest.new_table("tauren", 2, 3, ["Ann", "Bo"], sealed=False)
+    page = open_board(browser, served(table, showdown_seconds=60), PHONE)
+    play_until(table, lambda s: s.view.result is not None and len(s.view.result.community) == 5)
+    assert_in_sight(showdown_box(page))
+    dice = page.locator("#showdown .board svg.die").evaluate_all(
+        "dice => dice.map(die => die.getBoundingClientRect().toJSON())")
+    shot(page, "scoreboard-phone-heads-up-showdown")
+    assert len(dice) == 5 and len({die["top"] for die in dice}) == 1, dice
+    assert all(0 <= die["left"] and die["right"] <= PHONE["width"] for die in dice), dice
+
+
 def test_the_showdown_box_moves_down_when_the_header_wraps_after_it_opened(browser: Any,
                                                                          served: Any) -> None:
     # the box measured the header only as it opened: on a 1024x768 screen the next hand's
