@@ -430,6 +430,19 @@ def test_a_phone_shows_the_showdown_s_board_in_one_row(browser: Any, served: Any
     assert all(0 <= die["left"] and die["right"] <= PHONE["width"] for die in dice), dice
 
 
+def test_a_phone_s_header_lays_its_facts_side_by_side(browser: Any, served: Any) -> None:
+    # on a phone the facts shared a line with the game's name and number, squeezed into a column
+    # a third of the screen wide: one fact a line, "Matches won" on four, a Tao Dice header
+    # 200 px tall, pushing the board and the showdown box down (about 140 px now)
+    table = web_conftest.new_table("tao", 6, 3, TEN_SEATS[:6], sealed=False)
+    page = open_board(browser, served(table), PHONE)
+    facts = page.locator("#facts li").evaluate_all(
+        "facts => facts.map(fact => fact.getBoundingClientRect().toJSON())")
+    shot(page, "scoreboard-phone-tao-header")
+    assert len(facts) >= 5 and len({fact["top"] for fact in facts}) < len(facts) - 1, facts
+    assert all(fact["right"] <= PHONE["width"] for fact in facts), facts
+
+
 def test_the_showdown_box_moves_down_when_the_header_wraps_after_it_opened(browser: Any,
                                                                          served: Any) -> None:
     # the box measured the header only as it opened: on a 1024x768 screen the next hand's
