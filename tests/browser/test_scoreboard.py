@@ -443,6 +443,14 @@ def test_a_phone_s_header_lays_its_facts_side_by_side(browser: Any, served: Any)
     assert all(fact["right"] <= PHONE["width"] for fact in facts), facts
 
 
+def test_an_empty_pot_says_0(browser: Any, served: Any) -> None:
+    # before the first ante a Tao Dice pot read "Pot" and nothing: the room could not tell an
+    # empty pot from one the page failed to draw
+    table = web_conftest.new_table("tao", 3, 3, ["Ann", "Bo", "Cy"])
+    page = open_board(browser, served(table), TV)
+    assert page.locator("#pots .pot").inner_text().split() == ["Pot", "0"]
+
+
 def test_the_showdown_box_moves_down_when_the_header_wraps_after_it_opened(browser: Any,
                                                                          served: Any) -> None:
     # the box measured the header only as it opened: on a 1024x768 screen the next hand's

@@ -71,9 +71,10 @@ function renderStatus(state) {
   box.innerHTML = words ? `<strong>${esc(words[0])}</strong> ${code(esc(words[1]))}` : "";
 }
 
+// a pot says what it holds as a stack does: at 0 before the first ante, not a bare "Pot"
 function renderPots(view) {
   return (view.pots || []).map((pot) =>
-    `<div class="pot"><span class="pot-name">${esc(pot.name)}</span> ${holdings(pot.amount)}</div>`).join("");
+    `<div class="pot"><span class="pot-name">${esc(pot.name)}</span> ${stack(pot.amount)}</div>`).join("");
 }
 
 function renderChart(chart) {
