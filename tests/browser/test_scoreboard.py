@@ -103,11 +103,18 @@ def assert_even_rows(page: Any) -> None:
     assert max(counts) - min(counts) <= 1, counts
 
 
-def resized(page: Any, screen: dict[str, int]) -> None:
-    """Give ``page`` the size of ``screen``, then let two frames go by: the page fits its
-    showdown box again in the frame after the resize."""
-    page.set_viewport_size(screen)
+def painted(page: Any) -> None:
+    """Let two frames go by: what the page does before it paints a change (a refit in the frame
+    after a resize, or as its ResizeObserver sees the header change height) is done, as the room
+    sees it."""
     page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def resized(page: Any, screen: dict[str, int]) -> None:
+    """Give ``page`` the size of ``screen`` and let it paint: the page fits its showdown box again
+    in the frame after the resize."""
+    page.set_viewport_size(screen)
+    painted(page)
 
 
 TEN_SEATS = ["Ann", "Bo", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
@@ -462,6 +469,7 @@ def test_the_showdown_box_moves_down_when_the_header_wraps_after_it_opened(brows
     opened = showdown_box(page)
     play_until(table, lambda s: any(fact.label == "Current bet" for fact in s.view.facts))
     caught_up(page, table)
+    painted(page)
     box = showdown_box(page)
     assert box["header"] > opened["header"], (opened, box)  # the header did wrap
     assert_in_sight(box)
