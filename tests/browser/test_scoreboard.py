@@ -458,6 +458,23 @@ def test_an_empty_pot_says_0(browser: Any, served: Any) -> None:
     assert page.locator("#pots .pot").inner_text().split() == ["Pot", "0"]
 
 
+def test_a_phone_scrolled_down_the_board_shows_the_whole_showdown_box(browser: Any,
+                                                                     served: Any) -> None:
+    # the box was put under the header's lower edge as the screen saw it: on a phone scrolled
+    # down to the seats that edge lay above the screen, and so did the box's headline
+    table = web_conftest.new_table("tauren", 4, 3, ["Ann", "Bo", "Cy", "Dee"], sealed=False)
+    page = open_board(browser, served(table, showdown_seconds=60), PHONE)
+    play_until(table, lambda s: len(s.log) >= 12)
+    caught_up(page, table)
+    page.evaluate("scrollTo(0, 200)")
+    play_until(table, lambda s: s.view.result is not None)
+    box = showdown_box(page)
+    assert box["header"] < 0, box  # the header above the screen as the box opened
+    shot(page, "scoreboard-phone-scrolled-showdown")
+    assert 0 <= box["top"], box
+    assert_in_sight(box)
+
+
 def test_the_showdown_box_moves_down_when_the_header_wraps_after_it_opened(browser: Any,
                                                                          served: Any) -> None:
     # the box measured the header only as it opened: on a 1024x768 screen the next hand's

@@ -101,7 +101,9 @@ function renderOdds(state, odds) {
 const SMALLEST_FIT = 0.5;
 
 function fitShowdown(box) {
-  box.style.setProperty("--header", `${$("top").getBoundingClientRect().bottom}px`);
+  // under the header's lower edge on the screen, or at the screen's top where a phone has
+  // scrolled the header away (under its edge, the box's headline lay above the screen)
+  box.style.setProperty("--header", `${Math.max(0, $("top").getBoundingClientRect().bottom)}px`);
   let fit = 1;
   layHands(box, fit);
   while (box.scrollHeight > box.clientHeight && fit > SMALLEST_FIT) {
