@@ -405,7 +405,8 @@ def test_the_showdown_box_s_dice_take_the_same_share_of_every_tv(browser: Any, s
         play_until(table, lambda s: s.view.result is not None and len(s.view.result.shown) == 4)
     seen = {screen["width"]: showdown_box(page) for screen, page in ((LARGE, large), (TV, tv))}
     shares = {width: box["die"] / width for width, box in seen.items()}
-    assert shares[1920] == pytest.approx(shares[1280], rel=0.06), seen
+    # the same within a step of the box's fit (0.05 of 0.5 at the smallest)
+    assert shares[1920] == pytest.approx(shares[1280], rel=0.11), seen
 
 
 def test_what_a_winner_takes_reads_as_large_as_the_hand_it_took_it_with(browser: Any,
