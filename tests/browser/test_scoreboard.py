@@ -126,6 +126,12 @@ def full_hold_em_table() -> Any:
                                   {"stack": "30,40,50,100,60,70,80,90,100,20"}, sealed=False)
 
 
+def four_seats() -> Any:
+    """Four Tauren seats (seed 3), dice entered with their faces: all four show their hands at
+    the first showdown, with five community dice."""
+    return web_conftest.new_table("tauren", 4, 3, ["Ann", "Bo", "Cy", "Dee"], sealed=False)
+
+
 def all_in(table: Any) -> None:
     """The hand of :func:`full_hold_em_table`: all ten all-in preflop, ten hands shown and a
     headline naming eight side pots."""
@@ -395,14 +401,13 @@ def test_the_showdown_box_s_dice_take_the_same_share_of_every_tv(browser: Any, s
     # the box's dice were sized in pixels (72 at most) while all else in it followed the screen:
     # against the screen they were a third smaller at 1920x1080 than at 1280x720 (four hands:
     # 58 px on both; ten: 40 px and 36 px), the hands' names and words large around small dice
-    table = full_hold_em_table() if hands == 10 else web_conftest.new_table(
-        "tauren", 4, 3, ["Ann", "Bo", "Cy", "Dee"], sealed=False)
+    table = full_hold_em_table() if hands == 10 else four_seats()
     live = served(table, showdown_seconds=60)
     large, tv = open_board(browser, live, LARGE), open_board(browser, live, TV)
     if hands == 10:
         all_in(table)
     else:
-        play_until(table, lambda s: s.view.result is not None and len(s.view.result.shown) == 4)
+        play_until(table, lambda s: s.view.result is not None)
     seen = {screen["width"]: showdown_box(page) for screen, page in ((LARGE, large), (TV, tv))}
     shares = {width: box["die"] / width for width, box in seen.items()}
     # the same within a step of the box's fit (0.05 of 0.5 at the smallest)
@@ -412,9 +417,9 @@ def test_the_showdown_box_s_dice_take_the_same_share_of_every_tv(browser: Any, s
 def test_what_a_winner_takes_reads_as_large_as_the_hand_it_took_it_with(browser: Any,
                                                                         served: Any) -> None:
     # "wins 25" under a winner's hand was the smallest line in the box, in the box's own size:
-    # on a 1280x720 TV 15 px, its chips 13 px across (9 px and 8 px in a box of ten hands), a blur from
-    # the bar
-    table = web_conftest.new_table("tauren", 4, 3, ["Ann", "Bo", "Cy", "Dee"], sealed=False)
+    # on a 1280x720 TV 15 px, its chips 13 px across (9 px and 8 px in a box of ten hands), a
+    # blur from the bar
+    table = four_seats()
     page = open_board(browser, served(table, showdown_seconds=60), TV)
     play_until(table, lambda s: s.view.result is not None)
     assert_in_sight(showdown_box(page))
@@ -463,7 +468,7 @@ def test_a_phone_scrolled_down_the_board_shows_the_whole_showdown_box(browser: A
                                                                      served: Any) -> None:
     # the box was put under the header's lower edge as the screen saw it: on a phone scrolled
     # down to the seats that edge lay above the screen, and so did the box's headline
-    table = web_conftest.new_table("tauren", 4, 3, ["Ann", "Bo", "Cy", "Dee"], sealed=False)
+    table = four_seats()
     page = open_board(browser, served(table, showdown_seconds=60), PHONE)
     play_until(table, lambda s: len(s.log) >= 12)
     caught_up(page, table)
@@ -481,7 +486,7 @@ def test_the_showdown_box_moves_down_when_the_header_wraps_after_it_opened(brows
     # the box measured the header only as it opened: on a 1024x768 screen the next hand's
     # "Current bet" wrapped the header's facts to a second line while the box showed the last
     # hand's, and the box lay over that line
-    table = web_conftest.new_table("tauren", 4, 3, ["Ann", "Bo", "Cy", "Dee"], sealed=False)
+    table = four_seats()
     page = open_board(browser, served(table, showdown_seconds=60), XGA)
     play_until(table, lambda s: s.view.result is not None)
     opened = showdown_box(page)

@@ -94,10 +94,10 @@ function renderOdds(state, odds) {
 
 // Nobody scrolls a TV: the showdown box goes under the header, then all it holds shrinks alike,
 // a step at a time, only while some of it (last, the sentence saying who won what) is hidden;
-// a few hands keep their full size, or nearly (four and a board: 0.75, in the box docked beside
-// the board). Below SMALLEST_FIT it would no longer read from across the room, so the
-// box scrolls instead. A TV that changes resolution, or a window resized, fits it again (the rem,
-// and with it all the box holds, and the box's height follow the screen).
+// a few hands keep their full size, or nearly (four hands and five community dice: 0.75, in the
+// box docked beside the seats). Below SMALLEST_FIT it would no longer read from across the room,
+// so the box scrolls instead. A TV that changes resolution, or a window resized, fits it again
+// (the box's height follows the screen, and so does all it holds, sized in rem).
 const SMALLEST_FIT = 0.5;
 
 function fitShowdown(box) {
