@@ -354,6 +354,9 @@ class EmulatedRC522:
             self._awake_at = self.clock.now() + STARTUP_S
             return
         self.regs[Reg.COMMAND] = value & (POWER_DOWN | 0x0F)
+        if command not in (Cmd.IDLE, Cmd.NO_CMD_CHANGE):
+            self.regs[Reg.ERROR] &= ERR_TEMP  # ErrorReg (9.3.1.7): a command's execution clears
+                                              # every error bit but TempErr, BufferOvfl too
         if command == Cmd.CALC_CRC:
             preset = CRC_PRESETS[self.regs[Reg.MODE] & 0x03]
             crc = crc_a(bytes(self.fifo), preset)
@@ -369,7 +372,9 @@ class EmulatedRC522:
         tx_last, rx_align = framing & 0x07, (framing >> 4) & 0x07
         sent = bytes(self.fifo)
         self.fifo.clear()
-        self.regs[Reg.ERROR] &= ERR_BUFFER_OVFL | ERR_TEMP  # a command clears no TempErr (9.3.1.7)
+        self.regs[Reg.ERROR] &= ERR_BUFFER_OVFL | ERR_TEMP  # the receiver's start-up clears
+        # CollErr, CRCErr, ParityErr and ProtocolErr (9.3.1.7, each bit's line), not BufferOvfl,
+        # which only a command started (:meth:`_command`) or FlushBuffer clears
         self.regs[Reg.COM_IRQ] |= TX_IRQ
         if self.fault is ChipFault.STUCK:
             return

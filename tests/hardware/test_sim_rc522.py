@@ -3,8 +3,8 @@
 import pytest
 
 from hardware.rc522_regs import (
-    ANTENNA_ON, CRC_IRQ, ERR_COLL, ERR_PARITY, ERR_TEMP, REQA, RX_IRQ, START_SEND, TIMER_IRQ, WUPA,
-    Cmd, Reg, crc_a, with_crc,
+    ANTENNA_ON, CRC_IRQ, ERR_BUFFER_OVFL, ERR_COLL, ERR_PARITY, ERR_TEMP, REQA, RX_IRQ, START_SEND,
+    TIMER_IRQ, WUPA, Cmd, Reg, crc_a, with_crc,
 )
 from hardware.sim_rc522 import (
     TAG_POWER_UP_S, ChipFault, EmulatedRC522, EmulatedTag, TagState, to_bits,
@@ -405,3 +405,17 @@ def test_temp_err_outlasts_the_next_frame_until_a_reset():
     assert read(chip, Reg.ERROR) & ERR_TEMP
     soft_reset(chip)
     assert not read(chip, Reg.ERROR) & ERR_TEMP
+
+
+def test_a_command_started_clears_buffer_ovfl_and_a_frame_sent_does_not():
+    # ErrorReg (datasheet 9.3.1.7): a command's execution clears every error bit but TempErr;
+    # the receiver's start-up clears CollErr, CRCErr, ParityErr and ProtocolErr only. The
+    # emulated chip kept BufferOvfl through every command until a FlushBuffer
+    chip = EmulatedRC522()
+    overheat(chip)
+    write(chip, Reg.COMMAND, Cmd.TRANSCEIVE)
+    write(chip, Reg.FIFO_DATA, *bytes(65))  # one byte more than the FIFO holds
+    write(chip, Reg.BIT_FRAMING, START_SEND)
+    assert read(chip, Reg.ERROR) == ERR_TEMP | ERR_BUFFER_OVFL
+    write(chip, Reg.COMMAND, Cmd.TRANSCEIVE)
+    assert read(chip, Reg.ERROR) == ERR_TEMP
