@@ -5,7 +5,8 @@ it through :meth:`EmulatedRC522.transfer`, one chip-select-low transaction per c
 register reads/writes (address byte ``1aaaaaa0`` to read, ``0aaaaaa0`` to write, several data
 bytes per transaction), the 64-byte FIFO, ComIrqReg/DivIrqReg set/clear semantics, the
 Transceive command started by BitFramingReg's StartSend with TxLastBits and RxAlign, ControlReg's
-RxLastBits, ErrorReg's CollErr with CollReg's CollPos, ErrorReg's TempErr (an overheated chip
+RxLastBits, ErrorReg's CollErr with CollReg's CollPos and ValuesAfterColl (the bits received
+after a collision cleared or kept), ErrorReg's TempErr (an overheated chip
 switches its antenna off), CalcCRC through the CRC coprocessor, SoftReset, the antenna switch,
 and ISO 14443-3A tags (REQA/WUPA, anticollision and SELECT at cascade levels 1 and 2, READ, HLTA)
 that arrive, leave and collide; a tag being resolved (READY) or selected (ACTIVE) takes REQA and
@@ -48,7 +49,8 @@ Bits = list[int]
 
 RESET_VALUES = {Reg.COMMAND: 0x20, Reg.COM_IEN: 0x80, Reg.COM_IRQ: 0x14, Reg.CONTROL: 0x10,
                 Reg.MODE: 0x3F, Reg.TX_CONTROL: 0x80, Reg.WATER_LEVEL: 0x08, Reg.TX_MODE: 0x00,
-                Reg.RX_MODE: 0x00, Reg.MOD_WIDTH: 0x26, Reg.RF_CFG: 0x48}
+                Reg.RX_MODE: 0x00, Reg.MOD_WIDTH: 0x26, Reg.RF_CFG: 0x48,
+                Reg.COLL: VALUES_AFTER_COLL | COLL_POS_NOT_VALID}  # CollReg: 101x xxxx (9.3.1.15)
 
 
 def to_bits(data: bytes, nbits: int | None = None) -> Bits:
@@ -438,7 +440,7 @@ class EmulatedRC522:
         longest = max(len(a) for a in answers)
         clash = next((i for i in range(longest)
                       if len({a[i] if i < len(a) else 0 for a in answers}) > 1), None)
-        bits = answers[0] if clash is None else [*answers[0][:clash], 1]
+        bits = answers[0] if clash is None else self._collided(answers, clash)
         if clash is None:
             self.regs[Reg.COLL] = (self.regs[Reg.COLL] & VALUES_AFTER_COLL) | COLL_POS_NOT_VALID
         else:
@@ -452,6 +454,20 @@ class EmulatedRC522:
         self._push_fifo(list(from_bits(bits, rx_align)))
         self.regs[Reg.CONTROL] = (self.regs[Reg.CONTROL] & 0xF8) | ((rx_align + len(bits)) % 8)
         self.regs[Reg.COM_IRQ] |= RX_IRQ
+
+    def _collided(self, answers: list[Bits], clash: int) -> Bits:
+        """What the receiver keeps of ``answers`` colliding at bit ``clash``: the bits before it,
+        then, to the longest answer's end, zeros when CollReg's ValuesAfterColl is 0 ("all
+        received bits will be cleared after a collision", datasheet 9.3.1.15), or what it made
+        of the answers on top of each other when it is 1, its reset value: a 1 wherever one of
+        them sent a 1 (type A's Manchester 1 is a subcarrier in the bit's first half, ISO/IEC
+        14443-2; what a chip reads of two answers the datasheet does not say: this is the
+        emulator's guess). The collided bit is data to neither: a driver sets the branch it
+        takes (ISO/IEC 14443-3, 6.4.3.1: the PCD decides on (0)b or (1)b)."""
+        longest = max(len(a) for a in answers)
+        if not self.regs[Reg.COLL] & VALUES_AFTER_COLL:
+            return [*answers[0][:clash], *[0] * (longest - clash)]
+        return [max(a[i] if i < len(a) else 0 for a in answers) for i in range(longest)]
 
     def _drown(self) -> None:
         """The answer drowned in noise: the chip saw a collision at its first bit and kept not

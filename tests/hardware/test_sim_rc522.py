@@ -419,3 +419,39 @@ def test_a_command_started_clears_buffer_ovfl_and_a_frame_sent_does_not():
     assert read(chip, Reg.ERROR) == ERR_TEMP | ERR_BUFFER_OVFL
     write(chip, Reg.COMMAND, Cmd.TRANSCEIVE)
     assert read(chip, Reg.ERROR) == ERR_TEMP
+
+
+def test_coll_reg_resets_with_values_after_coll_and_coll_pos_not_valid_set():
+    # CollReg's reset value is 101x xxxx (datasheet 9.3.1.15); the emulated chip's was 0x00, as if
+    # a driver had cleared ValuesAfterColl, so a driver that never did passed
+    chip = EmulatedRC522()
+    assert read(chip, Reg.COLL) & 0xE0 == 0xA0
+    write(chip, Reg.COLL, 0)
+    soft_reset(chip)
+    assert read(chip, Reg.COLL) & 0xE0 == 0xA0
+
+
+def anticollision_of_two(values_after_coll):
+    """The FIFO's bytes and RxLastBits after an ANTICOLLISION answered by two tags whose UIDs first
+    differ in their second bit, CollReg's ValuesAfterColl as given."""
+    chip = EmulatedRC522()
+    chip.place(EmulatedTag(bytes.fromhex("01000000")))  # cascade bytes 01 00 00 00, BCC 01
+    chip.place(EmulatedTag(bytes.fromhex("03FF0000")))  # 03 FF 00 00, BCC FC
+    transceive_reqa(chip)
+    write(chip, Reg.COLL, values_after_coll)
+    write(chip, Reg.FIFO_LEVEL, 0x80)
+    write(chip, Reg.FIFO_DATA, 0x93, 0x20)
+    write(chip, Reg.COMMAND, Cmd.TRANSCEIVE)
+    write(chip, Reg.BIT_FRAMING, START_SEND)
+    settle(chip)
+    assert read(chip, Reg.ERROR) & ERR_COLL and read(chip, Reg.COLL) & 0x3F == 2
+    fifo = bytes(read(chip, Reg.FIFO_DATA) for _ in range(read(chip, Reg.FIFO_LEVEL)))
+    return fifo.hex(), read(chip, Reg.CONTROL) & 0x07
+
+
+def test_values_after_coll_clears_or_keeps_the_bits_received_after_a_collision():
+    # CollReg's ValuesAfterColl, 0: "all received bits will be cleared after a collision"
+    # (datasheet 9.3.1.15); 1, its reset value: they are kept, what the receiver made of both
+    # answers. The emulated chip ended the answer at the collided bit, set, whatever the bit said
+    assert anticollision_of_two(0x00) == ("0100000000", 0)
+    assert anticollision_of_two(0x80) == ("03ff0000fd", 0)
