@@ -14,7 +14,8 @@ WUPA, as any frame it does not expect, for an error, and goes IDLE (HALT, if wok
 without answering, as ISO/IEC 14443-3 has it. The field powers the tags: whenever the antenna is
 off (a soft reset, a power-up, an overheat, a driver's switch) they lose their power and forget
 their state, each IDLE again (halted, selected or READY before) when the field comes back, and
-deaf to frames for its first :data:`TAG_POWER_UP_S` (ISO/IEC 14443-3 gives a tag 5 ms).
+deaf to frames for its first :data:`TAG_POWER_UP_S` (ISO/IEC 14443-3 gives a tag 5 ms), as is a
+tag placed in a field already on.
 
 CollPos counts from the first bit of the first received byte, RxAlign's skipped bits included,
 so a driver finds the collided bit at ``8 * (known_bits // 8) + CollPos - 1``.
@@ -89,6 +90,8 @@ class EmulatedTag:
                              # 1 ms of HLTA is a NAK): what a reader must still see
     garbled_halts: int = 0   # HLTAs that reach it garbled (a stone at the field's edge): it NAKs
                              # each (its CRC check failed) and stays ACTIVE, then halts at the next
+    hears_from: float = 0.0  # when a field has powered it up enough to hear a frame (the chip's
+                             # clock: set as it comes into a field, or a field comes on)
 
     def __post_init__(self) -> None:
         if len(self.uid) not in (4, 7):
@@ -245,7 +248,6 @@ class EmulatedRC522:
         self.transfers = 0
         self._due: list[tuple[float, Callable[[], None]]] = []  # what the chip does next, when
         self._awake_at = 0.0
-        self._powered_at = 0.0  # when the tags have power enough to hear a frame
         self._reset()
 
     def _reset(self) -> None:
@@ -270,7 +272,8 @@ class EmulatedRC522:
             for tag in self.tags:
                 tag.power_off()
         elif not was_on:
-            self._powered_at = self.clock.now() + TAG_POWER_UP_S
+            for tag in self.tags:
+                tag.hears_from = self.clock.now() + TAG_POWER_UP_S
 
     def power_up(self) -> None:
         """Its supply comes back after a moment without (a loose wire pushed back): every register
@@ -280,9 +283,21 @@ class EmulatedRC522:
         self._awake_at = self.clock.now() + STARTUP_S
 
     def place(self, tag: EmulatedTag) -> None:
-        """A tag comes into the field (it starts IDLE, like any freshly powered tag)."""
+        """A tag comes into the field: it starts IDLE, like any freshly powered tag, and hears no
+        frame for its first :data:`TAG_POWER_UP_S` (ISO/IEC 14443-3, 5.1: 5 ms of unmodulated
+        field to accept a request), as when the field comes on, so a stone laid on a spot while
+        a driver scans it is read at the next scan."""
         tag.power_off()
+        tag.hears_from = self.clock.now() + TAG_POWER_UP_S
         self.tags.append(tag)
+
+    def lay(self, tag: EmulatedTag) -> None:
+        """A tag placed and left to power up: :meth:`place`, then the clock runs on
+        :data:`TAG_POWER_UP_S` when the field is on (when it is off, the field's coming on powers
+        the tag up). A stone already lying on its spot when the next scan comes."""
+        self.place(tag)
+        if self.regs[Reg.TX_CONTROL] & ANTENNA_ON:
+            self.clock.advance(TAG_POWER_UP_S)
 
     def remove(self, uid: bytes) -> None:
         """The tag with ``uid`` leaves the field (no-op when it is not there)."""
@@ -427,10 +442,10 @@ class EmulatedRC522:
             self._due.pop(0)[1]()
 
     def _answers(self, bits: Bits) -> list[Bits]:
-        unheard = not self.regs[Reg.TX_CONTROL] & ANTENNA_ON or self.clock.now() < self._powered_at
-        if unheard or not bits or self.fault is ChipFault.MISSED:
+        if not self.regs[Reg.TX_CONTROL] & ANTENNA_ON or not bits or self.fault is ChipFault.MISSED:
             return []
-        heard = [tag.hear(bits) for tag in self.tags]
+        now = self.clock.now()
+        heard = [tag.hear(bits) for tag in self.tags if now >= tag.hears_from]
         return [answer for answer in heard if answer is not None]
 
     def _receive(self, answers: list[Bits], rx_align: int, garbled: bool) -> None:

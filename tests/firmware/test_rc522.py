@@ -44,7 +44,7 @@ def clock_of(chip: EmulatedRC522) -> tuple[Callable[[], int], Callable[[int], No
 def _struck(reader: Any, chip: EmulatedRC522, fault: ChipFault, miss_limit: int = RC522.MISS_LIMIT) -> Any:
     """A watch of ``reader`` that has seen a stone on its chip, which ``fault`` then strikes."""
     watch = RC522.TagWatch(reader, miss_limit=miss_limit)
-    chip.place(EmulatedTag(STONE))
+    chip.lay(EmulatedTag(STONE))
     watch.poll()
     chip.fault = fault
     return watch
@@ -62,7 +62,7 @@ def _node_struck(reader: Any, chip: EmulatedRC522, fault: ChipFault) -> tuple[Si
     """The Pi's side of a seat node whose ``reader`` read a stone on the pot, then ``fault`` struck
     its chip: the simulated clock and the Pi's reader of the node."""
     clock, spots = _pot_node(reader)
-    chip.place(EmulatedTag(STONE))
+    chip.lay(EmulatedTag(STONE))
     clock.advance(0.3)
     spots.poll()
     chip.fault = fault
@@ -126,17 +126,17 @@ def test_empty_field_reads_no_tag(reader: Any) -> None:
 
 
 def test_reads_a_four_byte_uid(reader: Any, chip: EmulatedRC522) -> None:
-    chip.place(EmulatedTag(STONE))
+    chip.lay(EmulatedTag(STONE))
     assert reader.read_uids() == (RC522.OK, [STONE])
 
 
 def test_reads_a_seven_byte_uid_through_cascade_level_two(reader: Any, chip: EmulatedRC522) -> None:
-    chip.place(EmulatedTag(CHIP))
+    chip.lay(EmulatedTag(CHIP))
     assert reader.read_uids() == (RC522.OK, [CHIP])
 
 
 def test_halted_tag_is_read_again_on_the_next_poll(reader: Any, chip: EmulatedRC522) -> None:
-    chip.place(EmulatedTag(STONE))
+    chip.lay(EmulatedTag(STONE))
     reader.read_uids()
     assert reader.read_uids() == (RC522.OK, [STONE])
 
@@ -144,7 +144,7 @@ def test_halted_tag_is_read_again_on_the_next_poll(reader: Any, chip: EmulatedRC
 def test_colliding_tags_are_all_read(reader: Any, chip: EmulatedRC522) -> None:
     uids = [STONE, bytes.fromhex("DEADBEE0"), CHIP, bytes.fromhex("04A1B2C3D4E5F7")]
     for uid in uids:
-        chip.place(EmulatedTag(uid))
+        chip.lay(EmulatedTag(uid))
     status, read = reader.read_uids()
     assert status == RC522.OK and sorted(read) == sorted(uids)
 
@@ -159,7 +159,7 @@ def test_dead_chip_reports_an_error(reader: Any, chip: EmulatedRC522) -> None:
 
 
 def test_stuck_chip_reports_an_error(reader: Any, chip: EmulatedRC522) -> None:
-    chip.place(EmulatedTag(STONE))
+    chip.lay(EmulatedTag(STONE))
     chip.fault = ChipFault.STUCK
     assert reader.read_uids()[0] == RC522.ERROR
 
@@ -173,13 +173,13 @@ def test_two_readers_share_the_bus_with_their_own_chip_selects(machine: ModuleTy
         spi.attach(cs, chip)
         readers.append(RC522.RC522(spi, cs, *clock_of(chip)))
         readers[-1].init()
-    chips[1].place(EmulatedTag(STONE))
+    chips[1].lay(EmulatedTag(STONE))
     assert [r.read_uids()[1] for r in readers] == [[], [STONE]]
 
 
 def test_watch_reports_arrival_then_leave_after_missed_polls(reader: Any, chip: EmulatedRC522) -> None:
     watch = RC522.TagWatch(reader, miss_limit=3)
-    chip.place(EmulatedTag(STONE))
+    chip.lay(EmulatedTag(STONE))
     assert watch.poll() == [(LINK.TAG_ARRIVE, STONE)]
     chip.remove(STONE)
     assert watch.poll() == [] and watch.poll() == []
@@ -188,11 +188,11 @@ def test_watch_reports_arrival_then_leave_after_missed_polls(reader: Any, chip: 
 
 def test_watch_keeps_a_tag_missed_once(reader: Any, chip: EmulatedRC522) -> None:
     watch = RC522.TagWatch(reader, miss_limit=3)
-    chip.place(EmulatedTag(STONE))
+    chip.lay(EmulatedTag(STONE))
     watch.poll()
     chip.remove(STONE)
     watch.poll()
-    chip.place(EmulatedTag(STONE))
+    chip.lay(EmulatedTag(STONE))
     assert [watch.poll() for _ in range(5)] == [[]] * 5
 
 
@@ -203,7 +203,7 @@ def test_watch_does_not_count_a_failed_read_as_a_miss(reader: Any, chip: Emulate
 
 def test_tag_arriving_and_leaving_is_reported_over_the_link(reader: Any, chip: EmulatedRC522) -> None:
     clock, spots = _pot_node(reader)
-    chip.place(EmulatedTag(CHIP))
+    chip.lay(EmulatedTag(CHIP))
     clock.advance(0.3)
     arrived = spots.poll()
     clock.advance(0.02)
@@ -228,7 +228,7 @@ def test_a_dead_chip_is_said_by_the_pis_poll_until_it_answers_again(reader: Any,
         spots.poll()
     chip.fault = ChipFault.NONE
     reader.init()  # what a power cycle of the node does to the chip
-    chip.place(EmulatedTag(STONE))
+    chip.lay(EmulatedTag(STONE))
     arrived = []
     for _ in range(5):  # the table's loop polls on; the node's next reads say the chip is back
         clock.advance(0.1)
@@ -257,7 +257,7 @@ def test_a_chip_gone_on_a_floating_miso_is_still_a_failed_reader(reader: Any,
 def test_a_collision_with_nothing_received_drops_the_branch(reader: Any, chip: EmulatedRC522) -> None:
     # CollErr with an empty FIFO gave _resolve a collision at bit 0 of nothing: an IndexError, which
     # the node's loop survived at every poll (a NOTICE to the Pi each 100 ms), reading no tag
-    chip.place(EmulatedTag(STONE))
+    chip.lay(EmulatedTag(STONE))
     assert reader.transceive(bytes((RC522.PICC_WUPA,)), 7)[0] == RC522.OK
     chip.fault = ChipFault.NOISE
     pending: list[Any] = []
@@ -304,8 +304,8 @@ def garbled_select_of(uid: bytes) -> Callable[[list[int]], bool]:
 def test_a_garbled_sak_drops_that_tag_and_reads_the_others_in_a_garbled_scan(
         reader: Any, chip: EmulatedRC522) -> None:
     edge = bytes.fromhex("DEADBEE0")
-    chip.place(EmulatedTag(STONE))
-    chip.place(EmulatedTag(edge))
+    chip.lay(EmulatedTag(STONE))
+    chip.lay(EmulatedTag(edge))
     chip.garbles = garbled_select_of(edge)
     assert reader.read_uids() == (RC522.GARBLED, [STONE])
 
@@ -331,7 +331,7 @@ def stone_spot(machine: ModuleType, side: Callable[[ModuleType, EmulatedRC522], 
     (:func:`pi_spot` or :func:`node_spot`)."""
     chip = EmulatedRC522()
     poll = side(machine, chip)
-    chip.place(EmulatedTag(STONE))
+    chip.lay(EmulatedTag(STONE))
     return chip, poll
 
 
@@ -359,8 +359,8 @@ def test_the_pi_and_a_seat_node_read_garbled_scans_alike(machine: ModuleType, si
     chip = EmulatedRC522()
     poll = side(machine, chip)
     edge = bytes.fromhex("DEADBEE0")
-    chip.place(EmulatedTag(STONE))
-    chip.place(EmulatedTag(edge))
+    chip.lay(EmulatedTag(STONE))
+    chip.lay(EmulatedTag(edge))
     seen = [poll()]
     chip.fault = ChipFault.GARBLED          # every answer garbled: the scans say nothing
     seen += [poll() for _ in range(4)]
@@ -391,7 +391,7 @@ def test_the_pi_and_a_seat_node_halt_a_stone_whose_sak_came_garbled(machine: Mod
     chip = EmulatedRC522()
     poll = side(machine, chip)
     edge = EmulatedTag(bytes.fromhex("DEADBEE0"))
-    chip.place(edge)
+    chip.lay(edge)
     chip.garbles = garbled_select_of(edge.uid)
     assert poll() == [] and edge.state is TagState.HALT
 
@@ -404,11 +404,11 @@ def test_the_pi_and_a_seat_node_find_no_stone_gone_in_a_scan_that_garbled(machin
     chip = EmulatedRC522()
     poll = side(machine, chip)
     edge = bytes.fromhex("DEADBEE0")
-    chip.place(EmulatedTag(edge))
+    chip.lay(EmulatedTag(edge))
     seen = [poll()]
     chip.garbles = garbled_select_of(edge)  # its SAK garbled at every scan: it is never read
     seen += [poll() for _ in range(RC522.MISS_LIMIT + 1)]
-    chip.place(EmulatedTag(STONE))  # a stone put beside it is read all the same
+    chip.lay(EmulatedTag(STONE))  # a stone put beside it is read all the same
     seen += [poll() for _ in range(GARBLED_IN_A_ROW - RC522.MISS_LIMIT - 1)]
     chip.garbles = None  # the first clean scan ends the warning; the stone never left
     seen.append(poll())
@@ -422,7 +422,7 @@ def test_the_pi_and_a_seat_node_find_no_stone_gone_in_a_scan_that_garbled(machin
 def test_a_stone_garbling_now_and_then_raises_no_reader_fault_on_the_pi(reader: Any,
                                                                         chip: EmulatedRC522) -> None:
     clock, spots = _pot_node(reader)
-    chip.place(EmulatedTag(STONE))
+    chip.lay(EmulatedTag(STONE))
     rng = random.Random(7)
     chip.garbles = lambda bits: len(bits) == 7 and rng.random() < 0.3  # its ATQA, 3 times in 10
     garbled = chip.transfers
@@ -511,7 +511,7 @@ def test_a_seat_node_whose_chip_lost_power_is_read_again_without_a_power_cycle(
     assert "sets the reader up again by itself once it answers" in failed.value.fix
     chip.fault = ChipFault.NONE
     chip.power_up()
-    chip.place(EmulatedTag(STONE))
+    chip.lay(EmulatedTag(STONE))
     arrived = []
     for _ in range(5):  # the node's next poll sets the chip up and reads it; the link says so
         clock.advance(0.1)
@@ -570,7 +570,7 @@ def test_the_pi_and_a_seat_node_halt_every_stone_without_waiting_25_ms_for_each(
     poll = side(machine, chip)
     stones = [EmulatedTag(bytes.fromhex(uid)) for uid in EIGHT_STONES]
     for stone in stones:
-        chip.place(stone)
+        chip.lay(stone)
     costs, seen = [], []
     for _ in range(RC522.MISS_LIMIT + 1):  # a stone not seen again would leave
         started = chip.clock.now()
@@ -582,7 +582,7 @@ def test_the_pi_and_a_seat_node_halt_every_stone_without_waiting_25_ms_for_each(
     # 110 ms on a node, where the HLTAs alone waited 8 x 25 ms; an HLTA ends by a 1.5 ms timer
     assert max(costs[1:]) < len(stones) * 0.0175
     nak = EmulatedTag(bytes.fromhex("0A0B0C0D"), naks_halt=True)
-    chip.place(nak)  # a stone that answers HLTA (a NAK): read all the same, each scan clean
+    chip.lay(nak)  # a stone that answers HLTA (a NAK): read all the same, each scan clean
     seen = [poll()]
     chip.remove(stones[0].uid)  # so a stone taken away leaves after MISS_LIMIT scans
     seen += [poll() for _ in range(RC522.MISS_LIMIT)]
@@ -634,7 +634,7 @@ def test_the_pi_and_a_seat_node_read_every_stone_as_stones_come_and_go(machine: 
                        ([], ["DEADBEE0", "04A1B2C3D4E5F6", "0455AA55AA55AA"]),
                        (["DEADBEE0"], ["01020304"]), ([], []), (["0455AA55AA55AA"], EIGHT_STONES[:6])]:
         for uid in put:
-            chip.place(stones[uid])
+            chip.lay(stones[uid])
         for uid in taken:
             chip.remove(stones[uid].uid)
         on_spot = (on_spot | set(put)) - set(taken)
@@ -652,7 +652,7 @@ def test_the_pi_and_a_seat_node_leave_no_stone_ready_after_a_garbled_frame(
     scan = side(machine, chip)
     stones = ["DEADBEEF", "DEADBEE0", "04A1B2C3D4E5F6"]
     for uid in stones:
-        chip.place(EmulatedTag(bytes.fromhex(uid)))
+        chip.lay(EmulatedTag(bytes.fromhex(uid)))
     garbled = []
 
     def first(bits: list[int]) -> bool:
@@ -680,7 +680,7 @@ def test_the_pi_and_a_seat_node_halt_a_stone_that_naks_a_garbled_hlta(
     chip = EmulatedRC522()
     scan = side(machine, chip)
     edge = EmulatedTag(STONE)
-    chip.place(edge)
+    chip.lay(edge)
     seen = []
     for _ in range(4):
         edge.garbled_halts = garbled_halts  # at every scan, a clean one at last
@@ -718,7 +718,7 @@ def test_a_pause_between_a_read_and_the_clock_is_no_dead_chip(machine: ModuleTyp
     chip = PausedAfterARead(pause_s=0.1)
     poll = side(machine, chip)
     for uid in stones:
-        chip.place(EmulatedTag(uid))
+        chip.lay(EmulatedTag(uid))
     assert poll() == [("arrive", uid.hex().upper()) for uid in stones] and chip.paused
 
 
@@ -737,7 +737,7 @@ def test_the_pi_and_a_seat_node_scan_a_spot_on_the_chips_1_5_ms_timer(
     poll = side(machine, chip)
     uids = STONES_ON_A_SPOT[count]
     for uid in uids:
-        chip.place(EmulatedTag(bytes.fromhex(uid)))
+        chip.lay(EmulatedTag(bytes.fromhex(uid)))
     seen, costs = [], []
     for _ in range(RC522.MISS_LIMIT + 1):  # a stone not seen again would leave
         started = chip.clock.now()
@@ -791,7 +791,7 @@ def test_the_pi_and_a_seat_node_load_and_empty_the_fifo_in_one_transfer(machine:
     # them all, as the Pi's driver does: a 4-byte stone's scan took the node 175 transfers
     chip = FifoCounted()
     poll = side(machine, chip)
-    chip.place(EmulatedTag(STONE))
+    chip.lay(EmulatedTag(STONE))
     assert poll() == [("arrive", "DEADBEEF")]
     kinds = chip.fifo_transfers
     assert chip.most_loaded == 9  # a SELECT: its command, NVB, the UID part, BCC and CRC_A
@@ -832,7 +832,7 @@ def test_the_pi_and_a_seat_node_read_a_frames_end_when_it_is_due(machine: Module
     poll = side(machine, chip)
     uids = STONES_ON_A_SPOT[count]
     for uid in uids:
-        chip.place(EmulatedTag(bytes.fromhex(uid)))
+        chip.lay(EmulatedTag(bytes.fromhex(uid)))
     assert poll() == sorted(("arrive", uid) for uid in uids)  # the Pi's sets its chip up
     chip.frames = chip.irq_reads = 0
     started, transfers = chip.clock.now(), chip.transfers
@@ -852,7 +852,7 @@ def _polled_again(machine: ModuleType, side: Any, count: int) -> Any:
     chip = FramesCounted()
     poll = side(machine, chip)
     for uid in STONES_ON_A_SPOT[count]:
-        chip.place(EmulatedTag(bytes.fromhex(uid)))
+        chip.lay(EmulatedTag(bytes.fromhex(uid)))
     poll()
     chip.frames = chip.framing_reads = chip.framing_writes = chip.coll_reads = 0
     chip.coll_writes = []
@@ -897,7 +897,7 @@ def test_the_pi_and_a_seat_node_clear_values_after_coll_once_a_round(machine: Mo
     chip = FramesCounted()
     poll = side(machine, chip)
     for uid in STONES_ON_A_SPOT[count]:
-        chip.place(EmulatedTag(bytes.fromhex(uid)))
+        chip.lay(EmulatedTag(bytes.fromhex(uid)))
     poll()  # the Pi's sets its chip up
     chip.coll_writes, chip.wupas = [], 0
     assert poll() == []
@@ -930,7 +930,7 @@ def test_the_pi_and_a_seat_node_fail_a_scan_whose_last_hlta_overheated(machine: 
     # the scan OK and the chip unset, so the next scan, no field, was clean and empty, a miss
     chip = StruckMidScan(ChipFault.OVERHEATED)
     poll = side(machine, chip, miss_limit=1)  # a stone missed once leaves
-    chip.place(EmulatedTag(STONE))
+    chip.lay(EmulatedTag(STONE))
     seen = [poll()]
     chip.strike_at = chip.frames + 3  # WUPA, ANTICOLLISION, SELECT, then its HLTA
     seen.append(poll())
@@ -953,7 +953,7 @@ def test_the_pi_and_a_seat_node_read_every_stone_after_a_fault_at_any_frame_of_a
     poll = side(machine, chip, miss_limit=1)  # a stone missed once leaves
     stones = EIGHT_STONES[2:6]  # two 4-byte UIDs, two 7-byte ones
     for uid in stones:
-        chip.place(EmulatedTag(bytes.fromhex(uid)))
+        chip.lay(EmulatedTag(bytes.fromhex(uid)))
     assert poll() == sorted(("arrive", uid) for uid in stones)
     started = chip.frames
     assert poll() == []
@@ -988,7 +988,7 @@ def test_the_pi_and_a_seat_node_keep_the_stones_read_before_a_garbled_wupa(machi
     poll = side(machine, chip, miss_limit=1)  # a stone missed once, in a clean scan, leaves
     stones = ["DEADBEEF", "04A1B2C3D4E5F6", "01020304"]
     for uid in stones:
-        chip.place(EmulatedTag(bytes.fromhex(uid)))
+        chip.lay(EmulatedTag(bytes.fromhex(uid)))
     chip.garbles = garbled_wupa(2)  # the WUPA after the first stone read
     seen = [poll()]
     chip.garbles = None
@@ -1028,8 +1028,8 @@ def test_the_pi_and_a_seat_node_let_the_stones_power_up_before_the_first_frame(
     # on (at set-up, and after each overheat or power loss), the stones not yet powered
     assert RC522.FIELD_ON_US == round(FIELD_ON_WAIT_S * 1e6) >= 5100
     chip = FieldTimed()
+    chip.place(EmulatedTag(STONE))  # on the spot before the set-up switches the field on
     poll = side(machine, chip)
-    chip.place(EmulatedTag(STONE))
     seen = [poll()]
     chip.fault = ChipFault.OVERHEATED
     seen.append(poll())

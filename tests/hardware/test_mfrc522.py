@@ -53,22 +53,22 @@ def test_request_without_tag_is_false(driver):
 
 
 def test_request_with_tag_is_true(chip, driver):
-    chip.place(EmulatedTag(FOUR))
+    chip.lay(EmulatedTag(FOUR))
     assert driver.request() is True
 
 
 def test_four_byte_uid_is_read_at_cascade_level_1(chip, driver):
-    chip.place(EmulatedTag(FOUR))
+    chip.lay(EmulatedTag(FOUR))
     assert driver.read_uid() == FOUR
 
 
 def test_seven_byte_uid_is_read_through_cascade_level_2(chip, driver):
-    chip.place(EmulatedTag(SEVEN))
+    chip.lay(EmulatedTag(SEVEN))
     assert driver.read_uid() == SEVEN
 
 
 def test_select_answers_sak_of_a_complete_uid(chip, driver):
-    chip.place(EmulatedTag(FOUR))
+    chip.lay(EmulatedTag(FOUR))
     driver.request()
     cascade, others = driver.anticollision(0)
     assert cascade == FOUR + bytes([0xDE ^ 0xAD ^ 0xBE ^ 0xEF]) and others == []
@@ -78,14 +78,14 @@ def test_select_answers_sak_of_a_complete_uid(chip, driver):
 def test_read_block_returns_tag_memory(chip, driver):
     tag = EmulatedTag(SEVEN)
     tag.memory[16:20] = b"ston"
-    chip.place(tag)
+    chip.lay(tag)
     driver.read_uid()
     assert driver.read_block(4)[:4] == b"ston"
 
 
 def test_collision_resolves_one_tag_and_reports_the_other_branch(chip, driver):
-    chip.place(EmulatedTag(bytes.fromhex("01000000")))
-    chip.place(EmulatedTag(bytes.fromhex("03000000")))
+    chip.lay(EmulatedTag(bytes.fromhex("01000000")))
+    chip.lay(EmulatedTag(bytes.fromhex("03000000")))
     driver.request()
     cascade, others = driver.anticollision(0)
     assert cascade[:4] == bytes.fromhex("03000000")
@@ -95,13 +95,13 @@ def test_collision_resolves_one_tag_and_reports_the_other_branch(chip, driver):
 def test_inventory_finds_every_tag_despite_collisions(chip, driver):
     uids = [FOUR, SEVEN, bytes.fromhex("04A1B2C3D4E5F7"), bytes.fromhex("DEADBEEE")]
     for uid in uids:
-        chip.place(EmulatedTag(uid))
+        chip.lay(EmulatedTag(uid))
     assert driver.inventory() == {uid.hex().upper() for uid in uids}
 
 
 def test_inventory_finds_halted_tags_again(chip, driver):
-    chip.place(EmulatedTag(FOUR))
-    chip.place(EmulatedTag(SEVEN))
+    chip.lay(EmulatedTag(FOUR))
+    chip.lay(EmulatedTag(SEVEN))
     driver.inventory()
     assert len(driver.inventory()) == 2
 
@@ -124,7 +124,7 @@ def reader_for(chip, leave_after=1):
 
 def test_reader_reports_tag_arriving_and_leaving(chip):
     reader = reader_for(chip)
-    chip.place(EmulatedTag(FOUR))
+    chip.lay(EmulatedTag(FOUR))
     arrived = reader.poll()
     chip.remove(FOUR)
     left = reader.poll()
@@ -161,7 +161,7 @@ def test_empty_spot_is_no_tag_never_a_timeout(transfer_us):
 def test_halt_is_answered_by_the_timer_not_a_timeout(transfer_us):
     clock = SimClock()
     chip = EmulatedRC522(clock=clock, transfer_s=transfer_us * 1e-6)
-    chip.place(EmulatedTag(SEVEN))
+    chip.lay(EmulatedTag(SEVEN))
     driver = MFRC522(chip, clock)
     driver.init()
     assert driver.read_uid() == SEVEN
@@ -170,7 +170,7 @@ def test_halt_is_answered_by_the_timer_not_a_timeout(transfer_us):
 
 def test_clone_version_0x12_is_read_with_a_warning(clock, caplog):
     chip = EmulatedRC522(version=0x12, clock=clock)
-    chip.place(EmulatedTag(FOUR))
+    chip.lay(EmulatedTag(FOUR))
     driver = MFRC522(chip, clock)
     driver.init()
     assert driver.read_uid() == FOUR and "0x12" in caplog.text
@@ -188,7 +188,7 @@ def test_receiver_gain_sets_rfcfgreg(chip, clock):
 
 def test_a_garbled_scan_changes_nothing(chip):
     reader = reader_for(chip, leave_after=1)
-    chip.place(EmulatedTag(FOUR))
+    chip.lay(EmulatedTag(FOUR))
     reader.poll()
     chip.fault = ChipFault.GARBLED
     assert reader.poll() == [] and reader.tags("pot") == {"DEADBEEF"}
@@ -196,7 +196,7 @@ def test_a_garbled_scan_changes_nothing(chip):
 
 def test_missed_reads_below_the_limit_do_not_make_a_tag_leave(chip):
     reader = reader_for(chip, leave_after=3)
-    chip.place(EmulatedTag(FOUR))
+    chip.lay(EmulatedTag(FOUR))
     reader.poll()
     chip.fault = ChipFault.MISSED
     assert reader.poll() == [] and reader.poll() == []
@@ -206,7 +206,7 @@ def test_missed_reads_below_the_limit_do_not_make_a_tag_leave(chip):
 
 def test_a_tag_leaves_after_leave_after_scans_without_it(chip):
     reader = reader_for(chip, leave_after=3)
-    chip.place(EmulatedTag(FOUR))
+    chip.lay(EmulatedTag(FOUR))
     reader.poll()
     chip.remove(FOUR)
     assert [reader.poll() for _ in range(2)] == [[], []]
@@ -230,7 +230,7 @@ def test_a_chip_gone_with_miso_floating_high_fails_the_poll(chip):
     # without the buffer), ErrorReg too: each scan was taken for a garbled one, and the spot kept
     # its tags, the reader said healthy by the table, for as long as it was gone
     reader = reader_for(chip, leave_after=1)
-    chip.place(EmulatedTag(FOUR))
+    chip.lay(EmulatedTag(FOUR))
     reader.poll()
     chip.fault = ChipFault.FLOATING
     with pytest.raises(DeviceError, match=r"reader under 'pot': no RC522 answers \(version register "
@@ -281,7 +281,7 @@ def test_a_reader_under_an_empty_seat_that_works_again_is_read_within_the_retry_
     chip.fault = ChipFault.STUCK
     reader.poll()
     chip.fault = ChipFault.NONE
-    chip.place(EmulatedTag(FOUR))
+    chip.lay(EmulatedTag(FOUR))
     assert reader.poll() == [] and reader.warning() is not None
     clock.advance(EMPTY_SEAT_RETRY_S)
     assert [(e.spot, e.tag) for e in reader.poll()] == [("seat5", "DEADBEEF")]
@@ -307,7 +307,7 @@ def test_a_stuck_reader_under_a_seat_in_play_costs_no_reset_wait_between_tries(c
     stuck = EmulatedRC522(clock=clock)
     reader = table_of(clock, stuck)
     reader.set_seats_in_play(frozenset({0, 1, 5}))
-    stuck.place(EmulatedTag(FOUR))
+    stuck.lay(EmulatedTag(FOUR))
     assert [(e.spot, e.tag) for e in reader.poll()] == [("seat5", "DEADBEEF")]
     healthy = cost(clock, reader.poll)
     stuck.fault = ChipFault.STUCK
@@ -356,7 +356,7 @@ def test_an_overheated_chip_fails_the_poll_with_its_fix_until_it_cools(chip):
     # TempErr: the chip switched its antenna off, its frames ended unanswered like an empty
     # field's, and the stones on it left the spot with no word of the reader
     reader = reader_for(chip, leave_after=1)
-    chip.place(EmulatedTag(FOUR))
+    chip.lay(EmulatedTag(FOUR))
     reader.poll()
     chip.fault = ChipFault.OVERHEATED
     for _ in range(3):
@@ -385,7 +385,7 @@ def test_an_overheated_chip_under_an_empty_seat_warns_with_its_fix(clock):
 def test_a_reader_that_garbles_every_scan_warns_until_its_first_clean_scan(chip):
     # its version reads fine, so it was never failed: its stones were never seen, without a word
     reader = reader_for(chip, leave_after=1)
-    chip.place(EmulatedTag(FOUR))
+    chip.lay(EmulatedTag(FOUR))
     reader.poll()
     chip.fault = ChipFault.GARBLED
     for _ in range(GARBLED_IN_A_ROW - 1):
@@ -410,7 +410,7 @@ def test_a_tag_answering_hlta_is_still_seen_on_the_frame_timer(chip, driver, clo
     # HLTA ends by the 1.5 ms timer: a tag's NAK, within the 1 ms ISO gives it, stops it all the
     # same; the timer stays the scan's (it was set for HLTA and back to 25 ms after). A tag that
     # answers every HLTA is sent HALT_TRIES of them, each read at its timer's end (2.5 ms)
-    chip.place(EmulatedTag(FOUR, naks_halt=True))
+    chip.lay(EmulatedTag(FOUR, naks_halt=True))
     assert driver.read_uid() == FOUR
     chip.garbles = lambda bits: garbled and bits[:8] == [0, 0, 0, 0, 1, 0, 1, 0]  # HLTA, 0x50
     started = clock.now()
@@ -424,7 +424,7 @@ def test_a_tag_answering_hlta_is_still_seen_on_the_frame_timer(chip, driver, clo
 @pytest.mark.parametrize("garbled", [False, True], ids=["read", "garbled-read"])
 def test_read_waits_25_ms_and_sets_the_frame_timer_back(chip, driver, garbled):
     # READ is no ISO 14443-3 frame: a tag may take longer than 1.5 ms to fetch its memory
-    chip.place(EmulatedTag(SEVEN))
+    chip.lay(EmulatedTag(SEVEN))
     driver.read_uid()
     timers = []
 
@@ -447,7 +447,7 @@ def test_a_frame_timer_shorter_than_the_tags_answer_misses_it(chip, clock, monke
     # as on the emulator
     driver = MFRC522(chip, clock)
     driver.init()
-    chip.place(EmulatedTag(FOUR))
+    chip.lay(EmulatedTag(FOUR))
     assert driver.request(wakeup=True)
     monkeypatch.setattr("hardware.mfrc522.FRAME_RELOAD", 4)  # (4 + 1) ticks of 25 us
     driver.init()
@@ -479,7 +479,7 @@ def test_the_pi_computes_the_crcs_of_a_scan_itself(count):
     chip = CrcCounted()
     reader = Mfrc522Reader({"pot": MFRC522(chip, chip.clock)}, chip.clock, leave_after=1)
     for uid in STONES[count]:
-        chip.place(EmulatedTag(bytes.fromhex(uid)))
+        chip.lay(EmulatedTag(bytes.fromhex(uid)))
     reader.poll()
     transfers = chip.transfers
     reader.poll()

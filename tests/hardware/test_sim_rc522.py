@@ -84,10 +84,10 @@ def antenna_on(chip):
         settle(chip, TAG_POWER_UP_S)
 
 
-def transceive_reqa(chip):
+def transceive_reqa(chip, command=REQA):
     start_timer(chip)
     antenna_on(chip)
-    write(chip, Reg.FIFO_DATA, REQA)
+    write(chip, Reg.FIFO_DATA, command)
     write(chip, Reg.COMMAND, Cmd.TRANSCEIVE)
     write(chip, Reg.BIT_FRAMING, START_SEND | 7)
     settle(chip)
@@ -455,3 +455,19 @@ def test_values_after_coll_clears_or_keeps_the_bits_received_after_a_collision()
     # answers. The emulated chip ended the answer at the collided bit, set, whatever the bit said
     assert anticollision_of_two(0x00) == ("0100000000", 0)
     assert anticollision_of_two(0x80) == ("03ff0000fd", 0)
+
+
+def test_a_tag_placed_in_a_field_already_on_hears_no_frame_until_it_has_powered_up():
+    # ISO/IEC 14443-3 (5.1): a tag accepts a request within 5 ms of unmodulated field, whether the
+    # field came on or the tag came into it; a tag placed while the field was on answered at once
+    chip = EmulatedRC522()
+    antenna_on(chip)
+    tag = EmulatedTag(bytes.fromhex("DEADBEEF"))
+    chip.place(tag)
+    settle(chip, TAG_POWER_UP_S - 0.001)
+    transceive_reqa(chip, WUPA)
+    assert read(chip, Reg.COM_IRQ) & (RX_IRQ | TIMER_IRQ) == TIMER_IRQ
+    assert tag.state is TagState.IDLE
+    write(chip, Reg.COM_IRQ, 0x7F)
+    transceive_reqa(chip, WUPA)  # 30 ms later
+    assert read(chip, Reg.COM_IRQ) & RX_IRQ and tag.state is TagState.READY
