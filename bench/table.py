@@ -40,7 +40,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the crash harness lives with the tests
 
-from controller.table.camera import MOVE_APART, MOVE_IT  # noqa: E402
+from controller.table.camera import MOVE_APART, MOVE_IT, zone_for  # noqa: E402
 from controller.table.build import build_demo  # noqa: E402
 from controller.table.demo import play_out  # noqa: E402
 from tests.table.crashes import kill_until_done, outcome, run_once  # noqa: E402
@@ -99,7 +99,7 @@ def camera_games(count: int, folder: Path, players: int = 4, first_seed: int = 1
     from controller.table import build
     from controller.table.sim_seats import AGAIN, MISREAD, MOVED
 
-    cocked_keys: list[str] = []
+    cocked_keys: dict[str, Any] = {}  # the render key of each throw with a cocked die: its need
     thrown_keys: set[str] = set()
     cocked_dice = build.cocked_dice
 
@@ -107,7 +107,7 @@ def camera_games(count: int, folder: Path, players: int = 4, first_seed: int = 1
         cocked = cocked_dice(key, need)
         thrown_keys.add(key)
         if cocked:
-            cocked_keys.append(key)
+            cocked_keys[key] = need
         return cocked
 
     build.cocked_dice = counted
@@ -118,10 +118,15 @@ def camera_games(count: int, folder: Path, players: int = 4, first_seed: int = 1
             cocked_keys.clear()
             thrown_keys.clear()
             demo, _ = build_demo(game, players, seed, folder / f"{game}-{seed}.db", None, ["heuristic"], options)
+            sights = _watched(demo)
             play_out(demo, None)
             records = demo.table.store.records(demo.table.game_no)
-            cocked_taken += sum(_taken_by_camera(demo.table.ledger, key) for key in cocked_keys
-                                if not {key + AGAIN, key + MOVED} & thrown_keys)  # taken from this throw
+            taken_keys = [key for key in cocked_keys if not {key + AGAIN, key + MOVED} & thrown_keys  # taken from this throw
+                          and _taken_by_camera(demo.table.ledger, key)]
+            for key in taken_keys:
+                print(f"  {game} seed {seed}: {_cocked_taken(demo.table.ledger, key, cocked_keys[key], sights.get(key))}",
+                      flush=True)
+            cocked_taken += len(taken_keys)
             cocked += len(cocked_keys)
             demo.close()
             taken += sum(r.origin == "camera" and r.kind == "input" and r.line.startswith("roll") for r in records)
@@ -169,6 +174,52 @@ def _taken_by_camera(ledger: Any, key: str) -> bool:
     ledger's ``index``-th input) was taken from the camera, not answered by the dealer."""
     index = int(key.split("/")[2])
     return index < len(ledger.played) and ledger.played[index].origin == "camera"
+
+
+def _watched(demo: Any) -> dict[str, tuple[Any, Any]]:
+    """The dice of every throw the camera took a roll from, by the throw's render key (filled as
+    ``demo`` plays): the renderer's truth (``vision.render.DieTruth``: which die lies cocked) and
+    the dice the camera read, by which :func:`_cocked_taken` names what it read for a cocked die."""
+    eyes, camera = demo.table.eyes, demo.parts.devices.camera
+    sights: dict[str, tuple[Any, Any]] = {}
+    look = eyes.look
+
+    def watched_look(need):  # type: ignore[no-untyped-def]
+        sight = look(need)
+        if sight is not None and sight.roll is not None:
+            sights[str(camera.last_key())] = (camera.scene.dice, sight.seen)  # not the frames: a game has many
+        return sight
+
+    eyes.look = watched_look
+    return sights
+
+
+def _cocked_taken(ledger: Any, key: str, need: Any, sight: tuple[Any, Any] | None) -> str:
+    """One line naming a throw with a cocked die that the camera took with a value: the hand, the
+    need (its zone), the cocked die (where the renderer put it) and what the camera read there, so
+    the throw can be replayed (``build_demo`` with the seed; the throw's render key is given)."""
+    played = ledger.played[int(key.split("/")[2])]
+    said = (f"a cocked die taken with a value: hand {played.hand}, need {need.count} {need.kind.value} "
+            f"in {zone_for(need.seat)}, taken as {played.input}, render key {key}")
+    if sight is None:
+        return said + "; the camera's sighting was not seen"
+    truths, seen = sight
+    return said + "; " + "; ".join(_die_taken(truth, seen) for truth in truths if truth.cocked)
+
+
+def _die_taken(truth: Any, seen: tuple[Any, ...]) -> str:
+    """The cocked die ``truth`` (a ``vision.render.DieTruth``) and the die the camera read nearest
+    its top face's centre (a ``controller.table.records.DieSeen``), in a few words."""
+    x, y = truth.center
+    where = f"die at ({x:.0f}, {y:.0f}) px"
+    if truth.tray_mm is not None:
+        where += f", tray ({truth.tray_mm[0]:.0f}, {truth.tray_mm[1]:.0f}) mm"
+    where += f", {truth.visible:.0%} of its top in view"
+    if not seen:
+        return where + ": not read"
+    die = min(seen, key=lambda d: (d.center[0] - x) ** 2 + (d.center[1] - y) ** 2)
+    flag = f" (flag {die.flag})" if die.flag else ""
+    return f"{where}: read {die.face} at {die.confidence:.2f} in {die.zone}{flag}"
 
 
 COCKED_SAID = "lies cocked"

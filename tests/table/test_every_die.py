@@ -70,3 +70,28 @@ def test_the_bench_plays_the_camera_games_named_only() -> None:
     assert [game for game, _ in chosen(None)] == sorted(GAMES)
     assert chosen(["tauren"]) == [("tauren", GAMES["tauren"][0])]
     assert [game for game, _ in chosen(["tauren", "tao"])] == ["tao", "tauren"]
+
+
+def test_the_bench_names_each_cocked_die_the_camera_took_with_a_value() -> None:
+    # bench/table.py counted "throws with a cocked die ... taken by the camera with a value for it: 1"
+    # in Tauren seeds 121-160 without saying which: each is named, to be replayed
+    from controller.games.base import DiceNeeded
+    from controller.table.ledger import Played
+    from controller.table.records import DieSeen
+    from tests.vision.conftest import bench_script
+    from vision.render import DieTruth
+
+    bench = bench_script("table.py", "bench_table")
+    need = DiceNeeded(1, DieKind.D8_TAUREN, 2, False, "")
+    ledger = type("Ledger", (), {"played": [Played(0, Roll(1, DieKind.D8_TAUREN, ("W", "2")), "camera", hand=1),
+                                            Played(1, Roll(1, DieKind.D8_TAUREN, ("3", "W")), "camera", hand=2)]})
+    flat = DieTruth("d8-tauren", 6, (300.0, 200.0), (280.0, 180.0, 320.0, 220.0), face="W")
+    cocked = DieTruth("d8-tauren", None, (100.0, 50.0), (80.0, 30.0, 120.0, 70.0), cocked=True,
+                      tray_mm=(61.2, 40.0), visible=0.9)
+    seen = (DieSeen(DieKind.D8_TAUREN, "W", 0.99, (301.0, 199.0), flat.box, "seat1"),
+            DieSeen(DieKind.D8_TAUREN, "3", 0.91, (102.0, 51.0), cocked.box, "seat1"))
+    line = bench._cocked_taken(ledger, "121/1/1/render", need, ((flat, cocked), seen))
+    assert line == ("a cocked die taken with a value: hand 2, need 2 d8-tauren in seat1, taken as "
+                    "roll 1 d8-tauren 3 W, render key 121/1/1/render; die at (100, 50) px, tray (61, 40) mm, "
+                    "90% of its top in view: read 3 at 0.91 in seat1")
+    assert bench._cocked_taken(ledger, "121/1/0/render", need, None).endswith("the camera's sighting was not seen")
