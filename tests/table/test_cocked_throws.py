@@ -43,6 +43,12 @@ def play_tao(tmp_path: Path, ready: Callable[[Any], None] | None = None) -> list
         demo.close()
 
 
+def cocked_unless_thrown_again(key: str) -> int:
+    """Every first throw lands a die cocked, and every throw made again lands flat (a stand-in
+    for ``build.cocked_throw``)."""
+    return int(not key.endswith(AGAIN))
+
+
 def test_a_die_cocked_in_every_throw_is_thrown_again_a_few_times_then_the_dealer_enters_it(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(build, "COCKED_THROWS", 1.0)
@@ -106,8 +112,7 @@ def test_a_die_thrown_cocked_four_times_running_is_thrown_a_fifth_time_not_given
 
 def test_the_demos_players_throw_the_same_dice_again_and_lay_a_revealed_one_flat_by_hand(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    # every first throw lands cocked, and every throw made again lands flat
-    monkeypatch.setattr(build, "cocked_throw", lambda key: int(not key.endswith(AGAIN)))
+    monkeypatch.setattr(build, "cocked_throw", cocked_unless_thrown_again)
     settled: list[tuple[str, bool]] = []  # (how, on the same felt with the same dice)
     faces: list[bool] = []  # whether dice thrown again landed on other faces than the cocked throw's
 
@@ -140,13 +145,23 @@ def test_the_demos_players_throw_the_same_dice_again_and_lay_a_revealed_one_flat
     assert not [r for r in records if r.why == MISREAD or r.kind == "answer"]
 
 
+@pytest.fixture(scope="module")
+def calm(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], dict[str, object]]:
+    """The inputs in effect and the results of the demo whose throws land cocked unless thrown
+    again, played out uninterrupted: a whole game, played once for every way of stopping it."""
+    folder = tmp_path_factory.mktemp("calm")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(build, "cocked_throw", cocked_unless_thrown_again)
+        play_tao(folder)
+    lines, results, _ = outcome(folder / "t.db")
+    return lines, results
+
+
 @pytest.mark.parametrize("stop", ["asked", "thrown again"])
 def test_a_demo_stopped_while_the_players_settle_a_cocked_die_ends_as_an_uninterrupted_one(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, stop: str) -> None:
-    # every first throw lands cocked, and every throw made again lands flat
-    monkeypatch.setattr(build, "cocked_throw", lambda key: int(not key.endswith(AGAIN)))
-    play_tao(tmp_path)
-    calm = outcome(tmp_path / "t.db")[:2]
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, stop: str,
+        calm: tuple[list[str], dict[str, object]]) -> None:
+    monkeypatch.setattr(build, "cocked_throw", cocked_unless_thrown_again)
     db = tmp_path / "stopped.db"
     demo, _ = build_demo("tao", 2, 2, db, None, ["heuristic"], GAMES["tao"][0])
     camera = demo.parts.devices.camera
