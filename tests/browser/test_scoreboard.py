@@ -18,7 +18,7 @@ from controller.table.table import HEALTH_EVERY
 from vision.face_art import svg_path
 from web.security import IDLE_LIMIT
 
-from browser_conftest import LiveServer, shot, web_conftest
+from tests.browser.conftest import LiveServer, shot, web_conftest
 
 LARGE = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}

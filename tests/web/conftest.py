@@ -175,7 +175,7 @@ class StreamReader:
 
     def __init__(self, client: FlaskClient, query: str = "") -> None:
         self._response = client.get(f"/api/stream{query}", buffered=False)
-        self._chunks = iter(self._response.response)
+        self._chunks: Iterator[bytes | str] = iter(self._response.response)
         self._text = ""
 
     def until(self, seq: int) -> list[dict[str, Any]]:
