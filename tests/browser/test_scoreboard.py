@@ -8,6 +8,8 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable
 
+import cv2
+import numpy as np
 import pytest
 
 from controller.games.dice import DieKind
@@ -462,6 +464,21 @@ def test_an_empty_pot_says_0(browser: Any, served: Any) -> None:
     table = web_conftest.new_table("tao", 3, 3, ["Ann", "Bo", "Cy"])
     page = open_board(browser, served(table), TV)
     assert page.locator("#pots .pot").inner_text().split() == ["Pot", "0"]
+
+
+def test_a_black_stone_reads_as_a_stone_not_an_empty_ring(browser: Any, served: Any) -> None:
+    # a black stone was a flat #111 disc in a grey ring: on the dark felt the room saw an empty
+    # ring beside the white stone's filled disc, and "○11 ●5" could be read the wrong way round
+    table = web_conftest.new_table("tao", 3, 3, ["Ann", "Bo", "Cy"])
+    page = open_board(browser, served(table), TV)
+    stone = page.locator("#seats .stone.black").first
+    picture = cv2.imdecode(np.frombuffer(stone.screenshot(), np.uint8), cv2.IMREAD_GRAYSCALE)
+    assert picture is not None
+    high, wide = picture.shape
+    rows, cols = np.mgrid[:high, :wide]
+    inside = (rows - (high - 1) / 2) ** 2 + (cols - (wide - 1) / 2) ** 2 < (0.5 * min(high, wide) / 2) ** 2
+    shot(page, "scoreboard-tao-stones")
+    assert int(picture[inside].max()) >= 96, picture  # a polished stone's highlight, not a hole
 
 
 def test_a_phone_scrolled_down_the_board_shows_the_whole_showdown_box(browser: Any,
