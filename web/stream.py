@@ -12,7 +12,7 @@ Comments keep an idle connection open through proxies.
 from __future__ import annotations
 
 import json
-from typing import Iterator
+from typing import Generator
 
 from controller.table.records import AFTER_ALL_TOLD, Place
 from web.context import WebTable
@@ -59,7 +59,7 @@ def resumed_at(after: int, now: Place) -> Place:
     return min((after, AFTER_ALL_TOLD), now)
 
 
-def events(ctx: WebTable, after: int | None) -> Iterator[bytes]:
+def events(ctx: WebTable, after: int | None) -> Generator[bytes, None, None]:
     """The stream's text: ``retry``, then a ``state`` (fresh) and every change after ``after``."""
     yield f"retry: {int(ctx.settings['retry_ms'])}\n\n".encode()
     state = ctx.public_state()
