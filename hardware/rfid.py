@@ -508,28 +508,38 @@ class StoneRegistry:
             raise RegistryRefused(f"{shown(self.path)} is an empty file, not a stone registry "
                                   "(remove it to start a new registry there)",
                                   ": give the registry's file with --db")
+        existed = self.path != ":memory:" and Path(path).exists()
         try:
             if read_only:
                 self._db = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
-                self._refuse_another_programs()
+                self._refuse_another_programs(existed)
             else:
                 self._db = sqlite3.connect(self.path)
-                self._refuse_another_programs()
+                self._refuse_another_programs(existed)
                 self._db.execute(_SCHEMA)
                 self._db.commit()
         except sqlite3.Error as err:
             raise RegistryRefused(f"stone registry {shown(self.path)}: {err}",
                                   " (give the registry's SQLite file with --db)") from None
 
-    def _refuse_another_programs(self) -> None:
+    def _refuse_another_programs(self, existed: bool) -> None:
         """Refuse an SQLite file with tables but no ``tags`` (a table's record, another program's
-        file): enrolling added a ``tags`` table to it, and listing said no tag was registered."""
+        file): enrolling added a ``tags`` table to it, and listing said no tag was registered.
+        Refuse too one with no table at all that was there before this opened it (another
+        program's new database): ``run`` and enrolling made it a registry without a word. No
+        dicetable command leaves such a file: a registry gets ``tags`` in the commit that makes
+        it, and one that enrolled nothing is removed."""
         tables = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if tables and "tags" not in tables:
             self._db.close()
             raise RegistryRefused(f"{shown(self.path)} is not a stone registry (an SQLite file with the "
                                   f"tables {', '.join(sorted(tables)[:4])})",
                                   ": give the registry's file with --db")
+        if existed and not tables:
+            self._db.close()
+            raise RegistryRefused(f"{shown(self.path)} is an SQLite file with no tables, not a stone "
+                                  "registry (another program's new database: move it away to start "
+                                  "a new registry there)", ": give the registry's file with --db")
 
     def enroll(self, record: TagRecord, replace: bool = False) -> bool:
         """Register a tag; True when that changed the registry (False: already so registered).
@@ -576,12 +586,11 @@ class StoneRegistry:
         return [_record(row) for row in rows]
 
     def _select(self, query: str, values: tuple[str, ...] = ()) -> list[Any]:
-        """Rows of ``query``; none from a read-only file that has no registry table yet."""
+        """Rows of ``query``, a failing read said as the registry's (a file opened has ``tags``:
+        one without is refused as it opens)."""
         try:
             return self._db.execute(query, values).fetchall()
         except sqlite3.OperationalError as err:
-            if "no such table" in str(err):
-                return []
             raise DeviceError(f"stone registry {shown(self.path)}: {err}") from None
 
     def close(self) -> None:

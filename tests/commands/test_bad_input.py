@@ -388,6 +388,7 @@ BAD_REGISTRIES = [  # [rfid] registry, and the file or folder the refusal names
     ("notes.txt", "'table/notes.txt': file is not a database"),
     ("empty.db", "'table/empty.db' is an empty file, not a stone registry"),
     ("songs.db", "'table/songs.db' is not a stone registry (an SQLite file with the tables songs)"),
+    ("blank.db", "'table/blank.db' is an SQLite file with no tables, not a stone registry"),
     ("/sys/stones.db", "'/sys/stones.db'"),  # a folder no one makes a file in, root included
 ]
 
@@ -438,19 +439,28 @@ def _opened(*args: object, **options: object) -> None:
 
 def _table_with_registry(desk: Path, registry: str) -> None:
     """A simulated table's configuration in ``desk/table`` whose ``[rfid] registry`` is
-    ``registry``, beside a folder, a text file, an empty file and another program's SQLite file;
-    and a state folder."""
+    ``registry``, beside a folder, a text file, an empty file, another program's SQLite file and
+    one with no tables; and a state folder."""
     import sqlite3
     (desk / "table" / "folder").mkdir(parents=True)
     (desk / "state").mkdir()
     (desk / "table" / "notes.txt").write_text("not a registry\n")
     (desk / "table" / "empty.db").write_bytes(b"")
+    _blank_sqlite(desk / "table" / "blank.db")
     other = sqlite3.connect(desk / "table" / "songs.db")
     other.execute("CREATE TABLE songs (title TEXT)")
     other.commit()
     other.close()
     (desk / "table" / "table.toml").write_text(
         f'[hardware]\nbackend = "sim"\n[camera]\nsource = "sim"\n[rfid]\nregistry = "{registry}"\n')
+
+
+def _blank_sqlite(path: Path) -> None:
+    """Another program's new SQLite file at ``path``: a header (its schema version), no table."""
+    import sqlite3
+    other = sqlite3.connect(path)
+    other.execute("PRAGMA user_version = 1")
+    other.close()
 
 
 def _served(*args: object) -> None:
@@ -619,6 +629,19 @@ def test_a_stone_command_refuses_an_empty_file_as_the_registry(
     before = snapshot(desk)
     status, err = refused_in_process(capsys, [*command, "--db", "empty.txt"])
     assert_refused(status, err, "'empty.txt' is an empty file, not a stone registry")
+    assert snapshot(desk) == before
+
+
+@pytest.mark.parametrize("command", [["stones", "list"],
+                                     ["stones", "enroll", "--kind", "stone", "--colour", "black", "--sim-tags", "AABBCCDD"]])
+def test_a_stone_command_refuses_an_sqlite_file_with_no_tables_as_the_registry(
+        desk: Path, capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    # another program's new database: listing said "no tags registered", and enrolling (or run)
+    # made it a registry by adding a tags table to it
+    _blank_sqlite(desk / "blank.db")
+    before = snapshot(desk)
+    status, err = refused_in_process(capsys, [*command, "--db", "blank.db"])
+    assert_refused(status, err, "'blank.db' is an SQLite file with no tables, not a stone registry")
     assert snapshot(desk) == before
 
 

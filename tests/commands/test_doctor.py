@@ -337,7 +337,8 @@ def test_help_says_what_doctor_checks_prints_and_exits_with(capsys):
 
 def test_doctor_leaves_the_registry_as_it_found_it(capsys, tmp_path):
     # a check writes nothing: doctor opened the registry to write, and gave an SQLite file with
-    # no tables yet (made, not enrolled into) the registry's table
+    # no tables (another program's new database) the registry's table; it says now that run
+    # refuses such a file, and still changes nothing
     import sqlite3
     registry = tmp_path / "stones.db"
     with sqlite3.connect(registry) as conn:
@@ -345,7 +346,7 @@ def test_doctor_leaves_the_registry_as_it_found_it(capsys, tmp_path):
     conn.close()
     os.utime(registry, (1_700_000_000, 1_700_000_000))
     before = registry.read_bytes()
-    status, _ = doctor(capsys)
-    assert status == 0
+    status, lines = doctor(capsys)
+    assert status == 1 and "is an SQLite file with no tables, not a stone registry" in lines[-1]["problem"]
     assert registry.read_bytes() == before and registry.stat().st_mtime == 1_700_000_000
     assert sorted(p.name for p in tmp_path.iterdir()) == ["stones.db"]
