@@ -125,14 +125,13 @@ def connect(path: Path, *, readonly: bool) -> sqlite3.Connection:
     try:
         conn = _open(path, readonly)
     except sqlite3.Error as err:
-        _drop(made)
+        _drop(path, made)
         raise StoreError(refusal(path, err, readonly)) from None
     try:
         _ready(conn, path, readonly)
     except (sqlite3.Error, StoreError) as err:
         conn.close()
-        if not _locked(err):  # a file locked by another program is not refused for what it is,
-            _drop(made)       # and the WAL files beside it are that program's
+        _drop(path, made)
         if isinstance(err, StoreError):
             raise
         raise StoreError(refusal(path, err, readonly)) from None
@@ -153,11 +152,66 @@ def _ready(conn: sqlite3.Connection, path: Path, readonly: bool) -> None:
         migrate(conn)
 
 
-def _drop(made: list[Path]) -> None:
-    """Remove the WAL files SQLite made beside a file refused as a record (a damaged one in WAL
-    mode left ``NAME-wal`` and ``NAME-shm`` behind); ones there before are the file's own."""
-    for side in made:
-        side.unlink(missing_ok=True)
+def _drop(path: Path, made: list[Path]) -> None:
+    """Remove the WAL files left beside ``path``, a file refused as the record, when they are
+    opening's own (a damaged file in WAL mode can leave ``NAME-wal`` and ``NAME-shm`` behind).
+
+    The rule: only files of ``made``, missing before opening (ones there before are the file's
+    own), and only when no other connection has the file open. Another program that opened it
+    meanwhile (whether it then locked the file or not) made those files or uses them, and a log
+    removed from under it loses what it commits next; the last connection to close a sound file
+    removes them itself. SQLite tells whether another has it (:func:`_alone`); they are removed
+    under its lock, so that no connection opens the file between the asking and the removing,
+    and what a log holds that the file lacks is written into the file as that lock's connection
+    closes (SQLite's own close, reading the log it still has open)."""
+    left = [side for side in made if side.exists()]
+    probe = _alone(path) if left else None
+    if probe is None:
+        return
+    try:
+        for side in left:
+            side.unlink(missing_ok=True)
+    finally:
+        probe.close()
+
+
+def _alone(path: Path) -> sqlite3.Connection | None:
+    """A connection holding the exclusive lock of the WAL file at ``path``, which SQLite gives
+    only when no other connection, in any program, has the file open (each holds a shared lock on
+    it while it does); None when another has, or when it could not be asked: without a log
+    (``NAME-wal``) the lock is not asked for before a page is read."""
+    if not path.with_name(path.name + "-wal").exists():
+        return None
+    try:
+        probe = sqlite3.connect(_uri(path, "mode=rw"), uri=True, timeout=0, isolation_level=None)
+    except sqlite3.Error:
+        return None
+    try:
+        given = _lock_given(probe)
+    except BaseException:
+        probe.close()
+        raise
+    if not given:
+        probe.close()
+        return None
+    return probe
+
+
+DAMAGED = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+"""What a read of a file's pages fails with when they are damaged: after the lock was given."""
+
+
+def _lock_given(probe: sqlite3.Connection) -> bool:
+    """Whether ``probe`` got the exclusive lock of its WAL file as it read it. In exclusive
+    locking mode a connection takes that lock as it opens the file's log, before it reads a page,
+    keeps the log's index in its own memory (not in ``NAME-shm``), and holds the lock until it is
+    closed; a damaged page fails the read after that."""
+    try:
+        probe.execute("PRAGMA locking_mode = EXCLUSIVE")
+        probe.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+    except sqlite3.Error as err:
+        return _code(err) in DAMAGED
+    return True
 
 
 def migrate(conn: sqlite3.Connection, upto: int | None = None) -> None:
@@ -208,11 +262,15 @@ writing to it) before it fails with "database is locked"."""
 
 def _open(path: Path, readonly: bool) -> sqlite3.Connection:
     query = _reading(path) if readonly else "mode=rwc"
-    uri = f"file:{quote(os.fsencode(path.absolute()))}?{query}"  # the name's own bytes, UTF-8 or not
     # the table serialises its calls under its own lock, from whichever thread (the loop, a web
     # request) holds it, so the connection may be used from more than the thread that made it
-    return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_S,
-                           check_same_thread=False)
+    return sqlite3.connect(_uri(path, query), uri=True, isolation_level=None,
+                           timeout=BUSY_TIMEOUT_S, check_same_thread=False)
+
+
+def _uri(path: Path, query: str) -> str:
+    """The URI SQLite opens ``path`` by, with ``query``: the name's own bytes, UTF-8 or not."""
+    return f"file:{quote(os.fsencode(path.absolute()))}?{query}"
 
 
 def _reading(path: Path) -> str:
@@ -304,9 +362,8 @@ def _schema_rows(path: Path) -> int:
     says why), or is at another version by now (a table migrating a new record meanwhile: the lock
     file tells it). What a program writing the file has not yet put in it is not seen; ``connect``
     sees it."""
-    uri = f"file:{quote(os.fsencode(path.absolute()))}?mode=ro&immutable=1"
     try:
-        conn = sqlite3.connect(uri, uri=True)
+        conn = sqlite3.connect(_uri(path, "mode=ro&immutable=1"), uri=True)
     except sqlite3.Error:
         return 0
     try:
@@ -350,10 +407,15 @@ def _not_sqlite(path: Path) -> str:
 
 
 def _locked(err: Exception) -> bool:
-    """SQLite's BUSY or LOCKED (any extended code of them): another connection holds a lock.
-    (An error SQLite did not raise itself has no code.)"""
+    """SQLite's BUSY or LOCKED (any extended code of them): another connection holds a lock."""
+    return _code(err) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+def _code(err: Exception) -> int:
+    """SQLite's primary result code of ``err``, its extended code's low byte (0: an error SQLite
+    did not raise itself has no code)."""
     code: int = getattr(err, "sqlite_errorcode", 0)
-    return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return code & 0xFF
 
 
 def refusal(path: Path, err: sqlite3.Error, readonly: bool) -> str:

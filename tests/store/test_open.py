@@ -2,6 +2,8 @@
 
 import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -264,6 +266,73 @@ def test_a_record_locked_as_it_is_migrated_keeps_the_other_programs_wal_files(tm
         other.execute("COMMIT")
         with sqlite3.connect(path) as reader:
             assert reader.execute("SELECT name FROM sqlite_schema WHERE name = 'backup_marks'").fetchone()
+        reader.close()
+    finally:
+        other.close()
+
+
+@pytest.mark.parametrize("open_", [Store, Store.open_readonly], ids=["table", "reader"])
+def test_a_file_another_program_fills_as_it_is_opened_keeps_that_programs_wal_files(
+        tmp_path, monkeypatch, open_):
+    # an empty file, which another program opened and filled in WAL mode just after opening
+    # looked for NAME-wal and NAME-shm: refused as that program's file (no lock in the way), its
+    # WAL files were taken for opening's own and removed, and what it committed next was lost
+    path = tmp_path / "table.db"
+    path.write_bytes(b"")
+    other, opened = sqlite3.connect(path, isolation_level=None), schema._open
+
+    def other_program_first(*args):
+        other.execute("PRAGMA journal_mode = WAL")
+        other.execute("CREATE TABLE songs (title TEXT)")
+        return opened(*args)
+
+    monkeypatch.setattr(schema, "_open", other_program_first)
+    try:
+        assert "SQLite file of another program" in _refusal(path, open_)
+        other.execute("INSERT INTO songs VALUES ('Blue Moon')")
+        with sqlite3.connect(path) as reader:
+            assert reader.execute("SELECT title FROM songs").fetchall() == [("Blue Moon",)]
+        reader.close()
+    finally:
+        other.close()
+
+
+def _left_behind(path):
+    """A WAL file at ``path`` with ``NAME-wal`` and ``NAME-shm`` beside it that no connection
+    holds: a program opened it, committed a row, and ended without closing it."""
+    with Store(path):
+        pass
+    program = ("import os, sqlite3, sys\n"
+               "conn = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+               "conn.execute('CREATE TABLE songs (title TEXT)')\n"
+               "conn.execute(\"INSERT INTO songs VALUES ('Blue Moon')\")\n"
+               "os._exit(0)\n")
+    subprocess.run([sys.executable, "-c", program, str(path)], check=True, timeout=60)
+    return schema._sidecars(path)
+
+
+def test_wal_files_no_connection_holds_are_dropped_and_what_they_held_kept(tmp_path):
+    path = tmp_path / "table.db"
+    sides = _left_behind(path)
+    assert all(side.exists() for side in sides)
+    schema._drop(path, sides)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["table.db", "table.db.lock"]
+    with sqlite3.connect(path) as reader:  # the committed row was put into the file first
+        assert reader.execute("SELECT title FROM songs").fetchall() == [("Blue Moon",)]
+    reader.close()
+
+
+def test_wal_files_another_connection_holds_are_kept(tmp_path):
+    path = tmp_path / "table.db"
+    sides = _left_behind(path)
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("SELECT count(*) FROM songs").fetchone()
+        schema._drop(path, sides)
+        assert all(side.exists() for side in sides)
+        other.execute("INSERT INTO songs VALUES ('Moon River')")
+        with sqlite3.connect(path) as reader:
+            assert len(reader.execute("SELECT title FROM songs").fetchall()) == 2
         reader.close()
     finally:
         other.close()
