@@ -12,12 +12,15 @@ from __future__ import annotations
 import os
 import secrets
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask
 
 from controller.table.records import TableHandle
 from web.context import WebTable
+
+if TYPE_CHECKING:
+    from web.server import Background
 
 __all__ = ["create_app", "environment_pin", "serve", "serve_in_background"]
 
@@ -80,12 +83,16 @@ def _register(app: Flask) -> None:
 
 
 def serve(app: Flask, host: str = "127.0.0.1", port: int = 5000) -> None:
-    """Serve ``app`` with gevent's WSGI server until interrupted; prints the address first."""
+    """Serve ``app`` with gevent's WSGI server until interrupted; prints the address first
+    (port 0: any free port, the one picked printed). Raises ``web.server.CannotServe`` when the
+    address cannot be listened on."""
     from web.server import serve as run
     run(app, host, port)
 
 
-def serve_in_background(app: Flask, host: str = "127.0.0.1", port: int = 5000) -> Any:
-    """Serve ``app`` with gevent's WSGI server in a thread; returns a server with ``stop()``."""
+def serve_in_background(app: Flask, host: str = "127.0.0.1", port: int = 5000) -> Background:
+    """Serve ``app`` with gevent's WSGI server in a thread; returns the server: its ``url`` and
+    ``port`` say where (port 0: any free port), ``stop()`` ends it. Raises
+    ``web.server.CannotServe`` when the address cannot be listened on."""
     from web.server import serve_in_background as start
     return start(app, host, port)

@@ -1,22 +1,21 @@
 """Browser tests: the scoreboard and console in Debian's headless Chromium, driven by Playwright.
 
-The web app is served by the production server (gevent) in a thread, on a port that survives a
-restart of the server; the table comes from ``new_table`` in ``tests/web/conftest.py`` (the one
-place that chooses it). Screenshots land in ``out/screenshots/``.
+The web app is served by the production server (gevent) in a thread, on a free port it binds
+itself (port 0) and keeps across a restart of the server; the table comes from ``new_table`` in
+``tests/web/conftest.py`` (the one place that chooses it). Screenshots land in ``out/screenshots/``.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
-import socket
 import sys
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 
-from web.server import Background
+from web.server import Background, listen
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
@@ -44,20 +43,14 @@ fresh = web_conftest.fresh  # the fixture: the table `run` starts, on a fresh re
 sys.modules.setdefault("browser_conftest", sys.modules[__name__])
 
 
-def free_port() -> int:
-    """A TCP port nobody listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 class LiveServer(Background):
-    """The app under the production server in a thread, at ``url``; restarts keep the port."""
+    """The app under the production server in a thread, at ``url``; restarts keep the port.
 
-    def __init__(self, app: Any, port: int) -> None:
-        super().__init__(app, "127.0.0.1", port)
-        self.url = f"http://127.0.0.1:{port}"
+    Port 0, the default, is any free port, bound here: a port picked, let go and bound later
+    could be taken in between by another process (the suite runs on every core)."""
+
+    def __init__(self, app: Any, port: int = 0) -> None:
+        super().__init__(app, listen("127.0.0.1", port))
 
     def restart(self) -> None:
         """Stop, then serve again on the same port."""
@@ -83,7 +76,7 @@ def served() -> Iterator[Any]:
     servers: list[LiveServer] = []
 
     def serve(table: Any, **config: Any) -> LiveServer:
-        live = LiveServer(web_conftest.app_for(table, **config), free_port())
+        live = LiveServer(web_conftest.app_for(table, **config))
         live.start()
         servers.append(live)
         return live
