@@ -19,7 +19,10 @@ from controller.commands.common import Announcer, folders_kept_if_used, given_pa
 from controller.games.errors import InvalidInput
 
 if TYPE_CHECKING:
+    import socket
+
     from hardware.devices import DeviceStatus
+    from web.server import Background
 
 DEFAULT_STATE = Path("/var/lib/dicetable")
 
@@ -67,7 +70,8 @@ def register(subparsers: Any) -> None:
                         "default: ten distinct colours)")
     parser.add_argument("--host", default="0.0.0.0", help="the scoreboard's address (default "
                                                           "0.0.0.0: the local network)")
-    parser.add_argument("--port", type=int, default=5000, help="the scoreboard's port")
+    parser.add_argument("--port", type=int, default=5000, help="the scoreboard's port (default 5000; "
+                        "0: any free port, the one picked printed)")
     parser.add_argument("--no-web", action="store_true", help="no scoreboard")
     parser.set_defaults(run=run)
 
@@ -87,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
     config = config_for_command(str(args.config))  # checked whole before a file is made
     tray = load_tray_config(args.config)
     check_registry(config, state)
+    listener = None if args.no_web else _listen(args.host, args.port)  # a port taken: refused before a file is made
     with folders_kept_if_used(state):  # a registry that passed the check and still failed to open
         _writable(state)
         table, parts = build_real(config, tray, state)
@@ -98,8 +103,8 @@ def run(args: argparse.Namespace) -> int:
                 raise InvalidInput("--game needs --names (one name per seat, comma-separated)")
             colours = [c.strip() for c in args.colours.split(",") if c.strip()]
             table.new_game(args.game, names, {}, colours)
-        if not args.no_web:
-            server = _serve(table, args.host, args.port, state)
+        if listener is not None:
+            server = _serve(table, listener, state)
         print(f"table running; record {shown(state / 'table.db')}", file=sys.stderr, flush=True)
         for line in _standing(table.standing()):
             print(line, file=sys.stderr, flush=True)
@@ -114,15 +119,25 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _serve(table: Any, host: str, port: int, state: Path) -> Any:
-    """Serve the scoreboard and the console, the dealer's sessions kept in the ``state`` folder
-    (a restart does not log the dealer out; deleting the file logs every dealer out); say what
-    the console lacks, and a damaged sessions file replaced."""
-    from web import create_app, environment_pin, serve_in_background
+def _listen(host: str, port: int) -> socket.socket:
+    """The scoreboard's port (0: any free one), bound before the table makes a file."""
+    from web.server import listen
+    if not 0 <= port <= 65535:
+        raise InvalidInput(f"--port must be 0-65535 (0: any free port), not {port}")
+    return listen(host, port)
+
+
+def _serve(table: Any, listener: socket.socket, state: Path) -> Background:
+    """Serve the scoreboard and the console on ``listener``, the dealer's sessions kept in the
+    ``state`` folder (a restart does not log the dealer out; deleting the file logs every dealer
+    out); say where (the port picked, for port 0), what the console lacks, and a damaged sessions
+    file replaced."""
+    from web import create_app, environment_pin
     from web.security import SESSIONS_FILE, SessionKeep
+    from web.server import Background
     sessions = SessionKeep.at(state / SESSIONS_FILE)
-    server = serve_in_background(create_app(table, {"sessions": sessions}), host, port)
-    print(f"scoreboard: http://{host}:{port}/", flush=True)
+    server = Background(create_app(table, {"sessions": sessions}), listener).start()
+    print(f"scoreboard: {server.url}/", flush=True)
     for warning in (sessions.replaced, pin_warning(environment_pin())):
         if warning is not None:
             print(warning, file=sys.stderr, flush=True)

@@ -11,6 +11,7 @@ import stat
 import subprocess
 import sys
 import time
+import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -169,10 +170,52 @@ def test_the_real_table_reads_by_the_dice_sets_taught_in_its_state_directory(tmp
         parts.close()
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+def test_run_on_port_0_serves_on_a_free_port_and_prints_which(tmp_path: Path) -> None:
+    # --port 0 served on port 0 in the line it printed; the tests picked a free port, let it go and
+    # had run bind it later, when another process could have taken it
+    with _service(tmp_path, ["--host", "127.0.0.1", "--port", "0"]) as (child, listener):
+        assert listener.recv(100).decode() == "READY=1"
+        assert child.stdout is not None
+        said = child.stdout.readline().decode()  # printed before READY=1
+        port = int(said.removeprefix("scoreboard: http://127.0.0.1:").removesuffix("/\n"))
+        assert port != 0
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as page:
+            assert page.status == 200
+        _stopped(child)
+
+
+def test_run_refuses_a_port_in_use_in_one_line_before_it_makes_its_state_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # the server's thread died with a traceback, and run ended with another, a RuntimeError, 10 s later
+    from controller.cli import main
+
+    monkeypatch.setenv("DICETABLE_HW", "sim")
+    monkeypatch.setattr("controller.table.service.serve_table", lambda *args: None)  # never a loop
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status = main(["run", "--config", str(_config(tmp_path)), "--state", str(tmp_path / "state"),
+                       "--host", "127.0.0.1", "--port", str(port)])
+    assert status == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"dicetable: cannot serve the scoreboard on 127.0.0.1:{port}: the port is in use; stop what "
+        "listens there or give another port (0: any free port)"]
+    assert not (tmp_path / "state").exists()
+
+
+@pytest.mark.parametrize("port", ["-1", "65536"])
+def test_run_refuses_a_port_beyond_0_to_65535_in_one_line(tmp_path: Path, port: str,
+                                                          capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from controller.cli import main
+
+    monkeypatch.setenv("DICETABLE_HW", "sim")
+    monkeypatch.setattr("controller.table.service.serve_table", lambda *args: None)
+    assert main(["run", "--config", str(_config(tmp_path)), "--state", str(tmp_path / "state"),
+                 "--port", port]) == 2
+    assert capsys.readouterr().err.splitlines() == [f"dicetable: --port must be 0-65535 (0: any free port), not {port}"]
+    assert not (tmp_path / "state").exists()
 
 
 @pytest.mark.parametrize("pin", [None, "8642", "864213"])
@@ -182,7 +225,7 @@ def test_run_says_when_its_dealer_console_has_no_pin_to_open_it_or_a_short_one(t
     from controller.commands.run import NO_PIN
     from web import PIN_VARIABLE
 
-    with _service(tmp_path, ["--host", "127.0.0.1", "--port", str(_free_port())], without=PIN_VARIABLE,
+    with _service(tmp_path, ["--host", "127.0.0.1", "--port", "0"], without=PIN_VARIABLE,
                   **({PIN_VARIABLE: pin} if pin else {})) as (child, listener):
         assert listener.recv(100).decode() == "READY=1"
         err = _stopped(child)
@@ -197,7 +240,7 @@ def test_run_keeps_the_dealer_s_sessions_in_its_state_folder_and_replaces_a_dama
     kept = tmp_path / "state" / SESSIONS_FILE
     kept.parent.mkdir()
     kept.write_text("{half a file")
-    with _service(tmp_path, ["--host", "127.0.0.1", "--port", str(_free_port())]) as (child, listener):
+    with _service(tmp_path, ["--host", "127.0.0.1", "--port", "0"]) as (child, listener):
         assert listener.recv(100).decode() == "READY=1"
         err = _stopped(child)
     assert f"warning: the dealer's sessions '{kept}' were damaged (not JSON): replaced" in err
@@ -207,7 +250,7 @@ def test_run_keeps_the_dealer_s_sessions_in_its_state_folder_and_replaces_a_dama
 def test_run_refuses_a_sessions_file_it_cannot_read_in_one_line(tmp_path: Path) -> None:
     from web.security import SESSIONS_FILE
     (tmp_path / "state" / SESSIONS_FILE).mkdir(parents=True)
-    with _service(tmp_path, ["--host", "127.0.0.1", "--port", str(_free_port())]) as (child, _):
+    with _service(tmp_path, ["--host", "127.0.0.1", "--port", "0"]) as (child, _):
         _, err = child.communicate(timeout=60)
     assert child.returncode == 2
     assert err.decode().startswith("dicetable: cannot read the dealer's sessions") and err.decode().count("\n") == 1
