@@ -2,8 +2,9 @@
 
 The simulated camera renders the dice and the real reader reads them; bots press simulated
 buttons and lay simulated stones and chips on RFID spots; the table records every input durably
-before it shows it. The scoreboard runs on http://127.0.0.1:5000 unless ``--no-web``. With the
-same ``--db`` a stopped demo resumes where it stopped.
+before it shows it. The scoreboard runs on http://127.0.0.1:5000 unless ``--no-web`` (``--port 0``:
+any free port, the one picked printed). With the same ``--db`` a stopped demo resumes where it
+stopped.
 """
 
 from __future__ import annotations
@@ -21,7 +22,10 @@ from controller.games.errors import InvalidInput
 from controller.games.registry import GAMES, find_game
 
 if TYPE_CHECKING:
+    import socket
+
     from controller.table.records import Update
+    from web.server import Background
 
 DEFAULT_PORT = 5000
 
@@ -53,7 +57,7 @@ def register(subparsers: Any) -> None:
                                                 "simulated tray's dice")
     parser.add_argument("--no-web", action="store_true", help="no scoreboard")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
-                        help=f"the scoreboard's port on 127.0.0.1 (default {DEFAULT_PORT})")
+                        help=f"the scoreboard's port on 127.0.0.1 (default {DEFAULT_PORT}; 0: any free port)")
     parser.add_argument("--bots", help="bot per seat, comma-separated; fewer go round the table again "
                                        f"(default {DEFAULT_BOTS})")
     add_option_argument(parser)
@@ -70,16 +74,17 @@ def run(args: argparse.Namespace) -> int:
     bots = seated_bots(spec.name, players, DEFAULT_BOTS if args.bots is None else args.bots)
     if args.hands is not None and args.hands < 1:
         raise InvalidInput(f"--hands must be at least 1, not {args.hands}")
-    if not 1 <= args.port <= 65535:
-        raise InvalidInput(f"--port must be 1-65535, not {args.port}")
+    if not 0 <= args.port <= 65535:
+        raise InvalidInput(f"--port must be 0-65535 (0: any free port), not {args.port}")
     _check_faults(players if args.db is None or not args.db.exists() else None)
+    listener = None if args.no_web else _listen(args.port)  # a port taken: refused before a record is made
     db = args.db or Path(tempfile.mkdtemp(prefix="dicetable-demo-")) / "table.db"
     demo, resumed = build_demo(spec.name, players, args.seed, db, speed, bots, parse_options(args.option))
     out = sys.stdout
     _introduce(demo, resumed, db, out)
     if resumed:
         _unapplied(args, demo, out)
-    server = None if args.no_web else _serve(demo.table, args.port, out, speed)
+    server = None if listener is None else _serve(demo.table, listener, out, speed)
     narrator = Narrator(demo.table, out)
     try:
         with stopped_as_by_ctrl_c():
@@ -173,11 +178,18 @@ def console_pin() -> tuple[str, str]:
     return drawn, f"PIN {drawn} for this run; set ${PIN_VARIABLE} to choose one"
 
 
-def _serve(table: Any, port: int, out: TextIO, speed: float | None) -> Any:
-    from web import serve_in_background
+def _listen(port: int) -> socket.socket:
+    """The scoreboard's port on 127.0.0.1 (0: any free one), bound before the demo's record is made
+    (the web is imported only for a demo that serves it)."""
+    from web.server import listen
+    return listen("127.0.0.1", port)
+
+
+def _serve(table: Any, listener: socket.socket, out: TextIO, speed: float | None) -> Background:
+    from web.server import Background
     pin, told = console_pin()
-    server = serve_in_background(demo_app(table, speed, pin), "127.0.0.1", port)
-    print(f"scoreboard: http://127.0.0.1:{port}/  (dealer console: /dealer, {told})", file=out, flush=True)
+    server = Background(demo_app(table, speed, pin), listener).start()
+    print(f"scoreboard: {server.url}/  (dealer console: /dealer, {told})", file=out, flush=True)
     return server
 
 
