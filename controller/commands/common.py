@@ -22,7 +22,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Callable, Collection, Iterator, TextIO
 
-from controller.games.errors import DiceTableError
+from controller.games.errors import DiceTableError, InvalidInput
 from controller.paths import shown as shown  # the name the commands use
 
 if TYPE_CHECKING:
@@ -45,6 +45,12 @@ def given(text: str) -> str:
 def given_path(text: str) -> Path:
     """:func:`given` as a ``Path``."""
     return Path(given(text))
+
+
+def check_port(port: int) -> None:
+    """Refuse a scoreboard ``--port`` beyond 0-65535 (0: any free port, which the server prints)."""
+    if not 0 <= port <= 65535:
+        raise InvalidInput(f"--port must be 0-65535 (0: any free port), not {port}")
 
 
 def reason(err: OSError) -> str:

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from controller.commands.common import Announcer, given_path, shown, stopped_as_by_ctrl_c
+from controller.commands.common import Announcer, check_port, given_path, shown, stopped_as_by_ctrl_c
 from controller.commands.simulate import add_option_argument, named_bots, parse_options, seated_bots
 from controller.games.errors import InvalidInput
 from controller.games.registry import GAMES, find_game
@@ -74,8 +74,7 @@ def run(args: argparse.Namespace) -> int:
     bots = seated_bots(spec.name, players, DEFAULT_BOTS if args.bots is None else args.bots)
     if args.hands is not None and args.hands < 1:
         raise InvalidInput(f"--hands must be at least 1, not {args.hands}")
-    if not 0 <= args.port <= 65535:
-        raise InvalidInput(f"--port must be 0-65535 (0: any free port), not {args.port}")
+    check_port(args.port)
     _check_faults(players if args.db is None or not args.db.exists() else None)
     listener = None if args.no_web else _listen(args.port)  # a port taken: refused before a record is made
     db = args.db or Path(tempfile.mkdtemp(prefix="dicetable-demo-")) / "table.db"

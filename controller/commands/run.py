@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from controller.commands.common import Announcer, folders_kept_if_used, given_path, shown
+from controller.commands.common import Announcer, check_port, folders_kept_if_used, given_path, shown
 from controller.games.errors import InvalidInput
 
 if TYPE_CHECKING:
@@ -122,8 +122,7 @@ def run(args: argparse.Namespace) -> int:
 def _listen(host: str, port: int) -> socket.socket:
     """The scoreboard's port (0: any free one), bound before the table makes a file."""
     from web.server import listen
-    if not 0 <= port <= 65535:
-        raise InvalidInput(f"--port must be 0-65535 (0: any free port), not {port}")
+    check_port(port)
     return listen(host, port)
 
 
