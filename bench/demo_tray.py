@@ -63,7 +63,7 @@ def tray_scene(kind: str, players: int, seed: int, index: int) -> Any:
     px_per_mm = TRAY_FILL * min(SIZE[0] / layout.width_mm, SIZE[1] / layout.height_mm)
     rng = random.Random(seed * 100_000 + index)
     count = rng.randint(2, 7)
-    areas = tuple(tuple(map(tuple, zones[rng.choice(sorted(zones))])) for _ in range(count))
+    areas = tuple(tuple((x, y) for x, y in zones[rng.choice(sorted(zones))]) for _ in range(count))
     spec = SceneSpec(size=SIZE, tray=layout, markers=True, px_per_mm=px_per_mm, kind=kind,
                      die_px=(TRAY_DIE_MM[0] * px_per_mm, TRAY_DIE_MM[1] * px_per_mm), n_dice=count,
                      areas_mm=areas, cocked=int(rng.random() < 0.1))

@@ -29,6 +29,7 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import TypedDict
 
 import cv2
 import numpy as np
@@ -88,7 +89,20 @@ def bench_frame(kind: str, n: int, size: tuple[int, int] = (960, 540),
     return bench_light(scene.image, rng), [Truth(d.value, d.box) for d in scene.dice]
 
 
-PLAIN = {"glare": 0, "blur": 0, "noise": 0, "perspective": 0, "cocked": 0, "clutter": 0, "jpeg_quality": None}
+class Plain(TypedDict):
+    """The :class:`SceneSpec` fields :data:`PLAIN` sets, typed as the spec types them, so that
+    ``replace(spec, **PLAIN)`` is checked field by field."""
+
+    glare: float
+    blur: float
+    noise: float
+    perspective: float
+    cocked: int
+    clutter: int
+    jpeg_quality: int | None
+
+
+PLAIN: Plain = {"glare": 0, "blur": 0, "noise": 0, "perspective": 0, "cocked": 0, "clutter": 0, "jpeg_quality": None}
 """What ``--plain`` frames leave out of the bench's (:func:`bench_frame`)."""
 
 

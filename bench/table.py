@@ -40,6 +40,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the crash harness lives with the tests
 
+from controller.store import Record  # noqa: E402
 from controller.table.camera import MOVE_APART, MOVE_IT, zone_for  # noqa: E402
 from controller.table.build import build_demo  # noqa: E402
 from controller.table.demo import play_out  # noqa: E402
@@ -226,12 +227,12 @@ COCKED_SAID = "lies cocked"
 """How a question about a die lying cocked says it (``controller.table.camera._cocked``)."""
 
 
-def _asked(records: list[Any], answered: list[str], said: str) -> int:
+def _asked(records: list[Record], answered: list[str], said: str) -> int:
     """The camera's questions saying ``said`` that the players settled (not ``answered``)."""
     return sum(r.kind == "question" and said in r.line for r in records) - sum(said in line for line in answered)
 
 
-def _answered(records: list[Any]) -> list[str]:
+def _answered(records: list[Record]) -> list[str]:
     """The camera's questions that the dealer answered (each answer follows its question)."""
     answered, open_question = [], None
     for record in records:

@@ -24,9 +24,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "vision"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the test's set lives with the tests
 from dice_reader import Tally, Truth, match, score  # noqa: E402  (the d6 bench's scoring: one definition)
-from test_teach import new_look  # noqa: E402  (the test's set: one definition)
+from tests.vision.test_teach import new_look  # noqa: E402  (the test's set: one definition)
 
 from controller.games.dice import DieKind  # noqa: E402
 from vision.faces import read_faces  # noqa: E402
