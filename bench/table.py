@@ -40,11 +40,19 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the crash harness lives with the tests
 
+from controller.games.base import DiceNeeded  # noqa: E402
 from controller.store import Record  # noqa: E402
 from controller.table.camera import MOVE_APART, MOVE_IT, zone_for  # noqa: E402
 from controller.table.build import build_demo  # noqa: E402
-from controller.table.demo import play_out  # noqa: E402
+from controller.table.demo import Demo, play_out  # noqa: E402
+from controller.table.ledger import Ledger  # noqa: E402
+from controller.table.records import Ack, DieSeen, Entry  # noqa: E402
+from controller.table.table import Sighting  # noqa: E402
 from tests.table.crashes import kill_until_done, outcome, run_once  # noqa: E402
+from vision.render import DieTruth  # noqa: E402
+
+Sight = tuple[tuple[DieTruth, ...], tuple[DieSeen, ...]]
+"""The dice of a throw: the renderer's truth and the dice the camera read (:func:`_watched`)."""
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -55,27 +63,28 @@ def percentile(values: list[float], share: float) -> float:
 
 def whole_path(game: str, hands: int, folder: Path) -> None:
     """Play ``hands`` hands at full speed and time every camera-read input."""
-    demo, _ = build_demo(game, 3, 7, folder / "path.db", None, ["heuristic"])
+    demo: Demo = build_demo(game, 3, 7, folder / "path.db", None, ["heuristic"])[0]
     table, eyes = demo.table, demo.table.eyes
     assert eyes is not None
     latencies: list[float] = []
     started: list[float] = []
     look, submit = eyes.look, table.submit
 
-    def timed_look(need):  # type: ignore[no-untyped-def]
+    def timed_look(need: DiceNeeded | None) -> Sighting | None:
         begun = time.perf_counter()
         sight = look(need)
         if sight is not None and sight.roll is not None:
             started.append(begun)  # the frame on which the tray was found settled
         return sight
 
-    def timed_submit(entry, **kwargs):  # type: ignore[no-untyped-def]
+    def timed_submit(entry: Entry, **kwargs: Any) -> Ack:
         ack = submit(entry, **kwargs)
         if entry.origin == "camera" and started:
             latencies.append(time.perf_counter() - started.pop())
         return ack
 
-    eyes.look, table.submit = timed_look, timed_submit
+    setattr(eyes, "look", timed_look)  # timed in place: the table calls its own eyes and submit
+    setattr(table, "submit", timed_submit)
     begin = time.perf_counter()
     play_out(demo, hands)
     seconds = time.perf_counter() - begin
@@ -100,11 +109,11 @@ def camera_games(count: int, folder: Path, players: int = 4, first_seed: int = 1
     from controller.table import build
     from controller.table.sim_seats import AGAIN, MISREAD, MOVED
 
-    cocked_keys: dict[str, Any] = {}  # the render key of each throw with a cocked die: its need
+    cocked_keys: dict[str, DiceNeeded] = {}  # the render key of each throw with a cocked die: its need
     thrown_keys: set[str] = set()
     cocked_dice = build.cocked_dice
 
-    def counted(key: str, need: Any) -> int:
+    def counted(key: str, need: DiceNeeded) -> int:
         cocked = cocked_dice(key, need)
         thrown_keys.add(key)
         if cocked:
@@ -118,7 +127,7 @@ def camera_games(count: int, folder: Path, players: int = 4, first_seed: int = 1
         for seed in range(first_seed, first_seed + count):
             cocked_keys.clear()
             thrown_keys.clear()
-            demo, _ = build_demo(game, players, seed, folder / f"{game}-{seed}.db", None, ["heuristic"], options)
+            demo: Demo = build_demo(game, players, seed, folder / f"{game}-{seed}.db", None, ["heuristic"], options)[0]
             sights = _watched(demo)
             play_out(demo, None)
             records = demo.table.store.records(demo.table.game_no)
@@ -170,35 +179,38 @@ def _check_players(parser: argparse.ArgumentParser, players: int, games: list[st
             parser.error(f"--players {players}: {err}")
 
 
-def _taken_by_camera(ledger: Any, key: str) -> bool:
+def _taken_by_camera(ledger: Ledger | None, key: str) -> bool:
     """Whether the roll the throw rendered from ``key`` answers (``seed/game/index/render``: the
     ledger's ``index``-th input) was taken from the camera, not answered by the dealer."""
+    assert ledger is not None  # the game was played
     index = int(key.split("/")[2])
     return index < len(ledger.played) and ledger.played[index].origin == "camera"
 
 
-def _watched(demo: Any) -> dict[str, tuple[Any, Any]]:
+def _watched(demo: Demo) -> dict[str, Sight]:
     """The dice of every throw the camera took a roll from, by the throw's render key (filled as
     ``demo`` plays): the renderer's truth (``vision.render.DieTruth``: which die lies cocked) and
     the dice the camera read, by which :func:`_cocked_taken` names what it read for a cocked die."""
     eyes, camera = demo.table.eyes, demo.parts.devices.camera
-    sights: dict[str, tuple[Any, Any]] = {}
+    assert eyes is not None
+    sights: dict[str, Sight] = {}
     look = eyes.look
 
-    def watched_look(need):  # type: ignore[no-untyped-def]
+    def watched_look(need: DiceNeeded | None) -> Sighting | None:
         sight = look(need)
         if sight is not None and sight.roll is not None:
             sights[str(camera.last_key())] = (camera.scene.dice, sight.seen)  # not the frames: a game has many
         return sight
 
-    eyes.look = watched_look
+    setattr(eyes, "look", watched_look)  # watched in place: the table calls its own eyes
     return sights
 
 
-def _cocked_taken(ledger: Any, key: str, need: Any, sight: tuple[Any, Any] | None) -> str:
+def _cocked_taken(ledger: Ledger | None, key: str, need: DiceNeeded, sight: Sight | None) -> str:
     """One line naming a throw with a cocked die that the camera took with a value: the hand, the
     need (its zone), the cocked die (where the renderer put it) and what the camera read there, so
     the throw can be replayed (``build_demo`` with the seed; the throw's render key is given)."""
+    assert ledger is not None  # the game was played
     played = ledger.played[int(key.split("/")[2])]
     said = (f"a cocked die taken with a value: hand {played.hand}, need {need.count} {need.kind.value} "
             f"in {zone_for(need.seat)}, taken as {played.input}, render key {key}")
@@ -208,7 +220,7 @@ def _cocked_taken(ledger: Any, key: str, need: Any, sight: tuple[Any, Any] | Non
     return said + "; " + "; ".join(_die_taken(truth, seen) for truth in truths if truth.cocked)
 
 
-def _die_taken(truth: Any, seen: tuple[Any, ...]) -> str:
+def _die_taken(truth: DieTruth, seen: tuple[DieSeen, ...]) -> str:
     """The cocked die ``truth`` (a ``vision.render.DieTruth``) and the die the camera read nearest
     its top face's centre (a ``controller.table.records.DieSeen``), in a few words."""
     x, y = truth.center
