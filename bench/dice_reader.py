@@ -24,7 +24,7 @@ import statistics
 import time
 from dataclasses import astuple, dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 import cv2
 import numpy as np
@@ -36,6 +36,9 @@ from vision.classify import classifier, readers
 from vision.perturb import CHANGES
 from vision.photos import DEFAULT_SET, is_held_out, load_set
 from vision.read import UNCERTAIN, DieReading, read_dice
+
+if TYPE_CHECKING:
+    from vision.render import SceneSpec
 
 
 @dataclass(frozen=True)
@@ -203,7 +206,7 @@ def wide_view(folder: Path, every: int) -> None:
     print(total.line(f"real photos, every {every}th seen 3x as wide (mirrored around)"), flush=True)
 
 
-def synthetic_specs(count: int, seed: int) -> Iterable[tuple[random.Random, object]]:
+def synthetic_specs(count: int, seed: int) -> Iterable[tuple[random.Random, SceneSpec]]:
     """``count`` seeded scene specs mixing every hard case the renderer knows."""
     from vision.render import SceneSpec
 
@@ -225,7 +228,7 @@ def synthetic(count: int, seed: int, sheet: Path | None = None) -> None:
     total = Tally()
     tiles: list[np.ndarray] = []
     for number, (frame_rng, spec) in enumerate(synthetic_specs(count, seed)):
-        scene = render_scene(frame_rng, spec)  # type: ignore[arg-type]
+        scene = render_scene(frame_rng, spec)
         observation = read_dice(scene.image)
         total += _judge(scene.image, observation.dice, [Truth(d.value, d.box) for d in scene.dice], f"frame {number}",
                         tiles if sheet is not None else None)
@@ -337,11 +340,11 @@ def speed(rounds: int, seed: int) -> None:
           f"({settle_ms / base:.2f}x)", flush=True)
 
 
-def _median_ms(fn: object, rounds: int) -> float:
+def _median_ms(fn: Callable[[], object], rounds: int) -> float:
     times = []
     for _ in range(rounds):
         start = time.perf_counter()
-        fn()  # type: ignore[operator]
+        fn()
         times.append((time.perf_counter() - start) * 1000)
     return statistics.median(times)
 

@@ -48,7 +48,8 @@ def scene(seed: int) -> render.Scene:
                             jpeg_quality=rng.choice([None, 40, 60, 85]))
     bodies = [parse_hex(c) for c in (*SEATS, rng.choice(STRANGERS))]
     values = [rng.randint(1, 12) for _ in bodies]
-    return render_painted(render, rng, spec, values, bodies)[0]  # type: ignore[no-any-return]
+    painted: render.Scene = render_painted(render, rng, spec, values, bodies)[0]  # typed Any in hardware/
+    return painted
 
 
 def main() -> None:
@@ -64,8 +65,9 @@ def main() -> None:
     seconds, dice, uncalibrated = 0.0, 0, 0
     for k in range(args.frames):
         shot = scene(args.seed + k)
+        assert shot.tray is not None  # markers=True: the renderer fits a tray to them
         try:
-            light = tray_light(shot.image, calibrate(shot.image, shot.tray))  # type: ignore[arg-type]
+            light = tray_light(shot.image, calibrate(shot.image, shot.tray))
         except CalibrationError:
             light, uncalibrated = NO_REFERENCE, uncalibrated + 1
         for name, reference, loose in CONDITIONS:

@@ -29,7 +29,7 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import TypedDict
+from typing import Sequence, TypedDict
 
 import cv2
 import numpy as np
@@ -39,6 +39,7 @@ from dice_reader import TILE, Tally, Truth, error_tiles, match, named_sheet, sco
 
 from vision.calibrate import TrayLayout, calibrate  # noqa: E402
 from vision.perturb import gain  # noqa: E402
+from vision.read import DieReading  # noqa: E402
 from vision.faces import read_faces  # noqa: E402
 from vision.render import PALETTE, SceneSpec, render_scene  # noqa: E402
 
@@ -136,8 +137,8 @@ def accuracy(kind: str, frames: int, sheet: Path | None = None, plain: bool = Fa
         write_sheet(named_sheet(sheet, kind), tiles, what="dice not read right and accepted")
 
 
-def _accepted_right(readings: object, truths: list[Truth]) -> int:
-    taken, _ = match(readings, truths)  # type: ignore[arg-type]
+def _accepted_right(readings: Sequence[DieReading], truths: list[Truth]) -> int:
+    taken, _ = match(readings, truths)
     return sum(r.value == truths[i].value and r.value is not None and r.flag is None for i, r in taken.items())
 
 

@@ -34,13 +34,14 @@ def main() -> None:
     parser.add_argument("--size", default="640x640", help="frame WIDTHxHEIGHT in pixels")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    size = tuple(int(v) for v in args.size.lower().split("x"))
+    width, height = (int(v) for v in args.size.lower().split("x"))
+    size = (width, height)
     cv2.setNumThreads(1)
     rng = random.Random(args.seed)
     times, dice = [], 0
     start = time.perf_counter()
     for _ in range(args.frames):
-        spec = mixed_spec(rng, size)  # type: ignore[arg-type]
+        spec = mixed_spec(rng, size)
         began = time.perf_counter()
         dice += len(render_scene(random.Random(rng.random()), spec).dice)
         times.append(time.perf_counter() - began)

@@ -56,7 +56,9 @@ def spectators(port: int, clients: int, last: Any, ready: Any, results: Any) -> 
     while time.time() < deadline:
         for key, _ in selector.select(timeout=0.5):
             index = key.data
-            chunk = key.fileobj.recv(65536)  # type: ignore[union-attr]
+            stream = key.fileobj
+            assert isinstance(stream, socket.socket)  # registered above
+            chunk = stream.recv(65536)
             now = time.time()
             buffers[index] += chunk
             while b"\n\n" in buffers[index]:
