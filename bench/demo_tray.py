@@ -35,7 +35,6 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -44,7 +43,7 @@ from controller.table.build import seat_zones
 from hardware.camera_sim import TRAY_DIE_MM, TRAY_FILL
 from vision.calibrate import TrayLayout, calibrate
 from vision.read import DieReading, read_dice
-from vision.render import SceneSpec, render_scene
+from vision.render import Scene, SceneSpec, render_scene
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dice_reader import Truth, error_tiles, named_sheet, write_sheet  # noqa: E402  (the d6 bench's error pictures)
@@ -56,7 +55,7 @@ NEAR = 0.6
 """A reading belongs to a die when its centre lies within this share of the die's size of the die's."""
 
 
-def tray_scene(kind: str, players: int, seed: int, index: int) -> Any:
+def tray_scene(kind: str, players: int, seed: int, index: int) -> Scene:
     """Tray ``index`` of ``seed``: drawn as the demo draws a throw (see the module's text)."""
     layout = TrayLayout()
     zones = seat_zones(players, layout.width_mm, layout.height_mm)
@@ -70,7 +69,7 @@ def tray_scene(kind: str, players: int, seed: int, index: int) -> Any:
     return render_scene(random.Random(rng.getrandbits(32)), spec)
 
 
-def _near(scene: Any, dice: tuple[DieReading, ...]) -> list[list[DieReading]]:
+def _near(scene: Scene, dice: tuple[DieReading, ...]) -> list[list[DieReading]]:
     """For each die of ``scene``, the readings of ``dice`` that belong to it (:data:`NEAR`), nearest first."""
     out = []
     for truth in scene.dice:
@@ -80,7 +79,7 @@ def _near(scene: Any, dice: tuple[DieReading, ...]) -> list[list[DieReading]]:
     return out
 
 
-def score_tray(scene: Any, dice: tuple[DieReading, ...]) -> Counter[str]:
+def score_tray(scene: Scene, dice: tuple[DieReading, ...]) -> Counter[str]:
     """Each die of ``scene`` scored against the readings ``dice`` (the module's list)."""
     tally: Counter[str] = Counter()
     belong = _near(scene, dice)
@@ -108,7 +107,7 @@ ORDER = ("read right and accepted", "read right but withheld", "read wrong and a
          "not found", "false dice accepted")
 
 
-def error_pictures(scene: Any, dice: tuple[DieReading, ...], name: str) -> list[np.ndarray]:
+def error_pictures(scene: Scene, dice: tuple[DieReading, ...], name: str) -> list[np.ndarray]:
     """A picture of each die of ``scene`` not read right and accepted, and of each cocked die
     given a value (``dice_reader.error_tiles``, the readings matched as :func:`score_tray` matches them)."""
     truths = [Truth(d.value, d.box) for d in scene.dice]
@@ -124,6 +123,7 @@ def bench(kind: str, trays: int, seed: int, players: int, sheet: Path | None = N
     tiles: list[np.ndarray] = []
     for index in range(trays):
         scene = tray_scene(kind, players, seed, index)
+        assert scene.tray is not None and scene.camera is not None  # the demo's: a tray, seen by a camera
         tray = calibrate(scene.image, scene.tray, scene.camera.focal_px)  # the demo's lens, as the demo knows it
         start = time.process_time()
         dice = read_dice(scene.image, kind, tray=tray).dice

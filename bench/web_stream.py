@@ -29,7 +29,14 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from multiprocessing.queues import Queue
+    from multiprocessing.sharedctypes import Synchronized
+    from multiprocessing.synchronize import Event
+
+    from controller.table.demo import Demo
 
 
 
@@ -41,7 +48,8 @@ def rss_mb(pid: str = "self") -> float:
     return float("nan")
 
 
-def spectators(port: int, clients: int, last: Any, ready: Any, results: Any) -> None:
+def spectators(port: int, clients: int, last: Synchronized[int], ready: Event,
+               results: Queue[list[dict[int, float]]]) -> None:
     """Open ``clients`` streams; record (seq, arrival) per client until ``last`` is seen."""
     selector = selectors.DefaultSelector()
     arrivals: list[dict[int, float]] = [{} for _ in range(clients)]
@@ -102,10 +110,11 @@ def main() -> None:
     port = probe.getsockname()[1]
     probe.close()
     spawn = multiprocessing.get_context("spawn")  # a clean child: this process has threads
-    last = spawn.Value("q", 0)
-    ready, results = spawn.Event(), spawn.Queue()
+    last: Synchronized[int] = spawn.Value("q", 0)
+    ready = spawn.Event()
+    results: Queue[list[dict[int, float]]] = spawn.Queue()
     db = Path(tempfile.mkdtemp(prefix="dicetable-bench-web-")) / "table.db"
-    demo, _ = build_demo(args.game, args.players, args.seed, db, None, args.bots.split(","))
+    demo: Demo = build_demo(args.game, args.players, args.seed, db, None, args.bots.split(","))[0]
     table = demo.table
     app = create_app(table, {"keepalive": 15.0})
     memory_idle = rss_mb()
