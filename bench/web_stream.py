@@ -105,10 +105,6 @@ def main() -> None:
     from controller.table.build import build_demo
     from web import create_app, serve_in_background
 
-    probe = socket.socket()
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
-    probe.close()
     spawn = multiprocessing.get_context("spawn")  # a clean child: this process has threads
     last: Synchronized[int] = spawn.Value("q", 0)
     ready = spawn.Event()
@@ -118,7 +114,8 @@ def main() -> None:
     table = demo.table
     app = create_app(table, {"keepalive": 15.0})
     memory_idle = rss_mb()
-    web = serve_in_background(app, "127.0.0.1", port)
+    web = serve_in_background(app, "127.0.0.1", 0)  # any free port, bound by the server itself
+    port = web.port
     crowd = spawn.Process(target=spectators, args=(port, args.clients, last, ready, results))
     crowd.start()
     if not ready.wait(120):
