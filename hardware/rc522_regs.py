@@ -57,6 +57,7 @@ class Cmd(IntEnum):
     SOFT_RESET = 0x0F
 
 
+RCV_OFF = 0x20               # CommandReg: the receiver's analog part switched off
 POWER_DOWN = 0x10            # CommandReg: soft power-down (also set while a soft reset runs)
 SET_BIT = 0x80               # ComIrqReg/DivIrqReg: 1 sets the marked bits, 0 clears them
 TX_IRQ, RX_IRQ, IDLE_IRQ = 0x40, 0x20, 0x10

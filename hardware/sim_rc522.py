@@ -28,8 +28,9 @@ polls instead of the timer's time sees timeouts on every empty spot. The timer (
 an answer's fifth bit (its start bit and 4 data bits, datasheet table 106): an answer that has
 not reached it when the timer runs out comes after TimerIRq, as on the chip, however short the
 timer; a command written to CommandReg (Idle too) cancels the one running and its answer still
-to come. A soft reset leaves the chip deaf for its oscillator start-up. Not emulated: MIFARE Classic authentication (tags answer
-READ like NTAG/Ultralight).
+to come, but NoCmdChange, which changes RcvOff and PowerDown only. A soft reset leaves the chip
+deaf for its oscillator start-up. Not emulated: MIFARE Classic authentication (tags answer READ
+like NTAG/Ultralight).
 """
 
 from __future__ import annotations
@@ -42,8 +43,9 @@ from hardware.clock import SimClock
 from hardware.rc522_regs import (
     T_AUTO, ANTENNA_ON, BIT_S, CASCADE_TAG, CLOCK_HZ, COLL_POS_NOT_VALID, CRC_IRQ, CRC_PRESETS,
     ERR_BUFFER_OVFL, ERR_COLL, ERR_IRQ, ERR_PARITY, ERR_PROTOCOL, ERR_TEMP, FIFO_SIZE, FLUSH_BUFFER,
-    HLTA, POWER_DOWN, READ, REQA, RX_IRQ, SAK_CASCADE, SEL_CL1, SEL_CL2, SET_BIT, START_SEND,
-    TIMER_IRQ, TX_IRQ, VALUES_AFTER_COLL, WUPA, Cmd, Reg, crc_a, timer_period, with_crc,
+    HLTA, POWER_DOWN, RCV_OFF, READ, REQA, RX_IRQ, SAK_CASCADE, SEL_CL1, SEL_CL2, SET_BIT,
+    START_SEND, TIMER_IRQ, TX_IRQ, VALUES_AFTER_COLL, WUPA, Cmd, Reg, crc_a, timer_period,
+    with_crc,
 )
 
 Bits = list[int]
@@ -364,14 +366,24 @@ class EmulatedRC522:
             self.fifo.append(value)
 
     def _command(self, value: int) -> None:
+        """CommandReg takes ``value``: its RcvOff and PowerDown bits, and a command that cancels
+        the one running, its answer still to come, but NoCmdChange, which is no command: it
+        "does not influence any running command in the CommandReg register. It can be used to
+        manipulate any bit except the CommandReg register Command[3:0] bits, for example, the
+        RcvOff bit or the PowerDown bit" (datasheet 10.3.1.6)."""
         command = value & 0x0F
-        self._due = []  # a command written cancels the one running, its answer still to come
         if command == Cmd.SOFT_RESET:
             self._reset()
             self._awake_at = self.clock.now() + STARTUP_S
             return
-        self.regs[Reg.COMMAND] = value & (POWER_DOWN | 0x0F)
-        if command not in (Cmd.IDLE, Cmd.NO_CMD_CHANGE):
+        if command != Cmd.NO_CMD_CHANGE:
+            self._start(command)
+        self.regs[Reg.COMMAND] = (self.regs[Reg.COMMAND] & 0x0F) | (value & (RCV_OFF | POWER_DOWN))
+
+    def _start(self, command: int) -> None:
+        self._due = []  # a command written cancels the one running, its answer still to come
+        self.regs[Reg.COMMAND] = command
+        if command != Cmd.IDLE:
             self.regs[Reg.ERROR] &= ERR_TEMP  # ErrorReg (9.3.1.7): a command's execution clears
                                               # every error bit but TempErr, BufferOvfl too
         if command == Cmd.CALC_CRC:

@@ -3,8 +3,8 @@
 import pytest
 
 from hardware.rc522_regs import (
-    ANTENNA_ON, CRC_IRQ, ERR_BUFFER_OVFL, ERR_COLL, ERR_PARITY, ERR_TEMP, REQA, RX_IRQ, START_SEND,
-    TIMER_IRQ, WUPA, Cmd, Reg, crc_a, with_crc,
+    ANTENNA_ON, CRC_IRQ, ERR_BUFFER_OVFL, ERR_COLL, ERR_PARITY, ERR_TEMP, POWER_DOWN, RCV_OFF, REQA,
+    RX_IRQ, START_SEND, TIMER_IRQ, WUPA, Cmd, Reg, crc_a, with_crc,
 )
 from hardware.sim_rc522 import (
     TAG_POWER_UP_S, ChipFault, EmulatedRC522, EmulatedTag, TagState, to_bits,
@@ -471,3 +471,46 @@ def test_a_tag_placed_in_a_field_already_on_hears_no_frame_until_it_has_powered_
     write(chip, Reg.COM_IRQ, 0x7F)
     transceive_reqa(chip, WUPA)  # 30 ms later
     assert read(chip, Reg.COM_IRQ) & RX_IRQ and tag.state is TagState.READY
+
+
+def send_reqa_pending(chip):
+    """A REQA sent to a stone, its ATQA still to come: a Transceive waiting for its answer."""
+    chip.place(EmulatedTag(bytes.fromhex("DEADBEEF")))
+    start_timer(chip)
+    antenna_on(chip)
+    write(chip, Reg.FIFO_DATA, REQA)
+    write(chip, Reg.COMMAND, Cmd.TRANSCEIVE)
+    write(chip, Reg.BIT_FRAMING, START_SEND | 7)
+
+
+def test_no_cmd_change_leaves_the_running_transceive_and_its_answer_to_come():
+    # datasheet 10.3.1.6: NoCmdChange "does not influence any running command"; the emulated
+    # chip took it for a command, which cancelled the Transceive and lost the ATQA on its way
+    chip = EmulatedRC522()
+    send_reqa_pending(chip)
+    write(chip, Reg.COMMAND, Cmd.NO_CMD_CHANGE)
+    assert read(chip, Reg.COMMAND) & 0x0F == Cmd.TRANSCEIVE
+    settle(chip)
+    assert read(chip, Reg.COM_IRQ) & RX_IRQ
+    assert [read(chip, Reg.FIFO_DATA) for _ in range(read(chip, Reg.FIFO_LEVEL))] == [0x04, 0x00]
+
+
+def test_no_cmd_change_sets_rcv_off_and_power_down_and_keeps_the_command_bits():
+    # datasheet 10.3.1.6: NoCmdChange "can be used to manipulate any bit except the CommandReg
+    # register Command[3:0] bits, for example, the RcvOff bit or the PowerDown bit"
+    chip = EmulatedRC522()
+    write(chip, Reg.COMMAND, Cmd.TRANSCEIVE)
+    write(chip, Reg.COMMAND, POWER_DOWN | Cmd.NO_CMD_CHANGE)
+    assert read(chip, Reg.COMMAND) == POWER_DOWN | Cmd.TRANSCEIVE
+    write(chip, Reg.COMMAND, RCV_OFF | Cmd.NO_CMD_CHANGE)
+    assert read(chip, Reg.COMMAND) & (RCV_OFF | 0x0F) == RCV_OFF | Cmd.TRANSCEIVE
+
+
+def test_no_cmd_change_leaves_the_error_bits_of_the_command_running():
+    # ErrorReg shows "the error status of the last command executed" (9.3.1.7); NoCmdChange runs
+    # no command of its own, so a command's clearing of ErrorReg is not its
+    chip = EmulatedRC522()
+    write(chip, Reg.COMMAND, Cmd.TRANSCEIVE)
+    write(chip, Reg.FIFO_DATA, *bytes(65))  # one byte more than the FIFO holds
+    write(chip, Reg.COMMAND, Cmd.NO_CMD_CHANGE)
+    assert read(chip, Reg.ERROR) == ERR_BUFFER_OVFL
