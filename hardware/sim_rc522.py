@@ -50,8 +50,9 @@ from hardware.rc522_regs import (
 
 Bits = list[int]
 
-RESET_VALUES = {Reg.COMMAND: 0x20, Reg.COM_IEN: 0x80, Reg.COM_IRQ: 0x14, Reg.CONTROL: 0x10,
-                Reg.MODE: 0x3F, Reg.TX_CONTROL: 0x80, Reg.WATER_LEVEL: 0x08, Reg.TX_MODE: 0x00,
+RESET_VALUES = {Reg.COMMAND: RCV_OFF | Cmd.IDLE,  # 20h (table 23): the receiver off, Idle
+                Reg.COM_IEN: 0x80, Reg.COM_IRQ: 0x14, Reg.CONTROL: 0x10, Reg.MODE: 0x3F,
+                Reg.TX_CONTROL: 0x80, Reg.WATER_LEVEL: 0x08, Reg.TX_MODE: 0x00,
                 Reg.RX_MODE: 0x00, Reg.MOD_WIDTH: 0x26, Reg.RF_CFG: 0x48,
                 Reg.COLL: VALUES_AFTER_COLL | COLL_POS_NOT_VALID}  # CollReg: 101x xxxx (9.3.1.15)
 
@@ -256,7 +257,6 @@ class EmulatedRC522:
         self.regs = [0] * 64
         for reg, value in RESET_VALUES.items():
             self.regs[reg] = value
-        self.regs[Reg.COMMAND] = Cmd.IDLE
         self.fifo: list[int] = []
         self._due = []
         self._switch_antenna(RESET_VALUES[Reg.TX_CONTROL])

@@ -514,3 +514,13 @@ def test_no_cmd_change_leaves_the_error_bits_of_the_command_running():
     write(chip, Reg.FIFO_DATA, *bytes(65))  # one byte more than the FIFO holds
     write(chip, Reg.COMMAND, Cmd.NO_CMD_CHANGE)
     assert read(chip, Reg.ERROR) == ERR_BUFFER_OVFL
+
+
+def test_command_reg_resets_to_20h_its_receiver_off():
+    # CommandReg's reset value is 20h (datasheet table 23): RcvOff set, Idle; the emulated chip
+    # reset it to 00h, RESET_VALUES' 20h overwritten
+    chip = EmulatedRC522()
+    assert read(chip, Reg.COMMAND) == RCV_OFF | Cmd.IDLE
+    write(chip, Reg.COMMAND, Cmd.IDLE)
+    soft_reset(chip)
+    assert read(chip, Reg.COMMAND) == RCV_OFF | Cmd.IDLE
