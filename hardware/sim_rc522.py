@@ -28,9 +28,10 @@ polls instead of the timer's time sees timeouts on every empty spot. The timer (
 an answer's fifth bit (its start bit and 4 data bits, datasheet table 106): an answer that has
 not reached it when the timer runs out comes after TimerIRq, as on the chip, however short the
 timer; a command written to CommandReg (Idle too) cancels the one running and its answer still
-to come, but NoCmdChange, which changes RcvOff and PowerDown only. A soft reset leaves the chip
-deaf for its oscillator start-up. Not emulated: MIFARE Classic authentication (tags answer READ
-like NTAG/Ultralight).
+to come, but NoCmdChange, which changes RcvOff and PowerDown only; with RcvOff set, the receiver
+is off and an answer is lost, the timer running out. A soft reset leaves the chip deaf for its
+oscillator start-up. Not emulated: MIFARE Classic authentication (tags answer READ like
+NTAG/Ultralight).
 """
 
 from __future__ import annotations
@@ -413,16 +414,28 @@ class EmulatedRC522:
         bits = to_bits(sent, nbits)
         answers = self._answers(bits)
         sent_at = self.clock.now() + nbits * AIR_BIT_S
-        if not answers:
-            self._timer_from(sent_at)
-            return
-        answered_at = sent_at + frame_delay_s(bits) + BIT_S + max(len(a) for a in answers) * AIR_BIT_S
-        garbled = self.fault is ChipFault.GARBLED or bool(self.garbles and self.garbles(bits))
-        self._due = [(answered_at, lambda: self._receive(answers, rx_align, garbled))]
         timer_ends = self._timer_end(sent_at)
-        heard_at = sent_at + frame_delay_s(bits) + TIMER_STOP_BITS * BIT_S  # the timer stops here
-        if timer_ends is not None and timer_ends < heard_at:
-            self._due.insert(0, (timer_ends, self._time_out))
+        self._due = [] if timer_ends is None else [(timer_ends, self._time_out)]
+        if answers:
+            self._expect(answers, bits, sent_at, rx_align)
+
+    def _expect(self, answers: list[Bits], bits: Bits, sent_at: float, rx_align: int) -> None:
+        """The tags' ``answers`` to ``bits`` on their way: the receiver hears their fifth bit
+        (:meth:`_hear`), then their end, the timer's end (TimerIRq) where it falls between."""
+        begins = sent_at + frame_delay_s(bits)
+        ends = begins + BIT_S + max(len(a) for a in answers) * AIR_BIT_S
+        garbled = self.fault is ChipFault.GARBLED or bool(self.garbles and self.garbles(bits))
+        answer = [(begins + TIMER_STOP_BITS * BIT_S, self._hear),
+                  (ends, lambda: self._receive(answers, rx_align, garbled))]
+        self._due = sorted(answer + self._due, key=lambda event: event[0])  # a tie: heard first
+
+    def _hear(self) -> None:
+        """An answer's fifth bit, where the timer stops (TAuto, table 106), the receiver on; with
+        CommandReg's RcvOff set ("analog part of the receiver is switched off", table 24) the
+        answer is lost and the timer runs out, as for a frame nobody answered. (RcvOff set after
+        this bit, the datasheet does not say: the emulated receiver keeps the answer begun.)"""
+        receiver_off = bool(self.regs[Reg.COMMAND] & RCV_OFF)
+        self._due = [event for event in self._due if (event[1] == self._time_out) == receiver_off]
 
     def _overheat(self) -> None:
         """The temperature sensor tripped: TempErr (with ErrIRq), and the antenna drivers off,
@@ -430,12 +443,6 @@ class EmulatedRC522:
         self.regs[Reg.ERROR] |= ERR_TEMP
         self.regs[Reg.COM_IRQ] |= ERR_IRQ
         self._switch_antenna(self.regs[Reg.TX_CONTROL] & ~ANTENNA_ON & 0xFF)
-
-    def _timer_from(self, sent_at: float) -> None:
-        """No answer: TimerIRq when the timer runs out (never, if it is not started by TAuto)."""
-        timer_ends = self._timer_end(sent_at)
-        if timer_ends is not None:
-            self._due = [(timer_ends, self._time_out)]
 
     def _timer_end(self, sent_at: float) -> float | None:
         """When the timer started (TAuto) by a frame sent at ``sent_at`` runs out; None: it is

@@ -524,3 +524,24 @@ def test_command_reg_resets_to_20h_its_receiver_off():
     write(chip, Reg.COMMAND, Cmd.IDLE)
     soft_reset(chip)
     assert read(chip, Reg.COMMAND) == RCV_OFF | Cmd.IDLE
+
+
+@pytest.mark.parametrize("command, after_start_send",
+                         [(RCV_OFF | Cmd.TRANSCEIVE, []),
+                          (Cmd.TRANSCEIVE, [RCV_OFF | Cmd.NO_CMD_CHANGE])],
+                         ids=["with-the-transceive", "no-cmd-change-after-start-send"])
+def test_a_receiver_switched_off_loses_the_answer_and_the_timer_runs_out(command, after_start_send):
+    # CommandReg's RcvOff: "analog part of the receiver is switched off" (datasheet table 24); the
+    # emulated chip stored the bit and took no notice of it: the ATQA still arrived
+    chip = EmulatedRC522()
+    chip.place(EmulatedTag(bytes.fromhex("DEADBEEF")))
+    start_timer(chip)
+    antenna_on(chip)
+    write(chip, Reg.FIFO_DATA, REQA)
+    write(chip, Reg.COMMAND, command)
+    write(chip, Reg.BIT_FRAMING, START_SEND | 7)
+    for value in after_start_send:
+        write(chip, Reg.COMMAND, value)
+    settle(chip)
+    assert read(chip, Reg.COM_IRQ) & (RX_IRQ | TIMER_IRQ) == TIMER_IRQ
+    assert read(chip, Reg.FIFO_LEVEL) == 0
