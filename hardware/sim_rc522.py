@@ -29,9 +29,9 @@ an answer's fifth bit (its start bit and 4 data bits, datasheet table 106): an a
 not reached it when the timer runs out comes after TimerIRq, as on the chip, however short the
 timer; a command written to CommandReg (Idle too) cancels the one running and its answer still
 to come, but NoCmdChange, which changes RcvOff and PowerDown only; with RcvOff set, the receiver
-is off and an answer is lost, the timer running out. A soft reset leaves the chip deaf for its
-oscillator start-up. Not emulated: MIFARE Classic authentication (tags answer READ like
-NTAG/Ultralight).
+is off and an answer is lost, the timer running out; with PowerDown set (soft power-down) the
+field is off, and the chip, woken, is deaf for its oscillator start-up, as after a soft reset.
+Not emulated: MIFARE Classic authentication (tags answer READ like NTAG/Ultralight).
 """
 
 from __future__ import annotations
@@ -212,7 +212,8 @@ _SPECIAL_WRITES = frozenset({Reg.COM_IRQ, Reg.DIV_IRQ, Reg.FIFO_DATA, Reg.FIFO_L
                              Reg.VERSION, Reg.CRC_RESULT_H, Reg.CRC_RESULT_L})  # read-only ones ignore writes
 AIR_BIT_S = BIT_S * 9 / 8    # a byte's bit, with its share of the parity bit
 TIMER_STOP_BITS = 5          # TAuto's timer stops at an answer's 5th bit (start bit, 4 data bits)
-STARTUP_S = 0.002            # after SoftReset the oscillator needs time; the chip reads as busy
+STARTUP_S = 0.002            # after SoftReset (or a wake from soft power-down) the oscillator
+                             # needs time; the chip reads as busy
 TAG_POWER_UP_S = 0.005       # ISO/IEC 14443-3 (5.1): a tag accepts a REQA or WUPA within 5 ms of
                              # an unmodulated field; the emulated tags take all of it
 
@@ -264,19 +265,33 @@ class EmulatedRC522:
 
     def _switch_antenna(self, tx_control: int) -> None:
         """TxControlReg takes ``tx_control``. With both antenna drivers off (Tx1RFEn, Tx2RFEn:
-        after a reset, an overheat, or by a driver) there is no field, and the tags, which only
-        the field powers, lose their power: each comes back IDLE when a field powers it again,
+        after a reset, an overheat, or by a driver), or the chip in soft power-down
+        (:meth:`_switch_power`), there is no field, and the tags, which only the field powers,
+        lose their power: each comes back IDLE when a field powers it again,
         whether it was halted, selected or being resolved (:meth:`EmulatedTag.power_off`). A
         field switched on powers them up in :data:`TAG_POWER_UP_S`; until then none hears a frame.
         """
-        was_on = self.regs[Reg.TX_CONTROL] & ANTENNA_ON
+        was_on = self._field_on()
         self.regs[Reg.TX_CONTROL] = tx_control
-        if not tx_control & ANTENNA_ON:
+        self._field_changed(was_on)
+
+    def _field_on(self) -> bool:
+        """An antenna driver on and the chip awake: in soft power-down it draws 10 uA at most
+        from all its supplies (datasheet table 1), where a field takes 60-100 mA."""
+        return bool(self.regs[Reg.TX_CONTROL] & ANTENNA_ON) and not self._powered_down()
+
+    def _powered_down(self) -> bool:
+        return bool(self.regs[Reg.COMMAND] & POWER_DOWN)
+
+    def _field_changed(self, was_on: bool) -> None:
+        """No field: the tags lose their power. A field back (when the chip is awake): they
+        power up in :data:`TAG_POWER_UP_S`."""
+        if not self._field_on():
             for tag in self.tags:
                 tag.power_off()
         elif not was_on:
             for tag in self.tags:
-                tag.hears_from = self.clock.now() + TAG_POWER_UP_S
+                tag.hears_from = max(self.clock.now(), self._awake_at) + TAG_POWER_UP_S
 
     def power_up(self) -> None:
         """Its supply comes back after a moment without (a loose wire pushed back): every register
@@ -299,7 +314,7 @@ class EmulatedRC522:
         :data:`TAG_POWER_UP_S` when the field is on (when it is off, the field's coming on powers
         the tag up). A stone already lying on its spot when the next scan comes."""
         self.place(tag)
-        if self.regs[Reg.TX_CONTROL] & ANTENNA_ON:
+        if self._field_on():
             self.clock.advance(TAG_POWER_UP_S)
 
     def remove(self, uid: bytes) -> None:
@@ -354,7 +369,8 @@ class EmulatedRC522:
             self.regs[reg] = (self.regs[reg] & 0x7F) | (value & VALUES_AFTER_COLL)
         elif reg == Reg.BIT_FRAMING:
             self.regs[reg] = value
-            if value & START_SEND and self.regs[Reg.COMMAND] & 0x0F == Cmd.TRANSCEIVE:
+            if value & START_SEND and self.regs[Reg.COMMAND] & 0x0F == Cmd.TRANSCEIVE and \
+                    not self._powered_down():  # its clock stopped: nothing is sent
                 self._transceive()
         elif reg == Reg.TX_CONTROL:
             self._switch_antenna(value)
@@ -377,13 +393,30 @@ class EmulatedRC522:
             self._reset()
             self._awake_at = self.clock.now() + STARTUP_S
             return
+        was_down, was_on = self._powered_down(), self._field_on()
         if command != Cmd.NO_CMD_CHANGE:
             self._start(command)
         self.regs[Reg.COMMAND] = (self.regs[Reg.COMMAND] & 0x0F) | (value & (RCV_OFF | POWER_DOWN))
+        if self._powered_down() != was_down:
+            self._switch_power()
+        self._field_changed(was_on)
+
+    def _switch_power(self) -> None:
+        """PowerDown set: soft power-down, "entered immediately [...] All internal current sinks
+        are switched off, including the oscillator buffer", registers and FIFO kept (datasheet
+        8.6.2): the field goes, so a tag's answer to come never comes, and the timer stops with
+        the clock. PowerDown cleared: the wake-up, which the bit reads 1 through (table 24), the
+        oscillator's start-up and "1024 clocks" (8.6.2), emulated as after a soft reset
+        (:data:`STARTUP_S`). Left open by the datasheet: whether the timer goes on after the
+        wake-up (the emulated one does not, nor the command it served)."""
+        if self._powered_down():
+            self._due = []
+        else:
+            self._awake_at = self.clock.now() + STARTUP_S
 
     def _start(self, command: int) -> None:
         self._due = []  # a command written cancels the one running, its answer still to come
-        self.regs[Reg.COMMAND] = command
+        self.regs[Reg.COMMAND] = (self.regs[Reg.COMMAND] & ~0x0F) | command
         if command != Cmd.IDLE:
             self.regs[Reg.ERROR] &= ERR_TEMP  # ErrorReg (9.3.1.7): a command's execution clears
                                               # every error bit but TempErr, BufferOvfl too
@@ -461,7 +494,7 @@ class EmulatedRC522:
             self._due.pop(0)[1]()
 
     def _answers(self, bits: Bits) -> list[Bits]:
-        if not self.regs[Reg.TX_CONTROL] & ANTENNA_ON or not bits or self.fault is ChipFault.MISSED:
+        if not self._field_on() or not bits or self.fault is ChipFault.MISSED:
             return []
         now = self.clock.now()
         heard = [tag.hear(bits) for tag in self.tags if now >= tag.hears_from]

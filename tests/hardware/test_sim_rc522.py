@@ -4,7 +4,7 @@ import pytest
 
 from hardware.rc522_regs import (
     ANTENNA_ON, CRC_IRQ, ERR_BUFFER_OVFL, ERR_COLL, ERR_PARITY, ERR_TEMP, POWER_DOWN, RCV_OFF, REQA,
-    RX_IRQ, START_SEND, TIMER_IRQ, WUPA, Cmd, Reg, crc_a, with_crc,
+    RX_IRQ, START_SEND, TIMER_IRQ, TX_IRQ, WUPA, Cmd, Reg, crc_a, with_crc,
 )
 from hardware.sim_rc522 import (
     TAG_POWER_UP_S, ChipFault, EmulatedRC522, EmulatedTag, TagState, to_bits,
@@ -502,8 +502,8 @@ def test_no_cmd_change_sets_rcv_off_and_power_down_and_keeps_the_command_bits():
     write(chip, Reg.COMMAND, Cmd.TRANSCEIVE)
     write(chip, Reg.COMMAND, POWER_DOWN | Cmd.NO_CMD_CHANGE)
     assert read(chip, Reg.COMMAND) == POWER_DOWN | Cmd.TRANSCEIVE
-    write(chip, Reg.COMMAND, RCV_OFF | Cmd.NO_CMD_CHANGE)
-    assert read(chip, Reg.COMMAND) & (RCV_OFF | 0x0F) == RCV_OFF | Cmd.TRANSCEIVE
+    write(chip, Reg.COMMAND, RCV_OFF | POWER_DOWN | Cmd.NO_CMD_CHANGE)
+    assert read(chip, Reg.COMMAND) == RCV_OFF | POWER_DOWN | Cmd.TRANSCEIVE
 
 
 def test_no_cmd_change_leaves_the_error_bits_of_the_command_running():
@@ -545,3 +545,61 @@ def test_a_receiver_switched_off_loses_the_answer_and_the_timer_runs_out(command
     settle(chip)
     assert read(chip, Reg.COM_IRQ) & (RX_IRQ | TIMER_IRQ) == TIMER_IRQ
     assert read(chip, Reg.FIFO_LEVEL) == 0
+
+
+def test_soft_power_down_during_a_transceive_takes_the_field_and_the_answer_away():
+    # datasheet 8.6.2: soft power-down "is entered immediately after the CommandReg register's
+    # PowerDown bit is set to logic 1. All internal current sinks are switched off, including the
+    # oscillator buffer"; table 1: at most 10 uA from all supplies, where a field takes 60-100 mA.
+    # The emulated chip went on as if awake: field on, the ATQA delivered
+    chip = EmulatedRC522()
+    send_reqa_pending(chip)
+    write(chip, Reg.COMMAND, POWER_DOWN | Cmd.NO_CMD_CHANGE)
+    settle(chip)
+    assert read(chip, Reg.COMMAND) == POWER_DOWN | Cmd.TRANSCEIVE
+    assert not read(chip, Reg.COM_IRQ) & (RX_IRQ | TIMER_IRQ) and read(chip, Reg.FIFO_LEVEL) == 0
+    assert chip.tags[0].state is TagState.IDLE  # no field: the stone lost its power
+
+
+def test_a_chip_woken_reads_power_down_until_its_oscillator_is_stable():
+    # table 24: PowerDown written 0 starts "the wake up procedure during which this bit is read as
+    # a logic 1"; 8.6.2: the oscillator takes its start-up time, "1024 clocks" more; the emulated
+    # chip read 0 at once
+    chip = EmulatedRC522()
+    write(chip, Reg.COMMAND, POWER_DOWN | Cmd.IDLE)
+    settle(chip)
+    write(chip, Reg.COMMAND, Cmd.IDLE)
+    assert read(chip, Reg.COMMAND) & POWER_DOWN
+    settle(chip, 0.003)
+    assert read(chip, Reg.COMMAND) == Cmd.IDLE
+
+
+def test_a_halted_stone_answers_reqa_after_a_soft_power_down_and_its_wake():
+    # no field while the chip is powered down: the stones lose their power (ISO/IEC 14443-3's
+    # POWER-OFF) and answer REQA from IDLE once the field is back; the emulated ones stayed halted
+    chip = EmulatedRC522()
+    tag = EmulatedTag(bytes.fromhex("DEADBEEF"))
+    chip.place(tag)
+    antenna_on(chip)
+    tag.state, tag.halted = TagState.HALT, True
+    write(chip, Reg.COMMAND, POWER_DOWN | Cmd.IDLE)
+    write(chip, Reg.COMMAND, Cmd.IDLE)
+    settle(chip, 0.003 + TAG_POWER_UP_S)  # the oscillator stable, then the stone powered up
+    transceive_reqa(chip)
+    assert read(chip, Reg.COM_IRQ) & RX_IRQ and tag.state is TagState.READY
+
+
+def test_a_chip_in_soft_power_down_sends_nothing_and_its_timer_never_runs_out():
+    # its oscillator switched off (datasheet 8.6.2), the chip has no clock to send a frame or run
+    # its timer with; the emulated one sent the REQA to a field it no longer had and said TimerIRq
+    chip = EmulatedRC522()
+    chip.place(EmulatedTag(bytes.fromhex("DEADBEEF")))
+    start_timer(chip)
+    antenna_on(chip)
+    write(chip, Reg.COMMAND, POWER_DOWN | Cmd.IDLE)
+    write(chip, Reg.FIFO_DATA, REQA)
+    write(chip, Reg.COMMAND, POWER_DOWN | Cmd.TRANSCEIVE)
+    write(chip, Reg.BIT_FRAMING, START_SEND | 7)
+    settle(chip)
+    assert not read(chip, Reg.COM_IRQ) & (TX_IRQ | RX_IRQ | TIMER_IRQ)
+    assert read(chip, Reg.FIFO_LEVEL) == 1  # the REQA still in the FIFO, kept through it
