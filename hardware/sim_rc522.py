@@ -417,9 +417,9 @@ class EmulatedRC522:
     def _start(self, command: int) -> None:
         self._due = []  # a command written cancels the one running, its answer still to come
         self.regs[Reg.COMMAND] = (self.regs[Reg.COMMAND] & ~0x0F) | command
-        if command != Cmd.IDLE:
-            self.regs[Reg.ERROR] &= ERR_TEMP  # ErrorReg (9.3.1.7): a command's execution clears
-                                              # every error bit but TempErr, BufferOvfl too
+        self.regs[Reg.ERROR] &= ERR_TEMP  # "Command execution clears all error bits except the
+        # TempErr bit" (table 34), BufferOvfl too; Idle's as any other's: "A command is executed
+        # by writing a command code (see Table 149)", which lists Idle (10.1)
         if command == Cmd.CALC_CRC:
             preset = CRC_PRESETS[self.regs[Reg.MODE] & 0x03]
             crc = crc_a(bytes(self.fifo), preset)
@@ -437,7 +437,7 @@ class EmulatedRC522:
         self.fifo.clear()
         self.regs[Reg.ERROR] &= ERR_BUFFER_OVFL | ERR_TEMP  # the receiver's start-up clears
         # CollErr, CRCErr, ParityErr and ProtocolErr (9.3.1.7, each bit's line), not BufferOvfl,
-        # which only a command started (:meth:`_command`) or FlushBuffer clears
+        # which only a command started (:meth:`_start`) or FlushBuffer clears
         self.regs[Reg.COM_IRQ] |= TX_IRQ
         if self.fault is ChipFault.STUCK:
             return

@@ -603,3 +603,17 @@ def test_a_chip_in_soft_power_down_sends_nothing_and_its_timer_never_runs_out():
     settle(chip)
     assert not read(chip, Reg.COM_IRQ) & (TX_IRQ | RX_IRQ | TIMER_IRQ)
     assert read(chip, Reg.FIFO_LEVEL) == 1  # the REQA still in the FIFO, kept through it
+
+
+def test_idle_is_a_command_executed_and_clears_every_error_bit_but_temp_err():
+    # ErrorReg's footnote (datasheet table 34): "Command execution clears all error bits except
+    # the TempErr bit"; 10.1: "A command is executed by writing a command code (see Table 149)
+    # to the CommandReg register", and table 149 has Idle. The emulated chip left ErrorReg as it
+    # was at an Idle, as at NoCmdChange, which alone runs no command (10.3.1.6)
+    chip = EmulatedRC522()
+    overheat(chip)
+    write(chip, Reg.COMMAND, Cmd.TRANSCEIVE)
+    write(chip, Reg.FIFO_DATA, *bytes(65))  # one byte more than the FIFO holds
+    assert read(chip, Reg.ERROR) == ERR_TEMP | ERR_BUFFER_OVFL
+    write(chip, Reg.COMMAND, Cmd.IDLE)
+    assert read(chip, Reg.ERROR) == ERR_TEMP
