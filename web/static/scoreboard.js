@@ -113,18 +113,24 @@ function fitShowdown(box) {
 }
 
 // The hands at size `fit`, in as many rows as they need, and those rows even (ten hands as 4, 3
-// and 3, or 3, 4 and 3, never 4, 4 and 2; four as 2 and 2) when they fit as the rows that wrap
-// as they came do: even rows never cost the dice a size. A winner's card is a line taller, so
-// which rows take the extra hand matters: each way is tried.
+// and 3, or 3, 4 and 3, never 4, 4 and 2; four as 2 and 2) where they fit: even rows never cost
+// the dice a size, and may save one. They are as many as the fullest row of the cards that wrap
+// as they came makes them, or as many as those rows: cards of their own widths pair unevenly
+// (ten hands docked beside the board wrapped as 2, 2, 1, 2, 1, 1, 1, where five rows of two
+// lay in columns). A winner's card is a line taller, so which rows take the extra hand
+// matters: each way is tried.
 function layHands(box, fit) {
   box.style.setProperty("--fit", fit);
   const hands = box.querySelector(".hands"), cards = [...hands.querySelectorAll(".shown")];
   rowsOf(hands, [cards]);
-  const count = new Set(cards.map((card) => card.offsetTop)).size;
-  if (count < 2 || !fits(box)) return;
-  for (const sizes of evenRows(cards.length, count)) {
-    rowsOf(hands, cut(cards, sizes), "even");
-    if (fits(box)) return;
+  const tops = cards.map((card) => card.offsetTop), count = new Set(tops).size;
+  if (count < 2) return;
+  const fullest = Math.max(...tops.map((top) => tops.filter((other) => other === top).length));
+  for (const rows of new Set([Math.ceil(cards.length / fullest), count])) {
+    for (const sizes of evenRows(cards.length, rows)) {
+      rowsOf(hands, cut(cards, sizes), "even");
+      if (fits(box)) return;
+    }
   }
   rowsOf(hands, [cards]);
 }
@@ -202,7 +208,7 @@ function renderShowdown(state) {
   if (first) return; // a result already over when the page opened is not news
   const hands = (result.shown || []).map((shown) =>
     `<div class="shown${result.winners.includes(shown.seat) ? " winner" : ""}">` +
-    `<div class="who">${esc(seatName(state, shown.seat))}</div><div>${dice(shown.dice, 72)}</div>` +
+    `<div class="who">${esc(seatName(state, shown.seat))}</div><div class="dice">${dice(shown.dice, 72)}</div>` +
     `<div class="hand">${esc(capital(shown.hand))}</div>${holdings(shown.won) ? `<div class="won">wins ${holdings(shown.won)}</div>` : ""}</div>`).join("");
   // the board the hands were made with (hold'em): by the time the box opens the table may be
   // clearing it for the next hand, and the room reads a full house from the hand and the board
