@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.browser.conftest import shot
-from tests.browser.test_scoreboard import (TV, all_in, assert_in_sight, full_hold_em_table,
-                                           open_board, showdown_box)
+from tests.browser.conftest import shot, web_conftest
+from tests.browser.test_scoreboard import (TEN_SEATS, TV, TVS, all_in, assert_in_sight,
+                                           full_hold_em_table, open_board, showdown_box)
 
 BAR_PX = 14
 """The least font size of what the showdown box says, read from a bar stool on a 1280x720 TV."""
@@ -36,3 +36,30 @@ def test_a_full_hold_em_table_s_showdown_reads_from_the_bar_on_a_small_tv(browse
     assert len(hands) == 23 and min(hands) >= BAR_PX, hands  # ten names, ten hands, three wins
     said = font_sizes(page, "#showdown h2, #showdown p")
     assert min(said) >= BAR_PX, said
+
+
+LONG_NAMES = ["Annabelle Fitzgerald", "Bartholomew", "Konstantinopoulos", *TEN_SEATS[3:]]
+
+
+@TVS
+def test_a_long_name_in_a_full_showdown_stays_on_its_own_card(browser: Any, served: Any,
+                                                              screen: dict[str, int]) -> None:
+    # with the words beside the dice, "Annabelle Fitzgerald" (kept on one line) ran over the
+    # dice of the card beside hers, and so does a long name of one word that cannot wrap,
+    # unless the box is fitted to what each card holds, not only to its rows
+    table = web_conftest.new_table("tauren", 10, 1, LONG_NAMES,
+                                   {"stack": "30,40,50,100,60,70,80,90,100,20"}, sealed=False)
+    page = open_board(browser, served(table, showdown_seconds=60), screen)
+    all_in(table)
+    assert_in_sight(showdown_box(page))
+    shot(page, f"scoreboard-showdown-long-name-{screen['width']}x{screen['height']}")
+    outside: list[str] = page.locator("#showdown .shown").evaluate_all("""cards => cards.flatMap(card => {
+      const edge = card.getBoundingClientRect();
+      return [...card.querySelectorAll('.who, .hand, .won')].filter(part => {
+        const range = document.createRange();
+        range.selectNodeContents(part);
+        const words = range.getBoundingClientRect();
+        return words.left < edge.left || words.right > edge.right;
+      }).map(part => part.textContent);
+    })""")
+    assert outside == []
