@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.browser.conftest import shot, web_conftest
-from tests.browser.test_scoreboard import (TEN_SEATS, TV, TVS, all_in, assert_in_sight,
+from tests.browser.test_scoreboard import (PHONE, TEN_SEATS, TV, TVS, all_in, assert_in_sight,
                                            full_hold_em_table, open_board, showdown_box)
 
 BAR_PX = 14
@@ -63,3 +63,32 @@ def test_a_long_name_in_a_full_showdown_stays_on_its_own_card(browser: Any, serv
       }).map(part => part.textContent);
     })""")
     assert outside == []
+
+
+LINES_OF = r"""(fact, names) => {
+  const words = fact.lastChild, text = words.textContent;
+  const lines = (start, end) => {
+    const range = document.createRange();
+    range.setStart(words, start);
+    range.setEnd(words, end);
+    return new Set([...range.getClientRects()].map(box => Math.round(box.top))).size;
+  };
+  const items = names.map(name => {
+    const start = text.search(new RegExp(name + "\\s\\d")), end = text.indexOf(",", start);
+    return lines(start, end < 0 ? text.length : end);
+  });
+  return {all: lines(0, text.length), items};
+}"""
+"""How many lines a fact's words take, and each ``name count`` item of them."""
+
+
+def test_a_phone_keeps_each_name_in_matches_won_beside_its_count(browser: Any, served: Any) -> None:
+    # "Matches won Ann 0, Bo 0, Cy 0, Dee 0, Eve 0, Fay 0" broke its line between "Eve" and
+    # her 0 on a 390 px phone: the 0 began the next line, read as the next name's
+    names = TEN_SEATS[:6]
+    table = web_conftest.new_table("tao", 6, 3, names, sealed=False)
+    page = open_board(browser, served(table), PHONE)
+    lines: dict[str, Any] = page.locator("#facts li", has_text="Matches won").evaluate(LINES_OF, names)
+    shot(page, "scoreboard-phone-matches-won")
+    assert lines["all"] > 1, lines  # the list does wrap
+    assert lines["items"] == [1] * len(names), lines

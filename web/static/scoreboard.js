@@ -17,6 +17,12 @@ let showdownTimer = null;
 
 const capital = (text) => String(text).charAt(0).toUpperCase() + String(text).slice(1);
 
+// A fact that lists ("Matches won": "Ann 0, Bo 1") breaks a line only after a comma: each item's
+// last word (its count) stays beside the word before it (a name); a phone showed "Eve" at the end
+// of a line and her 0 under it, beside the next name
+const unbroken = (value) => String(value).split(", ")
+  .map((item) => item.replace(/ (\S+)$/, "\u00a0$1")).join(", ");
+
 function holding(h) {
   return h.unit === "chips"
     ? `<span class="chips" title="${h.count} chips"><i class="chip"></i>${h.count}</span>`
@@ -249,7 +255,7 @@ function render(doc) {
   $("title").textContent = view.title;
   $("number").textContent = `#${view.number} · ${view.phase.replace(/[-_]/g, " ")}`;
   $("facts").innerHTML = (view.facts || []).map((f) =>
-    `<li><span class="label">${esc(f.label)}</span> ${esc(f.value)}</li>`).join("");
+    `<li><span class="label">${esc(f.label)}</span> ${esc(unbroken(f.value))}</li>`).join("");
   $("late").hidden = !doc.late;
   $("late").textContent = doc.late ? capital(doc.late) : "";
   renderStatus(state);
