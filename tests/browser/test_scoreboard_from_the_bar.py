@@ -9,7 +9,8 @@ from typing import Any
 
 from tests.browser.conftest import shot, web_conftest
 from tests.browser.test_scoreboard import (PHONE, TEN_SEATS, TV, TVS, all_in, assert_in_sight,
-                                           full_hold_em_table, open_board, showdown_box)
+                                           caught_up, full_hold_em_table, open_board, play_until,
+                                           showdown_box)
 
 BAR_PX = 14
 """The least font size of what the showdown box says, read from a bar stool on a 1280x720 TV."""
@@ -92,3 +93,55 @@ def test_a_phone_keeps_each_name_in_matches_won_beside_its_count(browser: Any, s
     shot(page, "scoreboard-phone-matches-won")
     assert lines["all"] > 1, lines  # the list does wrap
     assert lines["items"] == [1] * len(names), lines
+
+
+def luminance(rgb: str) -> float:
+    """The relative luminance (WCAG 2) of a computed colour, ``rgb(r, g, b)``."""
+    channels = [int(c) / 255 for c in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3]]
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(one: str, other: str) -> float:
+    """The contrast ratio of two computed colours (1 to 21)."""
+    dark, light = sorted((luminance(one), luminance(other)))
+    return (light + 0.05) / (dark + 0.05)
+
+
+EDGED = 3
+"""The least contrast that sets a seat's colour off from what lies beside it (WCAG's 3:1 for the
+parts of a picture that carry its meaning)."""
+
+
+def test_every_seat_colour_stands_out_from_the_felt_and_its_dice(browser: Any, served: Any) -> None:
+    # the ten seat colours edged their dice and marked their places as they were: the white
+    # seat's band ran into its white dice (contrast 1.1), the near-black one into the dark felt
+    # (1.3), where it read as the thin dark edge every die has; the near-black seat's place
+    # could not be seen at all
+    table = full_hold_em_table()  # the ten default colours, white and near-black among them
+    page = open_board(browser, served(table), TV)
+    play_until(table, lambda s: all(seat.dice for seat in s.view.seats))
+    caught_up(page, table)
+    shot(page, "scoreboard-ten-seat-colours-1280x720")
+    dice: list[dict[str, Any]] = page.locator(".seat-dice svg.die").evaluate_all("""dice => dice.map(die => {
+      const style = part => part ? getComputedStyle(part) : null;
+      const edge = style(die.querySelector('.body, .cup')), band = style(die.querySelector('.band'));
+      return {colour: die.dataset.colour, edge: edge.stroke, edgeWidth: parseFloat(edge.strokeWidth),
+              band: band && band.stroke, bandWidth: band && parseFloat(band.strokeWidth)};
+    })""")
+    assert len({die["colour"] for die in dice}) == 10, dice
+    for die in dice:  # a band of the colour, edged on both sides in a shade it stands out from
+        assert die["band"] is not None and die["edgeWidth"] > die["bandWidth"], die
+        assert contrast(die["band"], die["edge"]) >= EDGED, die
+    places: list[dict[str, str]] = page.locator(".seat").evaluate_all("""seats => seats.map(seat => {
+      const style = getComputedStyle(seat), probe = document.createElement('i');
+      probe.style.color = style.getPropertyValue('--seat-edge');  // the shade, as rgb()
+      seat.append(probe);
+      const edge = getComputedStyle(probe).color;
+      probe.remove();
+      return {colour: style.borderLeftColor, edge, shadow: style.boxShadow};
+    })""")
+    assert len(places) == 10
+    for place in places:  # the seat's bar edged in its shade, outside it and inside
+        assert contrast(place["colour"], place["edge"]) >= EDGED, place
+        assert place["shadow"].count(place["edge"]) == 2 and "inset" in place["shadow"], place

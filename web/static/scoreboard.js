@@ -52,7 +52,8 @@ function seatName(state, seat) {
 function renderSeat(seat, view, colours) {
   const prompt = view.awaited.prompt === seat.seat;
   const acting = (view.awaited.seats || []).includes(seat.seat);
-  const colour = colours[seat.seat] ? ` style="--seat:${esc(colours[seat.seat])}"` : "";
+  const colour = colours[seat.seat] ?
+    ` style="--seat:${esc(colours[seat.seat])};--seat-edge:${edgeOf(colours[seat.seat])}"` : "";
   const marks = (seat.marks || []).map((m) => `<span class="mark">${esc(m)}</span>`).join("");
   const bet = seat.bet && seat.bet.length ? ` <span class="bet">bet ${holdings(seat.bet)}</span>` : "";
   return `<div class="seat status-${esc(seat.status)}${prompt ? " prompt" : ""}${acting ? " acting" : ""}"` +
