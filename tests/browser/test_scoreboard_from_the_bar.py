@@ -9,8 +9,8 @@ from typing import Any
 
 from tests.browser.conftest import shot, web_conftest
 from tests.browser.test_scoreboard import (PHONE, TEN_SEATS, TV, TVS, all_in, assert_in_sight,
-                                           caught_up, full_hold_em_table, open_board, play_until,
-                                           showdown_box)
+                                           board_edges, caught_up, full_hold_em_table, open_board,
+                                           play_until, showdown_box, unseen)
 
 BAR_PX = 14
 """The least font size of what the showdown box says, read from a bar stool on a 1280x720 TV."""
@@ -145,3 +145,27 @@ def test_every_seat_colour_stands_out_from_the_felt_and_its_dice(browser: Any, s
     for place in places:  # the seat's bar edged in its shade, outside it and inside
         assert contrast(place["colour"], place["edge"]) >= EDGED, place
         assert place["shadow"].count(place["edge"]) == 2 and "inset" in place["shadow"], place
+
+
+FULL_NAMES = ["Annabelle Fitzgerald", "Bartholomew Okafor", "Cyrus Montgomery", "Delphine Arceneaux",
+              "Evangeline Moreau", "Fairfax Whitworth", "Gwendolyn Ashby", "Hieronymus Bosch",
+              "Ivanka Petrovic", "Jonathan Livingston"]
+
+
+@TVS
+def test_the_board_beside_the_showdown_box_shows_long_names_whole(browser: Any, served: Any,
+                                                                  screen: dict[str, int]) -> None:
+    # beside the open box the board's seats are narrower, and ten long names were cut to
+    # "Annabelle ..." while the box beside them showed them whole
+    table = web_conftest.new_table("tauren", 10, 1, FULL_NAMES,
+                                   {"stack": "30,40,50,100,60,70,80,90,100,20"}, sealed=False)
+    page = open_board(browser, served(table, showdown_seconds=60), screen)
+    all_in(table)
+    assert_in_sight(showdown_box(page))
+    shot(page, f"scoreboard-showdown-beside-10-long-names-{screen['width']}x{screen['height']}")
+    cut: list[str] = page.locator(".seat .name").evaluate_all(
+        "names => names.filter(name => name.scrollWidth > name.clientWidth).map(name => name.textContent)")
+    assert cut == []
+    edges = board_edges(page)  # and all of the board still in sight, nothing under the box
+    assert edges["page"] <= edges["height"] and edges["seats"] <= edges["height"], edges
+    assert unseen(page) == []
