@@ -20,7 +20,7 @@ from typing import Any, Callable
 from flask import abort, session
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from controller.commands.common import FileProblem, reason, write_file
+from controller.files import FileProblem, reason, write_file
 from controller.games.errors import ConfigError
 from controller.paths import shown
 
