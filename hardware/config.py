@@ -27,7 +27,7 @@ ENV_BACKEND = "DICETABLE_HW"
 ENV_FAULTS = "DICETABLE_SIM_FAULTS"
 ENV_CONFIG = "DICETABLE_CONFIG"
 DEFAULT_BUTTONS = ("raise", "call", "pass")
-SECTIONS = ("hardware", "camera", "panel", "rfid", "seatnodes", "tray", "zones")
+SECTIONS = ("hardware", "camera", "panel", "rfid", "seatnodes", "console", "tray", "zones")
 """The tables a ``table.toml`` may hold; a part of the table that reads a section of its own adds
 its name here (and documents it in ``table.example.toml``)."""
 
@@ -129,8 +129,20 @@ class SeatNodeConfig:
 
 
 @dataclass(frozen=True)
+class ConsoleConfig:
+    """``[console]``: how long a dealer's session on the console lasts, the venue's to set:
+    ``idle_minutes`` without use, ``shift_hours`` after the login, used or not. The defaults are
+    ``web.security``'s :data:`IDLE_LIMIT` and :data:`SHIFT_LIMIT` (the hardware does not import
+    the web; a test holds them equal)."""
+
+    idle_minutes: float = 180.0
+    shift_hours: float = 12.0
+
+
+@dataclass(frozen=True)
 class HardwareConfig:
-    """The whole hardware configuration; ``path`` is the file it came from (None: defaults)."""
+    """The whole configuration: the devices, and the dealer console's ``[console]``; ``path`` is
+    the file it came from (None: defaults)."""
 
     backend: Backend = Backend.SIM
     faults: tuple[str, ...] = ()
@@ -138,6 +150,7 @@ class HardwareConfig:
     panel: PanelConfig = field(default_factory=PanelConfig)
     rfid: RfidConfig = field(default_factory=RfidConfig)
     seatnodes: tuple[SeatNodeConfig, ...] = ()
+    console: ConsoleConfig = field(default_factory=ConsoleConfig)
     path: Path | None = None
 
     @property
@@ -358,6 +371,26 @@ def _seatnode(table: _Table) -> SeatNodeConfig:
     return SeatNodeConfig(seat, url, spot)
 
 
+MOST_SHIFT_HOURS = 24.0
+"""The longest ``console.shift_hours``: a day. The shift limit is what ends a session whose
+cookie was copied and is kept busy; past a day a venue's longest opening hours are covered, and
+a longer one is surely a typo (120 for 12)."""
+
+
+def _console(table: _Table) -> ConsoleConfig:
+    """``[console]``: a shift of more than 0 hours up to a day, and an idle limit of at least a
+    minute (a dealer reads the page before touching it) and no longer than the shift: one longer
+    would never end a session, the shift ending it first, and was surely meant otherwise."""
+    d = ConsoleConfig()
+    shift = table.number("shift_hours", d.shift_hours, 0.0, MOST_SHIFT_HOURS, above=True)
+    idle = table.number("idle_minutes", d.idle_minutes, 1.0)
+    if idle > shift * 60:
+        raise ConfigError(f"{table.key('idle_minutes')}: {idle:g} minutes is longer than the shift "
+                          f"({table.key('shift_hours')} = {shift:g}); give at most {shift * 60:g}")
+    table.done()
+    return ConsoleConfig(idle, shift)
+
+
 def _check_unique(where: str, values: list[Any], what: str) -> None:
     seen = [v for i, v in enumerate(values) if v in values[:i]]
     if seen:
@@ -432,6 +465,7 @@ def _read(data: Mapping[str, Any], override: Backend | None, path: Path | None) 
         rfid=_rfid(_Table(top.get("rfid", {}), "rfid")),
         seatnodes=tuple(_seatnode(_Table(t, f"seatnodes[{i}]"))
                         for i, t in enumerate(_list(top, "seatnodes"))),
+        console=_console(_Table(top.get("console", {}), "console")),
         path=path,
     )
     for check in BUILDABLE:

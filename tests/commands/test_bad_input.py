@@ -266,6 +266,12 @@ CONFIGS = [
     ("[camera]\nexposure = 100\n", "unknown configuration key: camera.exposure"),
     ("[[rfid.readers]]\nspot = \"seat10\"\nchip_select = 8\nseat = 10\n",
      "rfid.readers[0].seat: 10 is not a seat (seats count from 0 to 9: no game seats more than 10 players)"),
+    # the dealer's session limits, the venue's to set
+    ("[console]\nidle_minutes = \"30\"\n", "console.idle_minutes: expected an integer or a number, got '30'"),
+    ("[console]\nidle_minutes = 0\n", "console.idle_minutes: 0 is out of range (give at least 1)"),
+    ("[console]\nshift_hours = -2\n", "console.shift_hours: -2 is out of range (give more than 0 and at most 24)"),
+    ("[console]\nidle_minutes = 900\n",
+     "console.idle_minutes: 900 minutes is longer than the shift (console.shift_hours = 12); give at most 720"),
 ]
 CONFIG_COMMANDS = [
     ["run", "--config", "table/table.toml", "--state", "state", "--no-web"],

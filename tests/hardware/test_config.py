@@ -21,7 +21,8 @@ def test_example_configuration_loads():
 def test_example_configuration_documents_every_key():
     text = EXAMPLE.read_text()
     for key in ("backend", "faults", "source", "exposure_us", "colour_gains", "bounce_time",
-                "hold_time", "lens_position", "chip_select", "reset_pin", "speed_hz", "registry", "url", "spot"):
+                "hold_time", "lens_position", "chip_select", "reset_pin", "speed_hz", "registry", "url", "spot",
+                "idle_minutes", "shift_hours"):
         assert f"{key} =" in text or f"# {key}" in text, key
 
 
@@ -345,3 +346,32 @@ def test_a_seat_no_game_seats_is_refused(data, key):
     with pytest.raises(ConfigError, match=rf"^{key}: \d+ is not a seat \(seats count from 0 to 9: "
                                           r"no game seats more than 10 players\)"):
         parse_config(data, {})
+
+
+def test_the_dealer_s_session_limits_are_the_venue_s_to_set():
+    # they were constants of the web: a club open 14 hours had its dealer logged out at the 12th
+    config = parse_config({"console": {"idle_minutes": 30, "shift_hours": 14}}, {})
+    assert (config.console.idle_minutes, config.console.shift_hours) == (30, 14)
+    assert load_config(EXAMPLE, {}).console == load_config(None, {}).console == parse_config({}, {}).console
+
+
+@pytest.mark.parametrize("console, said", [
+    ({"idle_minutes": "30"}, "console.idle_minutes: expected an integer or a number, got '30'"),
+    ({"shift_hours": True}, "console.shift_hours: expected an integer or a number, got True"),
+    ({"idle_minutes": 0}, "console.idle_minutes: 0 is out of range (give at least 1)"),
+    ({"idle_minutes": -30}, "console.idle_minutes: -30 is out of range (give at least 1)"),
+    ({"shift_hours": 0}, "console.shift_hours: 0 is out of range (give more than 0 and at most 24)"),
+    ({"shift_hours": 120}, "console.shift_hours: 120 is out of range (give more than 0 and at most 24)"),
+    ({"idle_minutes": 240, "shift_hours": 3}, "console.idle_minutes: 240 minutes is longer than the shift "
+                                              "(console.shift_hours = 3); give at most 180"),
+    ({"idle_minutes": 900}, "console.idle_minutes: 900 minutes is longer than the shift "
+                            "(console.shift_hours = 12); give at most 720"),
+    ({"idle_mins": 30}, "unknown configuration key: console.idle_mins (see table.example.toml)"),
+])
+def test_a_session_limit_that_is_no_length_or_outlasts_the_shift_is_refused(tmp_path, console, said):
+    path = tmp_path / "table.toml"
+    path.write_text("[console]\n" + "".join(f"{key} = {str(value).lower() if value is True else repr(value)}\n"
+                                           for key, value in console.items()).replace("'", '"'))
+    with pytest.raises(ConfigError) as refused:
+        load_config(path, {})
+    assert str(refused.value) == f"'{path}': {said}"
