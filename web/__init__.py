@@ -18,6 +18,7 @@ from flask import Flask
 
 from controller.table.records import TableHandle
 from web.context import WebTable
+from web.security import SessionLimits
 
 if TYPE_CHECKING:
     from web.server import Background
@@ -37,6 +38,7 @@ DEFAULTS: dict[str, Any] = {
     "dealer_pin_hash": None,  # or its werkzeug hash
     "sessions": None,        # a web.security.SessionKeep: the dealer's sessions outlive a restart
     "wall_clock": time.time,  # what the dealer's sessions' limits are timed by (tests pass their own)
+    "session_limits": SessionLimits(),  # how long a dealer's session lasts: table.toml's [console]
 }
 
 
@@ -53,8 +55,8 @@ def create_app(table: TableHandle, config: dict[str, Any] | None = None) -> Flas
     ``dealer_pin_hash``. With ``sessions`` (a :class:`web.security.SessionKeep`) the session
     cookies are signed with its key, and the dealer's sessions outlive the app: a table that
     restarts does not log its dealer out; without, they last as long as the app. Either way a
-    session ends after :data:`web.security.IDLE_LIMIT` without use or
-    :data:`web.security.SHIFT_LIMIT` after its login.
+    session ends by its ``session_limits`` (a :class:`web.security.SessionLimits`, which ``run``
+    takes from the table's ``[console]``): so long without use, or so long after its login.
     """
     settings = {**DEFAULTS, **(config or {})}
     # the PIN of `dicetable demo` and `run`: from the environment, never from a file in clear

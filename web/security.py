@@ -43,7 +43,7 @@ room at both ends, so that a copied cookie kept busy still dies by the next day.
 SEEN_STEP = 300.0
 """Seconds a session's last use is kept to: it moves (and the sessions file is written) only when
 it is this much older than a use, not at every request; a session may so end this much before
-:data:`IDLE_LIMIT`."""
+its idle limit. A tenth of a shorter idle limit instead (:attr:`SessionLimits.step`)."""
 
 
 class Standing(Enum):
@@ -72,10 +72,22 @@ class Stay:
 
 @dataclass(frozen=True)
 class SessionLimits:
-    """How long a dealer session lasts: ``idle`` seconds without use, ``shift`` seconds at most."""
+    """How long a dealer session lasts: ``idle`` seconds without use, ``shift`` seconds at most
+    (the venue's, from ``table.toml``'s ``[console]``; these defaults for the demo)."""
 
     idle: float = IDLE_LIMIT
     shift: float = SHIFT_LIMIT
+
+    @property
+    def step(self) -> float:
+        """Seconds a session's last use is kept to: :data:`SEEN_STEP`, or a tenth of an idle limit
+        under ten steps: a use moved only a whole step after the last could not keep a shorter
+        limit open (a dealer using the console every minute of a 2-minute limit was logged out).
+
+        >>> SessionLimits().step, SessionLimits(idle=120).step
+        (300.0, 12.0)
+        """
+        return min(SEEN_STEP, self.idle / 10)
 
     def standing(self, stay: Stay, now: float) -> Standing:
         """Where a session opened and used as ``stay`` says stands at ``now``."""
@@ -91,20 +103,20 @@ class SessionLimits:
         'Logged out after 3 hours without use: log in again.'
         """
         if standing is Standing.IDLE:
-            return f"Logged out after {_hours(self.idle)} without use: log in again."
+            return f"Logged out after {_span(self.idle)} without use: log in again."
         if standing is Standing.SHIFT:
-            return f"Logged out {_hours(self.shift)} after logging in (a shift): log in again."
+            return f"Logged out {_span(self.shift)} after logging in (a shift): log in again."
         return ""
 
 
-def _hours(seconds: float) -> str:
-    """``seconds`` in hours, as a dealer reads them.
+def _span(seconds: float) -> str:
+    """``seconds`` in hours, or in minutes under an hour, as a dealer reads them.
 
-    >>> _hours(3600), _hours(5400)
-    ('1 hour', '1.5 hours')
+    >>> _span(3600), _span(5400), _span(1800), _span(60)
+    ('1 hour', '1.5 hours', '30 minutes', '1 minute')
     """
-    hours = seconds / 3600
-    return f"{hours:g} hour{'' if hours == 1 else 's'}"
+    count, unit = (seconds / 3600, "hour") if seconds >= 3600 else (seconds / 60, "minute")
+    return f"{count:g} {unit}{'' if count == 1 else 's'}"
 
 
 SESSIONS_FILE = "dealer-sessions.json"
@@ -245,7 +257,8 @@ class PinGate:
         """The gate of the app's settings; a clear ``dealer_pin`` is hashed here."""
         pin_hash = generate_password_hash(clear_pin) if clear_pin else settings["dealer_pin_hash"]
         return cls(pin_hash, int(settings["login_attempts"]), float(settings["login_window"]),
-                   keep=settings["sessions"], wall_clock=settings["wall_clock"])
+                   keep=settings["sessions"], limits=settings["session_limits"],
+                   wall_clock=settings["wall_clock"])
 
     def locked_for(self, client: str) -> float:
         """Seconds until ``client`` may try again (0: it may now)."""
@@ -285,7 +298,7 @@ class PinGate:
 
     def standing(self, ticket: object, used: bool = False) -> Standing:
         """What ``ticket`` stands for now; an open session ``used`` (the dealer's request, not
-        the page following the table) is seen now, to :data:`SEEN_STEP`."""
+        the page following the table) is seen now, to its limits' :attr:`~SessionLimits.step`."""
         kept = digest(ticket) if isinstance(ticket, str) else ""
         with self._lock:
             stay = self._stays.get(kept)
@@ -293,7 +306,7 @@ class PinGate:
                 return Standing.CLOSED
             now = self._wall_clock()
             standing = self.limits.standing(stay, now)
-            if standing is Standing.OPEN and used and abs(now - stay.seen) >= SEEN_STEP:
+            if standing is Standing.OPEN and used and abs(now - stay.seen) >= self.limits.step:
                 self._stays[kept] = replace(stay, seen=now)  # abs: a clock set back moves it too
                 self._kept()
             return standing

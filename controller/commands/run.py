@@ -21,6 +21,7 @@ from controller.games.errors import InvalidInput
 if TYPE_CHECKING:
     import socket
 
+    from hardware.config import ConsoleConfig
     from hardware.devices import DeviceStatus
     from web.server import Background
 
@@ -104,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
             colours = [c.strip() for c in args.colours.split(",") if c.strip()]
             table.new_game(args.game, names, {}, colours)
         if listener is not None:
-            server = _serve(table, listener, state)
+            server = _serve(table, listener, state, config.console)
         print(f"table running; record {shown(state / 'table.db')}", file=sys.stderr, flush=True)
         for line in _standing(table.standing()):
             print(line, file=sys.stderr, flush=True)
@@ -126,16 +127,18 @@ def _listen(host: str, port: int) -> socket.socket:
     return listen(host, port)
 
 
-def _serve(table: Any, listener: socket.socket, state: Path) -> Background:
+def _serve(table: Any, listener: socket.socket, state: Path, console: ConsoleConfig) -> Background:
     """Serve the scoreboard and the console on ``listener``, the dealer's sessions kept in the
     ``state`` folder (a restart does not log the dealer out; deleting the file logs every dealer
-    out); say where (the port picked, for port 0), what the console lacks, and a damaged sessions
-    file replaced."""
+    out) and ended by the ``console``'s limits (the venue's ``[console]``); say where (the port
+    picked, for port 0), what the console lacks, and a damaged sessions file replaced."""
     from web import create_app, environment_pin
-    from web.security import SESSIONS_FILE, SessionKeep
+    from web.security import SESSIONS_FILE, SessionKeep, SessionLimits
     from web.server import Background
     sessions = SessionKeep.at(state / SESSIONS_FILE)
-    server = Background(create_app(table, {"sessions": sessions}), listener).start()
+    limits = SessionLimits(console.idle_minutes * 60, console.shift_hours * 3600)
+    app = create_app(table, {"sessions": sessions, "session_limits": limits})
+    server = Background(app, listener).start()
     print(f"scoreboard: {server.url}/", flush=True)
     for warning in (sessions.replaced, pin_warning(environment_pin())):
         if warning is not None:
