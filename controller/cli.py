@@ -18,7 +18,7 @@ import sys
 from typing import Any, NoReturn, Sequence
 
 import controller.commands
-from controller.commands.common import reason
+from controller.files import reason
 from controller.games.errors import DiceTableError
 
 
