@@ -223,10 +223,8 @@ class Table:
             kind, line = _correction_line(correction)
             after = ledger.preview(kind, line)  # raises when it cannot be made
             reopen = not self._in_play() and not after.game.pending().over
-            ack = self._record(kind, line, "console", correction.who, why=correction.why,
-                               reopen=reopen)
-            self._clear_question()
-            return ack
+            return self._record(kind, line, "console", correction.who, why=correction.why,
+                                reopen=reopen)
 
     def answer(self, question: int, faces: Sequence[str], who: str) -> Ack:
         """The dealer's answer to the open question: the faces the dice show."""
@@ -237,9 +235,7 @@ class Table:
             roll = Roll(open_question.seat, open_question.kind,
                         tuple(open_question.kind.parse_face(face) for face in faces))
             self._ledger().check(roll)
-            ack = self._record("answer", str(roll), "console", who)
-            self._clear_question()
-            return ack
+            return self._record("answer", str(roll), "console", who)
 
     def pause(self, who: str, why: str) -> Ack:
         """Pause the table: inputs are refused until :meth:`resume`.
@@ -491,7 +487,6 @@ class Table:
         if sight.roll is not None:
             try:
                 self.submit(Entry(sight.roll, "camera", "camera"), evidence=sight.jpeg)
-                self._clear_question()
                 return True
             except IllegalAction as err:
                 sight = replace(sight, roll=None, reason=str(err))
@@ -654,12 +649,6 @@ class Table:
         else:
             self.status, self.problem, self.fix = TableStatus.RUNNING, "", ""
 
-    def _clear_question(self) -> None:
-        self._kept = Counter()
-        if self.question is not None:
-            self.question = None
-            self._set_status()
-
     def _question_cleared(self) -> None:
         self._kept = Counter()
         self.question = None
@@ -723,9 +712,17 @@ class Table:
                              keep=KEEP_GAMES)
 
     def _apply(self, row: Any) -> None:
+        """Apply a record, made now or replayed as the table resumes, the same way. An input or
+        a correction ends the open question and the faces it held the players to, whoever gave
+        it: the dice it asked about are in (the game takes no other input while it waits for
+        dice), or the game went back. Only the camera's roll, the dealer's answer and the
+        corrections ended it, so dice the dealer entered by hand (the console's Enter dice) left
+        the question open, and its faces held against the next dice the camera read: another
+        roll, called turned."""
         ledger = self._ledger()
         if row.kind in INPUT_KINDS or row.kind in CORRECTION_KINDS:
             ledger.take(row.seq, row.kind, row.line, row.origin, row.who)
+            self.question, self._kept = None, Counter()
         elif row.kind == "pause":
             self._paused, self._pause_why = True, row.why
         elif row.kind == "resume":

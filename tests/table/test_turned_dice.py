@@ -49,9 +49,21 @@ def _at_the_flop(store: Store, eyes: _ScriptedEyes) -> Table:
 
 
 def _flop(table: Table) -> bool:
+    return _community(table, 3)
+
+
+def _community(table: Table, count: int) -> bool:
+    """The table waits for ``count`` community dice."""
     assert table.ledger is not None
     need = table.ledger.game.pending().dice
-    return bool(need) and need[0].seat is None and need[0].count == 3
+    return bool(need) and need[0].seat is None and need[0].count == count
+
+
+def _to_the_turn(table: Table) -> None:
+    """Play the flop's betting until the table waits for the turn's die."""
+    rng = random.Random(2)
+    while not _community(table, 1):
+        table.submit(Entry(next_input(table, rng), "test", "tester"))
 
 
 def test_a_die_read_surely_that_shows_another_face_after_the_players_moved_the_dice_goes_to_the_dealer(
@@ -91,3 +103,29 @@ def test_dice_thrown_again_after_a_cocked_die_show_new_faces(store: Store) -> No
     for _ in range(3):
         table.tick()
     assert table.question is None and not _flop(table)
+
+
+def test_dice_the_dealer_enters_by_hand_end_the_question_and_its_faces(store: Store) -> None:
+    # the dealer's Enter dice, while the players were to move them: the O held then is no face
+    # the turn's die must show
+    eyes = _ScriptedEyes(_doubted(("H", "O")))
+    table = _at_the_flop(store, eyes)
+    table.tick()
+    assert table.question is not None
+    table.submit(Entry(Roll(None, table.question.kind, ("H", "O", "M")), "console", "dealer"))
+    assert table.question is None and table.state().status is TableStatus.RUNNING
+    _to_the_turn(table)
+    eyes.sights.append(_read("D"))
+    table.tick()
+    assert table.question is None and table.state().log[-1].text == "The table rolls D"  # taken
+
+
+def test_the_roll_that_settles_a_question_is_told_with_the_question_ended(store: Store) -> None:
+    # the scoreboard's update of the roll still showed the question, until the next change
+    table = _at_the_flop(store, _ScriptedEyes(_doubted(("H", "O")), _read("O", "E", "H")))
+    table.tick()
+    told = table.subscribe(after=table.state().seq)
+    table.tick()
+    update = told.next(0)
+    assert update is not None and update.kind == "input"
+    assert update.state.question is None and update.state.status is TableStatus.RUNNING
