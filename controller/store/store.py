@@ -27,7 +27,8 @@ from controller.store import export, schema
 from controller.store.errors import DuplicateEvent, GameInProgress, NoSuchGame, StoreError
 from controller.table.records import GameSummary
 
-# the kinds of record the table writes; "question" keeps an open question across a restart
+# the kinds of record the table writes; "question" keeps an open question across a restart, its
+# why the faces read surely it holds the players to (space-separated; "" none, as in older records)
 KINDS = frozenset({"input", "undo", "replace", "void", "answer", "question", "pause", "resume",
                    "fault", "warning", "clear", "note"})
 TABLE = 0

@@ -200,7 +200,8 @@ class Update:
     """A change the subscribers are told of: its sequence number, a kind (``input``,
     ``correction``, ``status``, ``game``), the sentence, and the state after it. A record's update
     also says which record it is (``record``: ``fault``, ``clear``, ``pause``, ...) and its ``why``
-    (a fault's fix, a pause's reason), so that a terminal can tell a device failing from the rest.
+    (a fault's fix, a pause's reason, the faces a question holds the players to), so that a
+    terminal can tell a device failing from the rest.
 
     ``seq`` is the last durable record's number, which a stream resumes after (``Last-Event-ID``)
     and a console form acts on; a change that makes no record (a notice such as "Ann pressed call,

@@ -161,6 +161,7 @@ class Table:
         self.problem = self.fix = ""
         self.question: Question | None = None
         self._kept: Counter[str] = Counter()  # faces read surely before the players settled dice by hand
+        # (the open question's record keeps them: _apply)
         self._paused = False
         self._pause_why = ""
         self._faults: dict[str, tuple[str, str]] = {}
@@ -494,6 +495,9 @@ class Table:
         return True
 
     def _ask(self, need: DiceNeeded, sight: Sighting) -> None:
+        """Ask about ``sight``; the question's record keeps, as its ``why``, the faces it holds
+        the players to (:meth:`_held`), which :meth:`_apply` takes from it, so that a table
+        restarted before the players moved the dice still tells a die they turned."""
         if self.question is not None and self.question.text == sight.reason and not sight.thrown:
             return  # the same doubt again, of the same tray: the dealer already has it
         self._questions += 1
@@ -501,12 +505,17 @@ class Table:
         text = f"{need.count} {need.kind.noun(need.count)} for {whose} ({need.reason}): {sight.reason}"
         self.question = Question(self._questions, need.seat, need.kind, need.count, need.reason,
                                  sight.reason, tuple(sight.seen), code=sight.code)
-        ack = self._record("question", text, "camera", "camera", evidence=sight.jpeg)
+        held = " ".join(sorted(self._held(need, sight).elements()))
+        ack = self._record("question", text, "camera", "camera", why=held, evidence=sight.jpeg)
         self.question = replace(self.question, evidence=self._picture(ack))
+
+    def _held(self, need: DiceNeeded, sight: Sighting) -> Counter[str]:
+        """The faces read surely that the dice must still show once the table asks about
+        ``sight``: those held already and the new ones when the players settle it with the faces
+        as they lie, none when they throw the dice again (a thrown die lying cocked)."""
         if faces_stay(sight.code, need.reason == REVEAL):
-            self._kept |= Counter(sight.sure)
-        elif sight.code == COCKED:
-            self._kept = Counter()  # thrown again: new faces
+            return self._kept | Counter(sight.sure)
+        return Counter() if sight.code == COCKED else self._kept
 
     def _turned(self, need: DiceNeeded, sight: Sighting) -> str:
         """The sentence of a question about dice the players settled by hand that no longer show
@@ -712,13 +721,14 @@ class Table:
                              keep=KEEP_GAMES)
 
     def _apply(self, row: Any) -> None:
-        """Apply a record, made now or replayed as the table resumes, the same way. An input or
-        a correction ends the open question and the faces it held the players to, whoever gave
-        it: the dice it asked about are in (the game takes no other input while it waits for
-        dice), or the game went back. Only the camera's roll, the dealer's answer and the
-        corrections ended it, so dice the dealer entered by hand (the console's Enter dice) left
-        the question open, and its faces held against the next dice the camera read: another
-        roll, called turned."""
+        """Apply a record, made now or replayed as the table resumes, the same way: a restarted
+        table knows what the running one knew. An input or a correction, whoever gave it, ends
+        the open question and the faces it held the players to: the dice it asked about are in
+        (the game takes no other input while it waits for dice), or the game went back (dice
+        entered by hand with the console's Enter dice left them held, against the next roll).
+        A question holds the faces its record keeps (:meth:`_ask`): kept in memory only, they
+        were lost when the table restarted before the players moved the dice, and a die turned
+        meanwhile was taken."""
         ledger = self._ledger()
         if row.kind in INPUT_KINDS or row.kind in CORRECTION_KINDS:
             ledger.take(row.seq, row.kind, row.line, row.origin, row.who)
@@ -727,6 +737,8 @@ class Table:
             self._paused, self._pause_why = True, row.why
         elif row.kind == "resume":
             self._paused, self._pause_why = False, ""
+        elif row.kind == "question":
+            self._kept = Counter(row.why.split())
 
     def _resume(self) -> None:
         """Come back exactly where the record stopped; a table that stopped paused, or with
@@ -905,7 +917,8 @@ def sentence(row: Any, name: Callable[[int | None], str], ledger: Ledger | None)
              "question": f"Camera asked: {row.line}",
              "note": row.line}
     text = words.get(row.kind, row.line)
-    why = f" ({row.why})" if row.why and row.kind not in ("fault", "warning") else ""
+    # a fault's or warning's why is its fix, told apart; a question's, the faces it holds (_ask)
+    why = f" ({row.why})" if row.why and row.kind not in ("fault", "warning", "question") else ""
     return f"{text}{why}"
 
 

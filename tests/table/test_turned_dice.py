@@ -6,12 +6,15 @@ turned, by mistake or to cheat, and only the dealer settles it (``records.TURNED
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Callable
+
+import pytest
 
 from controller.games.base import DiceNeeded
 from controller.games.rolls import Roll
 from controller.store import Store
-from controller.table.records import COCKED, TURNED, Entry, TableStatus
+from controller.table.records import COCKED, TURNED, UNSEEN, Entry, TableStatus
 from controller.table.table import Sighting, Table
 from tests.table.conftest import next_input
 
@@ -30,6 +33,7 @@ class _ScriptedEyes:
 
 def _doubted(sure: tuple[str, ...], code: str = "confidence") -> Script:
     said = {"confidence": "die 3 in the community zone read M at 0.61 confidence: move it a little, the same face up",
+            UNSEEN: "3 dice expected in the community zone, 2 seen: move the dice apart, the same faces up",
             COCKED: "die 3 in the community zone lies cocked: throw the dice again"}[code]
     return lambda need: Sighting(None, said, code=code, sure=sure)
 
@@ -46,6 +50,16 @@ def _at_the_flop(store: Store, eyes: _ScriptedEyes) -> Table:
     while not _flop(table):
         table.submit(Entry(next_input(table, rng), "test", "tester"))
     return table
+
+
+def _restarted(db: Path, *sights: Script) -> Table:
+    """The table opened again on its record ``db`` (a crash, a power cut, `run` restarted), its
+    camera looking anew; it comes back paused when a question was open, and the dealer resumes
+    it (the players move the dice meanwhile)."""
+    again = Table(Store(db), eyes=_ScriptedEyes(*sights))
+    if again.state().paused:
+        again.resume("Dana (dealer)")
+    return again
 
 
 def _flop(table: Table) -> bool:
@@ -129,3 +143,68 @@ def test_the_roll_that_settles_a_question_is_told_with_the_question_ended(store:
     update = told.next(0)
     assert update is not None and update.kind == "input"
     assert update.state.question is None and update.state.status is TableStatus.RUNNING
+
+
+@pytest.mark.parametrize("code", ["confidence", UNSEEN])
+def test_a_die_turned_while_the_table_restarted_goes_to_the_dealer(db: Path, code: str) -> None:
+    # the faces read surely were held in memory only: the restarted table took the turned die
+    with Store(db) as store:
+        table = _at_the_flop(store, _ScriptedEyes(_doubted(("H", "O"), code)))
+        table.tick()
+        assert table.question is not None and table.question.players
+        assert table.state().log[-1].text.endswith("the same face up" if code != UNSEEN else "the same faces up")
+    again = _restarted(db, _read("H", "L", "M"))
+    again.tick()
+    question = again.question
+    assert question is not None and question.code == TURNED
+    assert question.text.endswith("the dice for the community show H L M, but O was read there before "
+                                  "the players moved them: was a die turned?")
+    assert _flop(again)  # not taken
+    again.store.close()
+
+
+def test_dice_moved_with_their_faces_up_while_the_table_restarted_are_taken(db: Path) -> None:
+    with Store(db) as store:
+        _at_the_flop(store, _ScriptedEyes(_doubted(("H", "O")))).tick()
+    again = _restarted(db, _read("O", "E", "H"))
+    again.tick()
+    assert again.question is None and not _flop(again)
+    again.store.close()
+
+
+def test_faces_held_by_every_question_of_the_move_are_held_through_restarts(db: Path) -> None:
+    with Store(db) as store:
+        _at_the_flop(store, _ScriptedEyes(_doubted(("H", "O")))).tick()
+    again = _restarted(db, _doubted(("O", "E")))
+    again.tick()  # moved once, still doubted
+    again.store.close()
+    third = _restarted(db, _read("O", "E", "D"))
+    third.tick()
+    assert third.question is not None and third.question.code == TURNED
+    assert "but H was read there before" in third.question.text
+    third.store.close()
+
+
+def test_a_question_settled_before_the_restart_holds_no_face_after_it(db: Path) -> None:
+    with Store(db) as store:
+        table = _at_the_flop(store, _ScriptedEyes(_doubted(("H", "O")), _read("O", "E", "H")))
+        table.tick()
+        table.tick()  # taken
+        _to_the_turn(table)
+    again = _restarted(db, _read("D"))
+    again.tick()
+    assert again.question is None and again.state().log[-1].text == "The table rolls D"
+    again.store.close()
+
+
+def test_a_question_an_older_table_recorded_holds_no_face(db: Path) -> None:
+    # its record keeps no faces (its why is empty): the moved dice are taken, as that table did
+    with Store(db) as store:
+        table = _at_the_flop(store, _ScriptedEyes())
+        store.append(table.game_no, "question", "3 letter dice for the community (flop): die 3 in the "
+                     "community zone read M at 0.61 confidence: move it a little, the same face up",
+                     who="camera", origin="camera")
+    again = _restarted(db, _read("H", "L", "M"))
+    again.tick()
+    assert again.question is None and not _flop(again)
+    again.store.close()
