@@ -104,8 +104,11 @@ function renderOdds(state, odds) {
 // a few hands keep their full size, or nearly (four hands and five community dice: 0.75, in the
 // box docked beside the seats). Below SMALLEST_FIT it would no longer read from across the room,
 // so the box scrolls instead. A TV that changes resolution, or a window resized, fits it again
-// (the box's height follows the screen, and so does all it holds, sized in rem).
+// (the box's height follows the screen, and so does all it holds, sized in rem). A phone, read
+// in the hand, scrolls sooner: none of the box's words goes below PHONE_PX (ten hands fitted to
+// its screen were 13.6 px, the closing sentence 12.7, where a thumb scrolls the box).
 const SMALLEST_FIT = 0.5;
+const PHONE_PX = 14;
 
 function fitShowdown(box) {
   // under the header's lower edge on the screen, or at the screen's top where a phone has
@@ -113,11 +116,17 @@ function fitShowdown(box) {
   box.style.setProperty("--header", `${Math.max(0, $("top").getBoundingClientRect().bottom)}px`);
   let fit = 1;
   layHands(box, fit);
-  while (box.scrollHeight > box.clientHeight && fit > SMALLEST_FIT) {
-    fit = Math.round(100 * fit - 5) / 100;
+  const least = PHONE.matches ? Math.max(SMALLEST_FIT, PHONE_PX / smallestWords(box)) : SMALLEST_FIT;
+  while (box.scrollHeight > box.clientHeight && fit > least) {
+    fit = Math.max(least, Math.round(100 * fit - 5) / 100);
     layHands(box, fit);
   }
 }
+
+// The font size (CSS pixels) of the box's smallest words; all of them are sized in em of the
+// box's font, so they shrink alike with it.
+const smallestWords = (box) => Math.min(...[...box.querySelectorAll("h2, p, .who, .hand, .won")]
+  .map((part) => parseFloat(getComputedStyle(part).fontSize)));
 
 // The hands at size `fit`, in as many rows as they need, and those rows even (ten hands as 4, 3
 // and 3, or 3, 4 and 3, never 4, 4 and 2; four as 2 and 2) where they fit: even rows never cost
