@@ -47,6 +47,21 @@ const CUP = { shape: `path d="M22 20 H78 L70 92 H30 Z"`, body: "cup",
   ink: () => `<ellipse cx="50" cy="20" rx="28" ry="7" class="cup-rim"/>` +
     `<text x="50" y="70" class="cup-mark">?</text>` };
 
+// A die's state (DieView.state) as a mark in its top right corner, clear of the face: a disc in
+// the state's colour with a sign in it, a tick (protected) or a turning arrow (to be thrown
+// again). The state's colour on the die's edge was covered by a seat's band of colour: only the
+// dashes of a reroll showed, and a green seat's die looked protected. The sign tells the two
+// states apart without their colours, red and green, which many cannot.
+const TURN = `<path d="M5 -2.5 A5.5 5.5 0 1 0 5.5 2.5" class="sign"/>` +
+  `<path d="M1.5 -3.5 L6.5 -2 L7 -7.5 Z" class="sign-head"/>`;
+const SIGNS = { "protect": `<path d="M-5.5 0 L-1.5 4 L5.5 -4" class="sign"/>`, "reroll": TURN,
+  "reroll-due": TURN };
+
+// over the die's corner, a quarter of the die across: clear of every pip a d6 has, and, half its
+// size inside the corner, a blur on a phone's 39 px die
+const mark = (state) => (SIGNS[state] ? `<g class="state-mark" transform="translate(92 8) scale(1.25)">` +
+  `<circle r="11"/>${SIGNS[state]}</g>` : "");
+
 // The shade a seat's colour stands out from most: the pips' near-black or the board's ink. A
 // seat's dice are edged in it on both sides of their band of colour, as the seat's place is: a
 // white band ran into the white die, a near-black one into the dark felt (contrast 1.1 and 1.3).
@@ -79,7 +94,7 @@ function drawDie(die, size) {
     `role="img" aria-label="${label}" data-kind="${die.kind}" data-face="${die.face ?? ""}" ` +
     `data-colour="${colour}">` +
     `<title>${label}${die.state ? " (" + die.state + ")" : ""}</title>` +
-    `<${draw.shape} class="${draw.body}"/>${band}${draw.ink(die.face ?? "")}</svg>`;
+    `<${draw.shape} class="${draw.body}"/>${band}${draw.ink(die.face ?? "")}${mark(die.state)}</svg>`;
 }
 
 window.drawDie = drawDie;

@@ -1,0 +1,101 @@
+"""A seat's colour where it is shown: its own dice on the scoreboard, with their state.
+
+Screenshots are saved in ``out/screenshots/`` (see ``tests/browser/conftest.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+
+from tests.browser.conftest import shot, web_conftest
+from tests.browser.test_scoreboard import TV, caught_up, enter, open_board
+
+LIGHT, DARK, BLUE = "#f1f1ee", "#222222", "#1d4ed8"
+"""Seat colours: the white and the near-black of the ten defaults, and one far from both states."""
+
+PROTECT, REROLL = (63, 174, 73), (228, 87, 46)
+"""The states' colours (scoreboard.css, svg.die.state-*), as (r, g, b)."""
+
+
+def share_of(die: Any, colour: tuple[int, int, int]) -> float:
+    """The share of a drawn die's pixels (its element's screenshot) in ``colour``, give or take
+    the blending of an edge."""
+    picture = cv2.imdecode(np.frombuffer(die.screenshot(), np.uint8), cv2.IMREAD_COLOR)
+    assert picture is not None
+    near = np.abs(picture[:, :, ::-1].astype(int) - np.array(colour)).max(axis=2) <= 24
+    return float(near.mean())
+
+
+SEEN = 0.01
+"""The least share of a die in its state's colour that the room sees (the mark alone is about 2%
+of a die; no part of an unmarked die, of these colours, is in either)."""
+
+
+def tao_table() -> Any:
+    """Three Tao Dice seats in white, near-black and blue, each with two sealed d6, where the
+    white and near-black seats raised and called with a white stone: their d6 are due a reroll."""
+    table = web_conftest.new_table("tao", 3, 3, ["Ann", "Bo", "Cy"], colours=[LIGHT, DARK, BLUE])
+    enter(table, [f"ante {seat} black=1 white=0" for seat in range(3)] +
+          [f"roll {seat} d6 ? ?" for seat in range(3)] +
+          ["raise 0 black=0 white=1", "call 1 black=0 white=1", "call 2 black=1 white=0"])
+    return table
+
+
+def test_a_sealed_die_due_a_reroll_shows_it_in_a_white_or_a_black_seat(browser: Any,
+                                                                        served: Any) -> None:
+    # a Tao Dice seat that bet a white stone must throw its 2d6 again: its cups, edged in the
+    # seat's colour, only had the band dashed, and a plain cup showed no state at all
+    table = tao_table()
+    page = open_board(browser, served(table), TV)
+    caught_up(page, table)
+    shot(page, "scoreboard-tao-reroll-due-in-seat-colours")
+    for seat, due in ((0, True), (1, True), (2, False)):
+        dice = page.locator(f'.seat[data-seat="{seat}"] .seat-dice svg.die')
+        assert dice.count() == 2
+        for die in dice.all():
+            assert (share_of(die, REROLL) >= SEEN) is due, (seat, die.get_attribute("class"))
+
+
+def test_a_d12_due_a_reroll_shows_it_in_a_white_or_a_black_seat(browser: Any, served: Any) -> None:
+    # in Tao Dice's second part a white stone makes the seat throw its d12 again
+    table = tao_table()
+    enter(table, ["roll 0 d6 ? ?", "roll 1 d6 ? ?", "roll 0 d12 3", "roll 1 d12 5", "roll 2 d12 7",
+                  "raise 0 black=0 white=1", "call 1 black=0 white=1", "call 2 black=1 white=0"])
+    page = open_board(browser, served(table), TV)
+    caught_up(page, table)
+    for seat, due in ((0, True), (1, True), (2, False)):
+        die = page.locator(f'.seat[data-seat="{seat}"] .seat-dice svg.die[data-kind="d12"]')
+        assert (share_of(die, REROLL) >= SEEN) is due, seat
+
+
+KINDS = [("d6", "5"), ("d12", "11"), ("d8-tauren", "W"), ("letters", "A"), ("d6", None)]
+"""A die of every kind, and a sealed one (a cup)."""
+
+
+def test_every_kind_of_seat_die_shows_it_is_protected_or_due_a_reroll(browser: Any,
+                                                                      served: Any) -> None:
+    # no game protects a seat's own die yet (DiceHoldem protects community dice, which have no
+    # colour), so the page draws them here as it would: a protected die in a white or a
+    # near-black seat showed no green at all, only the seat's band in its edge
+    page = open_board(browser, served(web_conftest.new_table("tao", 3, 3)), TV)
+    dice = [{"kind": kind, "face": face, "state": state, "colour": colour}
+            for state in ("protect", "reroll", "") for colour in (LIGHT, DARK, "")
+            for kind, face in KINDS]
+    page.evaluate("""dice => {
+      const tray = document.createElement("div");
+      tray.id = "tray";
+      tray.style.cssText = "position: fixed; inset: 0; z-index: 99; display: flex; flex-wrap: wrap; " +
+        "gap: 12px; padding: 12px; background: #0f3d2e";
+      tray.innerHTML = dice.map(die => drawDie(die, 64)).join("");
+      document.body.append(tray);
+    }""", dice)
+    shot(page, "scoreboard-die-states-in-seat-colours")
+    drawn = page.locator("#tray svg.die").all()
+    assert len(drawn) == len(dice)
+    for die, seen in zip(dice, drawn):
+        shares = {"protect": share_of(seen, PROTECT), "reroll": share_of(seen, REROLL)}
+        assert all((share >= SEEN) is (state == die["state"]) for state, share in shares.items()), \
+            (die, shares)
