@@ -1,4 +1,5 @@
-"""A seat's colour where it is shown: its own dice on the scoreboard, with their state.
+"""A seat's colour where it is shown: its own dice on the scoreboard, with their state, and its
+swatches and colour pickers on the dealer console.
 
 Screenshots are saved in ``out/screenshots/`` (see ``tests/browser/conftest.py``).
 """
@@ -11,13 +12,16 @@ import cv2
 import numpy as np
 
 from tests.browser.conftest import shot, web_conftest
-from tests.browser.test_scoreboard import TV, caught_up, enter, open_board
+from tests.browser.test_scoreboard import TV, caught_up, enter, log_in, open_board
 
 LIGHT, DARK, BLUE = "#f1f1ee", "#222222", "#1d4ed8"
 """Seat colours: the white and the near-black of the ten defaults, and one far from both states."""
 
 PROTECT, REROLL = (63, 174, 73), (228, 87, 46)
 """The states' colours (scoreboard.css, svg.die.state-*), as (r, g, b)."""
+
+INK = (28, 28, 28)
+"""The near-black that edges a light seat colour (dice.js, edgeOf), as (r, g, b)."""
 
 
 def share_of(die: Any, colour: tuple[int, int, int]) -> float:
@@ -99,3 +103,44 @@ def test_every_kind_of_seat_die_shows_it_is_protected_or_due_a_reroll(browser: A
         shares = {"protect": share_of(seen, PROTECT), "reroll": share_of(seen, REROLL)}
         assert all((share >= SEEN) is (state == die["state"]) for state, share in shares.items()), \
             (die, shares)
+
+
+SWATCHES = """swatches => swatches.map(swatch => {
+  const style = getComputedStyle(swatch);
+  return {who: swatch.parentElement.textContent.trim(), fill: style.backgroundColor,
+          edge: style.borderTopColor, width: parseFloat(style.borderTopWidth)};
+})"""
+"""Each swatch of the console's last games: whose roll it marks, its fill and its edge."""
+
+
+def test_the_console_edges_a_white_seat_s_swatch_and_tells_it_from_no_colour(browser: Any,
+                                                                             served: Any) -> None:
+    # the last games marked each roll with its seat's colour as a disc in a grey hairline: a
+    # white seat's disc read as empty on the console's white card, the same as the community
+    # dice's, which have no colour (drawn white)
+    table = web_conftest.new_table("tauren", 3, 7, ["Ann", "Bo", "Cy"], colours=[LIGHT, DARK, BLUE])
+    for _ in range(60):
+        table.step()
+    console = log_in(browser, served(table), "/dealer/games")
+    shot(console, "console-last-games-seat-colours")
+    swatches: list[dict[str, Any]] = console.locator(".roll .swatch").evaluate_all(SWATCHES)
+    assert {swatch["who"] for swatch in swatches} >= {"Ann", "Bo", "community"}, swatches
+    for swatch in swatches:
+        if swatch["who"] == "Ann":  # the white seat, edged as its dice on the scoreboard
+            assert swatch["edge"] == "rgb(28, 28, 28)" and swatch["width"] >= 2, swatch
+        if swatch["who"] == "community":  # no colour: an empty ring, not a white disc
+            assert swatch["fill"] == "rgba(0, 0, 0, 0)", swatch
+
+
+def test_the_console_edges_a_white_seat_s_colour_picker(browser: Any, served: Any) -> None:
+    # a new game's colour picker for a white seat was a white bar in a pale grey button: it read
+    # as a picker with no colour
+    table = web_conftest.new_table("tao", 3, 3, ["Ann", "Bo", "Cy"], colours=[LIGHT, DARK, BLUE])
+    console = log_in(browser, served(table))
+    white, blue = console.locator('input[name="colour0"]'), console.locator('input[name="colour2"]')
+    assert white.input_value() == LIGHT
+    shot(console, "console-new-game-seat-colours")
+    assert share_of(white, INK) >= SEEN
+    assert share_of(blue, INK) < SEEN
+    blue.fill(LIGHT)  # the dealer picks white for the blue seat: edged at once
+    assert share_of(blue, INK) >= SEEN
