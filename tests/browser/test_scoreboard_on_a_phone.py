@@ -8,8 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 from tests.browser.conftest import shot
-from tests.browser.test_scoreboard import PHONE, all_in, full_hold_em_table, open_board, showdown_box
+from tests.browser.test_scoreboard import (PHONE, all_in, caught_up, enter, full_hold_em_table,
+                                           open_board, showdown_box)
 from tests.browser.test_scoreboard_from_the_bar import font_sizes
+
+SMALL_PHONE = {"width": 375, "height": 667}
+"""A smaller phone than PHONE (an iPhone SE's screen), where a second showdown scrolls too."""
 
 PHONE_PX = 14
 """The least font size of what the showdown box says on a phone, read in the hand."""
@@ -42,3 +46,35 @@ def test_a_ten_hand_showdown_reads_on_a_phone(browser: Any, served: Any) -> None
     assert 0 <= box["left"] and box["right"] <= box["width"], box
     assert page.locator("#showdown").evaluate(OUTSIDE) == []
     assert page.locator("#showdown").evaluate("box => box.scrollWidth <= box.clientWidth")
+
+
+def all_in_again(table: Any) -> None:
+    """After :func:`all_in`, the busted seats buy back in and all ten go all in again: a second
+    showdown of ten hands."""
+    enter(table, [f"rebuy {seat.seat}" for seat in table.state().view.seats
+                  if seat.status.value == "deciding"])
+    enter(table, [f"roll {seat} d8-tauren {dice}" for seat, dice in enumerate(HOLES)])
+    enter(table, [f"allin {table.state().view.awaited.prompt}"])
+    while table.state().view.phase == "betting":
+        enter(table, [f"call {table.state().view.awaited.prompt}"])
+    enter(table, ["roll table d8-tauren W 5 2", "roll table d8-tauren C", "roll table d8-tauren 6"])
+
+
+HOLES = ["2 3", "4 4", "5 6", "W C", "S S", "3 5", "6 6", "C S", "2 W", "4 5"]
+
+
+def test_the_next_showdown_on_a_phone_opens_at_its_headline(browser: Any, served: Any) -> None:
+    # the box kept the place its reader had scrolled the last showdown to: the next one, drawn
+    # into it, opened 163 px down, its headline and first hands out of sight
+    table = full_hold_em_table()
+    page = open_board(browser, served(table, showdown_seconds=60), SMALL_PHONE)
+    all_in(table)
+    showdown_box(page)
+    page.locator("#showdown").evaluate("box => { box.scrollTop = box.scrollHeight; }")
+    assert page.locator("#showdown").evaluate("box => box.scrollTop") > 0  # the box does scroll
+    all_in_again(table)
+    caught_up(page, table)
+    assert table.state().view.result.number == 2 and page.locator("#showdown .shown").count() == 10
+    box = showdown_box(page)
+    assert box["scroll"] > box["client"], box  # this one scrolls too
+    assert page.locator("#showdown").evaluate("box => box.scrollTop") == 0

@@ -233,6 +233,7 @@ function renderShowdown(state) {
   const box = $("showdown");
   box.innerHTML = `<h2>${esc(result.headline)}</h2>${board}` +
     `<div class="hands">${hands}</div><p>${esc(result.text)}</p>`;
+  box.scrollTop = 0; // at its headline: the box kept the place a phone's reader scrolled the last one to
   opened(box, true);
   clearTimeout(showdownTimer);
   showdownTimer = setTimeout(() => opened(box, false), SHOWDOWN_MS);
