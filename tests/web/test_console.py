@@ -180,6 +180,14 @@ def test_a_new_game_with_names_options_and_colours(dealer: FlaskClient, table: A
     assert table.state().colours == ("#112233", "#445566")  # the record's, not the web's
 
 
+def test_the_new_game_form_picks_a_colour_for_every_seat_a_game_can_have(dealer: FlaskClient) -> None:
+    # the form had pickers for seats 0-5 only: a ten-seat table's seats 6-9 always got their defaults
+    page = dealer.get("/dealer/").get_data(as_text=True)
+    pickers = re.findall(r'<input type="color" name="colour(\d+)"', page)
+    assert [int(seat) for seat in pickers] == list(range(len(SEAT_COLOURS)))
+    assert f'name="colour9"\n        value="{SEAT_COLOURS[9]}"' in page
+
+
 def test_a_colour_that_is_not_a_colour_falls_back_to_the_seats_default(dealer: FlaskClient,
                                                                        table: Any) -> None:
     dealer.post("/dealer/new-game", data={
