@@ -101,6 +101,8 @@ class SceneSpec:
     like a camera's JPEG. ``positions_mm`` (one tray point per die: where its centre rests, on the
     tray or off it) or ``areas_mm`` (one polygon in tray mm per die: it rests wholly inside, clear
     of the markers, at a random point) place the dice; both need a tray (``tray`` or ``markers``).
+    A cocked die of an area leans on a die of its area or on the tray's wall where the area
+    reaches it, and lies flat (and is read) when its area holds neither (:func:`_leaning_in`).
     """
 
     size: tuple[int, int] = (1536, 864)
@@ -534,7 +536,8 @@ def _place(rng: random.Random, spec: SceneSpec, camera: Camera, tray: TrayLayout
         cut = not cocked and i < spec.cut_off
         for _ in range(300):
             at = _spot(rng, spec, i)
-            die = _candidate(rng, spec, camera, placed, top, cocked, cut, scale, tray, at)
+            area = None if spec.areas_mm is None else np.array(spec.areas_mm[i], np.float64)
+            die = _candidate(rng, spec, camera, placed, top, cocked, cut, scale, tray, at, area)
             if die is not None and _fits(die, placed, camera, spec, tray, cut) and _in_area(die, spec, i):
                 placed.append(die)
                 break
@@ -564,21 +567,27 @@ def _in_area(die: _Die, spec: SceneSpec, index: int) -> bool:
     """True when the die's footprint lies wholly inside its area (always, without areas)."""
     if spec.areas_mm is None:
         return True
-    contour = np.array(spec.areas_mm[index], np.float32).reshape(-1, 1, 2)
-    return all(cv2.pointPolygonTest(contour, (float(x), float(y)), False) >= 0 for x, y in _footprint(die.pose))
+    area = np.array(spec.areas_mm[index], np.float64)
+    return all(_holds(area, point) for point in _footprint(die.pose))
 
 
 def _candidate(rng: random.Random, spec: SceneSpec, camera: Camera, placed: list[_Die], top: int,
                cocked: bool, cut: bool, scale: float, tray: TrayLayout | None,
-               at: np.ndarray | None = None) -> _Die | None:
+               at: np.ndarray | None = None, area: np.ndarray | None = None) -> _Die | None:
     """One random try at a die's pose: at ``at`` (tray mm) when given, else next to another die,
-    against a wall, or anywhere in view."""
+    against a wall, or anywhere in view. A cocked die of an ``area`` (tray mm polygon) leans on
+    something there (:func:`_leaning_in`): a die tilted on nothing stands in no real tray."""
     edge = rng.uniform(*spec.die_px) / scale
     kind = DieKind(spec.kind)
     faces = random_faces(rng, kind, top)
     style = _style(rng, spec)
     flat = [d for d in placed if not d.cocked]
     tilt = (_rx(math.radians(rng.uniform(20, 38))) if cocked else np.eye(3)) @ SOLIDS[kind].rest
+    if at is not None and cocked and area is not None and tray is not None:
+        leaning = _leaning_in(rng, area, flat, tray, edge, tilt, SOLIDS[kind])
+        if leaning is not None:
+            return _Die(leaning[0], faces, style, cocked, leaning[1])
+        cocked, tilt = False, SOLIDS[kind].rest  # nothing to lean on: it lies flat where it stopped
     if at is not None:
         yaw = rng.uniform(0, 2 * math.pi)
         return _Die(_resting(at, _rz(yaw) @ tilt, edge, SOLIDS[kind]), faces, style, cocked, yaw)
@@ -613,18 +622,67 @@ def _beside(rng: random.Random, partner: _Die, edge: float, tilt: np.ndarray,
     return None
 
 
+WALL_GAP = 1.2
+"""How far (mm) a die leaning on the tray's wall keeps its footprint from the wall's line."""
+
+Wall = tuple[tuple[float, float], float, float]
+"""A stretch of the tray's wall: its outward direction, and where it starts and ends (mm along it)."""
+
+_OUTWARDS = ((0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0))
+
+
+def _walls(tray: TrayLayout, area: np.ndarray | None = None) -> list[Wall]:
+    """The tray's four walls whole, or the stretches of them that ``area`` (tray mm polygon) reaches
+    (its corners within :data:`WALL_GAP` of a wall): where a die of that area can lean on one."""
+    size = np.array([tray.width_mm, tray.height_mm])
+    if area is None:
+        return [(outward, 0.0, float(np.abs(outward[::-1]) @ size)) for outward in _OUTWARDS]
+    stretches: list[Wall] = []
+    for outward in _OUTWARDS:
+        out = np.array(outward)
+        at_wall = area[area @ out >= max(0.0, float(out @ size)) - WALL_GAP - 1e-6] @ np.abs(out[::-1])
+        if len(at_wall) >= 2:
+            stretches.append((outward, float(at_wall.min()), float(at_wall.max())))
+    return stretches
+
+
 def _against_wall(rng: random.Random, tray: TrayLayout, edge: float, tilt: np.ndarray,
-                  solid: Solid) -> tuple[float, DiePose]:
-    """A die leaning its top against one of the tray's walls, somewhere along it."""
-    outward = np.array(rng.choice([(0, -1), (1, 0), (0, 1), (-1, 0)]), np.float64)
+                  solid: Solid, walls: Sequence[Wall] | None = None) -> tuple[float, DiePose]:
+    """A die leaning its top against one of the tray's walls (or of ``walls``), somewhere along it."""
+    outward_, start, end = rng.choice(list(walls) if walls is not None else _walls(tray))
+    outward = np.array(outward_)
     yaw = math.atan2(-outward[1], -outward[0]) + math.pi / 2  # the top leans towards the wall
     size = np.array([tray.width_mm, tray.height_mm])
     along = np.abs(outward[::-1])
-    xy = size / 2 * (1 - along) + along * rng.uniform(2 * edge, float(along @ size) - 2 * edge)
+    xy = size / 2 * (1 - along) + along * rng.uniform(start + 2 * edge, end - 2 * edge)
     pose = _resting(xy, _rz(yaw) @ tilt, edge, solid)
     wall = max(0.0, float(outward @ size))  # the wall's line: outward . p = wall
-    gap = wall - 1.2 - float((_footprint(pose) @ outward).max())
+    gap = wall - WALL_GAP - float((_footprint(pose) @ outward).max())
     return yaw, _resting(xy + outward * gap, pose.rotation, edge, solid)
+
+
+def _leaning_in(rng: random.Random, area: np.ndarray, flat: list[_Die], tray: TrayLayout, edge: float,
+                tilt: np.ndarray, solid: Solid) -> tuple[DiePose, float] | None:
+    """A pose (and yaw) of a cocked die of ``area`` leaning on what it finds there: a flat die of
+    the area or a stretch of tray wall the area reaches, one of them at random (the caller keeps
+    the footprint in the area). None when there is neither: a die thrown into an open zone with no
+    die in it has nothing to cock against and settles flat, as a real one does; leaning it on a
+    die of the next zone would lay it outside its own, where the table does not look for it."""
+    own = [die for die in flat if _holds(area, die.pose.position)]
+    walls = _walls(tray, area)
+    if not own and not walls:
+        return None
+    pick = rng.randrange(len(own) + len(walls))
+    if pick >= len(own):
+        yaw, pose = _against_wall(rng, tray, edge, tilt, solid, [walls[pick - len(own)]])
+        return pose, yaw
+    return _beside(rng, own[pick], edge, tilt, True)  # its own size: a die thrown again keeps it
+
+
+def _holds(area: np.ndarray, point: np.ndarray) -> bool:
+    """True when the tray point (mm; a third coordinate is ignored) lies inside ``area``."""
+    contour = area.astype(np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
 
 
 def _in_view(rng: random.Random, camera: Camera, spec: SceneSpec, edge_px: float, cut: bool) -> np.ndarray:

@@ -144,10 +144,10 @@ def test_a_cocked_die_is_a_question_not_a_guess_saying_what_the_players_do(reaso
     camera = table_camera(6)
     camera.show([3, 5], zones=["seat0", "seat0"], cocked=1)
     asked = question(match(DiceNeeded(0, DieKind.D6, 2, False, reason), read_once(watch(camera)[1]), TRAY.zones))
-    assert (asked.reason, asked.code, asked.text) == (COCKED, COCKED, f"die 1 in the seat0 zone lies cocked: {fix}")
+    assert (asked.reason, asked.code, asked.text) == (COCKED, COCKED, f"die 2 in the seat0 zone lies cocked: {fix}")
 
 
-@pytest.mark.parametrize("seed, values, die", [(4, [2, 3], 1), (16, [3, 4], 2), (33, [5, 2], 1)])
+@pytest.mark.parametrize("seed, values, die", [(19, [6, 6], 1), (68, [6, 6], 1), (82, [2, 4], 2)])
 def test_a_cocked_d6_the_readers_give_its_top_face_is_still_a_question(
         monkeypatch: pytest.MonkeyPatch, seed: int, values: list[int], die: int) -> None:
     # the readers give these cocked dice the face nearest the camera, surely; the d6 cocked network

@@ -54,7 +54,8 @@ def test_a_set_taught_from_the_table_cameras_frames_learns_its_dice_not_the_tray
 
 
 def tray_of_the_set(seed: int) -> SimCamera:
-    """The table's camera over four dice of the set in random zones, the last one leaning."""
+    """The table's camera over four dice of the set in random zones, the last one leaning (when
+    there is something in its zone to lean on: :func:`vision.render._leaning_in`)."""
     rng = random.Random(seed)
     camera = table_camera(5000 + seed)
     values = [rng.randint(1, len(KIND.faces)) for _ in range(4)]
@@ -63,10 +64,11 @@ def tray_of_the_set(seed: int) -> SimCamera:
 
 
 def test_a_set_taught_from_the_table_cameras_frames_is_read_on_the_calibrated_tray(taught: Path) -> None:
-    right = flat = 0
+    right = flat = lying_flat = 0
     for seed in range(10):
         camera = tray_of_the_set(seed)
         seen = TrayWatcher(camera, TRAY, data=taught).read(camera.frame(), KIND)
+        lying_flat += sum(not truth.cocked for truth in camera.scene.dice)  # a die with nothing to lean on lies flat
         for die in seen.dice:
             truth = min(camera.scene.dice, key=lambda t: float(np.hypot(t.center[0] - die.center[0],
                                                                         t.center[1] - die.center[1])))
@@ -77,5 +79,8 @@ def test_a_set_taught_from_the_table_cameras_frames_is_read_on_the_calibrated_tr
             flat += 1
             right += die.face == truth.face
             assert die.face == truth.face or not taken, f"frame {seed}: a {truth.face} taken for {die.face}"
-    assert flat == 30
+    # every flat die is found (two frames' last die had nothing to lean on and lies flat) but one:
+    # frame 8's leaning die leans on its 5, and the finder takes the two for one die, flagged cocked
+    # (the players throw again). Before, that die stood tilted on nothing, apart.
+    assert flat == lying_flat - 1 == 31
     assert right >= 28  # 25 when the markers were taught as dice and their white as the body colour

@@ -68,16 +68,21 @@ def test_a_die_cocked_in_every_throw_is_thrown_again_a_few_times_then_the_dealer
     # a revealed die laid flat by hand lies flat: the camera takes each reveal after one question;
     # every thrown roll, cocked however often it is thrown, the dealer enters, unless the camera
     # doubted a cocked die's face, not seeing it cocked, and the players, asked to move it, laid it flat
+    # (Ana's d12, thrown first into the empty centre, has nothing to lean on: it lands flat and is
+    # taken at once)
     asked: list[str] = []
-    after: list[str] = []
+    after: list[str] = []  # for each roll the camera took, the last question of it, else the roll
     for record in records:
         if record.kind == "question":
             asked.append(record.line)
-        elif record.origin == "camera" and record.kind == "input":
-            after.append(asked[-1])
+        elif record.kind == "answer" or (record.origin == "camera" and record.kind == "input"):
+            if record.kind == "input":
+                after.append(asked[-1] if asked else record.line)
+            asked = []
     laid = [line for line in cocked if line.endswith("lay it flat on the face most up")]
     assert after and len([line for line in after if line in laid]) == len(laid)
-    assert all(line in laid or line.endswith("move it a little, the same face up") for line in after)
+    assert all(line in laid or line.endswith("move it a little, the same face up") or line.startswith("roll 0 d12 ")
+               for line in after)
 
 
 def test_a_die_thrown_cocked_twice_is_thrown_again_twice_by_the_players_and_read_by_the_camera(
@@ -97,11 +102,13 @@ def test_a_die_thrown_cocked_four_times_running_is_thrown_a_fifth_time_not_given
     # real players throw a cocked die again however often it lands cocked; chance alone made a
     # d12 land cocked three times running in bench/table.py's Tao Dice seed 40, and at three
     # tries the simulated dealer entered it though the camera had read it cocked each time
-    first: list[str] = []  # the first roll thrown lands cocked four times, then flat
+    rolls: list[str] = []  # the rolls thrown, in order: the second lands cocked four times, then flat
+    # (Ben's d12 into the centre, where Ana's lies: the first, alone there, has nothing to lean on)
 
     def four_times(key: str) -> int:
-        first[:] = first or [key.split("/")[2]]
-        return int(key.split("/")[2] == first[0] and key.count(AGAIN) < 4)
+        roll = key.split("/")[2]
+        rolls[:] = rolls if roll in rolls else [*rolls, roll]
+        return int(rolls[1:2] == [roll] and key.count(AGAIN) < 4)
 
     monkeypatch.setattr(build, "cocked_throw", four_times)
     records = play_tao(tmp_path)
@@ -179,12 +186,13 @@ def test_a_demo_stopped_while_the_players_settle_a_cocked_die_ends_as_an_uninter
     assert outcome(db)[:2] == calm
 
 
-@pytest.mark.parametrize("seed, values, zone", [(1073, [1, 5, 4, 5], "seat0")])
+@pytest.mark.parametrize("seed, values, zone", [(1462, [1, 5, 4, 5], "seat0")])
 def test_a_d6_the_cocked_network_doubts_on_the_demos_tray_is_flagged_not_given_a_value(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, seed: int, values: list[int], zone: str) -> None:
-    # the d6 cocked network sees this leaning die at 0.49, under D6_LEANS: it was read 5 surely. On
-    # the demo's tray, seen from above, D6_TRAY_LEANS flags it. (A second case, seed 1352, is seen
-    # at 0.54 since the finder looks around faint blobs, flagged under either bar.)
+    # the d6 cocked network sees this leaning die under D6_LEANS: it was read 5 surely. On the
+    # demo's tray, seen from above, D6_TRAY_LEANS flags it. (Seed 1073, the first such die, at 0.49,
+    # stood tilted on nothing before the renderer leaned a zone's cocked die on something; the first
+    # found since, of seeds 1000-1462, is this one.)
     demo, _ = build_demo("tao", 3, 1, tmp_path / "t.db", None, ["heuristic"], GAMES["tao"][0])
     camera, watcher = demo.parts.devices.camera, demo.table.eyes.watcher
     try:

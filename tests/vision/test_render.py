@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 
@@ -11,8 +12,9 @@ import pytest
 
 from controller.games.dice import DieKind
 from controller.games.errors import InvalidInput
-from vision.render import (MARBLE_CONTRAST, PALETTE, READABLE, Scene, SceneSpec, _marble_for, render_roll,
-                           render_scene)
+from vision.calibrate import TrayLayout
+from vision.render import (MARBLE_CONTRAST, PALETTE, READABLE, Scene, SceneSpec, _footprint, _marble_for,
+                           render_roll, render_scene)
 
 SMALL = SceneSpec(size=(640, 480), die_px=(40, 60), n_dice=6, shadow=0.0)
 
@@ -227,6 +229,49 @@ def test_cocked_dice_lean_against_the_tray_wall_when_there_is_one() -> None:
                  and min(die.tray_mm[0], die.tray_mm[1], width - die.tray_mm[0], height - die.tray_mm[1])
                  < die.edge_mm]
     assert near_wall
+
+
+def demo_zones(*names: str) -> SceneSpec:
+    """A spec of the demo's tray (400 x 250 mm, four seats' zones) with one die in each zone named."""
+    from controller.table.build import seat_zones
+
+    zones = seat_zones(4, 400.0, 250.0)
+    return SceneSpec(size=(960, 540), tray=TrayLayout(), markers=True, px_per_mm=2.1, die_px=(31.5, 35.7),
+                     n_dice=len(names), areas_mm=tuple(tuple((x, y) for x, y in zones[name]) for name in names))
+
+
+def gap_mm(a: np.ndarray, b: np.ndarray) -> float:
+    """The least distance (mm) between two convex footprints that do not overlap: corner to side."""
+    def reach(points: np.ndarray, hull: np.ndarray) -> float:
+        return min(abs(cv2.pointPolygonTest(hull.reshape(-1, 1, 2), (float(x), float(y)), True)) for x, y in points)
+    return min(reach(a, b), reach(b, a))
+
+
+@pytest.mark.parametrize("zones", [("seat0", "seat0", "seat0"), ("community", "community", "community"),
+                                   ("seat1",), ("seat3", "community", "community")])
+def test_a_cocked_die_in_a_zone_leans_on_a_die_or_the_wall(zones: tuple[str, ...]) -> None:
+    """A real die stays cocked only against something: in a zone it leans on a die lying there or on
+    the tray's wall the zone reaches, its footprint within 1.5 mm of theirs. It used to be tilted on
+    nothing at a random point of its zone, standing alone in the open."""
+    spec = replace(demo_zones(*zones), cocked=1)
+    for seed in range(6):
+        scene = render_scene(random.Random(seed), spec)
+        dice = scene.layout.dice  # type: ignore[union-attr]
+        footprints = [_footprint(die.pose) for die in dice]
+        mine = footprints[-1]
+        assert dice[-1].cocked and scene.dice[-1].value is None
+        to_wall = min(float(mine[:, 0].min()), float(mine[:, 1].min()), 400 - float(mine[:, 0].max()),
+                      250 - float(mine[:, 1].max()))
+        to_die = min((gap_mm(mine, other) for other in footprints[:-1]), default=math.inf)
+        assert min(to_wall, to_die) < 1.5, (seed, to_wall, to_die)
+
+
+def test_a_die_thrown_alone_into_an_open_zone_lies_flat_though_asked_cocked() -> None:
+    """Nothing in the middle of the tray holds a die up: a lone die asked to lie cocked in the
+    community zone (no wall, no die there) lies flat and is read, as on a real tray."""
+    for seed in range(4):
+        scene = render_scene(random.Random(seed), replace(demo_zones("community"), cocked=1))
+        assert [(die.cocked, die.value is None) for die in scene.dice] == [(False, False)]
 
 
 def test_a_roll_after_a_scene_keeps_the_dice_that_lie_still_and_throws_the_others_beside_them() -> None:
