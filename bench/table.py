@@ -125,14 +125,17 @@ def camera_games(count: int, folder: Path, players: int = 4, first_seed: int = 1
     build.cocked_dice = counted
     for game, options in chosen(games):
         taken, entered, settled, moved, misread, why = 0, 0, 0, 0, 0, Counter[str]()
-        cocked, cocked_taken = 0, 0
+        cocked, cocked_taken, flat = 0, 0, 0
         for seed in range(first_seed, first_seed + count):
             cocked_keys.clear()
             thrown_keys.clear()
             demo: Demo = build_demo(game, players, seed, folder / f"{game}-{seed}.db", None, ["heuristic"], options)[0]
-            sights = _watched(demo)
+            sights, lying = _watched(demo)
             play_out(demo, None)
             records = demo.table.store.records(demo.table.game_no)
+            flat += sum(not _landed_cocked(key, lying) for key in cocked_keys)
+            for key in [key for key in cocked_keys if not _landed_cocked(key, lying)]:
+                del cocked_keys[key]
             taken_keys = [key for key in cocked_keys if not {key + AGAIN, key + MOVED} & thrown_keys  # taken from this throw
                           and _taken_by_camera(demo.table.ledger, key)]
             for key in taken_keys:
@@ -157,7 +160,8 @@ def camera_games(count: int, folder: Path, players: int = 4, first_seed: int = 1
               f"(thrown again or laid flat): {settled}; questions of a die the camera doubted or did not "
               f"find that the players moved (the same face up): {moved}; misread but taken (the simulated dealer corrected them): "
               f"{misread}; throws with a cocked die (build.COCKED_THROWS): {cocked}, taken by the camera with a "
-              f"value for it: {cocked_taken}", flush=True)
+              f"value for it: {cocked_taken} (and {flat} asked to land cocked that lay flat, with nothing in "
+              f"their zone to lean on)", flush=True)
     build.cocked_dice = cocked_dice
 
 
@@ -189,23 +193,34 @@ def _taken_by_camera(ledger: Ledger | None, key: str) -> bool:
     return index < len(ledger.played) and ledger.played[index].origin == "camera"
 
 
-def _watched(demo: Demo) -> dict[str, Sight]:
-    """The dice of every throw the camera took a roll from, by the throw's render key (filled as
-    ``demo`` plays): the renderer's truth (``vision.render.DieTruth``: which die lies cocked) and
-    the dice the camera read, by which :func:`_cocked_taken` names what it read for a cocked die."""
+def _watched(demo: Demo) -> tuple[dict[str, Sight], dict[str, tuple[DieTruth, ...]]]:
+    """Filled as ``demo`` plays, by the throw's render key: the dice of every throw the camera took
+    a roll from, the renderer's truth (``vision.render.DieTruth``: which die lies cocked) and the
+    dice the camera read, by which :func:`_cocked_taken` names what it read for a cocked die; and
+    the renderer's truth of every throw the camera looked at (:func:`_landed_cocked`)."""
     eyes, camera = demo.table.eyes, demo.parts.devices.camera
     assert eyes is not None
     sights: dict[str, Sight] = {}
+    lying: dict[str, tuple[DieTruth, ...]] = {}
     look = eyes.look
 
     def watched_look(need: DiceNeeded | None) -> Sighting | None:
         sight = look(need)
+        if camera.scene is not None:
+            lying[str(camera.last_key())] = camera.scene.dice  # not the frames: a game has many
         if sight is not None and sight.roll is not None:
-            sights[str(camera.last_key())] = (camera.scene.dice, sight.seen)  # not the frames: a game has many
+            sights[str(camera.last_key())] = (camera.scene.dice, sight.seen)
         return sight
 
     eyes.look = watched_look  # type: ignore[method-assign]  # watched in place: the table calls its own eyes
-    return sights
+    return sights, lying
+
+
+def _landed_cocked(key: str, lying: dict[str, tuple[DieTruth, ...]]) -> bool:
+    """Whether the throw ``key``, asked to land a die cocked (``build.COCKED_THROWS``), did: a die
+    thrown alone into a zone with nothing to lean on lies flat (``vision.render._leaning_in``). A
+    throw the camera never looked at counts as cocked."""
+    return key not in lying or any(die.cocked for die in lying[key])
 
 
 def _cocked_taken(ledger: Ledger | None, key: str, need: DiceNeeded, sight: Sight | None) -> str:

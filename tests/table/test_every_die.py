@@ -95,3 +95,19 @@ def test_the_bench_names_each_cocked_die_the_camera_took_with_a_value() -> None:
                     "roll 1 d8-tauren 3 W, render key 121/1/1/render; die at (100, 50) px, tray (61, 40) mm, "
                     "90% of its top in view: read 3 at 0.91 in seat1")
     assert bench._cocked_taken(ledger, "121/1/0/render", need, None).endswith("the camera's sighting was not seen")
+
+
+def test_the_bench_counts_a_throw_asked_cocked_that_lay_flat_apart() -> None:
+    # a d12 thrown alone into Tao Dice's empty centre has nothing to lean on and lies flat
+    # (vision.render._leaning_in): the bench counted seven such throws in seeds 1-40 as cocked dice
+    # "taken by the camera with a value", though none lay cocked
+    from tests.vision.conftest import bench_script
+    from vision.render import DieTruth
+
+    bench = bench_script("table.py", "bench_table")
+    flat = DieTruth("d12", 8, (300.0, 200.0), (280.0, 180.0, 320.0, 220.0), face="8")
+    cocked = DieTruth("d12", None, (100.0, 50.0), (80.0, 30.0, 120.0, 70.0), cocked=True)
+    lying = {"11/1/39/render": (flat,), "11/1/40/render": (flat, cocked)}
+    assert not bench._landed_cocked("11/1/39/render", lying)
+    assert bench._landed_cocked("11/1/40/render", lying)
+    assert bench._landed_cocked("11/1/41/render", lying)  # never looked at: counted as asked
