@@ -147,11 +147,12 @@ def test_a_cocked_die_is_a_question_not_a_guess_saying_what_the_players_do(reaso
     assert (asked.reason, asked.code, asked.text) == (COCKED, COCKED, f"die 2 in the seat0 zone lies cocked: {fix}")
 
 
-@pytest.mark.parametrize("seed, values, die", [(19, [6, 6], 1), (68, [6, 6], 1), (82, [2, 4], 2)])
+@pytest.mark.parametrize("seed, values, die", [(19, [6, 6], 1), (82, [2, 4], 2), (88, [4, 1], 1)])
 def test_a_cocked_d6_the_readers_give_its_top_face_is_still_a_question(
         monkeypatch: pytest.MonkeyPatch, seed: int, values: list[int], die: int) -> None:
     # the readers give these cocked dice the face nearest the camera, surely; the d6 cocked network
-    # (vision.read._leaning) sees them lean. Without it, each roll was taken as thrown flat
+    # (vision.read._leaning) sees them lean. Without it, each roll was taken as thrown flat. The
+    # seeds hold on the Pi's libraries too (scripts/test-pi): seed 68, [6, 6], read no sure roll there
     import vision.read
 
     need = DiceNeeded(0, DieKind.D6, 2, False, "reveal")
