@@ -122,10 +122,20 @@ def resized(page: Any, screen: dict[str, int]) -> None:
 TEN_SEATS = ["Ann", "Bo", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
 
 
-def full_hold_em_table() -> Any:
-    """Ten Tauren seats with stacks 30..100, dice entered with their faces (see all_in)."""
-    return web_conftest.new_table("tauren", 10, 1, TEN_SEATS,
+def full_hold_em_table(names: list[str] = TEN_SEATS) -> Any:
+    """Ten Tauren seats (``names``) with stacks 30..100, dice entered with their faces (see all_in)."""
+    return web_conftest.new_table("tauren", 10, 1, names,
                                   {"stack": "30,40,50,100,60,70,80,90,100,20"}, sealed=False)
+
+
+def ten_hands_shown(browser: Any, served: Any, screen: dict[str, int],
+                    names: list[str] = TEN_SEATS) -> tuple[Any, Any, dict[str, float]]:
+    """Ten seats (``names``) all in (:func:`all_in`), the board open at ``screen`` with their
+    showdown: the table, the page, and where the box is (:func:`showdown_box`)."""
+    table = full_hold_em_table(names)
+    page = open_board(browser, served(table, showdown_seconds=60), screen)
+    all_in(table)
+    return table, page, showdown_box(page)
 
 
 def four_seats() -> Any:
@@ -241,10 +251,7 @@ def test_a_full_hold_em_table_s_showdown_fits_the_screen_beside_every_seat(
     # cards at 72 px dice: the box ran under the screen's edge with the sentence saying who won;
     # and the box lay over the middle of the board: the room could not see the stacks change as
     # the pots were paid (ten seats: the board at its smallest beside the box)
-    table = full_hold_em_table()
-    page = open_board(browser, served(table, showdown_seconds=60), screen)
-    all_in(table)
-    box = showdown_box(page)
+    table, page, box = ten_hands_shown(browser, served, screen)
     caught_up(page, table)
     assert page.locator("#showdown .shown").count() == 10
     shot(page, f"scoreboard-showdown-beside-10-seats-{screen['width']}x{screen['height']}")
@@ -366,10 +373,8 @@ def test_a_seat_s_bet_or_empty_stack_does_not_move_its_dice(browser: Any, served
 def test_a_full_hold_em_table_s_hands_lie_in_even_rows(browser: Any, served: Any,
                                                        screen: dict[str, int]) -> None:
     # the ten hands wrapped as they came: rows of 4, 4 and 2 at 1920x1080, a last row half empty
-    table = full_hold_em_table()
-    page = open_board(browser, served(table, showdown_seconds=60), screen)
-    all_in(table)
-    assert_in_sight(showdown_box(page))
+    _, page, box = ten_hands_shown(browser, served, screen)
+    assert_in_sight(box)
     assert_even_rows(page)
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from tests.browser.conftest import shot, web_conftest
-from tests.browser.test_scoreboard import (PHONE, TEN_SEATS, TV, TVS, all_in, assert_in_sight,
-                                           board_edges, caught_up, full_hold_em_table, open_board,
-                                           play_until, showdown_box, unseen)
+from tests.browser.test_scoreboard import (PHONE, TEN_SEATS, TV, TVS, assert_in_sight, board_edges,
+                                           caught_up, full_hold_em_table, open_board, play_until,
+                                           ten_hands_shown, unseen)
 
 BAR_PX = 14
 """The least font size of what the showdown box says, read from a bar stool on a 1280x720 TV."""
@@ -28,10 +28,8 @@ def test_a_full_hold_em_table_s_showdown_reads_from_the_bar_on_a_small_tv(browse
     # ten hands stacked (name, dice, hand) in rows of three under a three-line headline needed
     # the box at its smallest on a 1280x720 TV: hands and names in 13 and 14 px, "wins" in 13,
     # the closing sentence in 12: a blur from a bar stool
-    table = full_hold_em_table()
-    page = open_board(browser, served(table, showdown_seconds=60), TV)
-    all_in(table)
-    assert_in_sight(showdown_box(page))
+    _, page, box = ten_hands_shown(browser, served, TV)
+    assert_in_sight(box)
     shot(page, "scoreboard-showdown-10-hands-from-the-bar-1280x720")
     hands = font_sizes(page, "#showdown .shown .who, #showdown .shown .hand, #showdown .shown .won")
     assert len(hands) == 23 and min(hands) >= BAR_PX, hands  # ten names, ten hands, three wins
@@ -48,11 +46,8 @@ def test_a_long_name_in_a_full_showdown_stays_on_its_own_card(browser: Any, serv
     # with the words beside the dice, "Annabelle Fitzgerald" (kept on one line) ran over the
     # dice of the card beside hers, and so does a long name of one word that cannot wrap,
     # unless the box is fitted to what each card holds, not only to its rows
-    table = web_conftest.new_table("tauren", 10, 1, LONG_NAMES,
-                                   {"stack": "30,40,50,100,60,70,80,90,100,20"}, sealed=False)
-    page = open_board(browser, served(table, showdown_seconds=60), screen)
-    all_in(table)
-    assert_in_sight(showdown_box(page))
+    _, page, box = ten_hands_shown(browser, served, screen, LONG_NAMES)
+    assert_in_sight(box)
     shot(page, f"scoreboard-showdown-long-name-{screen['width']}x{screen['height']}")
     outside: list[str] = page.locator("#showdown .shown").evaluate_all("""cards => cards.flatMap(card => {
       const edge = card.getBoundingClientRect();
@@ -157,11 +152,8 @@ def test_the_board_beside_the_showdown_box_shows_long_names_whole(browser: Any, 
                                                                   screen: dict[str, int]) -> None:
     # beside the open box the board's seats are narrower, and ten long names were cut to
     # "Annabelle ..." while the box beside them showed them whole
-    table = web_conftest.new_table("tauren", 10, 1, FULL_NAMES,
-                                   {"stack": "30,40,50,100,60,70,80,90,100,20"}, sealed=False)
-    page = open_board(browser, served(table, showdown_seconds=60), screen)
-    all_in(table)
-    assert_in_sight(showdown_box(page))
+    _, page, box = ten_hands_shown(browser, served, screen, FULL_NAMES)
+    assert_in_sight(box)
     shot(page, f"scoreboard-showdown-beside-10-long-names-{screen['width']}x{screen['height']}")
     cut: list[str] = page.locator(".seat .name").evaluate_all(
         "names => names.filter(name => name.scrollWidth > name.clientWidth).map(name => name.textContent)")

@@ -8,8 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.browser.conftest import shot
-from tests.browser.test_scoreboard import (PHONE, all_in, caught_up, enter, full_hold_em_table,
-                                           open_board, showdown_box)
+from tests.browser.test_scoreboard import PHONE, caught_up, enter, showdown_box, ten_hands_shown
 from tests.browser.test_scoreboard_from_the_bar import font_sizes
 
 SMALL_PHONE = {"width": 375, "height": 667}
@@ -34,10 +33,7 @@ than the box, centred, is cut on both sides: its first card can never be scrolle
 def test_a_ten_hand_showdown_reads_on_a_phone(browser: Any, served: Any) -> None:
     # the box shrank all it holds, as on a TV, until the ten hands fitted the phone's screen:
     # hands in 13.6 px, the closing sentence in 12.7, where a phone would rather scroll
-    table = full_hold_em_table()
-    page = open_board(browser, served(table, showdown_seconds=60), PHONE)
-    all_in(table)
-    box = showdown_box(page)
+    _, page, box = ten_hands_shown(browser, served, PHONE)
     shot(page, "scoreboard-phone-showdown-10-hands")
     said = font_sizes(page, "#showdown h2, #showdown p, #showdown .shown .who, "
                             "#showdown .shown .hand, #showdown .shown .won")
@@ -49,7 +45,7 @@ def test_a_ten_hand_showdown_reads_on_a_phone(browser: Any, served: Any) -> None
 
 
 def all_in_again(table: Any) -> None:
-    """After :func:`all_in`, the busted seats buy back in and all ten go all in again: a second
+    """After :func:`tests.browser.test_scoreboard.all_in`, the busted seats buy back in and all ten go all in again: a second
     showdown of ten hands."""
     enter(table, [f"rebuy {seat.seat}" for seat in table.state().view.seats
                   if seat.status.value == "deciding"])
@@ -66,10 +62,7 @@ HOLES = ["2 3", "4 4", "5 6", "W C", "S S", "3 5", "6 6", "C S", "2 W", "4 5"]
 def test_the_next_showdown_on_a_phone_opens_at_its_headline(browser: Any, served: Any) -> None:
     # the box kept the place its reader had scrolled the last showdown to: the next one, drawn
     # into it, opened 163 px down, its headline and first hands out of sight
-    table = full_hold_em_table()
-    page = open_board(browser, served(table, showdown_seconds=60), SMALL_PHONE)
-    all_in(table)
-    showdown_box(page)
+    table, page, _ = ten_hands_shown(browser, served, SMALL_PHONE)
     page.locator("#showdown").evaluate("box => { box.scrollTop = box.scrollHeight; }")
     assert page.locator("#showdown").evaluate("box => box.scrollTop") > 0  # the box does scroll
     all_in_again(table)
