@@ -144,3 +144,20 @@ def test_the_console_edges_a_white_seat_s_colour_picker(browser: Any, served: An
     assert share_of(blue, INK) < SEEN
     blue.fill(LIGHT)  # the dealer picks white for the blue seat: edged at once
     assert share_of(blue, INK) >= SEEN
+
+
+def test_each_seat_s_colour_picker_stays_beside_its_name(browser: Any, served: Any) -> None:
+    # with a picker for each of ten seats the row wrapped inside a label: "Seat 8" ended one line
+    # and its picker began the next, beside "Seat 9", read as seat 9's
+    table = web_conftest.new_table("tao", 3, 3, ["Ann", "Bo", "Cy"])
+    for width in (1280, 1100, 900, 390):
+        console = log_in(browser, served(table), viewport={"width": width, "height": 1000})
+        apart: list[str] = console.locator("#new-game .colours label").evaluate_all("""labels =>
+          labels.filter(label => {
+            const name = document.createRange();
+            name.selectNodeContents(label.firstChild);
+            const text = name.getBoundingClientRect(), picker = label.querySelector("input").getBoundingClientRect();
+            return text.bottom <= picker.top || picker.bottom <= text.top;
+          }).map(label => label.textContent.trim())""")
+        assert apart == [], (width, apart)
+        console.close()
