@@ -133,8 +133,9 @@ def camera_games(count: int, folder: Path, players: int = 4, first_seed: int = 1
             sights, lying = _watched(demo)
             play_out(demo, None)
             records = demo.table.store.records(demo.table.game_no)
-            flat += sum(not _landed_cocked(key, lying) for key in cocked_keys)
-            for key in [key for key in cocked_keys if not _landed_cocked(key, lying)]:
+            flat_keys = [key for key in cocked_keys if not _landed_cocked(key, lying)]
+            flat += len(flat_keys)
+            for key in flat_keys:
                 del cocked_keys[key]
             taken_keys = [key for key in cocked_keys if not {key + AGAIN, key + MOVED} & thrown_keys  # taken from this throw
                           and _taken_by_camera(demo.table.ledger, key)]

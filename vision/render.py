@@ -534,9 +534,9 @@ def _place(rng: random.Random, spec: SceneSpec, camera: Camera, tray: TrayLayout
     for i, top in enumerate(tops):
         cocked = i >= len(tops) - n_cocked
         cut = not cocked and i < spec.cut_off
+        area = None if spec.areas_mm is None else np.array(spec.areas_mm[i], np.float64)
         for _ in range(300):
             at = _spot(rng, spec, i)
-            area = None if spec.areas_mm is None else np.array(spec.areas_mm[i], np.float64)
             die = _candidate(rng, spec, camera, placed, top, cocked, cut, scale, tray, at, area)
             if die is not None and _fits(die, placed, camera, spec, tray, cut) and _in_area(die, spec, i):
                 placed.append(die)

@@ -21,6 +21,7 @@ from gevent.hub import get_hub
 from gevent.pool import Pool
 from gevent.pywsgi import WSGIServer
 
+from controller.files import reason
 from controller.games.errors import DiceTableError
 from web.context import web_table
 from web.feed import Fanout
@@ -60,7 +61,7 @@ def _why(err: OSError | OverflowError) -> str:
         return "the port is in use; stop what listens there or give another port (0: any free port)"
     if err.errno == errno.EACCES:
         return "permission denied (a port under 1024 needs root); give a port from 1024"
-    return (err.strerror or str(err)).lower()
+    return reason(err)
 
 
 def server(app: Flask, listener: socket.socket) -> WSGIServer:
