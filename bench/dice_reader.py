@@ -257,7 +257,7 @@ def under_changes(folder: Path, every: int, names: Sequence[str], dump: Path | N
     confidence threshold that accepts none of the wrong readings, and what it sends to the dealer.
     With ``dump``, every labelled die's reading is written there as JSON lines; with ``sheet``, a
     picture of the dice not read right under each change, beside ``sheet`` (:func:`named_sheet`)."""
-    from vision.perturb import CHANGES, change, changed
+    from vision.perturb import CHANGES, LEFT_OUT, change, changed
 
     cv2.setNumThreads(1)
     classifier(), readers()  # loaded before the first read's time
@@ -269,7 +269,7 @@ def under_changes(folder: Path, every: int, names: Sequence[str], dump: Path | N
         tiles: list[np.ndarray] = []
         for index, photo in photos:
             image, boxes = changed(photo.load(), [d.box for d in photo.dice], which, index)
-            truths = [Truth(d.value, box) for d, box in zip(photo.dice, boxes)]
+            truths = [Truth(d.value, box) for d, box in zip(photo.dice, boxes) if box != LEFT_OUT]
             cpu = time.process_time()  # the CPU time, not the wall time: this machine's other loads do not count
             observation = read_dice(image)
             times.append((time.process_time() - cpu) * 1000)

@@ -102,6 +102,57 @@ def place(image: np.ndarray, boxes: Sequence[Box], size: tuple[int, int]) -> tup
     return _warp(image, boxes, matrix, size)
 
 
+CLOSE_UP_ENLARGED = 2.0
+"""How much a close-up (:func:`close_up`) is enlarged: a real close-up has more pixels on its die
+than a wide photo, but a photo enlarged further is only blurred (dice 40 px across enlarged to 460
+were flagged blurred)."""
+
+
+def close_up(image: np.ndarray, boxes: Sequence[Box], rng: np.random.Generator) -> tuple[np.ndarray, list[Box]]:
+    """A photo of one die taken close: a square around a die the generator picks, three times its
+    larger side (less where that would cut another die, down to twice), enlarged
+    :data:`CLOSE_UP_ENLARGED` times; the boxes of the dice whose centres lie in it, cut to it, and
+    an empty box (:data:`LEFT_OUT`) for each die left out of it."""
+    if not boxes:
+        return image, []
+    x, y, w, h = boxes[int(rng.integers(len(boxes)))]
+    centre, side = (x + w / 2, y + h / 2), 3.0 * max(w, h)
+    while side > 2.0 * max(w, h) and any(_cut(box, _square(centre, side, image.shape)) for box in boxes):
+        side *= 0.95
+    x0, y0, x1, y1 = _square(centre, side, image.shape)
+    factor = CLOSE_UP_ENLARGED
+    out = cv2.resize(image[y0:y1, x0:x1], None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
+    kept: list[Box] = []
+    for bx, by, bw, bh in boxes:
+        left, top, right, bottom = max(bx, x0), max(by, y0), min(bx + bw, x1), min(by + bh, y1)
+        inside = x0 <= bx + bw / 2 < x1 and y0 <= by + bh / 2 < y1
+        kept.append(((left - x0) * factor, (top - y0) * factor, (right - left) * factor, (bottom - top) * factor)
+                    if inside else LEFT_OUT)
+    return out, kept
+
+
+LEFT_OUT: Box = (0.0, 0.0, 0.0, 0.0)
+"""The box of a die a change leaves out of the photo (:func:`close_up`)."""
+
+
+def _square(centre: tuple[float, float], side: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The pixel square of ``side`` about ``centre``, moved inside a frame of ``shape`` (x0, y0, x1, y1)."""
+    height, width = shape[:2]
+    side = min(side, width, height)
+    x0 = int(round(min(max(centre[0] - side / 2, 0.0), width - side)))
+    y0 = int(round(min(max(centre[1] - side / 2, 0.0), height - side)))
+    return x0, y0, x0 + int(round(side)), y0 + int(round(side))
+
+
+def _cut(box: Box, square: tuple[int, int, int, int]) -> bool:
+    """Whether ``square``'s edge crosses ``box``: part of the die in it, part out."""
+    x, y, w, h = box
+    x0, y0, x1, y1 = square
+    overlaps = x < x1 and x + w > x0 and y < y1 and y + h > y0
+    inside = x >= x0 and x + w <= x1 and y >= y0 and y + h <= y1
+    return overlaps and not inside
+
+
 PI_FRAME = (1536, 864)
 """The Pi camera's working frame (width, height)."""
 
@@ -121,6 +172,7 @@ CHANGES: tuple[Change, ...] = (
     Change("enlarged to 150%", lambda im, boxes, rng: resize(im, boxes, 1.5)),
     Change("blur sigma 1.5", _photometric(lambda im, rng: cv2.GaussianBlur(im, (0, 0), 1.5))),
     Change("in a 1536x864 frame", lambda im, boxes, rng: place(im, boxes, PI_FRAME)),
+    Change("close-up of one die", close_up),
 )
 """The changes of issue 17's table, in its order ("none" first: the clean photo)."""
 
