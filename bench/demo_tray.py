@@ -85,9 +85,9 @@ def score_tray(scene: Scene, dice: tuple[DieReading, ...]) -> Counter[str]:
     belong = _near(scene, dice)
     for reading in dice:
         alone = not any(reading in near for near in belong)
-        tally["false dice accepted"] += alone and reading.value is not None and reading.flag is None
+        tally["false dice accepted"] += alone and reading.sure
     for truth, near in zip(scene.dice, belong):
-        taken = [r for r in near if r.value is not None and r.flag is None]
+        taken = [r for r in near if r.sure]
         if truth.value is None:
             tally["cocked"] += 1
             tally["cocked dice taken with a value"] += bool(taken)

@@ -89,7 +89,7 @@ def leaning(folder: Path, frames: int) -> None:
         lost += reading is None
         none += reading is not None and reading.value is None
         doubted += reading is not None and reading.value is not None and reading.flag is not None
-        given += reading is not None and reading.value is not None and reading.flag is None
+        given += reading is not None and reading.sure
     print(f"leaning dice ({frames} frames, one each): given a value without a flag {given}, with a flag "
           f"{doubted}, flagged with no value {none}, not found {lost}", flush=True)
 

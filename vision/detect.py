@@ -47,6 +47,9 @@ class Proposals:
     mask: np.ndarray
     lone_side: float | None = None
     """The median side of the blobs that look like one die each, when there are at least three."""
+    close_side: float | None = None
+    """The median side of the blobs that look like one die each and are too large for a die of a
+    wider view, when no such blob has a wider view's side: a close-up's dice (:func:`_close_up`)."""
 
 
 def working_scale(shape: tuple[int, ...]) -> float:
@@ -171,6 +174,14 @@ def _blob_shape(contour: np.ndarray, area: float) -> tuple[tuple[float, float], 
     return (float(cx), float(cy)), side, float(angle), bool(square and solid)
 
 
+def _outline_of_a_die(contour: np.ndarray, area: float) -> bool:
+    """Whether a blob (of contour ``area``) has the outline of a die seen from above, of any kind: a
+    square's, a d8's hexagon, a d12's decagon (which fill 75% and 77% of their least box, under the
+    78% :func:`_blob_shape` asks of one d6)."""
+    (_, _), (w, h), _ = cv2.minAreaRect(contour)
+    return min(w, h) > 0.75 * max(w, h) and area > 0.7 * w * h
+
+
 def typical_side(singles: list[float], widths: list[float], shape: tuple[int, ...],
                  expect: float | None = None, spread: float = 1.8) -> float:
     """A die's side in this frame: the median single-die blob, unless blob widths say the dice are larger.
@@ -186,6 +197,19 @@ def typical_side(singles: list[float], widths: list[float], shape: tuple[int, ..
     if plausible and (width is None or statistics.median(plausible) >= 0.75 * width):
         return float(statistics.median(plausible))
     return width if width is not None else expect or 0.06 * min(shape[:2])
+
+
+CLOSE_UP = 0.8
+"""The largest die side a close-up photo may show, as a share of its shorter side (:func:`_close_up`)."""
+
+
+def _close_up(sides: list[float], shape: tuple[int, ...]) -> float | None:
+    """The side of a close-up's dice: the median of the ``sides`` of blobs with a die's outline
+    (:func:`_outline_of_a_die`) between the largest side of a wider view's dice (:func:`_plausible`)
+    and :data:`CLOSE_UP` of the frame's shorter side; None when there is none."""
+    high, most = _plausible(shape)[1], CLOSE_UP * min(shape[:2])
+    large = [s for s in sides if high <= s < most]
+    return float(statistics.median(large)) if large else None
 
 
 def _plausible(shape: tuple[int, ...]) -> tuple[float, float]:
@@ -226,7 +250,10 @@ def propose(image: np.ndarray, expect: float | None = None, spread: float = 1.8,
                             if not (single and 0.6 * side < blob_side < 1.6 * side)], side, image.shape)[:most - len(out)])
     low, high = _plausible(image.shape)
     lone_sides = [s for s in singles if low < s < high]
-    return Proposals(tuple(out), side, mask, float(statistics.median(lone_sides)) if len(lone_sides) >= 3 else None)
+    close = None if expect or lone_sides else _close_up([s for i, (_, s, _, _) in zip(blobs, shapes)
+                                                           if _outline_of_a_die(found[i], areas[i])], image.shape)
+    return Proposals(tuple(out), side, mask, float(statistics.median(lone_sides)) if len(lone_sides) >= 3 else None,
+                     close)
 
 
 AROUND_STEPS = (-0.5, -0.25, 0.0, 0.25, 0.5)
@@ -270,6 +297,9 @@ def working_views(frame: np.ndarray) -> list[View]:
     also shrunk less, so that they would be about :data:`LOOK_AGAIN_SIDE` pixels across (never more
     than the frame's own pixels). The reader keeps the view where the finder reads more dice surely."""
     first = working_view(frame)
+    close = first.proposals.close_side
+    if close is not None:
+        return [first, View(first.scale, first.work, propose(first.work, close))]
     side = min(first.proposals.side, first.proposals.lone_side or first.proposals.side)
     if first.scale == 1.0 or side >= SMALL_SIDE:
         return [first]

@@ -365,12 +365,27 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, die_
     view, hits = best_view(frame, TAUGHT_SIZES if taught is not None else OTHER_SIZES, views)
     if taught is None:
         hits = [h for h in hits if not _speck(frame, view.scale, h, h.side / view.scale * BOX_PER_SIDE[kind])]
-    readings = _read_hits(frame, kind, taught, view, hits, below, on_tray=False)
+    readings = _close_up(frame, kind, taught, views, view, _read_hits(frame, kind, taught, view, hits, below, on_tray=False))
     sure = _sure_readings(readings)
     if taught is not None or not readings or (sure > FARTHER_SURE * len(readings) and not _crowded(readings, kind)):
         return readings
     farther = _farther_look(frame, kind, below, view.scale, sure, views)
     return readings if farther is None else farther + _unseen_sure(readings, farther)
+
+
+def _close_up(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, views: list[View], view: View,
+              readings: list[DieReading]) -> list[DieReading]:
+    """``readings`` of ``view``, or those of the close-up's view of ``views`` (the working views of
+    a frame whose die-shaped blobs are all too large for a wider view's dice:
+    :attr:`vision.detect.Proposals.close_side`) when it reads more dice surely. The finder's first
+    view of a close-up looks for small dice and takes a d12's numerals or a Tauren die's pictures
+    for them, reads them surely as faces, and wins the views' count, though each of its readings is
+    then flagged as a die of another kind."""
+    close = views[-1] if views[0].proposals.close_side is not None else None
+    if close is None or close is view:
+        return readings
+    seen = _read_hits(frame, kind, taught, close, find(close), None, on_tray=False)
+    return seen if _sure_readings(seen) > _sure_readings(readings) else readings
 
 
 CROWDED = 0.75
@@ -394,7 +409,7 @@ farther look's reads (up to nine views)."""
 def _crowded(readings: list[DieReading], kind: DieKind) -> bool:
     """Whether two sure ``readings`` lie closer than :data:`CROWDED` sides (their boxes' sides over
     :data:`BOX_PER_SIDE`)."""
-    sure = [r for r in readings if _is_sure(r)]
+    sure = [r for r in readings if r.sure]
     return any(_dist(a.center, b.center) < CROWDED * min(a.box[2], b.box[2]) / BOX_PER_SIDE[kind]
                for i, a in enumerate(sure) for b in sure[i + 1:])
 
@@ -409,7 +424,7 @@ def _unseen_sure(readings: list[DieReading], seen: list[DieReading]) -> list[Die
     5278 -> 5279, false dice as before (2); d12 and d8-tauren under ``--plain``, and the hard
     frames of every kind, unchanged. Keeping the first look's doubtful readings too found two dice
     more but read one fewer right, with 52 false dice more."""
-    return [r for r in readings if _is_sure(r)
+    return [r for r in readings if r.sure
             and not any(_dist(r.center, s.center) < 0.5 * min(r.box[2], s.box[2]) for s in seen)]
 
 
@@ -535,13 +550,8 @@ def _farther_look(frame: np.ndarray, kind: DieKind, below: tuple[float, float] |
 
 
 def _sure_readings(readings: list[DieReading]) -> int:
-    """How many of ``readings`` are sure (:func:`_is_sure`)."""
-    return sum(1 for r in readings if _is_sure(r))
-
-
-def _is_sure(reading: DieReading) -> bool:
-    """Whether ``reading`` gives a value without a flag: the table takes it without asking."""
-    return reading.value is not None and reading.flag is None
+    """How many of ``readings`` are sure (:attr:`vision.read.DieReading.sure`)."""
+    return sum(1 for r in readings if r.sure)
 
 
 OTHER_SIZES = (2.0,)

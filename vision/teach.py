@@ -350,7 +350,7 @@ def _learnt(kind: DieKind, face: str, number: int, image: np.ndarray, body: np.n
     if not hits:
         raise PictureRefused(face, number, "no die found", f"give a photo of one die of the set showing {face}")
     side = float(np.median([hit.side for hit in hits])) / scale
-    if any(d.value is not None and d.flag is None for d in pip_dice(image, side)):
+    if any(d.sure for d in pip_dice(image, side)):
         raise PictureRefused(face, number, f"a pip die, not a {kind.value} die",
                              f"take it out of the pictures of face {face}")
     return _embeddings(image, scale, hits, body)
