@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dice_reader import TILE, Tally, Truth, error_tiles, match, named_sheet, score, write_sheet  # noqa: E402  (the d6 bench's scoring)
 
 from vision.calibrate import TrayLayout, calibrate  # noqa: E402
+from vision.face_art import Lettering  # noqa: E402
 from vision.perturb import gain  # noqa: E402
 from vision.read import DieReading  # noqa: E402
 from vision.faces import read_faces  # noqa: E402
@@ -74,20 +75,32 @@ def colour_distance() -> float:
 
 
 def bench_frame(kind: str, n: int, size: tuple[int, int] = (960, 540),
-                plain: bool = False) -> tuple[np.ndarray, list[Truth]]:
+                plain: bool = False, fonts: Sequence[str] = ()) -> tuple[np.ndarray, list[Truth]]:
     """Frame ``n`` of the bench for ``kind``: rendered, then lit brighter or darker, warmer or cooler.
     ``plain``: the same dice, turns, sizes, colours, felts and light, with only the changes issue
     18's first line names (rotations, lighting, die colours): the camera straight above, no blur,
-    noise, JPEG, glare, clutter or cocked die (:data:`PLAIN`)."""
+    noise, JPEG, glare, clutter or cocked die (:data:`PLAIN`). Odd frames are printed in each
+    die's own lettering, or, with ``fonts`` (font files), in one of those (:func:`unseen_lettering`)."""
     rng = random.Random(SEED_BASE + 1000 * n + sum(map(ord, kind)))
     low = rng.uniform(34, 70)
+    lettering: bool | Lettering = n % 2 == 1 and (unseen_lettering(fonts, n) if fonts else True)
     spec = SceneSpec(size=size, n_dice=rng.randint(3, 8), die_px=(low, low * 1.3), kind=kind,
-                     palette=BENCH_PALETTE, lettering=n % 2 == 1, touching=rng.random() < 0.3,
+                     palette=BENCH_PALETTE, lettering=lettering, touching=rng.random() < 0.3,
                      glare=rng.choice([0, 0, 0.5]), blur=rng.choice([0, 0, 0.6, 1.0]), noise=rng.choice([0, 3, 6]),
                      perspective=rng.choice([0, 0, 0.3]), cocked=int(rng.random() < 0.1), background="random",
                      clutter=rng.choice([0, 2]), tint=rng.choice([0.0, 1.0]), jpeg_quality=rng.choice([None, 60, 85]))
     scene = render_scene(random.Random(rng.getrandbits(32)), replace(spec, **PLAIN) if plain else spec)
     return bench_light(scene.image, rng), [Truth(d.value, d.box) for d in scene.dice]
+
+
+def unseen_lettering(fonts: Sequence[str], n: int) -> Lettering:
+    """Frame ``n``'s lettering in one of ``fonts`` (font files the reader was not trained on: its
+    numerals and letters come from OpenCV's own faces), at a weight, slant and width drawn as the
+    renderer draws a die's own, from a generator of its own (the frame's dice stay the same)."""
+    rng = random.Random(n)
+    slant = rng.uniform(-0.12, 0.25) if rng.random() < 0.25 else 0.0
+    return Lettering(fonts[n // 2 % len(fonts)], rng.choice((400, 500, 600, 700, 800)), slant, rng.uniform(0.85, 1.15),
+                     rng.choice(("underline", "dot")))
 
 
 class Plain(TypedDict):
@@ -114,14 +127,15 @@ def bench_light(image: np.ndarray, rng: random.Random) -> np.ndarray:
     return gain(image, (light * (1 - warm), light, light * (1 + warm)))
 
 
-def accuracy(kind: str, frames: int, sheet: Path | None = None, plain: bool = False) -> None:
+def accuracy(kind: str, frames: int, sheet: Path | None = None, plain: bool = False,
+             fonts: Sequence[str] = ()) -> None:
     """Print the figures of ``frames`` bench frames of ``kind`` (``plain``: :func:`bench_frame`'s);
     with ``sheet``, write a picture of every die not read right and accepted there, with the kind's
     name added (``dice_reader.named_sheet``)."""
     total, accepted = Tally(), 0
     tiles: list[np.ndarray] = []
     for n in range(frames):
-        image, truths = bench_frame(kind, n, plain=plain)
+        image, truths = bench_frame(kind, n, plain=plain, fonts=fonts)
         readings = read_faces(image, kind).dice
         total += score(readings, truths)
         accepted += _accepted_right(readings, truths)
@@ -139,7 +153,7 @@ def accuracy(kind: str, frames: int, sheet: Path | None = None, plain: bool = Fa
 
 def _accepted_right(readings: Sequence[DieReading], truths: list[Truth]) -> int:
     taken, _ = match(readings, truths)
-    return sum(r.value == truths[i].value and r.value is not None and r.flag is None for i, r in taken.items())
+    return sum(r.sure and r.value == truths[i].value for i, r in taken.items())
 
 
 MIXED_KINDS = ("d12", "letters", "d8-tauren")
@@ -271,7 +285,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tray-frames", type=int, default=0,
                         help="also read this many calibrated trays per kind seen from straight above, as the "
                              "table reads them (0: none)")
+    parser.add_argument("--fonts", nargs="+", default=[], metavar="FONT",
+                        help="print the lettered half of the frames in these font files (TrueType or OpenType: "
+                             "numerals and letters the reader was never trained on; needs OpenCV 5)")
     args = parser.parse_args(argv)
+    for font in args.fonts:
+        if not _draws(font):
+            parser.error(f"--fonts: {font} is not a font file OpenCV can draw with")
     cv2.setNumThreads(1)
     print(f"bench colours: least distance to a training colour {colour_distance():.0f}", flush=True)
     if args.lean_frames:
@@ -281,10 +301,23 @@ def main(argv: list[str] | None = None) -> int:
     for kind in args.kinds if args.tray_frames > 0 else ():
         trays(kind, args.tray_frames, args.error_sheet)
     for kind in args.kinds if args.frames > 0 else ():  # 0: the other figures only
-        accuracy(kind, args.frames, args.error_sheet, args.plain)
+        accuracy(kind, args.frames, args.error_sheet, args.plain, args.fonts)
     for kind in args.kinds if args.speed_rounds > 0 else ():  # 0: accuracy only
         speed(kind, args.speed_rounds)
     return 0
+
+
+def _draws(font: str) -> bool:
+    """Whether OpenCV (5, with font faces) draws text with the font file ``font`` (it draws a file
+    that is no font in its own sans face, without a word)."""
+    if not hasattr(cv2, "FontFace") or not Path(font).is_file():
+        return False
+    drawn = []
+    for face in (font, "sans"):
+        canvas = np.zeros((64, 64), np.uint8)
+        cv2.putText(canvas, "8", (8, 48), 255, cv2.FontFace(face), 40, 700)
+        drawn.append(canvas)
+    return not np.array_equal(drawn[0], drawn[1])
 
 
 if __name__ == "__main__":

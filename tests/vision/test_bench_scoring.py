@@ -229,3 +229,29 @@ def test_the_face_bench_s_plain_frames_are_its_frames_with_only_the_issue_s_chan
     assert None in [t.value for t in truths] and None not in [t.value for t in plain]  # no cocked die
     assert [t.value for t in truths if t.value is not None] == [t.value for t in plain][:len(truths) - 1]
     assert plain_image.shape == image.shape and not np.array_equal(plain_image, image)
+
+
+def test_the_font_bench_prints_the_lettered_frames_in_the_fonts_given_and_keeps_their_dice(tmp_path: Path) -> None:
+    from tests.vision.conftest import bench_script
+
+    faces = bench_script("faces_reader.py", "bench_faces")
+    assert [faces.unseen_lettering(("a.ttf", "b.ttf"), n).face for n in (1, 3, 5, 7)] == ["a.ttf", "b.ttf"] * 2
+    fake = tmp_path / "not-a-font.ttf"
+    fake.write_text("not a font")
+    assert not faces._draws(str(fake)) and not faces._draws(str(tmp_path / "missing.ttf"))
+    own, even = faces.bench_frame("d12", 1), faces.bench_frame("d12", 0)
+    # OpenCV draws a file that is no font in its sans face: the odd frame's dice, in other lettering
+    other, even_again = faces.bench_frame("d12", 1, fonts=(str(fake),)), faces.bench_frame("d12", 0, fonts=(str(fake),))
+    assert other[1] == own[1] and not np.array_equal(other[0], own[0])
+    assert np.array_equal(even_again[0], even[0])
+
+
+def test_the_close_up_bench_draws_each_die_a_fifth_of_the_photo_across_or_more() -> None:
+    from tests.vision.conftest import bench_script
+
+    close = bench_script("close_ups.py", "bench_close_ups")
+    for kind in close.KINDS:
+        for n in range(3):
+            image, truths = close.close_up(kind, (640, 640), n)
+            assert image.shape == (640, 640, 3) and 1 <= len(truths) <= 3
+            assert all(max(t.box[2:]) >= 0.18 * 640 for t in truths if t.value is not None)
