@@ -28,7 +28,8 @@ from controller.store.errors import DuplicateEvent, GameInProgress, NoSuchGame, 
 from controller.table.records import GameSummary
 
 # the kinds of record the table writes; "question" keeps an open question across a restart, its
-# why the faces read surely it holds the players to (space-separated; "" none, as in older records)
+# why the doubt's code and the faces read surely it holds the players to ("confidence: H O";
+# older records: the faces alone, space-separated, or "")
 KINDS = frozenset({"input", "undo", "replace", "void", "answer", "question", "pause", "resume",
                    "fault", "warning", "clear", "note"})
 TABLE = 0

@@ -115,7 +115,10 @@ class Question:
     the doubt's short code (``code``), and whether the players can settle it themselves, as the
     sentence says (``players``: a die lying cocked, thrown again or laid flat; a die the camera
     doubts, moved a little with the same face up: :data:`controller.table.camera.PLAYERS_SETTLE`);
-    the dealer may answer any question."""
+    the dealer may answer any question. ``id`` is the number of the question's record, which a
+    table restarted while it asked asks it again by (with the evidence picture, while the record
+    keeps it, and none of the dice ``seen``, which were kept in memory only), and which no other
+    question has: an answer to an older question is never taken for a newer one."""
 
     id: int
     seat: int | None
@@ -200,8 +203,8 @@ class Update:
     """A change the subscribers are told of: its sequence number, a kind (``input``,
     ``correction``, ``status``, ``game``), the sentence, and the state after it. A record's update
     also says which record it is (``record``: ``fault``, ``clear``, ``pause``, ...) and its ``why``
-    (a fault's fix, a pause's reason, the faces a question holds the players to), so that a
-    terminal can tell a device failing from the rest.
+    (a fault's fix, a pause's reason, a question's code and the faces it holds the players to:
+    the dealer's, never sent to the room), so that a terminal can tell a device failing from the rest.
 
     ``seq`` is the last durable record's number, which a stream resumes after (``Last-Event-ID``)
     and a console form acts on; a change that makes no record (a notice such as "Ann pressed call,

@@ -120,7 +120,7 @@ class SimSeats:
         if table.status is TableStatus.QUESTION:
             return self._answer()
         if table.status is TableStatus.PAUSED:
-            table.resume(DEALER)  # it came back paused after a stop: the dealer looks, goes on
+            table.resume(DEALER)  # paused from the console, or stopped so: the dealer looks, goes on
             return True
         if table.status is not TableStatus.RUNNING:
             return False
@@ -155,10 +155,14 @@ class SimSeats:
         return f"{self.seed}/{self.table.game_no}/{index}/render"
 
     def _answer(self) -> bool:
+        """Do what the open question asks: the players settle it (:data:`TRIES`), else the
+        dealer enters the dice (:meth:`_lay_again` first, in a demo resumed while it asked)."""
         question = self.table.question
         need = self._need()
         if question is None or need is None:
             return False
+        if self._shown != (len(self._ledger().played), need):
+            return self._lay_again(question.id, need)
         suffix, tries = TRIES.get(question.code, ("", 0)) if question.players else ("", 0)
         settling = self._settled[suffix] < tries and question.id != self._settling
         thrown_again = int(settling and suffix == AGAIN)  # thrown again: new faces (not at a reveal)
@@ -173,6 +177,15 @@ class SimSeats:
             return self._settle(question.id, throw, suffix)
         self.table.answer(question.id, throw.faces, DEALER)
         return True
+
+    def _lay_again(self, question: int, need: DiceNeeded) -> bool:
+        """The dice of a demo resumed while the table asked (it asks again), laid as they lay:
+        the last throw drawn again (the simulated camera comes back with an empty tray), which
+        the camera reads before anyone acts, as after the players settled it. They may have
+        done as asked before the stop: settling it again, the dice landed anew, and the demo
+        ended otherwise than an uninterrupted one."""
+        self._settling, self._waited = question, 0
+        return self._throw(need)
 
     def _settle(self, question: int, throw: Throw, suffix: str) -> bool:
         """What the table asks of the players: for a die lying cocked the same dice thrown again

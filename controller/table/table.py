@@ -31,7 +31,7 @@ from controller.store.store import DEVICE_RECORDS, TABLE
 from controller.table.controls import Controls, Refusal, Setting, Stake
 from controller.table.replay import effective_lines, summaries
 from controller.table.records import (
-    COCKED, TURNED, Ack, Correction, Entry, GameSummary, LogLine, Question, ReplaceDice, RollSeen, TableState,
+    COCKED, TURNED, Ack, Correction, DieSeen, Entry, GameSummary, LogLine, Question, ReplaceDice, RollSeen, TableState,
     TableStatus, Undo, Update, VoidHand, faces_stay, seat_colours,
 )
 from hardware.devices import DeviceFailing, DeviceStatus, LightState
@@ -169,7 +169,6 @@ class Table:
         self._unlit: tuple[str, str] | None = None  # a light that failed as :meth:`_lights` set them
         self._polled: set[str] = set()  # the devices the loop has polled (:meth:`_poll`)
         self._next_check = float("-inf")  # the devices' clock time of the next check between games
-        self._questions = 0
         self._seq = 0
         self._told = 0  # changes told since record _seq without a record of their own
         self._played = 0  # the last record that is not a device's (TableState.played)
@@ -495,19 +494,35 @@ class Table:
         return True
 
     def _ask(self, need: DiceNeeded, sight: Sighting) -> None:
-        """Ask about ``sight``; the question's record keeps, as its ``why``, the faces it holds
-        the players to (:meth:`_held`), which :meth:`_apply` takes from it, so that a table
-        restarted before the players moved the dice still tells a die they turned."""
+        """Ask about ``sight``. The question's record keeps what a restarted table asks again
+        (:meth:`_asked`): the sentence, the evidence picture, and as its ``why`` the doubt's
+        code and the faces the question holds the players to (:meth:`_held`), so that a table
+        restarted before the players moved the dice asks them still, and tells a die they
+        turned. The dice the camera saw are kept in memory only."""
         if self.question is not None and self.question.text == sight.reason and not sight.thrown:
             return  # the same doubt again, of the same tray: the dealer already has it
-        self._questions += 1
+        self._record("question", f"{self._asking(need)}{sight.reason}", "camera", "camera",
+                     why=_question_why(sight.code, self._held(need, sight)), evidence=sight.jpeg,
+                     seen=tuple(sight.seen))
+
+    def _asking(self, need: DiceNeeded) -> str:
+        """The start of the record's line of a question about ``need``, before the camera's sentence."""
         whose = "the community" if need.seat is None else self._name(need.seat)
-        text = f"{need.count} {need.kind.noun(need.count)} for {whose} ({need.reason}): {sight.reason}"
-        self.question = Question(self._questions, need.seat, need.kind, need.count, need.reason,
-                                 sight.reason, tuple(sight.seen), code=sight.code)
-        held = " ".join(sorted(self._held(need, sight).elements()))
-        ack = self._record("question", text, "camera", "camera", why=held, evidence=sight.jpeg)
-        self.question = replace(self.question, evidence=self._picture(ack))
+        return f"{need.count} {need.kind.noun(need.count)} for {whose} ({need.reason}): "
+
+    def _asked(self, row: Any, seen: tuple[DieSeen, ...]) -> Question | None:
+        """The question record ``row`` asks, about the dice the game waits for (nothing but an
+        input or a correction changes them, and either ends the question), numbered by the
+        record (no question after a restart takes the number of one before it, which a
+        console's form drawn then answers), with its evidence picture while the record keeps
+        it. ``seen``: the dice the camera saw, when it asks now (a restarted table has none)."""
+        need = self._need()
+        if need is None:
+            return None
+        picture = row.picture if row.picture_kept else None
+        return Question(row.seq, need.seat, need.kind, need.count, need.reason,
+                        row.line.removeprefix(self._asking(need)), seen, picture,
+                        _question_code(row.why))
 
     def _held(self, need: DiceNeeded, sight: Sighting) -> Counter[str]:
         """The faces read surely that the dice must still show once the table asks about
@@ -527,11 +542,6 @@ class Table:
         now = " ".join(sight.roll.faces)
         return (f"the dice for {whose} show {now}, but {' '.join(sorted(gone.elements()))} "
                 f"{'was' if gone.total() == 1 else 'were'} read there before the players moved them: was a die turned?")
-
-    def _picture(self, ack: Ack) -> int | None:
-        rows = self.store.after(ack.seq - 1)
-        picture: int | None = rows[0].picture if rows and rows[0].seq == ack.seq else None
-        return picture
 
     def _lights(self) -> bool:
         """Light the seat to act, and only it. Every seat's light is set even when one fails:
@@ -665,15 +675,15 @@ class Table:
 
     # -- the record --------------------------------------------------------------------------
     def _record(self, kind: str, line: str, origin: str, who: str, *, why: str = "",
-                evidence: bytes | None = None,
+                evidence: bytes | None = None, seen: tuple[DieSeen, ...] = (),
                 device_event: tuple[str, int, int] | None = None, reopen: bool = False) -> Ack:
         """Append a record (durable when this returns; with ``reopen``, the game back in play in
-        the record with it), then apply and publish it."""
+        the record with it), then apply and publish it (``seen``: a question's dice, :meth:`_apply`)."""
         if self.game_no == 0:
             raise TableNotReady("no game has been started: start one from the dealer console")
         row = self._appended(self.game_no, kind, line, origin, who, why=why, evidence=evidence,
                              device_event=device_event, reopen=reopen)
-        self._apply(row)
+        self._apply(row, seen)
         if self.ledger is not None and self.ledger.game.pending().over and kind in INPUT_KINDS:
             self._finish()
         return self._shown(row)
@@ -688,7 +698,9 @@ class Table:
         self._seq, self._told = seq, 0
         if kind not in DEVICE_RECORDS:
             self._played = seq
-        return _Row(seq, kind, line, who, why, origin, self._now())
+        stored = self.store.record(seq) if evidence is not None else None  # its picture, if kept
+        picture = stored.picture if stored is not None and stored.picture_kept else None
+        return _Row(seq, kind, line, who, why, origin, self._now(), picture, picture is not None)
 
     def _shown(self, row: _Row) -> Ack:
         """Show a record (or what one would say): its line in the log, the status after it, the
@@ -720,7 +732,7 @@ class Table:
             self.store.prune(self.exports, lambda game: effective_lines(self.store, game),
                              keep=KEEP_GAMES)
 
-    def _apply(self, row: Any) -> None:
+    def _apply(self, row: Any, seen: tuple[DieSeen, ...] = ()) -> None:
         """Apply a record, made now or replayed as the table resumes, the same way: a restarted
         table knows what the running one knew. An input or a correction, whoever gave it, ends
         the open question and the faces it held the players to: the dice it asked about are in
@@ -728,7 +740,10 @@ class Table:
         entered by hand with the console's Enter dice left them held, against the next roll).
         A question holds the faces its record keeps (:meth:`_ask`): kept in memory only, they
         were lost when the table restarted before the players moved the dice, and a die turned
-        meanwhile was taken."""
+        meanwhile was taken. A question's record opens the question again (:meth:`_asked`): a
+        table restarted while it asked came back paused with no question, and the dealer had to
+        press Resume even for a question the players settle. ``seen``: the dice the camera saw
+        for a question asked now."""
         ledger = self._ledger()
         if row.kind in INPUT_KINDS or row.kind in CORRECTION_KINDS:
             ledger.take(row.seq, row.kind, row.line, row.origin, row.who)
@@ -738,11 +753,11 @@ class Table:
         elif row.kind == "resume":
             self._paused, self._pause_why = False, ""
         elif row.kind == "question":
-            self._kept = Counter(row.why.split())
+            self.question, self._kept = self._asked(row, seen), _question_held(row.why)
 
     def _resume(self) -> None:
-        """Come back exactly where the record stopped; a table that stopped paused, or with
-        a question open, comes back paused."""
+        """Come back exactly where the record stopped: a table that stopped paused comes back
+        paused, one that stopped asking a question asks it again."""
         newest = self.store.games(1)
         current = self.store.current_game() or (newest[0] if newest else None)
         self._seq = self.store.last_seq()
@@ -762,15 +777,9 @@ class Table:
         self.game_no = current.game_no
         self._start(current.game, tuple(current.names), current.options,
                     seat_colours(current.colours, current.seats))
-        asking = False
         for row in self._since_start():
             self._apply(row)
-            asking = (row.kind == "question") or (asking and row.kind not in
-                                                  (*INPUT_KINDS, *CORRECTION_KINDS, "resume"))
             self._log.append(_log_line(self, row, self._sentence(row)))
-        if asking:
-            self._paused = True
-            self._pause_why = "a question to the dealer was open when the table stopped"
         self._finish_cut_short(current)
         self._set_status()
 
@@ -893,6 +902,8 @@ class Table:
 
 @dataclass(frozen=True)
 class _Row:
+    """A record as the table made it now, as :meth:`Table._apply` takes it (and a stored one)."""
+
     seq: int
     kind: str
     line: str
@@ -900,6 +911,8 @@ class _Row:
     why: str
     origin: str
     at: float
+    picture: int | None = None
+    picture_kept: bool = False
 
 
 def sentence(row: Any, name: Callable[[int | None], str], ledger: Ledger | None) -> str:
@@ -928,6 +941,34 @@ def _standing_warning(warning: Any, clear: Any) -> Any:
     if warning is None or (clear is not None and clear.seq > warning.seq and not clear.why):
         return None
     return warning
+
+
+def _question_why(code: str, held: Counter[str]) -> str:
+    """A question record's ``why``: the doubt's code, then the faces the question holds the
+    players to, which a restarted table asks and holds again (:func:`_question_code`,
+    :func:`_question_held`); the room is never told it.
+
+    >>> _question_why("unseen", Counter("OH")), _question_why("cocked", Counter())
+    ('unseen: H O', 'cocked:')
+    """
+    return f"{code}: {' '.join(sorted(held.elements()))}".rstrip()
+
+
+def _question_code(why: str) -> str:
+    """The code of the doubt a question record's ``why`` names; "" for a record older than
+    the code in it (its faces only: asked again as the dealer's, :attr:`Question.players` False).
+
+    >>> _question_code("unseen: H O"), _question_code("H O")
+    ('unseen', '')
+    """
+    code, colon, _ = why.partition(":")
+    return code if colon else ""
+
+
+def _question_held(why: str) -> Counter[str]:
+    """The faces a question record's ``why`` holds the players to (an older record's: all of it)."""
+    _, _, faces = why.rpartition(":")
+    return Counter(faces.split())
 
 
 def _kept(row: Any) -> tuple[str, str]:

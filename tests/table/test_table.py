@@ -111,7 +111,8 @@ def _ask_about_open_dice(table: Table) -> None:
     table.tick()
 
 
-def test_a_table_stopped_with_a_question_open_comes_back_paused(db: Path) -> None:
+def test_a_table_stopped_with_a_question_open_comes_back_asking_it(db: Path) -> None:
+    # it came back paused, without the question (tests/table/test_question_after_restart.py)
     store = Store(db)
     table = Table(store, eyes=_DoubtfulEyes())
     table.new_game("tao", ["Ana", "Ben"], {})
@@ -121,7 +122,10 @@ def test_a_table_stopped_with_a_question_open_comes_back_paused(db: Path) -> Non
     assert question is not None and "0.41" in question.text
     store.close()
     again = Table(Store(db), eyes=_DoubtfulEyes())
-    assert again.state().status is TableStatus.PAUSED
+    state = again.state()
+    assert state.status is TableStatus.QUESTION
+    assert state.question is not None and state.question.text == question.text
+    again.store.close()
 
 
 def test_the_dealer_answers_a_question_and_the_game_goes_on(store: Store) -> None:
