@@ -125,11 +125,12 @@ class DrivenTable:
                                                 else face for face in roll.faces))
 
     def ask(self, reason: str = "low confidence", cocked: bool = False, sure: float = 0.97,
-            code: str | None = None) -> Question:
+            code: str | None = None, held: Sequence[str] = ()) -> Question:
         """Play on to the next open roll, then let the camera doubt it: a question to the dealer
         (``cocked``: its first die is seen cocked, with no face; the others are read surely, at
         ``sure``, with no flag), of ``code`` (by default ``cocked`` or ``confidence``), which the
-        players settle as the camera says (:data:`controller.table.records.PLAYERS_SETTLE`)."""
+        players settle as the camera says (:data:`controller.table.records.PLAYERS_SETTLE`).
+        ``held``: the faces the camera read surely, which the players settling it must keep up."""
         code = code or ("cocked" if cocked else "confidence")
         while not self._open_roll_wanted():
             self.step()
@@ -138,7 +139,7 @@ class DrivenTable:
                              0.42 if i == 0 else sure, (120.0 + 160 * i, 200.0),
                              (70.0 + 160 * i, 150.0, 100.0, 100.0), "community",
                              ("cocked" if cocked else "low confidence") if i == 0 else None) for i in range(need.count))
-        self.eyes.doubt = Sighting(None, reason, seen, evidence_picture(seen), code=code)
+        self.eyes.doubt = Sighting(None, reason, seen, evidence_picture(seen), code=code, sure=tuple(held))
         self.table.tick()
         question = self.table.state().question
         assert question is not None, "the table did not ask"

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import StreamReader, app_for, hidden_rolls, new_table
+from tests.web.conftest import StreamReader, app_for, hidden_rolls, log_in, new_table
 
 GAMES = [("tao", 3, {}), ("tauren", 3, {"reveal_all_in": "off"}),
          ("diceholdem", 1, {"reveal_all_in": "off"})]  # seeds of games short enough for CI
@@ -103,6 +103,22 @@ def test_a_question_about_dice_does_not_show_the_cameras_reading(table: Any) -> 
     question = table.ask()
     public = client.get("/api/state").get_json()["state"]["question"]
     assert public["text"] == question.text and "seen" not in public and "evidence" not in public
+
+
+def test_the_faces_an_open_question_holds_the_players_to_are_in_no_public_json(table: Any) -> None:
+    # the question's record keeps them in its why, as Update.why does: the dealer's, not the room's
+    client = app_for(table).test_client()
+    table.ask(held=("W", "C", "S"))
+    why = [record.why for record in table.store.records(table.state().game_no) if record.kind == "question"][-1]
+    assert why.endswith("C S W")
+    log_in(client)
+    served = {path: client.get(path).get_data(as_text=True)
+              for path in ("/api/state", "/api/history", "/", "/dealer/at")}
+    stream = StreamReader(client, "?after=0")  # every record's event, the question's too
+    served["/api/stream"] = json.dumps(stream.until(table.state().seq))
+    stream.close()
+    for path, body in served.items():
+        assert '"why"' not in body and why not in body and "C S W" not in body, f"{path} sends the held faces"
 
 
 def test_the_watch_catches_a_leak() -> None:
