@@ -11,10 +11,10 @@ import pytest
 from flask.testing import FlaskClient
 
 from controller.games.rolls import Roll
-from controller.store import TABLE
+from controller.store import TABLE, Store
 from controller.table.records import SEAT_COLOURS, Entry
 from controller.games.errors import DeviceDisconnected
-from controller.table.table import DEVICE_FIX
+from controller.table.table import DEVICE_FIX, Table
 from hardware.devices import DeviceStatus
 from tests.web.conftest import app_for, console_form, csrf_of, fresh_table, log_in, new_table
 
@@ -99,6 +99,44 @@ def test_the_answer_box_marks_the_die_the_camera_could_not_read(dealer: FlaskCli
                                                   "faces": f"? {read}"})
     assert refused.status_code == 400 and table.state().question is not None
     assert "&#39;?&#39; is not a face of a" in refused.get_data(as_text=True)
+
+
+def _restarted(table: Any, *, pictures: int | None = None) -> Table:
+    """``table`` stopped (a power cut) and opened again on its record; ``pictures``: the
+    record's bound on the evidence it keeps, which a later picture then makes it keep to."""
+    table.store.close()
+    store = Store(table.store.path) if pictures is None else Store(table.store.path, max_evidence_bytes=pictures)
+    if pictures is not None:
+        store.append(table.state().game_no, "note", "a later roll's picture", evidence=b"\xff\xd8\xff later")
+    return Table(store)
+
+
+def test_a_question_asked_again_after_a_restart_shows_its_picture_and_marks_no_die(table: Any) -> None:
+    # the picture is the question's record's; the camera's reading of each die was in memory only
+    question = table.ask()
+    again = _restarted(table)
+    dealer = app_for(again).test_client()
+    log_in(dealer)
+    page = dealer.get("/dealer/").get_data(as_text=True)
+    assert f"Question {question.id}: {question.text}" in page
+    assert f'src="/dealer/evidence/{question.evidence}"' in page and 'id="no-evidence"' not in page
+    assert dealer.get(f"/dealer/evidence/{question.evidence}").status_code == 200
+    assert '<g class="det' not in page and 'id="no-readings"' in page and "none is marked on the picture" in page
+    faces = " ".join(question.kind.faces[:question.count])
+    dealer.post("/dealer/answer", data={"csrf": csrf_of(dealer, "/dealer/"), "question": question.id, "faces": faces})
+    assert again.state().question is None
+    again.store.close()
+
+
+def test_a_question_whose_picture_the_record_no_longer_keeps_says_so(table: Any) -> None:
+    question = table.ask()
+    again = _restarted(table, pictures=1)
+    dealer = app_for(again).test_client()
+    log_in(dealer)
+    page = dealer.get("/dealer/").get_data(as_text=True)
+    assert f"Question {question.id}: {question.text}" in page
+    assert "/dealer/evidence/" not in page and 'id="no-evidence"' in page and "look at the dice on the tray" in page
+    again.store.close()
 
 
 def test_undo_takes_back_the_last_input(dealer: FlaskClient, table: Any) -> None:
