@@ -129,6 +129,8 @@ class Question:
     seen: tuple[DieSeen, ...] = ()
     evidence: int | None = None  # the evidence picture's id (see TableHandle.evidence)
     code: str = ""
+    asked_again: bool = False
+    """Asked again by a table restarted while it asked: the dice the camera saw are not kept."""
     players: bool = field(init=False)  # the code's: one of PLAYERS_SETTLE
 
     def __post_init__(self) -> None:

@@ -780,6 +780,8 @@ class Table:
         for row in self._since_start():
             self._apply(row)
             self._log.append(_log_line(self, row, self._sentence(row)))
+        if self.question is not None:
+            self.question = replace(self.question, asked_again=True)
         self._finish_cut_short(current)
         self._set_status()
 

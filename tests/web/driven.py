@@ -125,12 +125,13 @@ class DrivenTable:
                                                 else face for face in roll.faces))
 
     def ask(self, reason: str = "low confidence", cocked: bool = False, sure: float = 0.97,
-            code: str | None = None, held: Sequence[str] = ()) -> Question:
+            code: str | None = None, held: Sequence[str] = (), blind: bool = False) -> Question:
         """Play on to the next open roll, then let the camera doubt it: a question to the dealer
         (``cocked``: its first die is seen cocked, with no face; the others are read surely, at
         ``sure``, with no flag), of ``code`` (by default ``cocked`` or ``confidence``), which the
         players settle as the camera says (:data:`controller.table.records.PLAYERS_SETTLE`).
-        ``held``: the faces the camera read surely, which the players settling it must keep up."""
+        ``held``: the faces the camera read surely, which the players settling it must keep up;
+        ``blind``: the camera saw no die at all."""
         code = code or ("cocked" if cocked else "confidence")
         while not self._open_roll_wanted():
             self.step()
@@ -138,7 +139,8 @@ class DrivenTable:
         seen = tuple(DieSeen(need.kind, None if cocked and i == 0 else need.kind.faces[i % len(need.kind.faces)],
                              0.42 if i == 0 else sure, (120.0 + 160 * i, 200.0),
                              (70.0 + 160 * i, 150.0, 100.0, 100.0), "community",
-                             ("cocked" if cocked else "low confidence") if i == 0 else None) for i in range(need.count))
+                             ("cocked" if cocked else "low confidence") if i == 0 else None)
+                     for i in range(0 if blind else need.count))
         self.eyes.doubt = Sighting(None, reason, seen, evidence_picture(seen), code=code, sure=tuple(held))
         self.table.tick()
         question = self.table.state().question

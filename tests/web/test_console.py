@@ -128,6 +128,18 @@ def test_a_question_asked_again_after_a_restart_shows_its_picture_and_marks_no_d
     again.store.close()
 
 
+def test_a_question_about_a_tray_where_the_camera_saw_no_die_says_nothing_of_a_restart(dealer: FlaskClient,
+                                                                                       table: Any) -> None:
+    # no die seen is not no die kept: only a table that restarted while it asked lost its readings
+    question = table.ask("no die found", code="unseen", blind=True)
+    assert question.seen == () and not question.asked_again
+    page = dealer.get("/dealer/").get_data(as_text=True)
+    assert f"Question {question.id}: {question.text}" in page and 'id="no-readings"' not in page
+    again = _restarted(table)
+    assert again.state().question is not None and again.state().question.asked_again
+    again.store.close()
+
+
 def test_a_question_whose_picture_the_record_no_longer_keeps_says_so(table: Any) -> None:
     question = table.ask()
     again = _restarted(table, pictures=1)
