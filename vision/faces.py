@@ -362,10 +362,11 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, die_
             hits = [replace(h, side=max(h.side, least)) for h in hits]
         return _read_hits(frame, kind, taught, view, hits, below, on_tray=True, rise=rise, die_px=die_px)
     views = working_views(frame)
+    close = views.pop() if views[0].proposals.close_side is not None else None
     view, hits = best_view(frame, TAUGHT_SIZES if taught is not None else OTHER_SIZES, views)
     if taught is None:
         hits = [h for h in hits if not _speck(frame, view.scale, h, h.side / view.scale * BOX_PER_SIDE[kind])]
-    readings = _close_up(frame, kind, taught, views, view, _read_hits(frame, kind, taught, view, hits, below, on_tray=False))
+    readings = _close_up(frame, kind, taught, close, _read_hits(frame, kind, taught, view, hits, below, on_tray=False))
     sure = _sure_readings(readings)
     if taught is not None or not readings or (sure > FARTHER_SURE * len(readings) and not _crowded(readings, kind)):
         return readings
@@ -373,16 +374,18 @@ def _read_frame(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, die_
     return readings if farther is None else farther + _unseen_sure(readings, farther)
 
 
-def _close_up(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, views: list[View], view: View,
+def _close_up(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, close: View | None,
               readings: list[DieReading]) -> list[DieReading]:
-    """``readings`` of ``view``, or those of the close-up's view of ``views`` (the working views of
-    a frame whose die-shaped blobs are all too large for a wider view's dice:
-    :attr:`vision.detect.Proposals.close_side`) when it reads more dice surely. The finder's first
-    view of a close-up looks for small dice and takes a d12's numerals or a Tauren die's pictures
-    for them, reads them surely as faces, and wins the views' count, though each of its readings is
-    then flagged as a die of another kind."""
-    close = views[-1] if views[0].proposals.close_side is not None else None
-    if close is None or close is view:
+    """``readings`` of the best of a frame's views, or those of its close-up's view (``close``: the
+    view of a frame whose die-shaped blobs are all too large for a wider view's dice,
+    :attr:`vision.detect.Proposals.close_side`) when they are surer. The close view does not
+    compete with the others by the finder's count of sure hits: the first view of a close-up
+    takes a d12's numerals or a Tauren die's pictures for small dice and reads them surely as
+    faces (each then flagged as a die of another kind), and in a wide view a heap of four letter
+    dice with no lone die, one die-shaped blob, gave the close view one sure hit that its reading
+    dropped, and the frame's four dice went unread (``bench/faces_reader.py --plain`` letters frame
+    660; read right in the other views and the farther look)."""
+    if close is None:
         return readings
     seen = _read_hits(frame, kind, taught, close, find(close), None, on_tray=False)
     return seen if _sure_readings(seen) > _sure_readings(readings) else readings
