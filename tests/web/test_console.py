@@ -136,7 +136,8 @@ def test_a_question_about_a_tray_where_the_camera_saw_no_die_says_nothing_of_a_r
     page = dealer.get("/dealer/").get_data(as_text=True)
     assert f"Question {question.id}: {question.text}" in page and 'id="no-readings"' not in page
     again = _restarted(table)
-    assert again.state().question is not None and again.state().question.asked_again
+    asked = again.state().question
+    assert asked is not None and asked.asked_again
     again.store.close()
 
 
