@@ -475,8 +475,9 @@ def annotate(image: np.ndarray, observation: Any) -> np.ndarray:
     """A copy of ``image`` with every die's box and value: green sure, orange flagged, red unreadable;
     each label on a dark band, where it covers no other label nor die (:func:`label_spots`)."""
     out = image.copy()
+    labels = [_label(die, out.shape[1]) for die in observation.dice]
     for die, (lx, ly, lw, lh), (label, size, thickness) in zip(observation.dice, label_spots(observation, out.shape),
-                                                             map(_label, observation.dice)):
+                                                             labels):
         x, y, w, h = (int(round(v)) for v in die.box)
         colour = _colour(die.value, die.flag)
         cv2.rectangle(out, (x, y), (x + w, y + h), colour, thickness)  # lines and labels grow with the die
@@ -487,10 +488,14 @@ def annotate(image: np.ndarray, observation: Any) -> np.ndarray:
     return out
 
 
-def _label(die: Any) -> tuple[str, float, int]:
-    """A die's label (face, flag, confidence), its font scale and line thickness: both grow with the die."""
+def _label(die: Any, width: int) -> tuple[str, float, int]:
+    """A die's label (face, flag, confidence), its font scale and line thickness: both grow with
+    the die, and shrink to fit a picture ``width`` pixels wide (a close-up's die, large in a small
+    picture, had a label wider than the picture, cut at its edge)."""
     label = face_label(die) + (f" {die.flag}" if die.flag else "") + f" {die.confidence:.2f}"
     size = 0.4 * max(1.0, die.box[2] / 50)
+    text = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, size, max(1, round(size / 0.5)))[0][0]
+    size = min(size, size * (width - 4) / max(text, 1))
     return label, size, max(1, round(size / 0.5))
 
 
@@ -505,7 +510,7 @@ def label_spots(observation: Any, shape: tuple[int, ...]) -> list[Rect]:
                          for die in observation.dice]
     spots: list[Rect] = []
     for k, (die, (x, y, w, h)) in enumerate(zip(observation.dice, boxes)):
-        label, size, thickness = _label(die)
+        label, size, thickness = _label(die, shape[1])
         (tw, th), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, size, thickness)
         lw, lh = tw + 2, th + base + 2
         around = [(x, y - lh - 1), (x, y + h + 1), (x + w + 1, y), (x - lw - 1, y)]

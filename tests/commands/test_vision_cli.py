@@ -196,6 +196,21 @@ def test_the_labels_of_dice_side_by_side_cover_no_other_label_nor_die() -> None:
         assert _overlap((x - 2, y - 2, w + 4, h + 4), whole[k])  # beside its own die
 
 
+def test_the_label_of_a_die_taken_close_fits_its_small_picture() -> None:
+    # a real die cut out close, 130 px: "3 uncertain 0.34" at the die's own scale was about 150 px
+    # wide, and the picture cut it at its edge ("3 uncertain 0.")
+    from controller.commands.vision import annotate, label_spots
+    from vision.read import DieReading, Observation
+
+    dice = (DieReading("d6", 4, (68.0, 66.0), (27.0, 25.0, 82.0, 82.0), 1.0, None),
+            DieReading("d6", 3, (17.0, 111.0), (-24.0, 70.0, 82.0, 82.0), 0.34, "uncertain"))
+    observation = Observation(dice, 1.0)
+    for x, y, w, h in label_spots(observation, (130, 130, 3)):
+        assert 0 <= x and x + w <= 130 and 0 <= y and y + h <= 130
+    picture = annotate(np.full((130, 130, 3), 200, np.uint8), observation)
+    assert picture.shape == (130, 130, 3) and (picture != 200).any()
+
+
 def test_the_header_gives_a_photo_s_size_before_decoding() -> None:
     from controller.commands.vision import header_size
 
