@@ -49,7 +49,7 @@ class Proposals:
     """The median side of the blobs that look like one die each, when there are at least three."""
     close_side: float | None = None
     """The median side of the blobs that look like one die each and are too large for a die of a
-    wider view, when no such blob has a wider view's side: a close-up's dice (:func:`_close_up`)."""
+    wider view, when no such blob has a wider view's side: a close-up's dice (:func:`_close_side`)."""
 
 
 def working_scale(shape: tuple[int, ...]) -> float:
@@ -200,10 +200,10 @@ def typical_side(singles: list[float], widths: list[float], shape: tuple[int, ..
 
 
 CLOSE_UP = 0.8
-"""The largest die side a close-up photo may show, as a share of its shorter side (:func:`_close_up`)."""
+"""The largest die side a close-up photo may show, as a share of its shorter side (:func:`_close_side`)."""
 
 
-def _close_up(sides: list[float], shape: tuple[int, ...]) -> float | None:
+def _close_side(sides: list[float], shape: tuple[int, ...]) -> float | None:
     """The side of a close-up's dice: the median of the ``sides`` of blobs with a die's outline
     (:func:`_outline_of_a_die`) between the largest side of a wider view's dice (:func:`_plausible`)
     and :data:`CLOSE_UP` of the frame's shorter side; None when there is none."""
@@ -250,8 +250,8 @@ def propose(image: np.ndarray, expect: float | None = None, spread: float = 1.8,
                             if not (single and 0.6 * side < blob_side < 1.6 * side)], side, image.shape)[:most - len(out)])
     low, high = _plausible(image.shape)
     lone_sides = [s for s in singles if low < s < high]
-    close = None if expect or lone_sides else _close_up([s for i, (_, s, _, _) in zip(blobs, shapes)
-                                                           if _outline_of_a_die(found[i], areas[i])], image.shape)
+    close = None if expect or lone_sides else _close_side([s for i, (_, s, _, _) in zip(blobs, shapes)
+                                                            if _outline_of_a_die(found[i], areas[i])], image.shape)
     return Proposals(tuple(out), side, mask, float(statistics.median(lone_sides)) if len(lone_sides) >= 3 else None,
                      close)
 
