@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dice_reader import TILE, Tally, Truth, error_tiles, match, named_sheet, score, write_sheet  # noqa: E402  (the d6 bench's scoring)
 
 from vision.calibrate import TrayLayout, calibrate  # noqa: E402
-from vision.face_art import Lettering  # noqa: E402
+from vision.face_art import Lettering, draws_with  # noqa: E402
 from vision.perturb import gain  # noqa: E402
 from vision.read import DieReading  # noqa: E402
 from vision.faces import read_faces  # noqa: E402
@@ -290,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
                              "numerals and letters the reader was never trained on; needs OpenCV 5)")
     args = parser.parse_args(argv)
     for font in args.fonts:
-        if not _draws(font):
+        if not draws_with(font):
             parser.error(f"--fonts: {font} is not a font file OpenCV can draw with")
     cv2.setNumThreads(1)
     print(f"bench colours: least distance to a training colour {colour_distance():.0f}", flush=True)
@@ -305,19 +305,6 @@ def main(argv: list[str] | None = None) -> int:
     for kind in args.kinds if args.speed_rounds > 0 else ():  # 0: accuracy only
         speed(kind, args.speed_rounds)
     return 0
-
-
-def _draws(font: str) -> bool:
-    """Whether OpenCV (5, with font faces) draws text with the font file ``font`` (it draws a file
-    that is no font in its own sans face, without a word)."""
-    if not hasattr(cv2, "FontFace") or not Path(font).is_file():
-        return False
-    drawn = []
-    for face in (font, "sans"):
-        canvas = np.zeros((64, 64), np.uint8)
-        cv2.putText(canvas, "8", (8, 48), 255, cv2.FontFace(face), 40, 700)
-        drawn.append(canvas)
-    return not np.array_equal(drawn[0], drawn[1])
 
 
 if __name__ == "__main__":

@@ -230,6 +230,19 @@ def _put(canvas: np.ndarray, text: str, origin: tuple[int, int], look: Lettering
     return origin[0] + cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, thickness)[0][0]
 
 
+def draws_with(font: str) -> bool:
+    """Whether OpenCV (5, with font faces) draws text with the font file ``font`` (it draws a file
+    that is no font in its own sans face, without a word)."""
+    if not hasattr(cv2, "FontFace") or not Path(font).is_file():
+        return False
+    drawn = []
+    for face in (font, "sans"):
+        canvas = np.zeros((64, 64), np.uint8)
+        cv2.putText(canvas, "8", (8, 48), 255, cv2.FontFace(face), 40, 700)
+        drawn.append(canvas)
+    return not np.array_equal(drawn[0], drawn[1])
+
+
 def _stroke(canvas: np.ndarray) -> float:
     """The typical stroke width of what is drawn on ``canvas``: twice its area over its outline's length."""
     ink = (canvas > 127).astype(np.uint8)

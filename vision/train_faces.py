@@ -28,7 +28,7 @@ import numpy as np
 from controller.games.dice import DieKind
 from vision.crops import crop, facing, frame_centre, normalise
 from vision.detect import shrink, working_view, working_scale
-from vision.face_art import marks
+from vision.face_art import Lettering, draws_with, marks
 from vision.face_classes import (CLASSES, FACE_CROP, FACE_PX, NOT_A_DIE, NUMERAL_CROP, TURNED, UNREADABLE, UPRIGHT_CLASSES,
                                   UPRIGHT_CROP, face_class)
 from vision.faces import (COCKED_D6_PATH, COCKED_LETTERS_PATH, COCKED_PATH, KIND_D6_PATH, MODEL_PATH, NUMERALS_PATH,
@@ -47,8 +47,28 @@ KIND_SHARE = {DieKind.D12: 0.32, DieKind.D8_TAUREN: 0.28, DieKind.LETTERS: 0.25,
 """Share of the frames of each kind (pip d6 frames teach the network what another kind looks like)."""
 
 
-def training_spec(rng: random.Random, kind: DieKind) -> SceneSpec:
-    """A random scene of ``kind`` dice: sizes, lighting, camera effects and clutter of a real table."""
+FONT_SHARE = 0.5
+"""Share of the lettered frames printed in one of the trainer's ``--fonts`` files, when it has some."""
+
+
+def training_spec(rng: random.Random, kind: DieKind, fonts: tuple[str, ...] = ()) -> SceneSpec:
+    """A random scene of ``kind`` dice: sizes, lighting, camera effects and clutter of a real table;
+    with ``fonts`` (font files), :data:`FONT_SHARE` of its lettered frames printed in one of them."""
+    spec = _table_spec(rng, kind)
+    if fonts and spec.lettering and rng.random() < FONT_SHARE:
+        return replace(spec, lettering=font_lettering(rng, fonts))
+    return spec
+
+
+def font_lettering(rng: random.Random, fonts: tuple[str, ...]) -> Lettering:
+    """A die's lettering in one of ``fonts``, slanted, widened and with its 6/9 mark as the renderer
+    draws a die's own (a font file has one weight: OpenCV's weight changes only its own faces)."""
+    slant = rng.uniform(-0.12, 0.25) if rng.random() < 0.25 else 0.0
+    return Lettering(rng.choice(fonts), 400, slant, rng.uniform(0.75, 1.25), rng.choice(("underline", "dot")))
+
+
+def _table_spec(rng: random.Random, kind: DieKind) -> SceneSpec:
+    """:func:`training_spec` in the trainer's own lettering."""
     low = rng.uniform(26, 85)
     return SceneSpec(size=rng.choice([(800, 600), (960, 540), (1024, 640)]), n_dice=rng.randint(3, 8),
                      die_px=(low, low * rng.uniform(1.0, 1.4)), touching=rng.random() < 0.35,
@@ -118,9 +138,12 @@ def _not_centres(image: np.ndarray, work: np.ndarray, scale: float, centres: np.
     return [point for turn in itertools.zip_longest(*groups) for point in turn if point is not None]
 
 
-def render_crops(frames: int, seed: int, per_die: int = 4, negatives: int = 6) -> tuple[np.ndarray, np.ndarray]:
-    """Crops and classes of ``frames`` rendered frames of every kind (seeded: the same data every run)."""
-    return _frames_crops(frames, seed, lambda scene, kind, rng: scene_crops(scene, kind, rng, per_die, negatives))
+def render_crops(frames: int, seed: int, per_die: int = 4, negatives: int = 6,
+                 fonts: tuple[str, ...] = ()) -> tuple[np.ndarray, np.ndarray]:
+    """Crops and classes of ``frames`` rendered frames of every kind (seeded: the same data every
+    run), some lettered in ``fonts`` (:func:`training_spec`)."""
+    return _frames_crops(frames, seed, lambda scene, kind, rng: scene_crops(scene, kind, rng, per_die, negatives),
+                         lambda rng, kind: training_spec(rng, kind, fonts))
 
 
 
@@ -188,12 +211,15 @@ def _turnable(same: tuple[float, ...]) -> bool:
     return any(turn_off(a, same) >= TURNED_FROM for a in range(360))
 
 
-def upright_crops(frames: int, seed: int, per_die: int = 5, negatives: int = 3) -> tuple[np.ndarray, np.ndarray]:
+def upright_crops(frames: int, seed: int, per_die: int = 5, negatives: int = 3,
+                  fonts: tuple[str, ...] = ()) -> tuple[np.ndarray, np.ndarray]:
     """Crops of the top faces of ``frames`` rendered frames of every kind: per die, three turned
     near upright (its face), two turned well away ("turned", unless the design looks the same
     there); a cocked die is unreadable at any turn; and a few places that are not a die. Each crop
-    is placed and sized as the finder's hits are (:data:`HIT_OFFSET`, :data:`HIT_SIZES`)."""
-    return _frames_crops(frames, seed, lambda scene, kind, rng: _upright_scene(scene, kind, rng, per_die, negatives))
+    is placed and sized as the finder's hits are (:data:`HIT_OFFSET`, :data:`HIT_SIZES`). Some
+    frames are lettered in ``fonts`` (:func:`training_spec`)."""
+    return _frames_crops(frames, seed, lambda scene, kind, rng: _upright_scene(scene, kind, rng, per_die, negatives),
+                         lambda rng, kind: training_spec(rng, kind, fonts))
 
 
 def cocked_crops(frames: int, seed: int, per_die: int = 3, only: DieKind | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -509,6 +535,11 @@ NETS = {"faces": (render_crops, len(CLASSES), MODEL_PATH), "numerals": (numeral_
         "cocked-letters-heaps": (cocked_letters_heaps_crops, 2, COCKED_LETTERS_PATH)}
 """Each network: how its crops are made, its number of classes, where it is shipped."""
 
+FONT_NETS: dict[str, Callable[[int, int, tuple[str, ...]], tuple[np.ndarray, np.ndarray]]] = {
+    "faces": lambda frames, seed, fonts: render_crops(frames, seed, fonts=fonts),
+    "upright": lambda frames, seed, fonts: upright_crops(frames, seed, fonts=fonts)}
+"""The networks that read numerals and letters, and their crops lettered partly in ``--fonts``."""
+
 
 def _stored_crops(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
     """The crops and classes kept in several .npz files, one after the other."""
@@ -545,7 +576,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="train on the crops kept in these .npz files; with one file that does not exist "
                              "yet, render the crops and keep them there")
     parser.add_argument("--render-only", action="store_true", help="render and keep the crops (--crops), no training")
+    parser.add_argument("--fonts", nargs="+", default=[], metavar="FONT",
+                        help=f"print {FONT_SHARE:.0%} of the lettered frames in these font files (TrueType or "
+                             f"OpenType; needs OpenCV 5), beside OpenCV's own faces: nets {', '.join(FONT_NETS)}")
     args = parser.parse_args(argv)
+    if args.fonts and args.net not in FONT_NETS:
+        parser.error(f"--fonts: the {args.net} network learns no numerals or letters (fonts teach {', '.join(FONT_NETS)})")
+    for font in args.fonts:
+        if not draws_with(font):
+            parser.error(f"--fonts: {font} is not a font file OpenCV can draw with")
     cv2.setNumThreads(1)
     began = time.perf_counter()
     made, classes, out = NETS[args.net]
@@ -555,7 +594,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.crops and not missing:
         x, y = _stored_crops(args.crops)
     else:
-        x, y = made(args.frames, args.seed)
+        x, y = FONT_NETS[args.net](args.frames, args.seed, tuple(args.fonts)) if args.fonts else made(args.frames, args.seed)
         if args.crops:
             np.savez(args.crops[0], x=x, y=y)
     print(f"{len(y)} crops in {time.perf_counter() - began:.0f} s", flush=True)

@@ -233,12 +233,13 @@ def test_the_face_bench_s_plain_frames_are_its_frames_with_only_the_issue_s_chan
 
 def test_the_font_bench_prints_the_lettered_frames_in_the_fonts_given_and_keeps_their_dice(tmp_path: Path) -> None:
     from tests.vision.conftest import bench_script
+    from vision.face_art import draws_with
 
     faces = bench_script("faces_reader.py", "bench_faces")
     assert [faces.unseen_lettering(("a.ttf", "b.ttf"), n).face for n in (1, 3, 5, 7)] == ["a.ttf", "b.ttf"] * 2
     fake = tmp_path / "not-a-font.ttf"
     fake.write_text("not a font")
-    assert not faces._draws(str(fake)) and not faces._draws(str(tmp_path / "missing.ttf"))
+    assert not draws_with(str(fake)) and not draws_with(str(tmp_path / "missing.ttf"))
     own, even = faces.bench_frame("d12", 1), faces.bench_frame("d12", 0)
     # OpenCV draws a file that is no font in its sans face: the odd frame's dice, in other lettering
     other, even_again = faces.bench_frame("d12", 1, fonts=(str(fake),)), faces.bench_frame("d12", 0, fonts=(str(fake),))

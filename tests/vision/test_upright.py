@@ -5,11 +5,15 @@ face's look-alike turns come from its design."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 from controller.games.dice import DieKind
 from vision.crops import crop
+from vision.face_art import Lettering
 from vision.face_classes import FACE_PX, TURNED, UPRIGHT_CROP, face_class
 from vision.faces import UPRIGHT_PATH, face_net
 from vision.render import SceneSpec, render_scene
@@ -53,3 +57,32 @@ def test_training_crops_teach_each_face_upright_and_turned_away() -> None:
     faces = y[(y != TURNED) & (y != NOT_A_DIE) & (y != UNREADABLE)]
     assert (y == TURNED).any() and (y == NOT_A_DIE).any()
     assert len(faces) >= 1.5 * (y == TURNED).sum()  # three upright crops a die to at most two turned
+
+
+def test_the_trainer_letters_some_frames_in_the_fonts_it_is_given_and_no_others_without() -> None:
+    from vision.train_faces import FONT_SHARE, training_spec
+
+    fonts = ("a.ttf", "b.otf")
+    plain = [training_spec(random.Random(n), DieKind.D12) for n in range(400)]
+    again = [training_spec(random.Random(n), DieKind.D12) for n in range(400)]
+    assert plain == again and not any(isinstance(spec.lettering, Lettering) for spec in plain)
+    printed = [training_spec(random.Random(n), DieKind.D12, fonts) for n in range(400)]
+    in_fonts = [spec.lettering for spec in printed if isinstance(spec.lettering, Lettering)]
+    lettered = sum(spec.lettering is True for spec in plain)
+    assert {look.face for look in in_fonts} == set(fonts)
+    assert abs(len(in_fonts) - FONT_SHARE * lettered) < 0.15 * lettered
+    # the frame is the trainer's own but for its lettering
+    assert all(replace(b, lettering=a.lettering) == a for a, b in zip(plain, printed))
+
+
+def test_the_trainer_refuses_fonts_for_a_network_that_reads_no_numerals_and_a_file_that_is_no_font(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.train_faces import main
+
+    fake = tmp_path / "not-a-font.ttf"
+    fake.write_text("not a font")
+    for argv, said in ((["--net", "cocked", "--fonts", str(fake)], "learns no numerals or letters"),
+                       (["--net", "upright", "--fonts", str(fake)], "is not a font file OpenCV can draw with")):
+        with pytest.raises(SystemExit) as stopped:
+            main(argv)
+        assert stopped.value.code == 2 and said in capsys.readouterr().err
