@@ -463,20 +463,21 @@ def build(classes: int = len(CLASSES)) -> Any:
 
 
 def train(x: np.ndarray, y: np.ndarray, epochs: int, minutes: float, seed: int, start: Path | None = None,
-          classes: int = len(CLASSES)) -> Any:
+          classes: int = len(CLASSES), lr: float | None = None) -> Any:
     """Train from scratch (AdamW, label smoothing), re-colouring every crop each epoch, for ``epochs``
-    or ``minutes``, whichever ends first: the learning rate falls along a cosine over the share of
-    either used up. Prints loss and the accuracy on a held-out tenth after every epoch."""
+    or ``minutes``, whichever ends first: the learning rate (``lr``; 3e-3, or 1e-3 going on from
+    ``start``) falls along a cosine over the share of either used up. Prints loss and the accuracy
+    on a held-out tenth after every epoch."""
     import torch
     from torch.nn import functional
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     held = np.arange(len(y)) % 10 == 0
-    net, lr = build(classes), 3e-3
+    net = build(classes)
     if start is not None:  # go on from an earlier run's weights, at a lower learning rate
         load_weights(net, start)
-        lr = 1e-3
+    lr = lr or (3e-3 if start is None else 1e-3)
     start_time = time.perf_counter()
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     val_x, val_y = torch.from_numpy(normalise(x[held])), y[held]
@@ -572,6 +573,7 @@ def main(argv: list[str] | None = None) -> int:
                              "cocked-letters on them with the others: vision/README.md)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--start", type=Path, help="go on from the weights of this exported network (ONNX)")
+    parser.add_argument("--lr", type=float, help="first learning rate (default 3e-3; 1e-3 with --start)")
     parser.add_argument("--crops", type=Path, nargs="+", default=[],
                         help="train on the crops kept in these .npz files; with one file that does not exist "
                              "yet, render the crops and keep them there")
@@ -604,7 +606,7 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(args.threads)
     out = args.out or out
-    export(train(x, y, args.epochs, args.minutes, args.seed, args.start, classes), out)
+    export(train(x, y, args.epochs, args.minutes, args.seed, args.start, classes, args.lr), out)
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB)")
     return 0
 

@@ -86,3 +86,21 @@ def test_the_trainer_refuses_fonts_for_a_network_that_reads_no_numerals_and_a_fi
         with pytest.raises(SystemExit) as stopped:
             main(argv)
         assert stopped.value.code == 2 and said in capsys.readouterr().err
+
+
+def test_the_trainer_takes_its_first_learning_rate_from_the_command_line(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import types
+
+    from vision import train_faces
+
+    crops = tmp_path / "crops.npz"
+    np.savez(crops, x=np.zeros((2, FACE_PX, FACE_PX, 3), np.uint8), y=np.array([0, 1]))
+    taken: list[tuple[object, ...]] = []
+    monkeypatch.setitem(sys.modules, "torch", types.SimpleNamespace(set_num_threads=lambda n: None))
+    monkeypatch.setattr(train_faces, "train", lambda *args: taken.append(args))
+    monkeypatch.setattr(train_faces, "export", lambda net, path: path.write_bytes(b"net"))
+    for extra, lr in (([], None), (["--lr", "4e-4"], 4e-4)):
+        train_faces.main(["--net", "upright", "--crops", str(crops), "--out", str(tmp_path / "up.onnx"), *extra])
+        assert taken.pop()[-1] == lr
