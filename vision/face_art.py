@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import cv2
 import numpy as np
@@ -222,12 +222,22 @@ def _put(canvas: np.ndarray, text: str, origin: tuple[int, int], look: Lettering
     stroke as heavy (OpenCV 4, which has no font faces); returns the end of the text."""
     size = round(0.45 * canvas.shape[0])
     if hasattr(cv2, "FontFace"):
-        end, _ = cv2.putText(canvas, text, origin, 255, cv2.FontFace(look.face), size, look.weight)
+        end, _ = cv2.putText(canvas, text, origin, 255, font_face(look.face), size, look.weight)
         return int(end[0])
     scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_DUPLEX, size)
     thickness = max(1, round(size * look.weight / 6000))
     cv2.putText(canvas, text, origin, cv2.FONT_HERSHEY_DUPLEX, scale, 255, thickness, cv2.LINE_AA)
     return origin[0] + cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, thickness)[0][0]
+
+
+@lru_cache(maxsize=None)
+def font_face(face: str) -> Any:
+    """OpenCV's (5) font face ``face`` ('sans', 'italic', 'uni' or a font file), one object per face
+    for the whole process. OpenCV 5.1 keeps the glyphs it draws by the face object, so a face made
+    for each text, freed, and another font's face made in its place drew the first font's glyphs,
+    by their number in that font other characters: after 24 other font files, a Roboto "1" came
+    out as another font's "3", and 20 of 25 fonts drew some of 1, 3, 11 and 12 wrong."""
+    return cv2.FontFace(face)
 
 
 def draws_with(font: str) -> bool:
@@ -238,7 +248,7 @@ def draws_with(font: str) -> bool:
     drawn = []
     for face in (font, "sans"):
         canvas = np.zeros((64, 64), np.uint8)
-        cv2.putText(canvas, "8", (8, 48), 255, cv2.FontFace(face), 40, 700)
+        cv2.putText(canvas, "8", (8, 48), 255, font_face(face), 40, 700)
         drawn.append(canvas)
     return not np.array_equal(drawn[0], drawn[1])
 

@@ -111,3 +111,44 @@ def test_a_six_can_be_dotted_instead_of_underlined() -> None:
     underlined = filled(lettering("6", Lettering(six_nine="underline"), True))
     dotted = filled(lettering("6", Lettering(six_nine="dot"), True))
     assert (underlined ^ dotted).mean() > 0.03
+
+
+FONT_FILES = tuple(str(Path("/usr/share/fonts/truetype/dejavu") / name) for name in (
+    "DejaVuSans.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSansMono.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf"))
+"""Font files of Debian's fonts-dejavu-core, on every machine the suite runs on."""
+
+_DRAW_ALONE = """
+import sys, numpy as np
+sys.path.insert(0, sys.argv[1])
+from vision.face_art import Lettering, _put
+for text in sys.argv[3:]:
+    canvas = np.zeros((64, 96), np.uint8)
+    _put(canvas, text, (4, 50), Lettering(sys.argv[2], 400))
+    print(int(canvas.astype(np.int64).sum()), int((canvas.astype(np.int64) * np.arange(96)).sum()))
+"""
+"""Draws each text in one font, in a process that drew nothing before."""
+
+
+def test_each_font_draws_its_own_glyphs_whatever_was_drawn_before() -> None:
+    """OpenCV 5.1 keeps drawn glyphs by the face object: with a face made and freed for each text,
+    a font file drew another font's glyphs (``face_art.font_face``)."""
+    import subprocess
+    import sys
+
+    from vision.face_art import _put
+
+    if not hasattr(cv2, "FontFace") or not all(Path(font).is_file() for font in FONT_FILES):
+        pytest.skip("needs OpenCV 5's font faces and fonts-dejavu-core")
+    texts = ("1", "3", "8", "H")
+    root = str(Path(__file__).resolve().parents[2])
+    alone = {font: subprocess.run([sys.executable, "-c", _DRAW_ALONE, root, font, *texts], capture_output=True,
+                                  text=True, check=True).stdout.split("\n")[:len(texts)] for font in FONT_FILES}
+    for _ in range(3):
+        for font in ("sans", *FONT_FILES, "italic"):
+            for text in texts:
+                canvas = np.zeros((64, 96), np.uint8)
+                _put(canvas, text, (4, 50), Lettering(font, 400))
+                if font in alone:
+                    ink = canvas.astype(np.int64)
+                    assert f"{int(ink.sum())} {int((ink * np.arange(96)).sum())}" == alone[font][texts.index(text)], \
+                        (font, text)
