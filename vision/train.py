@@ -364,7 +364,7 @@ def train(spec: NetSpec, photos: list[Photo], held_out: list[Photo], epochs: int
         inputs, targets = torch.from_numpy(normalise(x)), torch.from_numpy(y)
         net.train()
         if start is not None:
-            _freeze_norms(net)
+            freeze_norms(net)
         losses = []
         for i in range(0, len(y), 128):
             for group in opt.param_groups:
@@ -395,7 +395,7 @@ def load_weights(net: Any, path: Path) -> None:
     """Set ``net``'s weights from the ONNX model at ``path`` (as :func:`export_onnx` wrote it: each
     batch norm folded into its convolution). The batch norms are set to pass the folded
     convolution through unchanged (mean 0, spread 1, gain 1, the folded bias as their shift);
-    :func:`_freeze_norms` keeps them so while training on."""
+    :func:`freeze_norms` keeps them so while training on."""
     import onnx
     import torch
     from onnx import numpy_helper
@@ -421,7 +421,7 @@ def load_weights(net: Any, path: Path) -> None:
             norm.running_var.fill_(1.0 - norm.eps)
 
 
-def _freeze_norms(net: Any) -> None:
+def freeze_norms(net: Any) -> None:
     """Keep every batch norm's statistics as they are (evaluation mode) while the rest trains: a
     network loaded by :func:`load_onnx` has them folded away, and a batch's own would undo that."""
     from torch import nn

@@ -35,7 +35,7 @@ from vision.faces import (COCKED_D6_PATH, COCKED_LETTERS_PATH, COCKED_PATH, KIND
                           UPRIGHT_PATH)
 from vision.render import DieTruth, Scene, SceneSpec, render_scene
 from vision.render_die import fill
-from vision.train import jitter, load_weights
+from vision.train import freeze_norms, jitter, load_weights
 
 WIDTHS = (16, 32, 64, 96)
 """Channels of the four conv stages (3x3 conv, batch norm, ReLU, 2x2 max-pool each)."""
@@ -477,7 +477,7 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, minutes: float, seed: int, 
     net = build(classes)
     if start is not None:  # go on from an earlier run's weights, at a lower learning rate
         load_weights(net, start)
-    lr = lr or (3e-3 if start is None else 1e-3)
+    lr = lr if lr is not None else 3e-3 if start is None else 1e-3
     start_time = time.perf_counter()
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     val_x, val_y = torch.from_numpy(normalise(x[held])), y[held]
@@ -488,6 +488,8 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, minutes: float, seed: int, 
         inputs = torch.from_numpy(normalise(np.stack([jitter(train_x[i], rng) for i in order])))
         targets = torch.from_numpy(train_y[order])
         net.train()
+        if start is not None:  # its batch norms are folded into the convolutions: keep them passing through
+            freeze_norms(net)
         losses = []
         for i in range(0, len(order), 128):
             done = max((epoch + i / len(order)) / epochs, (time.perf_counter() - start_time) / (minutes * 60))
