@@ -491,8 +491,13 @@ def _look(spec: SceneSpec, seed: int) -> Lettering | None:
 def _lettering(seed: int, kind: DieKind) -> Lettering:
     """A die's own font face, weight, slant and width, drawn from its seed (so that asking for varied
     lettering draws no more numbers from the scene's generator); a d12's 6 and 9 underlined or dotted."""
-    rng = random.Random(seed ^ 0x1E77E5)
-    face = rng.choice(FONT_FACES)
+    return lettering_in(random.Random(seed ^ 0x1E77E5), FONT_FACES)
+
+
+def lettering_in(rng: random.Random, faces: Sequence[str]) -> Lettering:
+    """A die's lettering in one of ``faces`` (OpenCV's faces or font files, whose one weight the
+    drawn weight does not change), drawn from ``rng``: weight, slant, width and 6/9 mark."""
+    face = rng.choice(faces)
     slant = rng.uniform(-0.12, 0.25) if rng.random() < 0.25 else 0.0
     return Lettering(face, rng.choice((300, 400, 500, 600, 700, 800, 900)), slant, rng.uniform(0.75, 1.25),
                      rng.choice(("underline", "dot")))

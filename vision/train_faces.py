@@ -28,12 +28,12 @@ import numpy as np
 from controller.games.dice import DieKind
 from vision.crops import crop, facing, frame_centre, normalise
 from vision.detect import shrink, working_view, working_scale
-from vision.face_art import Lettering, draws_with, marks
+from vision.face_art import draws_with, marks
 from vision.face_classes import (CLASSES, FACE_CROP, FACE_PX, NOT_A_DIE, NUMERAL_CROP, TURNED, UNREADABLE, UPRIGHT_CLASSES,
                                   UPRIGHT_CROP, face_class)
 from vision.faces import (COCKED_D6_PATH, COCKED_LETTERS_PATH, COCKED_PATH, KIND_D6_PATH, MODEL_PATH, NUMERALS_PATH,
                           UPRIGHT_PATH)
-from vision.render import DieTruth, Scene, SceneSpec, render_scene
+from vision.render import DieTruth, Scene, SceneSpec, lettering_in, render_scene
 from vision.render_die import fill
 from vision.train import freeze_norms, jitter, load_weights
 
@@ -56,15 +56,8 @@ def training_spec(rng: random.Random, kind: DieKind, fonts: tuple[str, ...] = ()
     with ``fonts`` (font files), :data:`FONT_SHARE` of its lettered frames printed in one of them."""
     spec = _table_spec(rng, kind)
     if fonts and spec.lettering and rng.random() < FONT_SHARE:
-        return replace(spec, lettering=font_lettering(rng, fonts))
+        return replace(spec, lettering=lettering_in(rng, fonts))
     return spec
-
-
-def font_lettering(rng: random.Random, fonts: tuple[str, ...]) -> Lettering:
-    """A die's lettering in one of ``fonts``, slanted, widened and with its 6/9 mark as the renderer
-    draws a die's own (a font file has one weight: OpenCV's weight changes only its own faces)."""
-    slant = rng.uniform(-0.12, 0.25) if rng.random() < 0.25 else 0.0
-    return Lettering(rng.choice(fonts), 400, slant, rng.uniform(0.75, 1.25), rng.choice(("underline", "dot")))
 
 
 def _table_spec(rng: random.Random, kind: DieKind) -> SceneSpec:
@@ -464,10 +457,10 @@ def build(classes: int = len(CLASSES)) -> Any:
 
 def train(x: np.ndarray, y: np.ndarray, epochs: int, minutes: float, seed: int, start: Path | None = None,
           classes: int = len(CLASSES), lr: float | None = None) -> Any:
-    """Train from scratch (AdamW, label smoothing), re-colouring every crop each epoch, for ``epochs``
-    or ``minutes``, whichever ends first: the learning rate (``lr``; 3e-3, or 1e-3 going on from
-    ``start``) falls along a cosine over the share of either used up. Prints loss and the accuracy
-    on a held-out tenth after every epoch."""
+    """Train from scratch, or on from the network in ``start`` (AdamW, label smoothing), re-colouring
+    every crop each epoch, for ``epochs`` or ``minutes``, whichever ends first: the learning rate
+    (``lr``; 3e-3, or 1e-3 going on from ``start``) falls along a cosine over the share of either
+    used up. Prints loss and the accuracy on a held-out tenth after every epoch."""
     import torch
     from torch.nn import functional
 
