@@ -547,6 +547,27 @@ def _stored_crops(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(xs), np.concatenate(ys)
 
 
+def _rate(text: str) -> float:
+    """A learning rate from the command line: a number over 0."""
+    try:
+        rate = float(text)
+    except ValueError:
+        rate = math.nan
+    if not math.isfinite(rate) or rate <= 0:
+        raise argparse.ArgumentTypeError(f"a learning rate is a number over 0, not {text!r}")
+    return rate
+
+
+def _can_write(path: Path) -> bool:
+    """Whether a new file ``path`` can be made (tried, then removed), before minutes of rendering for it."""
+    try:
+        path.open("xb").close()
+    except OSError:
+        return False
+    path.unlink()
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line of the face trainer."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -568,7 +589,7 @@ def main(argv: list[str] | None = None) -> int:
                              "cocked-letters on them with the others: vision/README.md)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--start", type=Path, help="go on from the weights of this exported network (ONNX)")
-    parser.add_argument("--lr", type=float, help="first learning rate (default 3e-3; 1e-3 with --start)")
+    parser.add_argument("--lr", type=_rate, help="first learning rate, over 0 (default 3e-3; 1e-3 with --start)")
     parser.add_argument("--crops", type=Path, nargs="+", default=[],
                         help="train on the crops kept in these .npz files; with one file that does not exist "
                              "yet, render the crops and keep them there")
@@ -588,6 +609,10 @@ def main(argv: list[str] | None = None) -> int:
     missing = [path for path in args.crops if not path.is_file()]
     if len(args.crops) > 1 and missing:
         parser.error(f"{missing[0]} does not exist: crops are rendered into one file at a time")
+    if missing and not _can_write(missing[0]):
+        parser.error(f"--crops: cannot write {missing[0]} (its folder is missing or not writable)")
+    if args.frames < 1 and not (args.crops and not missing):
+        parser.error("--frames: render at least one frame")
     if args.crops and not missing:
         x, y = _stored_crops(args.crops)
     else:

@@ -124,3 +124,18 @@ def test_a_network_trained_on_from_its_file_starts_from_what_the_file_reads(tmp_
     export(train(x, y, 1, 5.0, 1, first, len(UPRIGHT_CLASSES), lr=1e-12), again)
     before, after = face_net(first).run(x[:32])[0], face_net(again).run(x[:32])[0]
     assert np.abs(before - after).max() < 1e-4
+
+
+def test_the_trainer_refuses_a_learning_rate_not_over_0_no_frames_and_a_crops_file_it_cannot_write(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.train_faces import main
+
+    for argv, said in ((["--lr", "0"], "a learning rate is a number over 0, not '0'"),
+                       (["--lr", "nan"], "a learning rate is a number over 0"),
+                       (["--lr=-1e-3"], "a learning rate is a number over 0"),
+                       (["--frames", "0"], "--frames: render at least one frame"),
+                       (["--crops", str(tmp_path / "no-such-folder" / "crops.npz")], "--crops: cannot write")):
+        with pytest.raises(SystemExit) as stopped:
+            main(["--net", "upright", "--render-only", *argv])
+        assert stopped.value.code == 2 and said in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
