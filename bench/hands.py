@@ -6,6 +6,7 @@ the flop and under 50 ms before the flop, for each game.
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import time
@@ -69,8 +70,9 @@ def bench_equity(name: str, rules: HandRules) -> None:
               f"({result.outcomes:,} rolls, {result.boards} boards; equity {shares})")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     """Print every figure."""
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)
     for name, rules in GAMES.items():
         bench_build(name, rules)
         bench_lookups(name, rules)

@@ -6,16 +6,32 @@ the figures of ``tests/hardware/test_seatnode_soak.py``).
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 
 from hardware.seatnode_soak import soak
 
 
-def main(argv: list[str]) -> int:
+def _count(text: str) -> int:
+    """A whole number over 0, or argparse's one line."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"not a whole number over 0: {text!r}")
+    return value
+
+
+def main(argv: list[str] | None = None) -> int:
     """Run one soak and print what it did and how long it took."""
-    damaged = int(argv[0]) if argv else 100_000
-    seed = int(argv[1]) if len(argv) > 1 else 20261129
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("damaged", nargs="?", type=_count, default=100_000,
+                        help="damaged or injected frames to send (default 100000)")
+    parser.add_argument("seed", nargs="?", type=int, default=20261129, help="random seed (default 20261129)")
+    args = parser.parse_args(argv)
+    damaged, seed = args.damaged, args.seed
     start = time.perf_counter()
     report = soak(damaged=damaged, seed=seed)
     seconds = time.perf_counter() - start

@@ -595,7 +595,7 @@ def main(argv: list[str] | None = None) -> int:
                              "yet, render the crops and keep them there")
     parser.add_argument("--render-only", action="store_true", help="render and keep the crops (--crops), no training")
     parser.add_argument("--fonts", nargs="+", default=[], metavar="FONT",
-                        help=f"print {FONT_SHARE:.0%} of the lettered frames in these font files (TrueType or "
+                        help=f"print {FONT_SHARE * 100:.0f}%% of the lettered frames in these font files (TrueType or "
                              f"OpenType; needs OpenCV 5), beside OpenCV's own faces: nets {', '.join(FONT_NETS)}")
     args = parser.parse_args(argv)
     if args.fonts and args.net not in FONT_NETS:
