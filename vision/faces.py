@@ -800,7 +800,8 @@ def _doubts_on_top(frame: np.ndarray, scale: float, hits: list[Hit], read: list[
     flat (under :data:`FLAT`) read again with its crops centred
     where its top face lies, :data:`TOP_AHEAD` of the shift away from the point straight below the
     camera (``below``, in ``frame`` pixels); a die rises ``rise`` of the camera's height. That
-    reading stands when it reads the same face more surely."""
+    reading stands when it reads the same face more surely; the die keeps what ``read`` says of how
+    it leans (the edges may have judged it: :func:`_judged_by_edges`)."""
     from vision.read import UNCERTAIN
     from vision.sides import top_shift
 
@@ -813,7 +814,7 @@ def _doubts_on_top(frame: np.ndarray, scale: float, hits: list[Hit], read: list[
     out = list(read)
     for i, again in zip(doubtful, _upright_read(frame, scale, moved)):
         if _best_face(again.probs) == _best_face(read[i].probs) and _best_share(again.probs) > _best_share(read[i].probs):
-            out[i] = replace(again, center=read[i].center)
+            out[i] = replace(again, center=read[i].center, leaning=read[i].leaning)
     return out
 
 

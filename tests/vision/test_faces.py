@@ -155,3 +155,23 @@ def test_a_crop_facing_a_point_has_it_straight_below() -> None:
         down = crop_matrix(centre, 48, facing(centre, below), False, 48)[:, :2] @ np.array([0.0, 1.0])
         towards = np.subtract(below, centre)
         assert float(np.dot(down, towards)) / (np.linalg.norm(down) * np.linalg.norm(towards)) == pytest.approx(1.0)
+
+
+def test_a_die_read_again_at_its_top_face_keeps_what_its_edges_said(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a d8 the cocked network flagged (0.205) whose edges fit a flat octahedron is taken to lie flat
+    # (leaning 0); doubted, it is read again at its top face, and that surer reading took the
+    # finder's hit's share back with it: the die was flagged cocked again (cocked_demo_tray 61, 859)
+    import vision.faces as faces
+
+    one = face_class(DieKind.D8_TAUREN, 1)
+    doubted, surer = np.zeros(len(CLASSES), np.float32), np.zeros(len(CLASSES), np.float32)
+    doubted[one], doubted[face_class(DieKind.D8_TAUREN, 2)] = UNCERTAIN - 0.01, 1 - UNCERTAIN + 0.01
+    surer[one], surer[face_class(DieKind.D8_TAUREN, 2)] = 0.9, 0.1
+    found = Hit((100.0, 100.0), 40.0, doubted, leaning=0.205)
+    judged = replace(found, leaning=0.0)
+    monkeypatch.setattr(faces, "_upright_read", lambda frame, scale, hits: [replace(h, probs=surer) for h in hits])
+    frame = np.zeros((400, 400, 3), np.uint8)
+    (again,) = faces._doubts_on_top(frame, 1.0, [found], [judged], (200.0, 200.0), 0.05)
+    assert again.probs[one] == pytest.approx(0.9) and again.leaning == 0.0 and again.center == judged.center
+    reading = _reading(again, DieKind.D8_TAUREN, None, 1.0, frame.shape, TRAY_LEANS)
+    assert (reading.value, reading.flag) == (1, None)
