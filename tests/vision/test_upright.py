@@ -139,3 +139,18 @@ def test_the_trainer_refuses_a_learning_rate_not_over_0_no_frames_and_a_crops_fi
             main(["--net", "upright", "--render-only", *argv])
         assert stopped.value.code == 2 and said in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("same", "near_half"), [((0.0,), 0.5 + 0.5 * 60 / 290), ((0.0, 180.0), 0.0),
+                                                 ((0.0, 90.0, 180.0, 270.0), 0.0)])
+def test_turned_crops_are_taught_half_turned_most_often_where_the_design_looks_otherwise_there(
+        same: tuple[float, ...], near_half: float) -> None:
+    # a 3 half turned was read a 9 surely (the upright reader taught 25 fonts): half the turned
+    # crops of such a design lie near the half turn; an H or a four of pips looks the same there
+    from vision.train_faces import HALF_TURN_SPREAD, TURNED_FROM, turned_offset
+
+    rng = np.random.default_rng(5)
+    turns = [turned_offset(rng, same) for _ in range(4000)]
+    assert min(turn_off(angle, same) for angle in turns) >= TURNED_FROM
+    share = sum(turn_off(angle, (180.0,)) < HALF_TURN_SPREAD for angle in turns) / len(turns)
+    assert share == pytest.approx(near_half, abs=0.03)
