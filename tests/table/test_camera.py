@@ -224,20 +224,22 @@ def test_a_flat_d6_whose_sides_the_camera_sees_is_painted_where_the_finder_centr
 
 def test_a_doubtful_face_die_is_read_again_at_its_top_face(monkeypatch: pytest.MonkeyPatch) -> None:
     # the camera sees a die's top face further from the point below it than the die's footprint;
-    # read where the finder centres the whole die, a Tauren Chieftain in a seat's zone is doubted,
-    # read at its top face it is sure (vision.faces.TOP_AHEAD)
+    # read where the finder centres the whole die, a d12's 3 in a seat's zone is doubted (0.58; 0.57
+    # on the Pi's libraries), read at its top face it is sure (0.92; vision.faces.TOP_AHEAD). It was
+    # a Tauren Chieftain (camera 48) until the upright reader learnt 25 fonts: that one it reads
+    # surely either way, and in 160 such scenes only d12s are doubted at the finder's centre
     import vision.faces
 
     readings = []
     for ahead in (0.0, vision.faces.TOP_AHEAD):
         monkeypatch.setattr(vision.faces, "TOP_AHEAD", ahead)
-        camera = table_camera(48)
-        camera.show([7, 3, 3, 2], zones=["seat2", "seat1", "seat2", "seat1"], kind="d8-tauren")
-        readings.append(read_once(watch(camera, DieKind.D8_TAUREN)[1]))
-    chieftains = [[d for d in seen.dice if d.zone == "seat2" and d.face == "C"] for seen in readings]
-    assert [len(c) for c in chieftains] == [1, 1]
-    assert chieftains[0][0].flag == "uncertain" and chieftains[0][0].confidence < UNCERTAIN
-    assert chieftains[1][0].flag is None and chieftains[1][0].confidence > 0.9
+        camera = table_camera(18)
+        camera.show([3, 2, 11, 8], zones=["seat2", "seat1", "seat1", "seat3"], kind="d12")
+        readings.append(read_once(watch(camera, DieKind.D12)[1]))
+    threes = [[d for d in seen.dice if d.zone == "seat2" and d.face == "3"] for seen in readings]
+    assert [len(c) for c in threes] == [1, 1]
+    assert threes[0][0].flag == "uncertain" and threes[0][0].confidence < UNCERTAIN
+    assert threes[1][0].flag is None and threes[1][0].confidence > 0.9
 
 
 def test_a_blurred_tray_is_a_question_not_a_guess() -> None:

@@ -175,3 +175,32 @@ def test_a_die_read_again_at_its_top_face_keeps_what_its_edges_said(monkeypatch:
     assert again.probs[one] == pytest.approx(0.9) and again.leaning == 0.0 and again.center == judged.center
     reading = _reading(again, DieKind.D8_TAUREN, None, 1.0, frame.shape, TRAY_LEANS)
     assert (reading.value, reading.flag) == (1, None)
+
+
+@pytest.mark.parametrize(("leaning", "ratio", "judged", "share"), [
+    # doubted, the cocked network unsure
+    (0.1, 0.7, 0.0, 0.7), (0.1, 0.79, 0.0, 0.7), (0.1, 1.0, 0.1, 0.7), (0.1, 1.4, 1.0, 0.7),
+    # flagged by it, up to EDGES_ASKED: flat only surely
+    (0.3, 0.7, 0.0, 0.7), (0.3, 0.77, 0.3, 0.7), (0.3, 1.4, 1.0, 0.7),
+    (0.6, 0.7, 0.6, 0.7), (0.02, 0.7, 0.02, 0.7),  # flagged surely, or seen flat: the edges are not asked
+    (0.1, 1.4, 1.0, 0.9)])  # read surely: a cocked die shows a face too
+def test_a_d8_is_judged_flat_or_leaning_by_its_edges(monkeypatch: pytest.MonkeyPatch, leaning: float, ratio: float,
+                                                     judged: float, share: float) -> None:
+    # the scene test (tests/vision/test_read_tray.py) lost its flat die when the upright reader
+    # learnt 25 fonts: in 1,800 cocked trays it doubted no flat d8 the cocked network was unsure of
+    import vision.faces as faces
+    from vision.octahedron import TrayCamera
+
+    probs = np.zeros(len(CLASSES), np.float32)
+    probs[face_class(DieKind.D8_TAUREN, 1)], probs[face_class(DieKind.D8_TAUREN, 2)] = share, 1 - share
+    asked: list[float] = []
+
+    def edge_ratio(frame: np.ndarray, centre: tuple[float, float], side: float, camera: TrayCamera) -> float:
+        asked.append(side)
+        return ratio
+
+    monkeypatch.setattr(faces, "edge_ratio", edge_ratio)
+    hit = Hit((100.0, 100.0), 40.0, probs, leaning=leaning)
+    camera = TrayCamera((200.0, 200.0), 0.05, 40.0)
+    (seen,) = faces._judged_by_edges(np.zeros((400, 400, 3), np.uint8), 1.0, [hit], camera)
+    assert seen.leaning == judged and len(asked) == (leaning > faces.FLAT and leaning <= faces.EDGES_ASKED)

@@ -106,29 +106,30 @@ def test_a_die_nearly_the_felts_colour_showing_two_is_found_on_a_calibrated_tray
 
 def test_a_flat_face_die_the_upright_reader_doubts_is_taken_when_the_cocked_network_sees_it_flat(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A dark blue Tauren Chieftain on the demo's tray: the upright reader gives it 0.73-0.76 and
-    keeps 0.07-0.13 for "unreadable" (a side, a glare), the cocked network is sure it lies flat
-    (0.01-0.03); under :data:`vision.faces.FLAT` that share goes back to its faces, and it is taken."""
+    """A flat d8-tauren on the demo's tray (a 1, tray 95) that the upright reader doubts (0.752;
+    0.754 on the Pi's libraries) and the cocked network is sure lies flat: under
+    :data:`vision.faces.FLAT` the share the reader kept for "unreadable" (a side, a glare) goes back
+    to its faces, and it is taken (0.780; 0.782). It was a dark blue Tauren Chieftain (trays 132 and
+    195, 0.73-0.76) until the upright reader learnt 25 fonts: it reads that one surely either way,
+    and of 300 such trays doubts a flat die that FLAT then takes in two, this one on both libraries."""
     import vision.faces
     from tests.vision.conftest import bench_script
     from vision.read import UNCERTAIN
 
     tray_scene = bench_script("demo_tray.py", "bench_demo_tray").tray_scene
-    for index in (132, 195):
-        scene = tray_scene("d8-tauren", 4, 1, index)
-        assert scene.tray is not None
-        (chieftain,) = [truth for truth in scene.dice if truth.face == "C"]
-        readings = []
-        for flat in (-1.0, vision.faces.FLAT):
-            monkeypatch.setattr(vision.faces, "FLAT", flat)
-            observation = read_dice(scene.image, "d8-tauren", tray=calibrate(scene.image, scene.tray))
-            (reading,) = found(chieftain.box, observation.dice)
-            assert reading.value == chieftain.value, index
-            readings.append(reading)
-        doubted, taken = readings
-        assert taken.flag is None and taken.confidence >= max(UNCERTAIN, doubted.confidence + 0.02), (index, readings)
-        if index == 132:  # 0.73 without (0.75-0.76 for the other: at the threshold, by the libraries)
-            assert doubted.flag == "uncertain"
+    scene = tray_scene("d8-tauren", 4, 1, 95)
+    assert scene.tray is not None
+    (one,) = [truth for truth in scene.dice if truth.value == 1]
+    readings = []
+    for flat in (-1.0, vision.faces.FLAT):
+        monkeypatch.setattr(vision.faces, "FLAT", flat)
+        observation = read_dice(scene.image, "d8-tauren", tray=calibrate(scene.image, scene.tray))
+        (reading,) = found(one.box, observation.dice)
+        assert reading.value == one.value
+        readings.append(reading)
+    doubted, taken = readings
+    assert doubted.flag == "uncertain"
+    assert taken.flag is None and taken.confidence >= max(UNCERTAIN, doubted.confidence + 0.02), readings
 
 
 def cocked_demo_tray(seed: int, index: int) -> Any:
@@ -150,33 +151,32 @@ def cocked_demo_tray(seed: int, index: int) -> Any:
     return render_scene(random.Random(rng.getrandbits(32)), spec)
 
 
-@pytest.mark.parametrize("index, value", [(55, 8), (367, None)])
-def test_a_doubted_d8_the_cocked_network_is_unsure_of_is_judged_by_its_edges(
-        monkeypatch: pytest.MonkeyPatch, index: int, value: int | None) -> None:
-    """Two d8-tauren dice the upright reader doubts on the demo's tray, seen by its calibrated camera,
-    that the cocked network is unsure of (between ``FLAT`` and ``TRAY_LEANS``: a flat die at 0.092,
-    a cocked one at 0.17). The flat one's edges fit a flat octahedron (edge ratio 0.73): it is read
-    again at its top face and taken; the cocked one's fit a leaning one (1.55-1.58): it is flagged
-    cocked, which the players settle. Without the edges both went to the dealer. Chosen clear of the
-    bars on both the development libraries and the Pi's (``scripts/test-pi``): trays 918 and 633,
-    whose dice measure 0.797 and 1.337 here but 0.802 and 1.283 on OpenCV 4.10, failed there. The
-    cocked die was tray 897's until the renderer leaned a zone's cocked die on something (it stood
-    tilted on nothing); tray 367's is the first such die since (not yet run on the Pi's libraries)."""
+@pytest.mark.parametrize(("index", "value"), [(412, 5), (380, 7)])
+def test_a_cocked_d8_the_cocked_network_is_unsure_of_is_judged_by_its_edges_however_surely_it_reads(
+        monkeypatch: pytest.MonkeyPatch, index: int, value: int) -> None:
+    """Cocked d8-tauren dice on the demo's tray, seen by its calibrated camera, that the cocked
+    network is unsure of (between ``FLAT`` and ``TRAY_LEANS``) and the upright reader reads surely
+    (a 5 at 0.81 and a 7 at 0.84; 0.80 and 0.84 on the Pi's libraries): without the edges they were
+    taken with a value. Their edges fit a leaning octahedron (edge ratio 1.50 and 1.47, on both
+    libraries): they are flagged cocked, which the players settle. The edges were asked of doubted
+    dice only, nearly all the cocked ones the reader before doubted (374 of 381); the reader taught
+    25 fonts doubts fewer, and took 6 of 896 cocked dice on 1,000 such trays (as many as the reader
+    before, not all the same dice). Until then the test held a doubted flat die (tray 55, an 8) and
+    a doubted cocked one (tray 367, 1.32): the new reader reads both surely, and the flat side is
+    tested with its edges' ratio given (``test_faces.py``)."""
     import vision.faces
 
     scene = cocked_demo_tray(61, index)
     assert scene.tray is not None and scene.camera is not None
     tray = calibrate(scene.image, scene.tray, scene.camera.focal_px)
-    (die,) = [truth for truth in scene.dice if (truth.cocked if value is None else truth.value == value)]
+    (die,) = [truth for truth in scene.dice if truth.cocked]
     readings = []
     for flat, lean in ((-1.0, float("inf")), (vision.faces.EDGES_FLAT, vision.faces.EDGES_LEAN)):
         monkeypatch.setattr(vision.faces, "EDGES_FLAT", flat)
         monkeypatch.setattr(vision.faces, "EDGES_LEAN", lean)
         (reading,) = found(die.box, read_dice(scene.image, "d8-tauren", tray=tray).dice)
         readings.append((reading.value, reading.flag))
-    without, judged = readings
-    assert without[1] == "uncertain"
-    assert judged == ((None, "cocked") if value is None else (value, None))
+    assert readings == [(value, None), (None, "cocked")]
 
 
 def test_a_flat_d8_the_cocked_network_flags_is_taken_when_its_edges_are_surely_flat(
@@ -323,7 +323,7 @@ def test_crumbs_on_a_frame_read_without_a_calibration_are_no_dice_of_the_face_ki
 
     assert elsewhere() == 0
     monkeypatch.setattr(vision.detect, "SPECK", 0.0)
-    assert elsewhere() >= 3
+    assert elsewhere() >= 2  # of the twelve crumbs, 3 / 2 / 2 read as dice (letters / d12 / d8-tauren; 3 each before 25 fonts)
 
 
 def _demo_tray(kind: str, seed: int, index: int, monkeypatch: pytest.MonkeyPatch, cocked: bool = False) -> Any:
