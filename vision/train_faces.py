@@ -201,6 +201,7 @@ lettering was read a 9 surely by the upright reader taught 25 fonts (0.96-0.98 a
 other half turned but for their marks."""
 
 HALF_TURN_SPREAD = 30.0
+"""How far (degrees) either side of the half turn those crops lie (:func:`turned_offset`)."""
 
 
 def turned_offset(rng: np.random.Generator, same: tuple[float, ...]) -> float:
