@@ -159,8 +159,8 @@ def test_a_hit_shrunk_to_a_dies_mark_on_a_tray_is_read_at_the_calibrated_die_sid
         dice = read_faces(scene.image, "letters", tray=calibrate(scene.image, scene.tray)).dice
         read[least] = [[(d.value, d.flag) for d in found(truth.box, dice)] for truth in scene.dice]
     assert read[shipped] == [[(truth.value, None)] for truth in scene.dice]
-    # without: two dice or more not read surely (the shipped reader doubted two, the reader taught
-    # 25 fonts all five), none read wrong and taken
+    # without: two dice or more not read surely (the reader before 25 fonts doubted two, the reader
+    # taught them all five), none read wrong and taken
     missed = [seen for seen, truth in zip(read[0.0], scene.dice) if seen != [(truth.value, None)]]
     assert len(missed) >= 2 and all(flag is not None for seen in missed for _, flag in seen)
 
@@ -395,7 +395,7 @@ def test_a_doubtful_three_five_or_eight_is_read_again_closer(monkeypatch: pytest
 def test_a_heap_with_no_lone_die_sized_by_specks_is_looked_at_for_larger_dice() -> None:
     # letters frame 63 of bench/faces_reader.py: three dice 66 px across in one heap on wood, beside
     # two specks; the views guessed the dice 7.5 px across and found none of them
-    # found, each once; the third is doubted (0.38 by the shipped reader, 0.35 by the one taught fonts)
+    # found, each once; the third is doubted (0.38 by the reader before 25 fonts, 0.35 by the one taught them)
     observation, truths = read_bench_frame("letters", 63)
     readings = [found(truth.box, observation.dice) for truth in truths]
     assert [len(seen) for seen in readings] == [1, 1, 1]
