@@ -25,6 +25,7 @@ from typing import Any, Callable
 import cv2
 import numpy as np
 
+from controller.files import FileProblem, check_output
 from controller.games.dice import DieKind
 from vision.crops import crop, facing, frame_centre, normalise
 from vision.detect import shrink, working_view, working_scale
@@ -578,16 +579,6 @@ def _rate(text: str) -> float:
     return rate
 
 
-def _can_write(path: Path) -> bool:
-    """Whether a new file ``path`` can be made (tried, then removed), before minutes of rendering for it."""
-    try:
-        path.open("xb").close()
-    except OSError:
-        return False
-    path.unlink()
-    return True
-
-
 def main(argv: list[str] | None = None) -> int:
     """Command line of the face trainer."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -629,8 +620,11 @@ def main(argv: list[str] | None = None) -> int:
     missing = [path for path in args.crops if not path.is_file()]
     if len(args.crops) > 1 and missing:
         parser.error(f"{missing[0]} does not exist: crops are rendered into one file at a time")
-    if missing and not _can_write(missing[0]):
-        parser.error(f"--crops: cannot write {missing[0]} (its folder is missing or not writable)")
+    if missing:  # before minutes of rendering for it
+        try:
+            check_output(missing[0], force=False, what="crops file")
+        except FileProblem as problem:
+            parser.error(f"--crops: {problem}")
     if args.frames < 1 and not (args.crops and not missing):
         parser.error("--frames: render at least one frame")
     if args.crops and not missing:
