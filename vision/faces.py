@@ -837,7 +837,11 @@ taken for leaning costs the players a throw again, not a misread. Of the flat di
 (1.57, at a cocked share of 0.49, flagged by it anyway); 292 of the 374 cocked doubted dice are
 over it, and the four in the band (1.29-1.58) and issue 18's cocked river die of seed 30 (1.69).
 On seed 71's trays: 276 of 351 cocked doubted dice over it, the five in the band among them
-(1.37-1.91); of its 10 flat doubted dice one (2.25, at a cocked share of 0.84, flagged anyway)."""
+(1.37-1.91); of its 10 flat doubted dice one (2.25, at a cocked share of 0.84, flagged anyway).
+Since every d8 the cocked network is unsure of is judged, however surely it reads: on those
+2,000 trays (seeds 61 and 71) 678 flat and 21 cocked dice were, and between 1.1 and this bar lay
+40 flat dice and 6 cocked, 3 of them read surely and taken (seed 71's trays 179, 440 and 990, at
+1.14-1.23). Lowering the bar to 1.1 would throw 40 flat dice again to stop those 3: it stays."""
 
 
 EDGES_ASKED = 0.5
@@ -856,7 +860,7 @@ over; no cocked die anywhere measured under 0.83. The one flat die flagged on th
 measured 0.76, and is thrown again as before. The flat dice flagged at 0.2-0.5 in
 issue 18's games of seeds 43, 45, 65 and 72 measured 0.62-1.16 (13 dice), 7 of them under it:
 seed 72's 0.71 at its first throw, now read there; a flagged die over it is thrown again, as
-before. A judged die costs about 1 s of one core (:mod:`vision.octahedron`)."""
+before. A judged die costs about 0.2 s of one core here (:mod:`vision.octahedron`)."""
 
 
 def _judged_by_edges(frame: np.ndarray, scale: float, read: list[Hit], camera: TrayCamera) -> list[Hit]:
@@ -866,7 +870,9 @@ def _judged_by_edges(frame: np.ndarray, scale: float, read: list[Hit], camera: T
     ``camera`` sees them (:func:`vision.octahedron.edge_ratio`): under :data:`EDGES_FLAT` it is taken
     to lie flat (its share 0: read again at its top face, :func:`_doubts_on_top`, its "unreadable"
     share given to its faces, :func:`_seen_flat`), over :data:`EDGES_LEAN` to lean (share 1: flagged
-    cocked, which the players settle by throwing it again); between, it stays doubted. A die that
+    cocked, which the players settle by throwing it again); between, it stays as read: doubted, or
+    taken when its face reads surely (as flat dice do there far more often than cocked ones, the
+    figures at :data:`EDGES_LEAN`). A die that
     network flags cocked by a share up to :data:`EDGES_ASKED` is judged too, but taken to lie flat
     only under :data:`EDGES_SURELY_FLAT` (:func:`_edges_bar`). Issue 18's
     line 6 (``bench/table.py --hands 0 --kills 0 --camera-games 40 --camera-game tauren``): seeds
@@ -888,7 +894,12 @@ def _judged_by_edges(frame: np.ndarray, scale: float, read: list[Hit], camera: T
     82 -> 98 / 92 ms, the slowest tray 1.0 / 1.3 -> 2.2 / 2.8 s. On 1,000 cocked trays of seed 71,
     not looked at before, it does less: cocked dice taken 8 -> 5 of 888 (the reader before 25 fonts
     took 7), flat dice accepted right 3564 -> 3555 of 3,586 (flagged cocked 20 -> 29), read time
-    0.22 -> 0.48 s a tray."""
+    0.22 -> 0.48 s a tray. Of those 5, two the cocked network sees flat (0.031, 0.034: under
+    :data:`FLAT`, where 702 flat dice of seeds 61 and 71's trays lie from 0.03 and no other cocked
+    die), three lie between the edges' bars (:data:`EDGES_LEAN`). The edges' sums taken from the
+    gradients' structure tensor (:func:`vision.octahedron._edge_scores`, the same ratios to 1e-6)
+    cost 0.7 -> 0.2 s a judged die: seeds 61 and 71's trays 0.45 / 0.48 -> 0.22 / 0.24 s, the
+    demo's slowest tray (seeds 1 and 7) 2.3 / 2.8 -> 0.70 / 0.89 s, the same dice taken and flagged."""
     out = []
     for hit in read:
         flat_under = _edges_bar(hit)
