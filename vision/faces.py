@@ -255,6 +255,9 @@ class Hit:
     """How surely the cocked network sees the die leaning, 0..1 (0 without that network)."""
     angle: float = 0.0
     """The turn (degrees) its crops are taken at: a taught set's top face's (:mod:`vision.top_face`)."""
+    face_aspect: float | None = None
+    """A taught set's top face's short side over its long (:attr:`vision.top_face.TopFace.aspect`),
+    None for a die not placed on one."""
 
 
 def read_faces(image: np.ndarray, kind: str, *, tray: Calibration | None = None,
@@ -456,6 +459,8 @@ def _read_hits(frame: np.ndarray, kind: DieKind, taught: TaughtSet | None, view:
     if from_above:
         hits = in_one_focus(hits)
     facing_known = from_above or not on_tray  # not a tray seen by a tilted camera (FLAT)
+    if not facing_known:  # a tilted camera foreshortens every face (teach.SQUARE_UNDER)
+        hits = [replace(hit, face_aspect=None) for hit in hits]
     if facing_known and any(network.is_file() for network in networks):  # else every share is 0
         hits = [_seen_flat(hit) for hit in hits]
     return [_reading(hit, kind, taught, view.scale, view.work.shape, leans) for hit in hits]
@@ -1160,7 +1165,7 @@ def _value(hit: Hit, kind: DieKind, taught: TaughtSet | None, leans: float = LEA
     if hit.leaning > leans:
         return None, hit.leaning, "cocked"
     if taught is not None and hit.embeddings is not None:
-        return taught.value(hit.embeddings, die)
+        return taught.value(hit.embeddings, die, hit.face_aspect)
     if other_kind:
         return None, others / die, "other_kind"
     best = int(np.argmax(faces))

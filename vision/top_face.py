@@ -51,11 +51,15 @@ BACKGROUND = 25.0
 
 @dataclass(frozen=True)
 class TopFace:
-    """A top face found in a frame: centre and side in frame pixels, and its turn (degrees, 0-90)."""
+    """A top face found in a frame: centre and side in frame pixels, its turn (degrees, 0-90), and
+    the short side over the long of the least rectangle around it (:attr:`aspect`)."""
 
     center: tuple[float, float]
     side: float
     angle: float
+    aspect: float = 1.0
+    """About 1 for a square face seen square on; a leaning cube's top face is foreshortened
+    (:data:`vision.teach.SQUARE_UNDER`)."""
 
 
 def picture_body(picture: np.ndarray) -> np.ndarray:
@@ -115,7 +119,7 @@ def _look(frame: np.ndarray, center: tuple[float, float], side: float, body: np.
     outline = max(cv2.findContours(around, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0], key=cv2.contourArea)
     (cx, cy), (width, height), angle = cv2.minAreaRect(cv2.convexHull(outline))
     return TopFace((center[0] + (cx - WINDOW_PX / 2) / scale, center[1] + (cy - WINDOW_PX / 2) / scale),
-                   max(width, height) / scale, angle % 90.0), False
+                   max(width, height) / scale, angle % 90.0, min(width, height) / max(width, height, 1e-6)), False
 
 
 def _parted(face: np.ndarray, center: tuple[int, int], radius: float) -> np.ndarray:
