@@ -84,3 +84,41 @@ def test_a_set_taught_from_the_table_cameras_frames_is_read_on_the_calibrated_tr
     # (the players throw again). Before, that die stood tilted on nothing, apart.
     assert flat == lying_flat - 1 == 31
     assert right >= 28  # 25 when the markers were taught as dice and their white as the body colour
+
+
+@pytest.fixture(scope="module")
+def taught_letters(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The data folder of a table taught a letters set of the same orange from its camera's frames."""
+    def frame(seed: int, value: int) -> np.ndarray:
+        camera = table_camera(seed)
+        camera.show([value], zones=["community"], kind=DieKind.LETTERS.value, bodies=[BODY])
+        return camera.frame()
+
+    pictures = {face: [frame(100 + 10 * value + n, value) for n in range(PER_FACE)]
+                for value, face in enumerate(DieKind.LETTERS.faces, start=1)}
+    folder = tmp_path_factory.mktemp("letters")
+    teach(DieKind.LETTERS, pictures).save(set_path(DieKind.LETTERS, folder))
+    return folder
+
+
+@pytest.mark.parametrize("seed", [901, 902, 903, 904])
+def test_a_taught_cubes_top_face_shape_is_asked_only_of_a_camera_straight_above(
+        taught_letters: Path, monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """A flat letter die of a taught set is read surely from above (its top face square: it reads
+    0.87-0.99 here). With every face taken for foreshortened (teach.SQUARE_UNDER over 1), it is
+    doubted from above, but not on the tray seen by a knocked camera (perspective 0.15), whose tilt
+    foreshortens every flat face: there the shape is not asked (0.85-0.97), as FLAT is not."""
+    from vision import teach as teaching
+
+    def read(perspective: float) -> list[float]:
+        camera = table_camera(seed)
+        camera.show([1 + seed % 6], zones=["community"], kind=DieKind.LETTERS.value, bodies=[BODY],
+                    perspective=perspective)
+        seen = TrayWatcher(camera, TRAY, data=taught_letters).read(camera.frame(), DieKind.LETTERS)
+        assert len(seen.dice) == 1 and seen.dice[0].face is not None
+        return [die.confidence for die in seen.dice]
+
+    assert read(0.0)[0] >= UNCERTAIN
+    monkeypatch.setattr(teaching, "SQUARE_UNDER", 1.01)
+    assert read(0.0)[0] <= teaching.FORESHORTENED_SURENESS
+    assert read(0.15)[0] > teaching.FORESHORTENED_SURENESS + 0.1
