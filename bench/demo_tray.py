@@ -14,7 +14,9 @@ through its calibration with the lens's focal length, as the demo's tray configu
 - read wrong, flagged: a question;
 - not found: the table sees fewer dice than thrown, a question;
 - false dice accepted: a reading where no die lies (goal: none);
-- cocked dice taken with a value (goal: none).
+- cocked dice taken with a value (goal: none): a sure reading of the cocked die (each reading
+  belongs to the nearest die within reach, :func:`_near`; before 2026-12-08 to every such die, and
+  a flat die's reading beside a cocked die leaning on it counted as the cocked die taken).
 
 The figures are per die, not per roll: a roll of four dice is taken whole only when all four are.
 ``bench/table.py --camera-games`` counts whole demo games' rolls. With ``--error-sheet PNG``, every
@@ -70,13 +72,18 @@ def tray_scene(kind: str, players: int, seed: int, index: int) -> Scene:
 
 
 def _near(scene: Scene, dice: tuple[DieReading, ...]) -> list[list[DieReading]]:
-    """For each die of ``scene``, the readings of ``dice`` that belong to it (:data:`NEAR`), nearest first."""
-    out = []
-    for truth in scene.dice:
-        centre, size = np.array(truth.center), (truth.box[2] + truth.box[3]) / 2
-        near = [(float(np.hypot(*(np.array(r.center) - centre))), k) for k, r in enumerate(dice)]
-        out.append([dice[k] for distance, k in sorted(near) if distance < NEAR * size])
-    return out
+    """For each die of ``scene``, the readings of ``dice`` that belong to it, nearest first: within
+    :data:`NEAR` of its size from its centre, and of those dice the nearest (a die leaning on
+    another: the flat one's reading is not the cocked one's, seed 1's tray 149)."""
+    centres = np.array([truth.center for truth in scene.dice], float).reshape(-1, 2)
+    sizes = [(truth.box[2] + truth.box[3]) / 2 for truth in scene.dice]
+    out: list[list[DieReading]] = [[] for _ in scene.dice]
+    for reading in dice:
+        distances = np.hypot(*(np.array(reading.center) - centres).T)
+        within = [i for i, distance in enumerate(distances) if distance < NEAR * sizes[i]]
+        if within:
+            out[min(within, key=lambda i: distances[i])].append(reading)
+    return [sorted(near, key=lambda r: float(np.hypot(*(np.array(r.center) - centres[i])))) for i, near in enumerate(out)]
 
 
 def score_tray(scene: Scene, dice: tuple[DieReading, ...]) -> Counter[str]:
@@ -111,7 +118,8 @@ def error_pictures(scene: Scene, dice: tuple[DieReading, ...], name: str) -> lis
     """A picture of each die of ``scene`` not read right and accepted, and of each cocked die
     given a value (``dice_reader.error_tiles``, the readings matched as :func:`score_tray` matches them)."""
     truths = [Truth(d.value, d.box) for d in scene.dice]
-    found = {i: near[0] for i, near in enumerate(_near(scene, dice)) if near}
+    found = {i: next((r for r in near if r.sure), near[0]) if truths[i].value is None else near[0]
+             for i, near in enumerate(_near(scene, dice)) if near}  # a cocked die: the reading that took it
     return error_tiles(scene.image, truths, found, name, accepted=True)
 
 

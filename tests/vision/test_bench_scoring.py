@@ -220,6 +220,25 @@ def test_the_demo_tray_bench_draws_the_dice_it_got_wrong_and_the_cocked_dice_it_
     assert len(tiles) == 3  # the 5 read 6, the cocked die taken as 4, the 2 withheld; not the right 3 nor the flagged cocked die
 
 
+def test_the_demo_tray_bench_gives_a_reading_to_the_nearest_die_only() -> None:
+    """A cocked die leaning on a flat one (seed 1's tray 149): the flat die's sure reading lies
+    within reach of the cocked die's centre too, but is the flat die's; the cocked die was counted
+    taken with a value by it."""
+    from types import SimpleNamespace
+
+    from tests.vision.conftest import bench_script
+
+    demo_tray = bench_script("demo_tray.py", "bench_demo_tray")
+    scene = SimpleNamespace(image=np.full((200, 200, 3), 90, np.uint8),
+                            dice=[SimpleNamespace(value=6, center=(68.0, 78.0), box=(37, 52, 63, 60)),
+                                  SimpleNamespace(value=None, center=(99.0, 112.0), box=(67, 83, 82, 81))])
+    readings = (_reading(6, 66, 82), _reading(None, 108, 120, flag="cocked"))
+    tally = demo_tray.score_tray(scene, readings)
+    assert tally["read right and accepted"] == 1 and tally["cocked"] == 1
+    assert tally["cocked dice taken with a value"] == 0 and tally["false dice accepted"] == 0
+    assert demo_tray.error_pictures(scene, readings, "tray 149") == []
+
+
 def test_the_face_bench_s_plain_frames_are_its_frames_with_only_the_issue_s_changes() -> None:
     from tests.vision.conftest import bench_script
 
