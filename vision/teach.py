@@ -119,6 +119,11 @@ class TaughtSet:
         """Whether the set's dice are cubes, whose top face shows a lean (:data:`SQUARE_UNDER`)."""
         return self.kind is DieKind.LETTERS
 
+    def foreshortened(self, face_aspect: float | None) -> bool:
+        """Whether a die of this set whose top face's short side over its long is ``face_aspect``
+        leans by its shape: a cube's face under :data:`SQUARE_UNDER` (None: not asked)."""
+        return self._cubes and face_aspect is not None and face_aspect < SQUARE_UNDER
+
     def value(self, embeddings: np.ndarray, die: float, face_aspect: float | None = None) -> tuple[int | None, float, str | None]:
         """Face number, confidence and flag of a die from the embeddings (V, E) of its views and its
         die probability: per face, the best similarity of each view to that face's crops, averaged.
@@ -132,7 +137,7 @@ class TaughtSet:
         shares /= shares.sum()
         face = int(np.argmax(shares))
         sureness = float(shares[face]) * min(1.0, die / 0.6)
-        if self._cubes and face_aspect is not None and face_aspect < SQUARE_UNDER:
+        if self.foreshortened(face_aspect):
             sureness = min(sureness, FORESHORTENED_SURENESS)
         return face + 1, sureness, None
 

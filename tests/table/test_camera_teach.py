@@ -64,7 +64,7 @@ def tray_of_the_set(seed: int) -> SimCamera:
 
 
 def test_a_set_taught_from_the_table_cameras_frames_is_read_on_the_calibrated_tray(taught: Path) -> None:
-    right = flat = lying_flat = 0
+    right = flat = lying_flat = accepted = 0
     for seed in range(10):
         camera = tray_of_the_set(seed)
         seen = TrayWatcher(camera, TRAY, data=taught).read(camera.frame(), KIND)
@@ -78,12 +78,16 @@ def test_a_set_taught_from_the_table_cameras_frames_is_read_on_the_calibrated_tr
                 continue
             flat += 1
             right += die.face == truth.face
+            accepted += taken
             assert die.face == truth.face or not taken, f"frame {seed}: a {truth.face} taken for {die.face}"
     # every flat die is found (two frames' last die had nothing to lean on and lies flat) but one:
     # frame 8's leaning die leans on its 5, and the finder takes the two for one die, flagged cocked
     # (the players throw again). Before, that die stood tilted on nothing, apart.
     assert flat == lying_flat - 1 == 31
     assert right >= 28  # 25 when the markers were taught as dice and their white as the body colour
+    # taken without a question: 29 (9 when the set's doubted faces were not asked of the network's
+    # own classes, faces._taught_value: its 6, Shaman and Chieftain lie close in the likeness)
+    assert accepted >= 27
 
 
 @pytest.fixture(scope="module")

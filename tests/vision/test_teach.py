@@ -16,7 +16,7 @@ import pytest
 from controller.games.dice import DieKind
 from controller.games.errors import ConfigError, InvalidInput
 from vision.face_art import Lettering
-from vision.faces import read_faces
+from vision.faces import Hit, read_faces
 from vision.photos import load_set
 from vision.render import Scene, SceneSpec, render_scene
 from vision.teach import TEACH_TURNS, PictureDoubt, PictureRefused, TaughtSet, set_path, taught_set, teach
@@ -131,6 +131,37 @@ def test_a_cube_whose_top_face_is_foreshortened_is_doubted_not_taken() -> None:
     assert letters.value(near_third, 1.0, None)[1] > 0.99
     d8 = TaughtSet(DieKind.D8_TAUREN, np.eye(8, 8, dtype=np.float32), np.arange(1, 9))
     assert d8.value(near_third, 1.0, 0.87)[1] > 0.99  # an equilateral triangle's rectangle: 0.87
+
+
+def _hit_read_by_the_network_as(kind: DieKind, value: int, embeddings: np.ndarray,
+                                face_aspect: float | None = None) -> Hit:
+    """A hit whose network classes read ``value`` of ``kind`` at 0.95, with the taught crops' ``embeddings``."""
+    from vision.face_classes import CLASSES, face_class
+
+    probs = np.zeros(len(CLASSES), np.float32)
+    probs[face_class(kind, value)] = 0.95
+    probs[face_class(kind, 1 if value != 1 else 2)] = 0.05
+    return Hit((50.0, 50.0), 40.0, probs, embeddings=embeddings, face_aspect=face_aspect)
+
+
+def test_a_face_the_set_doubts_is_taken_when_the_network_surely_reads_the_same_face() -> None:
+    """A die halfway between the set's 3 and 4 (doubted by the set): taken when the network's own
+    classes surely read the 3 the set leans to, at the network's confidence; doubted still when
+    the network reads another face (a set whose art the network reads otherwise), or when the
+    cube's top face is foreshortened."""
+    from vision.faces import _value
+    from vision.read import UNCERTAIN
+    from vision.teach import SQUARE_UNDER
+
+    letters = TaughtSet(DieKind.LETTERS, np.eye(6, 8, dtype=np.float32), np.arange(1, 7))
+    between = np.array([[0, 0, 0.72, 0.715, 0, 0, 0, 0]], np.float32)
+    doubted = letters.value(between, 1.0)
+    assert doubted[0] == 3 and doubted[1] < UNCERTAIN
+    agreed = _value(_hit_read_by_the_network_as(DieKind.LETTERS, 3, between), DieKind.LETTERS, letters)
+    assert agreed[0::2] == (3, None) and agreed[1] == pytest.approx(0.95)
+    assert _value(_hit_read_by_the_network_as(DieKind.LETTERS, 5, between), DieKind.LETTERS, letters) == doubted
+    leaning = _hit_read_by_the_network_as(DieKind.LETTERS, 3, between, SQUARE_UNDER - 0.05)
+    assert _value(leaning, DieKind.LETTERS, letters)[1] < UNCERTAIN
 
 
 @pytest.mark.parametrize("seed", [7056, 7070, 7073, 7082])
