@@ -559,9 +559,12 @@ name), faces as games write them (1..12, 2..6 W C S, H O L D E M); every die in 
 that face. One picture of each face is the least; give 5 per face, each die turned another way and
 lit as at the table, alone on a tray of another colour (the set's body colour is taken from them:
 the dice are then placed on their top faces by it). A rendered set of a new look taught 5 per face
-reads 99% of its dice right, but flags two thirds of the readings for the dealer, and a leaning
-die of a taught set is given a value more often than one of the shipped sets (bench/teach_reader.py,
-vision/README.md). A picture that would spoil the set is named and nothing is taught: one under 40
+reads 99% of its dice right and takes 97-98% without a question (a face the set doubts is taken
+when the shipped reader surely names the same face), and a leaning die of a taught set is given a
+value more often than one of the shipped sets (bench/teach_reader.py, vision/README.md). A set
+whose pictures hardly tell its faces apart (each picture read by the others) is taught with a
+warning: a d12 set taught from the table camera's frames reads worse than no set, as the shipped
+reader reads its numerals. A picture that would spoil the set is named and nothing is taught: one under 40
 pixels across (give the photo, not a thumbnail), with no die, showing a pip die, or a die that is
 far more like the pictures of another face than like the other pictures of its own (it can tell
 with 2 pictures of a face or more). A picture whose die is unlike the other pictures of its face
@@ -588,12 +591,12 @@ def _register_teach(actions: Any) -> None:
 def run_teach(args: argparse.Namespace) -> int:
     """Teach the set from the pictures; one line on stdout (after a warning on stderr naming the files
     skipped, and one for each picture taught though doubtful), or one line on stderr and exit 2."""
-    from vision.teach import PictureDoubt, PictureRefused, set_path, teach
+    from vision.teach import PictureDoubt, PictureRefused, SetDoubt, set_path, teach
 
     kind = DieKind(args.kind)
     pictures: dict[str, list[Path]] = {}
     skipped: list[Skipped] = []
-    doubts: list[PictureDoubt] = []
+    doubts: list[PictureDoubt | SetDoubt] = []
     try:
         path = set_path(kind, args.data)
         if path.exists() and not args.force:  # checked before the pictures are read
@@ -616,7 +619,9 @@ def run_teach(args: argparse.Namespace) -> int:
     if skipped:
         print(f"warning: skipped {skipped_line(skipped)}", file=sys.stderr)
     for doubt in doubts:  # said once the set is stored: a refusal stays one line
-        print(f"warning: {shown(pictures[doubt.face][doubt.number - 1])}: {doubt.problem}: {doubt.fix}", file=sys.stderr)
+        about = (f"the {kind.value} set" if isinstance(doubt, SetDoubt)
+                 else shown(pictures[doubt.face][doubt.number - 1]))
+        print(f"warning: {about}: {doubt.problem}: {doubt.fix}", file=sys.stderr)
     count = sum(len(paths) for paths in pictures.values())
     print(f"taught the {kind.value} set from {count} pictures ({len(taught.values)} crops); stored in {shown(path)}")
     return 0

@@ -164,6 +164,24 @@ def test_a_doubtful_picture_is_named_after_the_set_is_stored(tmp_path: Path, cap
     assert all(line.startswith("warning: ") for line in err.splitlines())
 
 
+def test_a_set_whose_pictures_hardly_tell_its_faces_apart_is_said_so_once_stored(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision import teach as teaching
+
+    monkeypatch.setattr(teaching, "TOLD_APART_LEAST", 1.01)  # no set tells every die apart by more
+    folder = tmp_path / "pictures"
+    for face, images in three_of_each().items():  # a face of one picture has none to be told from
+        for n, image in enumerate(images, 1):
+            (folder / face).mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(folder / face / f"{n}.png"), image)
+    assert main(["vision", "teach", "--kind", "letters", "--images", str(folder), "--data", str(tmp_path / "data")]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("taught the letters set") and (tmp_path / "data/faces/letters.npz").is_file()
+    said = [line for line in err.strip().splitlines() if line.startswith("warning: the letters set: ")]
+    assert len(said) == 1 and "its pictures tell its faces apart for only " in said[0]
+    assert said[0].endswith("(remove letters.npz from the data folder's faces/)")
+
+
 def test_read_takes_every_kind_and_prints_faces_as_games_write_them(tmp_path: Path,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
     image = render_scene(random.Random(5), SceneSpec(size=(480, 320), die_px=(50, 64), kind="d8-tauren",
