@@ -83,7 +83,8 @@ def _near(scene: Scene, dice: tuple[DieReading, ...]) -> list[list[DieReading]]:
         within = [i for i, distance in enumerate(distances) if distance < NEAR * sizes[i]]
         if within:
             out[min(within, key=lambda i: distances[i])].append(reading)
-    return [sorted(near, key=lambda r: float(np.hypot(*(np.array(r.center) - centres[i])))) for i, near in enumerate(out)]
+    return [sorted(near, key=lambda r: float(np.hypot(*(np.array(r.center) - centres[i]))))
+            for i, near in enumerate(out)]
 
 
 def score_tray(scene: Scene, dice: tuple[DieReading, ...]) -> Counter[str]:

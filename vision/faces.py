@@ -1174,21 +1174,23 @@ def _value(hit: Hit, kind: DieKind, taught: TaughtSet | None, leans: float = LEA
 
 def _taught_value(hit: Hit, kind: DieKind, taught: TaughtSet, embeddings: np.ndarray, die: float,
                   leans: float) -> tuple[int | None, float, str | None]:
-    """:func:`_value` of a die of a taught set by its ``embeddings`` (:meth:`vision.teach.TaughtSet.value`);
-    a face the set doubts that the network's own classes of ``kind`` read surely as the same face is taken at the
-    network's confidence (both readers name it), but for a cube whose top face is foreshortened
+    """:func:`_value` of a die of a taught set by its ``embeddings``
+    (:meth:`vision.teach.TaughtSet.value`); a face the set doubts that the network's own classes of
+    ``kind`` read surely as the same face is taken at the network's confidence (both readers name
+    it), but for a cube whose top face is foreshortened
     (:meth:`vision.teach.TaughtSet.foreshortened`). The set's faces may lie close in the network's
     likeness (a d8-tauren set's 6, Shaman and Chieftain within 0.02 at the table camera's size).
     Sets of the table camera's frames (``tests/table/test_camera_teach.py``'s, 40 trays), taken
     right before -> after: d8-tauren 34 -> 108 of 126 flat dice, letters 66 -> 91 of 121, d12
     0 -> 45 of 122; none wrong, no more leaning dice taken. ``bench/teach_reader.py`` (a letters
     look the network was not taught): 312 -> 396 of 403 (``--first 20000``: 297 -> 386 of 398),
-    none wrong, one of 150 leaning dice given a value as before. A face the two readers name differently stays doubted: a set whose
-    art the network reads as other faces is read by what it was taught."""
+    none wrong, one of 150 leaning dice given a value as before. A face the two readers name
+    differently stays doubted: a set whose art the network reads as other faces is read by what it
+    was taught."""
     from vision.read import UNCERTAIN
 
     taught_reading = taught.value(embeddings, die, hit.face_aspect)
-    value, sureness, flag = taught_reading
+    value, sureness, _ = taught_reading
     if value is None or sureness >= UNCERTAIN or taught.foreshortened(hit.face_aspect):
         return taught_reading
     own = _value(hit, kind, None, leans)

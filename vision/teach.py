@@ -58,9 +58,10 @@ SQUARE_UNDER = 0.95
 """The short side over the long of a cube's top face (its least rectangle's) under which a die of
 a taught set is doubted (:meth:`TaughtSet.value`): the cocked network never saw the set's look,
 but a leaning cube's top face is foreshortened. Seen from about straight above only, where a flat
-die's top face lies square to the camera (:func:`vision.faces._read_hits`). ``bench/teach_reader.py`` (the letters
-set taught from 5 pictures per face): of 403 flat dice in 200 frames, 5% measured under 0.984, the
-least 0.843; of 148 leaning dice, half measured under 0.838, 95% under 0.979."""
+die's top face lies square to the camera (:func:`vision.faces._read_hits`).
+``bench/teach_reader.py`` (the letters set taught from 5 pictures per face): of 403 flat dice in
+200 frames, 5% measured under 0.984, the least 0.843; of 148 leaning dice, half measured under
+0.838, 95% under 0.979."""
 
 FORESHORTENED_SURENESS = 0.5
 """How surely a die whose top face is foreshortened (:data:`SQUARE_UNDER`) is read at most: doubted
@@ -124,7 +125,8 @@ class TaughtSet:
         leans by its shape: a cube's face under :data:`SQUARE_UNDER` (None: not asked)."""
         return self._cubes and face_aspect is not None and face_aspect < SQUARE_UNDER
 
-    def value(self, embeddings: np.ndarray, die: float, face_aspect: float | None = None) -> tuple[int | None, float, str | None]:
+    def value(self, embeddings: np.ndarray, die: float,
+              face_aspect: float | None = None) -> tuple[int | None, float, str | None]:
         """Face number, confidence and flag of a die from the embeddings (V, E) of its views and its
         die probability: per face, the best similarity of each view to that face's crops, averaged.
         A cube whose top face was found foreshortened (``face_aspect``, its short side over its long,

@@ -284,7 +284,8 @@ def test_a_set_whose_pictures_do_not_tell_its_faces_apart_is_taught_with_a_warni
     """Every face given pictures of the same H: the pictures left out in turn are read as one face
     or another at random, under TOLD_APART_LEAST (a d12 set of the table camera's frames told 22 of
     60 apart and then read 50 of 122 dice right); the new look's pictures tell theirs apart."""
-    same = {face: [picture(300 + 10 * k + n, [1])[0] for n in range(3)] for k, face in enumerate(DieKind.LETTERS.faces)}
+    same = {face: [picture(300 + 10 * k + n, [1])[0] for n in range(3)]
+            for k, face in enumerate(DieKind.LETTERS.faces)}
     doubts: list[PictureDoubt | SetDoubt] = []
     teach(DieKind.LETTERS, same, doubts.append)
     said = [d for d in doubts if isinstance(d, SetDoubt)]
