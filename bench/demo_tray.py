@@ -77,14 +77,14 @@ def _near(scene: Scene, dice: tuple[DieReading, ...]) -> list[list[DieReading]]:
     another: the flat one's reading is not the cocked one's, seed 1's tray 149)."""
     centres = np.array([truth.center for truth in scene.dice], float).reshape(-1, 2)
     sizes = [(truth.box[2] + truth.box[3]) / 2 for truth in scene.dice]
-    out: list[list[DieReading]] = [[] for _ in scene.dice]
+    out: list[list[tuple[float, DieReading]]] = [[] for _ in scene.dice]
     for reading in dice:
         distances = np.hypot(*(np.array(reading.center) - centres).T)
         within = [i for i, distance in enumerate(distances) if distance < NEAR * sizes[i]]
         if within:
-            out[min(within, key=lambda i: distances[i])].append(reading)
-    return [sorted(near, key=lambda r: float(np.hypot(*(np.array(r.center) - centres[i]))))
-            for i, near in enumerate(out)]
+            nearest = min(within, key=lambda i: distances[i])
+            out[nearest].append((float(distances[nearest]), reading))
+    return [[reading for _, reading in sorted(near, key=lambda pair: pair[0])] for near in out]
 
 
 def score_tray(scene: Scene, dice: tuple[DieReading, ...]) -> Counter[str]:

@@ -326,10 +326,11 @@ def teach(kind: DieKind, pictures: dict[str, list[np.ndarray]],
     picture = np.repeat(np.arange(len(learnt)), [len(found) for _, _, found in learnt])  # of each crop
     told = dice = 0
     for k, (face, n, _) in enumerate(learnt):
-        doubt = _judged(taught, face, n, picture == k)
+        nearest = _left_out(taught, picture == k)
+        doubt = _judged(taught.kind, face, n, nearest)
         if doubt is not None and doubted is not None:
             doubted(doubt)
-        right, count = _told_apart(taught, face, picture == k)
+        right, count = _told_apart(taught.kind, face, nearest)
         told, dice = told + right, dice + count
     if doubted is not None and told < TOLD_APART_LEAST * dice:
         doubted(SetDoubt(f"its pictures tell its faces apart for only {told} of {dice} dice (each picture "
@@ -364,20 +365,25 @@ are 0.94-1.0 like the pictures of their face there, two Os 0.72 and 0.46; and 3 
 pictures are under it beside the other 29 (0.58, 0.75, 0.84)."""
 
 
-def _judged(taught: TaughtSet, face: str, number: int, rows: np.ndarray) -> PictureDoubt | None:
-    """Refuses picture ``number`` of ``face`` (its dice's crops: the ``rows`` of ``taught``, each die
-    in every :data:`TEACH_TURNS`) when a die of it is another face's die (:data:`MISFILED_LIKE`),
-    as near as the other pictures show; doubts it when a die of it is under :data:`DOUBTED_UNDER`
-    like the other pictures of its face. A face with no other picture cannot tell."""
-    own = taught.kind.faces.index(face) + 1
+def _left_out(taught: TaughtSet, rows: np.ndarray) -> list[dict[int, float]]:
+    """How like each face of the set's other pictures each die of one picture is (its dice's crops:
+    the ``rows`` of ``taught``, each die in every :data:`TEACH_TURNS`), the picture left out."""
     dice = taught.embeddings[rows].reshape(-1, len(TEACH_TURNS), taught.embeddings.shape[1])
+    return [_likeness(die, taught.embeddings[~rows], taught.values[~rows]) for die in dice]
+
+
+def _judged(kind: DieKind, face: str, number: int, nearest: list[dict[int, float]]) -> PictureDoubt | None:
+    """Refuses picture ``number`` of ``face`` (its dice ``nearest`` the other pictures' faces,
+    :func:`_left_out`) when a die of it is another face's die (:data:`MISFILED_LIKE`), as near as
+    the other pictures show; doubts it when a die of it is under :data:`DOUBTED_UNDER` like the
+    other pictures of its face. A face with no other picture cannot tell."""
+    own = kind.faces.index(face) + 1
     least = 1.0
-    for die in dice:
-        near = _likeness(die, taught.embeddings[~rows], taught.values[~rows])
+    for near in nearest:
         other = max((v for v in near if v != own), key=near.__getitem__)
         if own in near and near[other] >= MISFILED_LIKE and near[other] - near[own] >= MISFILED_BY:
-            like = taught.kind.faces[other - 1]
-            which, fix = (("it", f"move it to the pictures of face {like}") if len(dice) == 1 else
+            like = kind.faces[other - 1]
+            which, fix = (("it", f"move it to the pictures of face {like}") if len(nearest) == 1 else
                           ("one of its dice", f"give pictures of {face} dice only"))
             raise PictureRefused(face, number, f"{which} shows {like}, not {face} (as alike as {near[other]:.3f} to "
                                  f"the pictures of {like}, {near[own]:.3f} to the other pictures of {face})", fix)
@@ -388,12 +394,11 @@ def _judged(taught: TaughtSet, face: str, number: int, rows: np.ndarray) -> Pict
                         f"if it is not one {face} of this set, take it out and teach again")
 
 
-def _told_apart(taught: TaughtSet, face: str, rows: np.ndarray) -> tuple[int, int]:
-    """How many dice of a picture of ``face`` (its crops: the ``rows`` of ``taught``) the set's other
-    pictures read as that face, of how many they can (none when no other picture shows the face)."""
-    own = taught.kind.faces.index(face) + 1
-    dice = taught.embeddings[rows].reshape(-1, len(TEACH_TURNS), taught.embeddings.shape[1])
-    nearest = [_likeness(die, taught.embeddings[~rows], taught.values[~rows]) for die in dice]
+def _told_apart(kind: DieKind, face: str, nearest: list[dict[int, float]]) -> tuple[int, int]:
+    """How many dice of a picture of ``face`` (``nearest`` the other pictures' faces,
+    :func:`_left_out`) the set's other pictures read as that face, of how many they can (none when
+    no other picture shows the face)."""
+    own = kind.faces.index(face) + 1
     told = [near for near in nearest if own in near]
     return sum(max(near, key=near.__getitem__) == own for near in told), len(told)
 
